@@ -1,0 +1,1 @@
+"""Checks: configs (being written)."""

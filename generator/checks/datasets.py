@@ -1,0 +1,1 @@
+"""Checks: datasets (being written)."""

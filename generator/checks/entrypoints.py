@@ -1,0 +1,1 @@
+"""Checks: entrypoints (being written)."""

@@ -1,0 +1,1 @@
+"""Checks: gitsync (being written)."""

@@ -1,0 +1,1 @@
+"""Checks: secrets (being written)."""

@@ -1,0 +1,1 @@
+"""Checks: skills (being written)."""

@@ -1,0 +1,38 @@
+"""`osmosis doctor`: signature only; the work is in generator.doctor."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from generator.commands._common import handles_errors
+
+FORMATS = ("text", "json", "github", "sarif")
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("doctor")
+    @handles_errors
+    def doctor(
+        path: Path = typer.Argument(Path("."), help="A folder inside the workspace (default: the current folder)."),
+        format: str = typer.Option("text", "--format", "-f", help="Output: text, json, github, sarif (markdown with --list-checks)."),
+        fix: bool = typer.Option(False, "--fix", help="Make safe repairs, list them, then check again."),
+        strict: Optional[bool] = typer.Option(None, "--strict/--no-strict", help="Warnings fail the run (exit 1)."),
+        select: List[str] = typer.Option([], "--select", help="Only these codes or prefixes (comma-separated or repeated)."),
+        ignore: List[str] = typer.Option([], "--ignore", help="Skip these codes or prefixes (comma-separated or repeated)."),
+        list_checks: bool = typer.Option(False, "--list-checks", help="Document every check and exit."),
+        output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the report to this file instead of stdout."),
+        verbose: bool = typer.Option(False, "--verbose", "-v", help="Also list the checks that passed and timings."),
+    ) -> int:
+        """Check a whole workspace against the platform contract.
+
+        Example: osmosis doctor --format github
+        """
+        from generator.doctor import doctor_command
+
+        return doctor_command(
+            path=path, format=format, fix=fix, strict=strict, select=select, ignore=ignore,
+            list_checks=list_checks, output=output, verbose=verbose,
+        )

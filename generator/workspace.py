@@ -1,0 +1,122 @@
+"""A read-only view of a workspace that checks run over.
+
+Finding the root, listing the files checks care about, and caching reads so that several checks
+looking at one file read it once. Nothing here imports or runs user code.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+CONFIG_KINDS = ("eval", "training")
+DATASET_SUFFIXES = (".jsonl", ".json", ".csv", ".parquet")
+
+
+class NotAWorkspace(Exception):
+    """PATH is not inside an Osmosis workspace (exit code 2)."""
+
+
+def find_git_root(start: Path) -> Path | None:
+    """The top of the git work tree holding ``start``, found without running git."""
+    for candidate in (start, *start.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return None
+
+
+def find_root(start: Path) -> Path:
+    """The workspace root for ``start``: the nearest folder holding ``rollouts/`` or ``configs/``,
+    looking no higher than the git top level; else the git top level if it holds either.
+
+    Raises NotAWorkspace when neither is found.
+    """
+    start = start.resolve()
+    if not start.exists():
+        raise NotAWorkspace(f"{start} does not exist")
+    if start.is_file():
+        start = start.parent
+    git_root = find_git_root(start)
+    for candidate in (start, *start.parents):
+        if (candidate / "rollouts").is_dir() or (candidate / "configs").is_dir():
+            return candidate
+        if candidate == git_root:
+            break
+    raise NotAWorkspace(
+        f"{start} is not inside an Osmosis workspace (no rollouts/ or configs/ folder found); "
+        "run `osmosis init` to create one"
+    )
+
+
+@dataclass
+class Workspace:
+    """A snapshot of one workspace. Paths given to and returned by it are absolute unless named rel."""
+
+    root: Path
+    _texts: dict[Path, str | None] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def at(cls, path: Path) -> "Workspace":
+        return cls(find_root(path))
+
+    def rel(self, path: Path) -> str:
+        """``path`` relative to the root, POSIX-style (as diagnostics report it)."""
+        try:
+            return path.resolve().relative_to(self.root.resolve()).as_posix() if path.is_absolute() else path.as_posix()
+        except ValueError:
+            return path.as_posix()
+
+    def read_text(self, path: Path) -> str | None:
+        """The file's text, or None when it is missing or not UTF-8; read once per snapshot."""
+        if path not in self._texts:
+            try:
+                self._texts[path] = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                self._texts[path] = None
+        return self._texts[path]
+
+    @cached_property
+    def git_root(self) -> Path | None:
+        return find_git_root(self.root)
+
+    @cached_property
+    def rollout_dirs(self) -> list[Path]:
+        base = self.root / "rollouts"
+        if not base.is_dir():
+            return []
+        return sorted(p for p in base.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
+
+    def config_files(self, kind: str) -> list[Path]:
+        base = self.root / "configs" / kind
+        return sorted(base.glob("*.toml")) if base.is_dir() else []
+
+    @cached_property
+    def data_files(self) -> list[Path]:
+        base = self.root / "data"
+        if not base.is_dir():
+            return []
+        return sorted(p for p in base.rglob("*") if p.is_file() and p.suffix in DATASET_SUFFIXES)
+
+    @cached_property
+    def skill_dirs(self) -> list[Path]:
+        base = self.root / ".agents" / "skills"
+        return sorted(p for p in base.iterdir() if p.is_dir()) if base.is_dir() else []
+
+    @cached_property
+    def pyproject(self) -> dict[str, Any]:
+        """The root pyproject.toml as data ({} when missing or unparsable: the layout check says why)."""
+        text = self.read_text(self.root / "pyproject.toml")
+        if text is None:
+            return {}
+        try:
+            return tomllib.loads(text)
+        except tomllib.TOMLDecodeError:
+            return {}
