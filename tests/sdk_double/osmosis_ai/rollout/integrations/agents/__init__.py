@@ -1,0 +1,1 @@
+"""TEST DOUBLE: `osmosis_ai.rollout.integrations.agents`."""
