@@ -1,0 +1,357 @@
+"""Benchmarks for the `osmosis` CLI, each against a reference measured in the same run.
+
+    python bench/run.py            # full run (about a minute or two)
+    python bench/run.py --quick    # smoke run: fewer rows, smaller files
+    python bench/run.py --json results.json --importtime
+
+Every command runs as its own child process: a warm-up round, then --runs timed rounds (median
+reported), subject and reference interleaved round by round. Peak memory is the child's ru_maxrss
+from os.wait4. `osmosis` runs as `python -m generator` from this checkout (so the numbers are for
+this source tree, whatever else is installed), and so does each Python reference (`python -m
+check_jsonschema`, `python -c ...`): both sides pay the same interpreter start-up.
+
+Exit code: 0 when every row ran and met its target, 1 when a target was missed, 2 when a row
+could not run (its error is printed in the table).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+BENCH = Path(__file__).resolve().parent
+REPO = BENCH.parent
+sys.path.insert(0, str(BENCH))
+
+import workspaces  # noqa: E402
+from measure import Command, CommandFailed, Timing, measure  # noqa: E402
+
+PY = sys.executable
+SCALES_FULL = (1, 10, 100, 500)
+SCALES_QUICK = (1, 10, 100)
+
+
+@dataclass
+class Row:
+    """One line of the table: a subject timed against a reference, with an optional ratio target."""
+
+    group: str
+    label: str
+    reference_label: str
+    target: float | None = None  # highest acceptable subject/reference ratio
+    subject: Timing | None = None
+    reference: Timing | None = None
+    note: str = ""
+    error: str | None = None
+
+    @property
+    def ratio(self) -> float | None:
+        if self.subject is None or self.reference is None or self.reference.median_s <= 0:
+            return None
+        return self.subject.median_s / self.reference.median_s
+
+    @property
+    def verdict(self) -> str:
+        if self.error is not None:
+            return "ERROR"
+        if self.target is None or self.ratio is None:
+            return "info"
+        return "ok" if self.ratio <= self.target else "MISS"
+
+    def as_dict(self) -> dict:
+        return {
+            "group": self.group,
+            "label": self.label,
+            "reference_label": self.reference_label,
+            "subject": self.subject.as_dict() if self.subject else None,
+            "reference": self.reference.as_dict() if self.reference else None,
+            "ratio": None if self.ratio is None else round(self.ratio, 4),
+            "target": self.target,
+            "verdict": self.verdict,
+            "note": self.note,
+            "error": self.error,
+        }
+
+
+@dataclass
+class Bench:
+    """What every row needs: where to work, how to run osmosis, how many rounds."""
+
+    work: Path
+    runs: int
+    warmup: int
+    quick: bool
+    scales: tuple[int, ...]
+    env: dict[str, str] = field(default_factory=dict)
+    _base: Path | None = None
+
+    @property
+    def osmosis(self) -> list[str]:
+        return [PY, "-m", "generator"]
+
+    def cmd(self, argv, **kw) -> Command:
+        return Command(argv, env=self.env, **kw)
+
+    def base_workspace(self) -> Path:
+        """One fresh multiply workspace (git repo, first commit), made once and shared read-only."""
+        if self._base is None:
+            self._base = workspaces.init_workspace(self.osmosis, self.work / "base", env=self.env)
+        return self._base
+
+
+def bench_env() -> dict[str, str]:
+    env = workspaces.git_env()
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # users run with cached bytecode; so does the bench
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p)
+    env.pop("PYTHONSTARTUP", None)
+    # Colour and terminal probing are not what a CI or pre-commit run pays for.
+    env["NO_COLOR"] = "1"
+    env["TERM"] = "dumb"
+    return env
+
+
+# --------------------------------------------------------------------------------------------- rows
+
+
+def row_doctor_vs_check_jsonschema(b: Bench) -> list[Row]:
+    row = Row(
+        "1 doctor vs check-jsonschema", "osmosis doctor (fresh multiply workspace)",
+        "check-jsonschema on configs/eval/multiply.toml", target=1.0,
+        note="doctor runs every check family over the whole workspace; the reference validates one config",
+    )
+    ws = b.base_workspace()
+    schema = ws / ".osmosis" / "schemas" / "eval.schema.json"
+    config = ws / "configs" / "eval" / f"{workspaces.base_rollout(ws)}.toml"
+    row.subject, row.reference = measure(
+        [
+            b.cmd([*b.osmosis, "doctor", "."], cwd=ws),
+            b.cmd([PY, "-m", "check_jsonschema", "--schemafile", str(schema), str(config)], cwd=ws),
+        ],
+        runs=b.runs, warmup=b.warmup,
+    )
+    return [row]
+
+
+def row_doctor_scaling(b: Bench) -> list[Row]:
+    base = b.base_workspace()
+    roots = {}
+    for n in b.scales:
+        roots[n] = base if n == 1 else workspaces.scaled_copy(base, b.work / f"scale-{n}", n)
+    commands = [b.cmd([*b.osmosis, "doctor", "."], cwd=roots[n]) for n in b.scales]
+    timings = measure(commands, runs=b.runs, warmup=b.warmup)
+    smallest = b.scales[0]
+    rows = []
+    for n, timing in zip(b.scales, timings):
+        last = n == b.scales[-1]
+        rows.append(Row(
+            "2 doctor scaling", f"osmosis doctor, {n} rollout{'s' if n != 1 else ''}",
+            f"osmosis doctor, {smallest} rollout{'s' if smallest != 1 else ''}",
+            # the issue's target is for the largest workspace (500 rollouts <= 20x one rollout)
+            target=20.0 if last and n >= 100 else None,
+            subject=timing, reference=timings[0],
+            note="each rollout: its folder, eval + training configs, a dataset; 5 workspace skills",
+        ))
+    return rows
+
+
+def row_datasets(b: Bench) -> list[Row]:
+    """Engineer D's dataset-vs-jq rows (bench/bench_dataset.py), folded into this table."""
+    try:
+        import bench_dataset  # noqa: PLC0415  owned by the dataset engineer; may not exist yet
+    except ImportError as err:
+        return [Row("3 dataset vs jq", "osmosis dataset validate", "jq", error=f"bench_dataset.py unavailable: {err}")]
+    rows = []
+    for item in bench_dataset.rows(work=b.work / "datasets", runs=b.runs, warmup=b.warmup, quick=b.quick, env=b.env):
+        rows.append(item if isinstance(item, Row) else Row(group="3 dataset vs jq", **item))
+    return rows
+
+
+def row_init_vs_copier(b: Bench) -> list[Row]:
+    base = b.base_workspace()
+    templates = REPO / "templates"
+    # The answers init recorded tell the reference which templates it rendered and with what.
+    answer_files = [base / ".copier-answers.yml", *sorted((base / "rollouts").glob("*/.copier-answers.yml"))]
+    specs = []
+    for answers in answer_files:
+        template = _template_of(answers, templates)
+        specs.append(f"{template}={answers}")
+    row = Row(
+        "4 init vs copier", "osmosis init --template multiply --defaults --no-git",
+        f"copier run_copy of {' + '.join(Path(s.split('=')[0]).name for s in specs)} in one process",
+        target=1.1,
+        note="reference renders the same templates with the same answers via copier's API in one "
+             "interpreter, as init does; the ratio is init's own overhead (CLI, skills, schemas)",
+    )
+    dst_ours, dst_ref = b.work / "init-ours", b.work / "init-ref"
+    row.subject, row.reference = measure(
+        [
+            b.cmd([*b.osmosis, "init", str(dst_ours), "--template", "multiply", "--defaults", "--no-git"],
+                  cwd=b.work, prepare=lambda: shutil.rmtree(dst_ours, ignore_errors=True)),
+            b.cmd([PY, str(BENCH / "copier_reference.py"), str(dst_ref), *specs],
+                  cwd=b.work, prepare=lambda: shutil.rmtree(dst_ref, ignore_errors=True)),
+        ],
+        runs=b.runs, warmup=b.warmup,
+    )
+    return [row]
+
+
+def _template_of(answers: Path, templates: Path) -> Path:
+    """The bundled template folder an answers file came from (its `_src_path`'s last segment)."""
+    import yaml  # noqa: PLC0415
+
+    data = yaml.safe_load(answers.read_text(encoding="utf-8")) or {}
+    src = str(data.get("_src_path", ""))
+    name = src.rstrip("/").replace("\\", "/").split("/")[-1]
+    candidate = templates / name
+    if not name or not candidate.is_dir():
+        raise RuntimeError(f"{answers}: _src_path {src!r} is not a bundled template under {templates}")
+    return candidate
+
+
+def row_startup(b: Bench) -> list[Row]:
+    ws = b.base_workspace()
+    config = f"configs/eval/{workspaces.base_rollout(ws)}.toml"
+    pass_ = b.cmd([PY, "-c", "pass"], cwd=ws)
+    help_, validate, ref = measure(
+        [b.cmd([*b.osmosis, "--help"], cwd=ws), b.cmd([*b.osmosis, "validate", config], cwd=ws), pass_],
+        runs=b.runs, warmup=b.warmup,
+    )
+    note = "start-up cost over a bare interpreter; see --importtime for where it goes"
+    return [
+        Row("5 start-up", "osmosis --help", "python -c pass", subject=help_, reference=ref, note=note),
+        Row("5 start-up", f"osmosis validate {config}", "python -c pass", subject=validate, reference=ref, note=note),
+    ]
+
+
+ROWS: list[tuple[str, Callable[[Bench], list[Row]]]] = [
+    ("1 doctor vs check-jsonschema", row_doctor_vs_check_jsonschema),
+    ("2 doctor scaling", row_doctor_scaling),
+    ("3 dataset vs jq", row_datasets),
+    ("4 init vs copier", row_init_vs_copier),
+    ("5 start-up", row_startup),
+]
+
+
+def run_rows(b: Bench) -> list[Row]:
+    rows: list[Row] = []
+    for group, build in ROWS:
+        try:
+            rows.extend(build(b))
+        except (CommandFailed, RuntimeError, OSError, subprocess.CalledProcessError) as err:
+            rows.append(Row(group, group.split(" ", 1)[1], "-", error=str(err)))
+    return rows
+
+
+# ------------------------------------------------------------------------------------------ output
+
+
+def _ms(t: Timing | None) -> str:
+    return "-" if t is None else f"{t.median_s * 1000:.0f} ms"
+
+
+def _mib(t: Timing | None) -> str:
+    return "-" if t is None else f"{t.peak_mib:.0f} MiB"
+
+
+def format_table(rows: list[Row]) -> str:
+    header = ("row", "subject", "median", "peak RSS", "reference", "median", "peak RSS", "ratio", "target", "")
+    lines = [header]
+    for r in rows:
+        ratio = "-" if r.ratio is None else f"{r.ratio:.2f}x"
+        target = "-" if r.target is None else f"<= {r.target:g}x"
+        lines.append((
+            r.group.split(" ", 1)[0], r.label, _ms(r.subject), _mib(r.subject),
+            r.reference_label, _ms(r.reference), _mib(r.reference), ratio, target, r.verdict,
+        ))
+    widths = [max(len(str(line[i])) for line in lines) for i in range(len(header))]
+    out = []
+    for n, line in enumerate(lines):
+        out.append("  ".join(str(c).ljust(w) for c, w in zip(line, widths)).rstrip())
+        if n == 0:
+            out.append("  ".join("-" * w for w in widths))
+    notes = []
+    for r in rows:
+        if r.error:
+            notes.append(f"  {r.group}: ERROR {r.error}")
+    seen = set()
+    for r in rows:
+        if r.note and (r.group, r.note) not in seen:
+            seen.add((r.group, r.note))
+            notes.append(f"  {r.group}: {r.note}")
+    return "\n".join(out + ([""] + ["notes:"] + notes if notes else []))
+
+
+def environment() -> dict:
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True,
+                                text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        commit = None
+    return {
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "cpus": os.cpu_count(),
+        "commit": commit,
+        "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="smoke run: no 500-rollout workspace, small dataset files")
+    parser.add_argument("--runs", type=int, default=5, help="timed runs per command (median reported; default 5)")
+    parser.add_argument("--warmup", type=int, default=1, help="untimed warm-up runs per command (default 1)")
+    parser.add_argument("--scales", help="rollout counts for row 2, comma-separated (default 1,10,100,500; --quick 1,10,100)")
+    parser.add_argument("--json", dest="json_path", type=Path, help="also write the results as JSON to this file")
+    parser.add_argument("--importtime", action="store_true", help="also list the slowest imports of doctor and validate")
+    parser.add_argument("--keep", action="store_true", help="keep the generated workspaces (path printed)")
+    args = parser.parse_args(argv)
+    if args.runs < 1 or args.warmup < 0:
+        parser.error("--runs must be >= 1 and --warmup >= 0")
+    try:
+        scales = tuple(int(s) for s in args.scales.split(",")) if args.scales else (SCALES_QUICK if args.quick else SCALES_FULL)
+    except ValueError:
+        parser.error("--scales takes comma-separated integers, e.g. 1,10,100")
+    if not scales or scales[0] != 1 or any(n < 1 for n in scales):
+        parser.error("--scales must start with 1 (the reference workspace)")
+
+    work = Path(tempfile.mkdtemp(prefix="osmosis-bench-"))
+    b = Bench(work=work, runs=args.runs, warmup=args.warmup, quick=args.quick, scales=scales, env=bench_env())
+    try:
+        rows = run_rows(b)
+        print(f"osmosis benchmarks: median of {b.runs} runs after {b.warmup} warm-up; "
+              f"python {platform.python_version()}, {os.cpu_count()} cpus")
+        print(format_table(rows))
+        result = {"environment": environment(), "runs": b.runs, "warmup": b.warmup, "quick": b.quick,
+                  "rows": [r.as_dict() for r in rows]}
+        if args.importtime:
+            import importtime  # noqa: PLC0415
+
+            report = importtime.profile(b)
+            print()
+            print(importtime.format_report(report))
+            result["importtime"] = report
+        if args.json_path:
+            args.json_path.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    finally:
+        if args.keep:
+            print(f"workspaces kept in {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    if any(r.verdict == "ERROR" for r in rows):
+        return 2
+    return 1 if any(r.verdict == "MISS" for r in rows) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
