@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List
+from typing import List, Optional
 
 import typer
 
@@ -19,9 +19,9 @@ def register(app: typer.Typer) -> None:
 @dataset_app.command("validate")
 @handles_errors
 def validate(
-    files: List[Path] = typer.Argument(..., help="Dataset files (.jsonl, .json, .csv, .parquet)."),
-    format: str = typer.Option("text", "--format", "-f", help="Output: text, json, github, sarif."),
-    strict: bool = typer.Option(False, "--strict", help="Warnings fail the run (exit 1)."),
+    files: List[Path] = typer.Argument(..., metavar="FILE", help="Dataset files (.jsonl, .json, .csv, .parquet)."),
+    format: str = typer.Option("text", "--format", "-f", metavar="FORMAT", help="Output: text, json, github, sarif."),
+    strict: Optional[bool] = typer.Option(None, "--strict/--no-strict", help="Warnings fail the run (exit 1)."),
 ) -> int:
     """Check dataset files: columns, types, row counts, encoding, size.
 

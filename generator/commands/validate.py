@@ -14,9 +14,9 @@ def register(app: typer.Typer) -> None:
     @app.command("validate")
     @handles_errors
     def validate(
-        paths: List[Path] = typer.Argument(..., help="Config, dataset, skill folder or entrypoint files to check."),
-        format: str = typer.Option("text", "--format", "-f", help="Output: text, json, github, sarif."),
-        kind: Optional[str] = typer.Option(None, "--kind", help="Treat TOML files as this config kind: eval or training."),
+        paths: List[Path] = typer.Argument(..., metavar="PATH", help="Config, dataset, skill folder or entrypoint files to check."),
+        format: str = typer.Option("text", "--format", "-f", metavar="FORMAT", help="Output: text, json, github, sarif."),
+        kind: Optional[str] = typer.Option(None, "--kind", metavar="KIND", help="Treat TOML files as this config kind: eval or training."),
         strict: Optional[bool] = typer.Option(None, "--strict/--no-strict", help="Warnings fail the run (exit 1)."),
     ) -> int:
         """Check the given files or folders, detecting what each one is.

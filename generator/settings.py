@@ -1,0 +1,202 @@
+"""`[tool.osmosis]` in the workspace's pyproject.toml: which checks run, per-file ignores, strictness
+and extra required skills. Problems with the table itself are findings (SET rules), never crashes:
+a bad setting is reported and left out, and the rest of the run goes on.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from generator.diagnostics import Diagnostic
+from generator.names import name_problem
+from generator.registry import RULES, rule
+from generator.workspace import Workspace
+
+PYPROJECT = "pyproject.toml"
+
+UNKNOWN_SETTING = rule(
+    "SET001", "unknown-setting", "settings", "warning",
+    summary="A key under [tool.osmosis] that osmosis does not know.",
+    why="A misspelt setting is silently ignored otherwise, so the checks you meant to turn off (or on) still run.",
+    fix="Rename or remove the key; known keys: select, ignore, per-file-ignores, strict, extra-skills.",
+    example='[tool.osmosis]\nignores = ["SEC"]   # should be "ignore"',
+)
+INVALID_SETTING = rule(
+    "SET002", "invalid-setting", "settings", "error",
+    summary="A [tool.osmosis] setting has the wrong type or an invalid value.",
+    why="osmosis cannot guess what a malformed setting means, so it ignores it and the run may check more or less than you intended.",
+    fix="Give the setting the documented type (lists of strings, a table of glob -> list of codes, a boolean).",
+    example='[tool.osmosis]\nstrict = "yes"   # should be true',
+)
+UNKNOWN_CODE = rule(
+    "SET003", "unknown-rule-code", "settings", "warning",
+    summary="A setting or an `# osmosis: ignore[...]` comment names a rule code that does not exist.",
+    why="Selecting or suppressing a code that does not exist does nothing, which usually hides a typo.",
+    fix="Use a code (or prefix) listed by `osmosis doctor --list-checks`.",
+    example='[tool.osmosis]\nignore = ["CGF001"]   # should be CFG001',
+)
+
+_LIST_OF_STR = "a list of strings"
+
+
+@dataclass(frozen=True)
+class Settings:
+    select: tuple[str, ...] | None = None
+    ignore: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    strict: bool | None = None
+    extra_skills: tuple[str, ...] = ()
+
+
+def known_selector(selector: str) -> bool:
+    """Whether ``selector`` names at least one registered rule (exactly or as a prefix)."""
+    selector = selector.upper()
+    return bool(selector) and any(code.startswith(selector) for code in RULES)
+
+
+def suggest_code(selector: str) -> str | None:
+    """The registered code or prefix closest to ``selector``, for a did-you-mean."""
+    prefixes = {code.rstrip("0123456789") for code in RULES}
+    matches = difflib.get_close_matches(selector.upper(), [*RULES, *prefixes], n=1, cutoff=0.5)
+    return matches[0] if matches else None
+
+
+def key_line(text: str, key: str, table: str = "tool.osmosis") -> int | None:
+    """The 1-based line where ``key`` is set in ``[table]`` (or where ``[table.key]`` starts)."""
+    header = re.compile(r"^\s*\[\s*([^\]]+?)\s*\]")
+    assignment = re.compile(rf"""^\s*["']?{re.escape(key)}["']?\s*=""")
+    inside = False
+    for number, line in enumerate(text.splitlines(), start=1):
+        m = header.match(line)
+        if m:
+            name = m.group(1).replace('"', "").replace("'", "").replace(" ", "")
+            if name == f"{table}.{key}":
+                return number
+            inside = name == table
+            continue
+        if inside and assignment.match(line):
+            return number
+    return None
+
+
+def _is_str_list(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+class _Reader:
+    """Reads one [tool.osmosis] table, collecting findings instead of raising."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.found: list[Diagnostic] = []
+
+    def at(self, key: str, table: str = "tool.osmosis") -> int | None:
+        line = key_line(self.text, key, table)
+        if line is None and table != "tool.osmosis":  # inline-table form: point at the whole setting
+            line = key_line(self.text, table.rsplit(".", 1)[1])
+        return line
+
+    def invalid(self, key: str, message: str, table: str = "tool.osmosis") -> None:
+        line = self.at(key, table)
+        self.found.append(INVALID_SETTING.at(PYPROJECT, message, line=line, column=1 if line else None))
+
+    def codes(self, key: str, value: Any, where: str, table: str = "tool.osmosis") -> tuple[str, ...] | None:
+        if not _is_str_list(value):
+            self.invalid(key, f"`{where}` must be {_LIST_OF_STR} of rule codes, not {type(value).__name__}", table)
+            return None
+        for code in value:
+            if not known_selector(code):
+                guess = suggest_code(code)
+                hint = f"Did you mean {guess!r}? See `osmosis doctor --list-checks`." if guess else None
+                line = self.at(key, table)
+                self.found.append(
+                    UNKNOWN_CODE.at(PYPROJECT, f"`{where}` names {code!r}, which is not a rule code or prefix", line=line, column=1 if line else None, hint=hint)
+                )
+        return tuple(c.upper() for c in value if c.strip())
+
+
+def _read_select(r: _Reader, value: Any, s: dict) -> None:
+    s["select"] = r.codes("select", value, "select")
+
+
+def _read_ignore(r: _Reader, value: Any, s: dict) -> None:
+    s["ignore"] = r.codes("ignore", value, "ignore") or ()
+
+
+def _read_per_file(r: _Reader, value: Any, s: dict) -> None:
+    if not isinstance(value, dict):
+        r.invalid("per-file-ignores", f"`per-file-ignores` must be a table of glob = [codes], not {type(value).__name__}")
+        return
+    entries = []
+    for glob, codes in value.items():
+        checked = r.codes(glob, codes, f"per-file-ignores.{glob}", table="tool.osmosis.per-file-ignores")
+        if checked:
+            entries.append((glob, checked))
+    s["per_file_ignores"] = tuple(entries)
+
+
+def _read_strict(r: _Reader, value: Any, s: dict) -> None:
+    if isinstance(value, bool):
+        s["strict"] = value
+    else:
+        r.invalid("strict", f"`strict` must be true or false, not {value!r}")
+
+
+def _read_extra_skills(r: _Reader, value: Any, s: dict) -> None:
+    if not _is_str_list(value):
+        r.invalid("extra-skills", f"`extra-skills` must be {_LIST_OF_STR} of skill names, not {type(value).__name__}")
+        return
+    good = []
+    for name in value:
+        problem = name_problem(name, kind="skill")
+        if problem:
+            r.invalid("extra-skills", f"`extra-skills`: {problem}")
+        else:
+            good.append(name)
+    s["extra_skills"] = tuple(dict.fromkeys(good))
+
+
+_READERS: dict[str, Callable[[_Reader, Any, dict], None]] = {
+    "select": _read_select,
+    "ignore": _read_ignore,
+    "per-file-ignores": _read_per_file,
+    "strict": _read_strict,
+    "extra-skills": _read_extra_skills,
+}
+KNOWN_SETTINGS = tuple(_READERS)
+
+
+def load_settings(ws: Workspace) -> tuple[Settings, list[Diagnostic]]:
+    """The workspace's settings and the findings about them (unknown keys, wrong types, unknown codes)."""
+    table = ws.pyproject.get("tool", {}).get("osmosis", {})
+    text = ws.read_text(ws.root / PYPROJECT) or ""
+    reader = _Reader(text)
+    if not isinstance(table, dict):
+        reader.invalid("osmosis", "`tool.osmosis` must be a table", table="tool")
+        return Settings(), reader.found
+    values: dict = {}
+    for key, value in table.items():
+        read = _READERS.get(key)
+        if read is not None:
+            read(reader, value, values)
+            continue
+        guess = difflib.get_close_matches(key.replace("_", "-"), KNOWN_SETTINGS, n=1, cutoff=0.6)
+        hint = f"Did you mean {guess[0]!r}?" if guess else UNKNOWN_SETTING.fix
+        line = reader.at(key)
+        reader.found.append(
+            UNKNOWN_SETTING.at(PYPROJECT, f"unknown setting `{key}` in [tool.osmosis]", line=line, column=1 if line else None, hint=hint)
+        )
+    return Settings(**values), reader.found
+
+
+def extra_skills(ws: Workspace) -> list[str]:
+    """Skill names the workspace requires beyond the bundled ones (`extra-skills`), valid names only.
+
+    For the skills check: each name must have a `.agents/skills/<name>/` like the bundled skills.
+    Type errors in the setting are reported by doctor (SET002), not here.
+    """
+    return list(load_settings(ws)[0].extra_skills)
