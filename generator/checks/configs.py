@@ -1,1 +1,647 @@
-"""Checks: configs (being written)."""
+"""Checks: eval and training configs (contract section 3).
+
+The JSON Schemas in generator/schemas/ are the single source of truth for everything a schema can
+say (tables, keys, types, ranges, patterns, branch-xor-commit_sha); this module walks them with
+generator.schemas.evaluate and turns each violation into a located finding. Python adds what a
+draft-07 schema cannot say: non-finite numbers, a secret also set in [env], and the cross-file
+rules (rollout folder, entrypoint, local dataset, schema directive, file naming).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import math
+import posixpath
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from generator.checks import workspace_check
+from generator.diagnostics import Diagnostic
+from generator.registry import Rule, rule
+from generator.schemas import CONFIG_KINDS, load_schema, schema_directive, schema_filename
+from generator.schemas.evaluate import Violation, violations
+from generator.toml_locate import TomlDoc
+from generator.workspace import DATASET_SUFFIXES, Workspace
+
+FAMILY = "configs"
+
+
+def _rule(code: str, name: str, severity: str, summary: str, why: str, fix: str, example: str = "",
+          fixable: bool = False) -> Rule:  # fmt: skip
+    return rule(code, name, FAMILY, severity, summary, why, fix, example, fixable)
+
+
+TOML_SYNTAX = _rule(
+    "CFG001", "config-toml-syntax", "error",
+    summary="The config is not valid TOML (or not UTF-8 text).",
+    why="The platform cannot read the run's settings, so `osmosis eval submit` / `train submit` fail before anything runs.",
+    fix="Fix the TOML at the reported line and column (strings need quotes; each key once per table).",
+    example='[experiment]\nrollout = multiply   # string without quotes',
+)
+MISSING_REQUIRED = _rule(
+    "CFG002", "config-missing-required", "error",
+    summary="A required table or key is missing (e.g. [experiment], or `model_path` in it).",
+    why="The platform needs the rollout, entrypoint, model and dataset to start a run; a missing one fails the submission.",
+    fix="Add the missing table or key (see `osmosis schema eval` / `osmosis schema training`).",
+    example='[experiment]\nrollout = "multiply"\n# entrypoint, model_path and dataset missing',
+)
+UNKNOWN_KEY = _rule(
+    "CFG003", "config-unknown-key", "error",
+    summary="A table or key the config format does not have (usually a typo).",
+    why="A misspelt setting is not applied: the run silently uses the default instead of what you wrote.",
+    fix="Rename it to a known key (see the suggestion) or remove it.",
+    example='[evaluation]\nbatchsize = 8   # should be batch_size',
+)
+WRONG_TYPE = _rule(
+    "CFG004", "config-wrong-type", "error",
+    summary="A value has the wrong type (e.g. a string where a number belongs, or a key where a table belongs).",
+    why="The platform rejects the config or misreads the setting, failing the run after it was submitted.",
+    fix="Give the value the documented type: numbers without quotes, strings in quotes, tables as [table].",
+    example='[evaluation]\nn = "4"   # should be n = 4',
+)
+OUT_OF_RANGE = _rule(
+    "CFG005", "config-out-of-range", "error",
+    summary="A number is outside its allowed range (e.g. n < 1, pass_threshold > 1, lr <= 0).",
+    why="The platform only checks ranges once a paid run starts; catching it here saves the GPU time.",
+    fix="Use a value in the documented range (see `osmosis schema`).",
+    example='[sampling]\nrollout_top_p = 1.5   # must be in (0, 1]',
+)
+INVALID_VALUE = _rule(
+    "CFG006", "config-invalid-value", "error",
+    summary="A string value is empty or does not have the required form.",
+    why="An empty model path or dataset name fails the run's submission.",
+    fix="Give a non-empty value of the documented form.",
+    example='[experiment]\nmodel_path = ""',
+)
+INVALID_COMMIT_SHA = _rule(
+    "CFG007", "invalid-commit-sha", "error",
+    summary="`commit_sha` is not 7-40 hexadecimal digits.",
+    why="The platform cannot check out a commit it cannot parse, so the run fails at start-up.",
+    fix="Use a commit id from `git log --format=%h` (7-40 hex digits), or remove commit_sha to run the default branch.",
+    example='[experiment]\ncommit_sha = "HEAD~1"',
+)
+BRANCH_AND_COMMIT = _rule(
+    "CFG008", "branch-and-commit-sha", "error",
+    summary="`branch` and `commit_sha` are both set.",
+    why="They name two ways to pick the code to run; the platform would have to guess which one you meant.",
+    fix="Keep one: `commit_sha` pins an exact commit, `branch` follows the branch head.",
+    example='[experiment]\nbranch = "main"\ncommit_sha = "1a2b3c4"',
+)
+INVALID_ENV_NAME = _rule(
+    "CFG009", "invalid-env-name", "error",
+    summary="An [env] name is not upper case letters, digits and underscores (starting with a letter or _).",
+    why="The platform passes [env] as environment variables; names outside ^[A-Z_][A-Z0-9_]*$ are rejected.",
+    fix="Rename the variable, e.g. `log_level` -> `LOG_LEVEL`.",
+    example='[env]\nlog-level = "info"',
+)
+RESERVED_ENV_NAME = _rule(
+    "CFG010", "reserved-env-name", "error",
+    summary="An [env] name the platform sets itself, or one starting with _OSMOSIS_.",
+    why="The platform's own value would be overwritten (or would overwrite yours), breaking the checkout or the rollout server.",
+    fix="Rename the variable; reserved: GITHUB_CLONE_URL, GITHUB_TOKEN, ENTRYPOINT_SCRIPT, REPOSITORY_PATH, TRAINING_RUN_ID, ROLLOUT_NAME, ROLLOUT_PORT and _OSMOSIS_*.",
+    example='[env]\nROLLOUT_PORT = "9000"',
+)
+INVALID_SECRET_NAME = _rule(
+    "CFG011", "invalid-secret-name", "error",
+    summary="A name in [secrets] required is not upper case letters, digits and underscores starting with a letter.",
+    why="The platform looks secrets up by these names; an invalid name can never be provided.",
+    fix="Use the environment variable's name, e.g. OPENAI_API_KEY.",
+    example='[secrets]\nrequired = ["openai-key"]',
+)
+DUPLICATE_SECRET = _rule(
+    "CFG012", "duplicate-secret", "error",
+    summary="A name appears twice in [secrets] required.",
+    why="The platform requires unique names; a duplicate is usually a copy-paste slip hiding a missing secret.",
+    fix="Remove the repeated name.",
+    example='[secrets]\nrequired = ["OPENAI_API_KEY", "OPENAI_API_KEY"]',
+)
+SECRET_IN_ENV = _rule(
+    "CFG013", "secret-also-in-env", "error",
+    summary="A name is both a required secret and set in [env].",
+    why="A secret's value must never appear in a file; and the two sources would conflict at run time.",
+    fix="Remove the variable from [env]; the platform provides the secret's value.",
+    example='[env]\nOPENAI_API_KEY = "..."\n[secrets]\nrequired = ["OPENAI_API_KEY"]',
+)
+MISSING_SECRETS_TABLE = _rule(
+    "CFG014", "missing-secrets-table", "error",
+    summary="An eval config has no [secrets] table.",
+    why="Eval runs must declare the secrets the rollout reads, even when there are none, so a missing key is caught at submission rather than mid-run.",
+    fix="Add `[secrets]` with `required = [...]` (an empty list when the rollout needs no secrets).",
+    example="[experiment]\n...\n# no [secrets] table",
+)
+INVALID_ROLLOUT_NAME = _rule(
+    "CFG015", "invalid-rollout-field", "error",
+    summary="`rollout` is not a rollout folder name (one path segment of lowercase letters, digits and single hyphens).",
+    why="The platform runs rollouts/<rollout>/; a path or an invalid name can never match a rollout folder.",
+    fix="Use the folder name under rollouts/, e.g. rollout = \"multiply\" (not \"rollouts/multiply\").",
+    example='[experiment]\nrollout = "rollouts/multiply"',
+)
+ROLLOUT_NOT_FOUND = _rule(
+    "CFG016", "rollout-not-found", "error",
+    summary="`rollout` names a folder that does not exist under rollouts/.",
+    why="The platform runs rollouts/<rollout>/ from your default branch; a missing folder fails the run at start-up.",
+    fix="Fix the name, or create the rollout (osmosis rollout new NAME).",
+    example='[experiment]\nrollout = "mutliply"',
+)
+ENTRYPOINT_OUTSIDE = _rule(
+    "CFG017", "entrypoint-outside-rollout", "error",
+    summary="`entrypoint` is absolute or leaves rollouts/<rollout>/ (through `..` or a symlink).",
+    why="The platform resolves the entrypoint inside the rollout's folder; a path outside it is not what runs (or not allowed).",
+    fix="Give a path relative to rollouts/<rollout>/, e.g. entrypoint = \"main.py\".",
+    example='[experiment]\nentrypoint = "../other/main.py"',
+)
+ENTRYPOINT_NOT_FOUND = _rule(
+    "CFG018", "entrypoint-not-found", "error",
+    summary="`entrypoint` names a file that does not exist in rollouts/<rollout>/.",
+    why="The platform imports the entrypoint to find the rollout's AgentWorkflow; a missing file fails every run.",
+    fix="Fix the path (relative to rollouts/<rollout>/) or create the module.",
+    example='[experiment]\nentrypoint = "mian.py"',
+)
+DATASET_NOT_FOUND = _rule(
+    "CFG019", "dataset-not-found", "error",
+    summary="`dataset` names a local file that is missing or not under data/.",
+    why="A local dataset must be in the workspace's data/ folder (and committed); otherwise the run has no rows.",
+    fix="Put the file under data/ and name it as data/<file>, or use a platform dataset name (osmosis dataset upload).",
+    example='[experiment]\ndataset = "data/mulitply.jsonl"',
+)
+ROLLOUT_WITHOUT_EVAL = _rule(
+    "CFG020", "rollout-without-eval-config", "warning",
+    summary="A rollout folder has no eval config naming it.",
+    why="The loop is evaluate -> debug -> train; without an eval config there is no cheap way to check the rollout before paying for training.",
+    fix="Add configs/eval/<rollout>.toml (copy another eval config and change `rollout`).",
+    example="rollouts/search/ exists but no configs/eval/*.toml says rollout = \"search\"",
+)
+CONFIG_NAME_MISMATCH = _rule(
+    "CFG021", "config-name-mismatch", "warning",
+    summary="A config's file name does not match its `rollout` (expected <rollout>.toml or <rollout>-<variant>.toml).",
+    why="People and agents find a rollout's configs by name; a mismatched name usually means a copied config whose `rollout` was not updated.",
+    fix="Rename the file to <rollout>.toml, or fix `rollout`.",
+    example="configs/eval/search.toml with rollout = \"multiply\"",
+)
+SCHEMA_DIRECTIVE = _rule(
+    "CFG022", "schema-directive", "warning",
+    summary="The config's first line is not the `#:schema` directive pointing at the workspace's schema file.",
+    why="Editors (Taplo / Even Better TOML) validate configs as you type only through that first line.",
+    fix="Make the first line `#:schema ../../.osmosis/schemas/<kind>.schema.json` (`osmosis doctor --fix` does it).",
+    example='# my config   (first line, no #:schema)',
+    fixable=True,
+)
+NON_FINITE = _rule(
+    "CFG023", "config-non-finite-number", "error",
+    summary="A number is nan or inf.",
+    why="The platform sends settings as JSON, which has no nan/inf, and no setting means anything with them.",
+    fix="Use a finite number.",
+    example='[training]\nlr = nan',
+)
+
+_ENV_RESERVED_HINT = RESERVED_ENV_NAME.fix
+_KIND_TABLES = {"eval": {"evaluation"}, "training": {"training", "sampling", "checkpoints"}}
+
+
+# -- one file (osmosis validate) ----------------------------------------------------------------
+
+
+def guess_config_kind(path: Path, text: str | None = None) -> str | None:
+    """eval or training: from the folder (configs/eval/, configs/training/), else from the tables."""
+    for part in reversed(path.parts[:-1]):
+        if part in CONFIG_KINDS:
+            return part
+    if text is not None:
+        doc = TomlDoc.parse(text)
+        tables = set(doc.data or {})
+        for kind, own in _KIND_TABLES.items():
+            if tables & own:
+                return kind
+    return None
+
+
+def check_config_file(path: Path, kind: str | None, ws: Workspace | None, display: str) -> list[Diagnostic]:
+    """Every finding for the config at ``path``; ``ws`` None skips the cross-file rules.
+
+    ``kind`` None guesses it from the folder or the tables (eval when nothing tells).
+    """
+    text = ws.read_text(path) if ws is not None else _read(path)
+    if text is None:
+        return [TOML_SYNTAX.at(display, f"{path.name} cannot be read as UTF-8 text", line=1, column=1)]
+    kind = kind or guess_config_kind(path, text) or "eval"
+    doc = TomlDoc.parse(text)
+    return sorted(check_config_doc(doc, kind, ws, path, display), key=Diagnostic.sort_key)
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def check_config_doc(doc: TomlDoc, kind: str, ws: Workspace | None, path: Path, display: str) -> Iterator[Diagnostic]:
+    if doc.error is not None:
+        yield TOML_SYNTAX.at(display, f"invalid TOML: {doc.error.message}", line=doc.error.line, column=doc.error.column)
+        return
+    data = doc.data or {}
+    schema = load_schema(kind)
+    bad_paths: set[tuple] = set()
+    for v in violations(schema, data):
+        if v.keyword not in _PER_KEY and v.path in bad_paths:
+            continue  # one finding per value: "" fails both minLength and pattern, say it once
+        bad_paths.add(v.path)
+        yield _schema_finding(v, kind, doc, display)
+    yield from _python_rules(data, doc, display, bad_paths)
+    if ws is not None:
+        yield from _cross_file(data, kind, ws, path, doc, display, bad_paths)
+
+
+# -- schema violations -> findings --------------------------------------------------------------
+
+_PER_KEY = frozenset({"required", "additionalProperties", "propertyNames"})  # several may share a path
+
+_TYPE_NAMES = {
+    "object": "a table", "array": "an array", "string": "a string", "integer": "an integer",
+    "number": "a number", "boolean": "true or false", "null": "null",
+}  # fmt: skip
+
+
+def _schema_finding(v: Violation, kind: str, doc: TomlDoc, display: str) -> Diagnostic:
+    loc = doc.locator
+    where = dotted(v.path)
+    hint = None
+
+    if v.keyword == "required":
+        missing = v.detail
+        line, column = loc.table(v.path) or (1, 1)
+        sub = v.schema.get("properties", {}).get(missing, {})
+        about = sub.get("description", "")
+        if not v.path and missing == "secrets" and kind == "eval":
+            return MISSING_SECRETS_TABLE.at(display, "eval config has no [secrets] table", line=line, column=column)
+        if not v.path:
+            return MISSING_REQUIRED.at(display, f"missing required table [{missing}]", line=line, column=column,
+                                       hint=f"Add [{missing}]: {about}" if about else None)
+        return MISSING_REQUIRED.at(display, f"[{where}] is missing required key `{missing}`", line=line, column=column,
+                                   hint=f"Add `{missing} = ...`: {about}" if about else None)
+
+    if v.keyword == "additionalProperties":
+        line, column = loc.key(v.path) or (1, 1)
+        name = v.path[-1]
+        known = list(v.schema.get("properties", {}))
+        guess = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+        parent = v.path[:-1]
+        if not parent:
+            message = f"unknown table [{name}]" if isinstance(doc.data.get(name), dict) else f"unknown top-level key `{name}`"
+            other = [k for k, tables in _KIND_TABLES.items() if k != kind and name in tables]
+            if other:
+                hint = f"[{name}] belongs in a {other[0]} config (configs/{other[0]}/); {kind} configs have: {', '.join(known)}"
+        else:
+            message = f"unknown key `{name}` in [{dotted(parent)}]"
+        if guess:
+            message += f"; did you mean `{guess[0]}`?"
+        return UNKNOWN_KEY.at(display, message, line=line, column=column,
+                              hint=hint or f"Known {'tables' if not parent else 'keys'}: {', '.join(known)}.")
+
+    if v.keyword == "propertyNames":
+        line, column = loc.key(v.path) or (1, 1)
+        name = v.path[-1]
+        if v.detail.keyword == "not":
+            reason = "starts with _OSMOSIS_" if name.startswith("_OSMOSIS_") else "is set by the platform itself"
+            return RESERVED_ENV_NAME.at(display, f"[env] name `{name}` {reason}", line=line, column=column)
+        return INVALID_ENV_NAME.at(display, f"[env] name `{name}` must match ^[A-Z_][A-Z0-9_]*$", line=line, column=column)
+
+    line, column = loc.value(v.path) or (1, 1)
+    shown = _show(v.instance)
+    if v.keyword == "type":
+        wanted = v.schema["type"]
+        wanted = " or ".join(_TYPE_NAMES[t] for t in (wanted if isinstance(wanted, list) else [wanted]))
+        got = type_name(v.instance)
+        if v.path[:1] == ("env",) and len(v.path) == 2:
+            return WRONG_TYPE.at(display, f"[env] `{v.path[-1]}` must be a string, got {got}", line=line, column=column,
+                                 hint=f'Quote it: {v.path[-1]} = "{_plain(v.instance)}"')
+        about = v.schema.get("description")
+        return WRONG_TYPE.at(display, f"`{where}` must be {wanted}, got {got}", line=line, column=column,
+                             hint=about or None)
+    if v.keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        return OUT_OF_RANGE.at(display, f"`{where}` is {shown}; it must be {_range(v.schema)}", line=line, column=column,
+                               hint=v.schema.get("description") or None)
+    if v.keyword == "uniqueItems":
+        return DUPLICATE_SECRET.at(display, f"{_show(v.instance[v.detail])} is listed twice in [secrets] required", line=line, column=column) \
+            if v.path[:2] == ("secrets", "required") else INVALID_VALUE.at(display, f"`{where}` repeats an earlier item", line=line, column=column)
+    if v.path == ("experiment", "commit_sha"):
+        return INVALID_COMMIT_SHA.at(display, f"commit_sha {shown} is not 7-40 hexadecimal digits", line=line, column=column)
+    if v.path == ("experiment", "rollout"):
+        return _rollout_name_finding(v.instance, display, line, column)
+    if v.path[:2] == ("secrets", "required") and len(v.path) == 3:
+        return INVALID_SECRET_NAME.at(display, f"secret name {shown} must match ^[A-Z][A-Z0-9_]*$", line=line, column=column)
+    if v.keyword == "not" and v.schema.get("not", {}).get("required") == ["branch", "commit_sha"]:
+        line, column = loc.key(v.path + ("commit_sha",)) or (line, column)
+        return BRANCH_AND_COMMIT.at(display, f"[{where}] sets both `branch` and `commit_sha`; keep one", line=line, column=column)
+    if v.keyword == "minLength" and v.schema.get("minLength") == 1:
+        return INVALID_VALUE.at(display, f"`{where}` is empty", line=line, column=column, hint=v.schema.get("description"))
+    return INVALID_VALUE.at(display, f"`{where}` = {shown} is not valid ({v.keyword})", line=line, column=column,
+                            hint=v.schema.get("description"))
+
+
+def _rollout_name_finding(value: str, display: str, line: int, column: int) -> Diagnostic:
+    if "/" in value or "\\" in value:
+        message = f"rollout {_show(value)} must be one folder name under rollouts/, not a path"
+        last = [p for p in re.split(r"[\\/]", value) if p]
+        hint = f'Use rollout = "{last[-1]}".' if last else None
+    elif value == "default":
+        message, hint = "rollout name 'default' is reserved by the platform", None
+    else:
+        from generator.names import name_problem
+
+        message, hint = (name_problem(value, kind="rollout") or f"rollout {_show(value)} is not a valid rollout name"), None
+    return INVALID_ROLLOUT_NAME.at(display, message, line=line, column=column, hint=hint)
+
+
+def dotted(path: tuple) -> str:
+    """``("secrets", "required", 1)`` -> ``secrets.required[1]``; keys that are not bare are quoted."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            text = part if re.fullmatch(r"[A-Za-z0-9_-]+", part) else json.dumps(part)
+            out += f".{text}" if out else text
+    return out
+
+
+def type_name(value: Any) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a float"
+    if isinstance(value, str):
+        return f"a string ({_show(value)})"
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "an array"
+    return "a date/time"
+
+
+def _show(value: Any, limit: int = 40) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=str) if isinstance(value, str) else _plain(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _range(schema: dict) -> str:
+    low = (">= " + _num(schema["minimum"])) if "minimum" in schema else (
+        ("> " + _num(schema["exclusiveMinimum"])) if "exclusiveMinimum" in schema else "")
+    high = ("<= " + _num(schema["maximum"])) if "maximum" in schema else (
+        ("< " + _num(schema["exclusiveMaximum"])) if "exclusiveMaximum" in schema else "")
+    return " and ".join(p for p in (low, high) if p)
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else str(x)
+
+
+# -- rules a draft-07 schema cannot express ---------------------------------------------------
+
+
+def _python_rules(data: dict, doc: TomlDoc, display: str, bad_paths: set[tuple]) -> Iterator[Diagnostic]:
+    for path, value in walk(data):
+        if isinstance(value, float) and not math.isfinite(value) and path not in bad_paths:
+            line, column = doc.locator.value(path) or (1, 1)
+            yield NON_FINITE.at(display, f"`{dotted(path)}` is {_plain(value)}", line=line, column=column)
+    env = data.get("env")
+    secrets = data.get("secrets")
+    required = secrets.get("required") if isinstance(secrets, dict) else None
+    if isinstance(env, dict) and isinstance(required, list):
+        for i, name in enumerate(required):
+            if isinstance(name, str) and name in env:
+                line, column = doc.locator.value(("secrets", "required", i)) or (1, 1)
+                yield SECRET_IN_ENV.at(display, f"`{name}` is a required secret and also set in [env]", line=line, column=column)
+
+
+def walk(value: Any, path: tuple = ()) -> Iterator[tuple[tuple, Any]]:
+    """Every (path, value) in parsed TOML data, depth first, containers included."""
+    yield path, value
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from walk(item, path + (key,))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from walk(item, path + (i,))
+
+
+# -- cross-file rules (need the workspace) ------------------------------------------------------
+
+
+def _cross_file(data: dict, kind: str, ws: Workspace, path: Path, doc: TomlDoc, display: str,
+                bad_paths: set[tuple]) -> Iterator[Diagnostic]:  # fmt: skip
+    loc = doc.locator
+    yield from _directive(doc, kind, ws, path, display)
+    experiment = data.get("experiment")
+    if not isinstance(experiment, dict):
+        return
+    rollout = experiment.get("rollout")
+    rollout_ok = isinstance(rollout, str) and ("experiment", "rollout") not in bad_paths
+    if rollout_ok:
+        folder = ws.root / "rollouts" / rollout
+        if _in_config_folder(ws, path, kind) and not _name_matches(path.stem, rollout):
+            line, column = loc.value(("experiment", "rollout")) or (1, 1)
+            yield CONFIG_NAME_MISMATCH.at(
+                display, f"{path.name} is for rollout {rollout!r}; expected {rollout}.toml or {rollout}-<variant>.toml",
+                line=line, column=column,
+            )
+        if not folder.is_dir():
+            line, column = loc.value(("experiment", "rollout")) or (1, 1)
+            existing = [p.name for p in ws.rollout_dirs]
+            guess = difflib.get_close_matches(rollout, existing, n=1)
+            message = f"rollout {rollout!r}: rollouts/{rollout}/ does not exist"
+            if guess:
+                message += f"; did you mean {guess[0]!r}?"
+            yield ROLLOUT_NOT_FOUND.at(display, message, line=line, column=column,
+                                       hint=f"Existing rollouts: {', '.join(existing)}." if existing else None)
+            folder = None
+    else:
+        folder = None
+    entry = experiment.get("entrypoint")
+    if isinstance(entry, str) and ("experiment", "entrypoint") not in bad_paths:
+        yield from _entrypoint(entry, folder, rollout if rollout_ok else None, loc, display)
+    dataset = experiment.get("dataset")
+    if isinstance(dataset, str) and ("experiment", "dataset") not in bad_paths:
+        yield from _dataset(dataset, ws, loc, display)
+
+
+def _in_config_folder(ws: Workspace, path: Path, kind: str) -> bool:
+    try:
+        return path.resolve().parent == (ws.root / "configs" / kind).resolve()
+    except OSError:
+        return False
+
+
+def _name_matches(stem: str, rollout: str) -> bool:
+    return stem == rollout or stem.startswith(rollout + "-") or stem.startswith(rollout + "_")
+
+
+def entrypoint_escapes(entry: str) -> bool:
+    """Whether ``entry`` is absolute or climbs out of its folder, judged on the text alone."""
+    text = entry.replace("\\", "/")
+    if text.startswith("/") or re.match(r"^[A-Za-z]:", text):
+        return True
+    normal = posixpath.normpath(text)
+    return normal == ".." or normal.startswith("../")
+
+
+def _entrypoint(entry: str, folder: Path | None, rollout: str | None, loc, display: str) -> Iterator[Diagnostic]:
+    line, column = loc.value(("experiment", "entrypoint")) or (1, 1)
+    if entrypoint_escapes(entry):
+        yield ENTRYPOINT_OUTSIDE.at(display, f"entrypoint {_show(entry)} must be a path inside rollouts/{rollout or '<rollout>'}/",
+                                    line=line, column=column)
+        return
+    if folder is None:
+        return  # the rollout is missing or invalid: that finding already says what to fix
+    target = folder / entry
+    try:
+        inside = target.resolve().is_relative_to(folder.resolve())
+    except OSError:
+        inside = False
+    if not inside:
+        yield ENTRYPOINT_OUTSIDE.at(display, f"entrypoint {_show(entry)} resolves outside rollouts/{rollout}/ (through a symlink)",
+                                    line=line, column=column)
+    elif not target.is_file():
+        found = sorted(p.name for p in folder.glob("*.py"))
+        guess = difflib.get_close_matches(entry, found, n=1)
+        message = f"entrypoint rollouts/{rollout}/{entry} does not exist"
+        if guess:
+            message += f"; did you mean {guess[0]!r}?"
+        yield ENTRYPOINT_NOT_FOUND.at(display, message, line=line, column=column)
+
+
+def local_dataset(value: str) -> bool:
+    """Whether ``dataset`` names a local file rather than a platform dataset."""
+    text = value.replace("\\", "/")
+    return (
+        text.lower().endswith(DATASET_SUFFIXES)
+        or text.startswith(("data/", "./", "../", "/"))
+        or re.match(r"^[A-Za-z]:", text) is not None
+    )
+
+
+def _dataset(value: str, ws: Workspace, loc, display: str) -> Iterator[Diagnostic]:
+    if not local_dataset(value):
+        return
+    line, column = loc.value(("experiment", "dataset")) or (1, 1)
+    text = value.replace("\\", "/")
+    if text.startswith("/") or re.match(r"^[A-Za-z]:", text):
+        yield DATASET_NOT_FOUND.at(display, f"dataset {_show(value)} is an absolute path; local datasets live under data/",
+                                   line=line, column=column, hint="Copy the file into data/ and write dataset = \"data/<file>\".")
+        return
+    normal = posixpath.normpath(text)
+    relative = normal if normal.startswith("data/") else ("data/" + normal if "/" not in normal else normal)
+    data_dir = (ws.root / "data").resolve()
+    target = ws.root / relative
+    try:
+        inside = target.resolve().is_relative_to(data_dir)
+    except OSError:
+        inside = False
+    if not inside:
+        yield DATASET_NOT_FOUND.at(display, f"dataset {_show(value)} is not under data/", line=line, column=column,
+                                   hint="Move the file into data/ and write dataset = \"data/<file>\".")
+        return
+    if not target.is_file():
+        existing = [ws.rel(p) for p in ws.data_files]
+        guess = difflib.get_close_matches(relative, existing, n=1)
+        message = f"dataset file {relative} does not exist"
+        if guess:
+            message += f"; did you mean {guess[0]!r}?"
+        yield DATASET_NOT_FOUND.at(display, message, line=line, column=column)
+        return
+    if target.resolve() not in {p.resolve() for p in ws.data_files}:
+        # doctor checks data/'s dataset files itself; only a file it does not list is checked here.
+        from generator.checks.datasets import check_dataset_file
+
+        yield from check_dataset_file(target, ws.rel(target))
+
+
+def _directive(doc: TomlDoc, kind: str, ws: Workspace, path: Path, display: str) -> Iterator[Diagnostic]:
+    expected = schema_directive(kind)
+    schema_file = (ws.root / ".osmosis" / "schemas" / schema_filename(kind)).resolve()
+    first = doc.first_line().strip()
+    match = re.match(r"^#:schema\s+(\S+)\s*$", first)
+    if match is None:
+        # The directive must be the first line for editors to see it.
+        message = f"first line is not `{expected}`"
+    else:
+        target = match.group(1)
+        if "://" not in target and (path.parent / target).resolve() == schema_file:
+            return
+        message = f"`#:schema {target}` does not point at the workspace's {schema_filename(kind)}"
+    hint = f"Make the first line `{_relative_directive(path, schema_file)}` (`osmosis doctor --fix` does it)."
+    yield SCHEMA_DIRECTIVE.at(display, message, line=1, column=1, hint=hint)
+
+
+def _relative_directive(config: Path, schema_file: Path) -> str:
+    import os
+
+    rel = os.path.relpath(schema_file, config.resolve().parent)
+    return "#:schema " + Path(rel).as_posix()
+
+
+def fix_schema_directives(ws: Workspace) -> list[str]:
+    """`doctor --fix`: put the right `#:schema` line first in every config that lacks it.
+
+    A wrong `#:schema` first line is replaced; any other first line is kept below the new one.
+    Files that do not parse are left alone (the directive is the least of their problems).
+    Returns one line per file changed.
+    """
+    changed = []
+    for kind in CONFIG_KINDS:
+        for path in ws.config_files(kind):
+            text = ws.read_text(path)
+            if text is None or TomlDoc.parse(text).error is not None:
+                continue
+            doc = TomlDoc.parse(text)
+            if not list(_directive(doc, kind, ws, path, "")):
+                continue
+            schema_file = (ws.root / ".osmosis" / "schemas" / schema_filename(kind)).resolve()
+            line = _relative_directive(path, schema_file)
+            first, sep, rest = text.partition("\n")
+            newline = "\r\n" if first.endswith("\r") else "\n"
+            if first.strip().startswith("#:schema"):
+                new = line + (newline if sep else "") + rest
+            else:
+                new = line + newline + text
+            path.write_text(new, encoding="utf-8", newline="")
+            changed.append(f"{ws.rel(path)}: first line set to `{line}`")
+    return changed
+
+
+# -- workspace (osmosis doctor) -----------------------------------------------------------------
+
+
+@workspace_check(FAMILY)
+def check_configs(ws: Workspace) -> list[Diagnostic]:
+    found: list[Diagnostic] = []
+    eval_rollouts: set[str] = set()
+    for kind in CONFIG_KINDS:
+        for path in ws.config_files(kind):
+            display = ws.rel(path)
+            found += check_config_file(path, kind, ws, display)
+            if kind == "eval":
+                eval_rollouts.add(path.stem)
+                text = ws.read_text(path)
+                data = TomlDoc.parse(text).data if text is not None else None
+                experiment = (data or {}).get("experiment")
+                if isinstance(experiment, dict) and isinstance(experiment.get("rollout"), str):
+                    eval_rollouts.add(experiment["rollout"])
+    for folder in ws.rollout_dirs:
+        if folder.name not in eval_rollouts:
+            found.append(ROLLOUT_WITHOUT_EVAL.at(
+                ws.rel(folder), f"rollout {folder.name!r} has no eval config",
+                hint=f"Add configs/eval/{folder.name}.toml with rollout = \"{folder.name}\".",
+            ))
+    return found
