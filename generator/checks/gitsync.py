@@ -62,7 +62,7 @@ def check_git_sync(ws: Workspace) -> list[Diagnostic]:
     try:
         repo = git.Repo(ws.git_root)
     except Exception as err:  # noqa: BLE001  InvalidGitRepositoryError, NoSuchPathError, OSError
-        return [GIT_UNREADABLE.at(None, f"cannot open the git repository at {ws.git_root}: {_one_line(err)}")]
+        return [GIT_UNREADABLE.at(None, f"cannot open the git repository at {ws.git_root} ({type(err).__name__})")]
     try:
         with repo:
             prefix = _workspace_prefix(ws)

@@ -1,0 +1,35 @@
+# expect: nothing
+"""Abstract intermediates (ABC, @abstractmethod, or no run/grade) are not concrete."""
+import abc
+from abc import ABC, abstractmethod
+
+from osmosis_ai.rollout import AgentWorkflow, Grader
+
+
+class DeclaredAbstract(AgentWorkflow, ABC):
+    async def run(self, ctx):
+        return await self.step(ctx)
+
+
+class NoRun(AgentWorkflow):
+    def helper(self):
+        return 1
+
+
+class AbstractRun(AgentWorkflow):
+    @abstractmethod
+    async def run(self, ctx): ...
+
+
+class MetaAbstract(Grader, metaclass=abc.ABCMeta):
+    async def grade(self, ctx):
+        return None
+
+
+class Concrete(DeclaredAbstract, NoRun):
+    async def step(self, ctx):
+        return None
+
+
+class ConcreteGrader(MetaAbstract):
+    pass

@@ -1,0 +1,8 @@
+# expect: nothing
+"""`import osmosis_ai.rollout` binds `osmosis_ai`; the bases are spelled out in full."""
+import osmosis_ai.rollout
+
+
+class MyWorkflow(osmosis_ai.rollout.AgentWorkflow):
+    async def run(self, ctx):
+        return None
