@@ -177,8 +177,10 @@ def diagnose(
         members = sorted((d for f, d in kept if f == family), key=Diagnostic.sort_key)
         groups.append(Group(FAMILIES.get(family, family), members))
     if verbose:
-        ran = set(shown_families)
-        groups += [Group(title, note="skipped (not selected)") for f, title in FAMILIES.items() if f not in ran and f != "settings"]
+        from generator.checks import CHECKS
+
+        skipped = dict.fromkeys(f for f, _ in CHECKS if f not in shown_families)
+        groups += [Group(FAMILIES.get(f, f), note="skipped (not selected)") for f in skipped]
 
     read = {p for p, text in ws._texts.items() if text is not None}  # what the checks actually read
     read.update(ws.data_files)

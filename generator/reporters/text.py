@@ -44,6 +44,8 @@ def _plural(n: int, word: str) -> str:
 
 def verdict(report: Report) -> str:
     s = report.summary
+    if report.files_checked == 0 and not report.diagnostics:
+        return "Nothing was checked."
     if not report.diagnostics:
         return "No issues found."
     parts = [_plural(n, w) for n, w in ((s.errors, "error"), (s.warnings, "warning"), (s.infos, "info")) if n]

@@ -1,0 +1,245 @@
+"""`osmosis validate` and `osmosis dataset validate`: check named files without a whole workspace.
+
+Each path is classified (config, dataset, skill, entrypoint) and handed to its family's file-level
+function (docs/ARCHITECTURE.md). A folder is walked with narrower rules than a named file, so that
+`osmosis validate .` checks what doctor would and not every JSON or Python file it passes.
+Cross-references (does the config's rollout exist?) are made when a workspace root can be found.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.diagnostics import Diagnostic
+from generator.errors import UserError
+from generator.workspace import CONFIG_KINDS, DATASET_SUFFIXES, NotAWorkspace, Workspace, find_root
+
+# kind -> (module, function); imported only when a path of that kind is validated.
+FILE_FUNCTIONS: dict[str, tuple[str, str]] = {
+    "config": ("generator.checks.configs", "check_config_file"),
+    "dataset": ("generator.checks.datasets", "check_dataset_file"),
+    "skill": ("generator.checks.skills", "check_skill_dir"),
+    "entrypoint": ("generator.checks.entrypoints", "check_entrypoint_file"),
+}
+# Folders a walk never enters: tooling, caches, and .claude/skills (links to .agents/skills).
+SKIP_DIRS = frozenset({".git", ".osmosis", ".claude", ".venv", "venv", "node_modules", "__pycache__", ".pytest_cache", ".ruff_cache", ".mypy_cache"})
+WHAT_WE_CHECK = "a .toml config, a dataset (.jsonl, .json, .csv, .parquet), a skill folder (with SKILL.md) or a .py entrypoint"
+
+
+@dataclass(frozen=True)
+class Target:
+    path: Path
+    kind: str  # a key of FILE_FUNCTIONS
+    config_kind: str | None = None
+
+
+def _config_kind(path: Path, forced: str | None) -> str | None:
+    if forced:
+        return forced
+    if path.parent.name in CONFIG_KINDS and path.parent.parent.name == "configs":
+        return path.parent.name
+    return None
+
+
+def classify_file(path: Path, forced_kind: str | None) -> Target:
+    """What a file the user named is; an unknown kind is a usage error."""
+    if path.suffix == ".toml":
+        kind = _config_kind(path, forced_kind)
+        if kind is None:
+            raise UserError(
+                f"{path}: not under configs/eval/ or configs/training/, so its config kind is unknown",
+                hint="pass --kind eval or --kind training",
+            )
+        return Target(path, "config", kind)
+    if path.suffix in DATASET_SUFFIXES:
+        return Target(path, "dataset")
+    if path.name == "SKILL.md":
+        return Target(path.parent, "skill")
+    if path.suffix == ".py":
+        return Target(path, "entrypoint")
+    raise UserError(f"{path}: cannot tell what this file is; osmosis validate checks {WHAT_WE_CHECK}")
+
+
+def _walk(folder: Path, forced_kind: str | None) -> list[Target]:
+    """The checkable things under ``folder``: skill folders whole; configs only in configs/<kind>/
+    (any .toml but pyproject.toml with --kind); datasets only below a data/ folder; entrypoints
+    only as main.py."""
+    found: list[Target] = []
+    for here, dirs, files in os.walk(folder):
+        base = Path(here)
+        if "SKILL.md" in files:
+            found.append(Target(base, "skill"))
+            dirs[:] = []
+            continue
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
+        in_data = "data" in base.relative_to(folder.parent).parts
+        for name in sorted(files):
+            path = base / name
+            if path.suffix == ".toml" and name != "pyproject.toml":
+                kind = _config_kind(path, forced_kind)
+                if kind:
+                    found.append(Target(path, "config", kind))
+            elif path.suffix in DATASET_SUFFIXES and in_data:
+                found.append(Target(path, "dataset"))
+            elif name == "main.py":
+                found.append(Target(path, "entrypoint"))
+    return found
+
+
+def collect(paths: list[Path], forced_kind: str | None, only: str | None) -> list[Target]:
+    targets: list[Target] = []
+    for path in paths:
+        if not path.exists():
+            raise UserError(f"{path} does not exist")
+        if path.is_dir():
+            if only is None and (path / "SKILL.md").is_file():
+                targets.append(Target(path, "skill"))
+                continue
+            walked = _walk(path, forced_kind)
+            if only:
+                walked = [t for t in walked if t.kind == only]
+            if not walked:
+                wanted = f"{only} files" if only else WHAT_WE_CHECK
+                raise UserError(f"{path}: found nothing to check (looked for {wanted})")
+            targets += walked
+            continue
+        target = classify_file(path, forced_kind)
+        if only and target.kind != only:
+            raise UserError(f"{path} is not a dataset file (expected {', '.join(DATASET_SUFFIXES)})")
+        targets.append(target)
+    return list(dict.fromkeys(targets))
+
+
+def file_function(kind: str) -> Callable | None:
+    """The family's file-level function, or None while that family does not provide it yet."""
+    module_name, attr = FILE_FUNCTIONS[kind]
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError:
+        return None
+    return getattr(module, attr, None)
+
+
+class _Workspaces:
+    """The workspace (if any) holding each target, found once per root."""
+
+    def __init__(self) -> None:
+        self.by_root: dict[Path, Workspace] = {}
+
+    def of(self, path: Path) -> Workspace | None:
+        try:
+            root = find_root(path)
+        except NotAWorkspace:
+            return None
+        return self.by_root.setdefault(root, Workspace(root))
+
+
+def _display(path: Path, ws: Workspace | None) -> str:
+    if ws is not None:
+        try:
+            return path.resolve().relative_to(ws.root.resolve()).as_posix()
+        except ValueError:
+            pass
+    return path.as_posix()
+
+
+def _run(target: Target, fn: Callable, ws: Workspace | None, display: str) -> list[Diagnostic]:
+    from generator.doctor import CheckCrashed
+
+    try:
+        if target.kind == "config":
+            return list(fn(target.path, target.config_kind, ws, display))
+        return list(fn(target.path, display))
+    except Exception as err:  # noqa: BLE001  a bug in a check: exit 3 with the culprit named
+        raise CheckCrashed(f"the {target.kind} check crashed on {display}: {type(err).__name__}: {err}") from err
+
+
+def _filtered(found: list[Diagnostic], target: Target, ws: Workspace | None) -> list[Diagnostic]:
+    """Apply the workspace's [tool.osmosis] select/ignore and inline suppressions, as doctor does."""
+    if ws is None:
+        return found
+    from generator import suppress
+    from generator.doctor import selection_for
+    from generator.settings import load_settings
+
+    settings, _ = load_settings(ws)
+    selection = selection_for((), (), settings)
+    kept = [d for d in found if selection.keeps(d)]
+    if target.path.suffix in suppress.SUFFIXES and target.path.is_file():
+        texts = suppress.read_texts(ws.root, [target.path.resolve()], ws.read_text) if _inside(target.path, ws.root) else {}
+        kept, notes = suppress.apply(kept, texts, selection.active_selector)
+        kept += [d for d in notes if selection.keeps(d)]
+    return kept
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        path.resolve().relative_to(root.resolve())
+    except ValueError:
+        return False
+    return True
+
+
+def validate_command(
+    paths: list[Path],
+    format: str = "text",
+    kind: str | None = None,
+    strict: bool | None = None,
+    only: str | None = None,
+) -> int:
+    from generator.doctor import FINDING_FORMATS, check_format, emit, load_rules
+    from generator.reporters import Group, Report
+
+    fmt = check_format(format, FINDING_FORMATS, "findings")
+    if kind is not None and kind not in CONFIG_KINDS:
+        raise UserError(f"--kind {kind}: must be one of {', '.join(CONFIG_KINDS)}")
+    if not paths:
+        raise UserError("name at least one file or folder to validate")
+    started = time.perf_counter()
+    targets = collect(list(paths), kind, only)
+    if fmt == "sarif":
+        load_rules()  # SARIF lists every rule, so the table must be complete
+
+    workspaces = _Workspaces()
+    groups: list[Group] = []
+    everything: list[Diagnostic] = []
+    file_strict: bool | None = None
+    for target in targets:
+        ws = workspaces.of(target.path)
+        display = _display(target.path, ws)
+        fn = file_function(target.kind)
+        if fn is None:
+            groups.append(Group(display, note=f"skipped: the {target.kind} checks are not available in this version of osmosis"))
+            continue
+        found = sorted(_filtered(_run(target, fn, ws, display), target, ws), key=Diagnostic.sort_key)
+        if ws is not None and file_strict is None:
+            from generator.settings import load_settings
+
+            file_strict = load_settings(ws)[0].strict
+        groups.append(Group(display, found))
+        everything += found
+
+    only_ws = next(iter(workspaces.by_root.values())) if len(workspaces.by_root) == 1 else None
+    prefix = ""
+    if only_ws is not None and only_ws.git_root is not None:
+        rel = only_ws.root.resolve().relative_to(only_ws.git_root.resolve()).as_posix()
+        prefix = "" if rel == "." else rel
+    report = Report(
+        diagnostics=sorted(everything, key=Diagnostic.sort_key),
+        groups=groups,
+        workspace=str(only_ws.root) if only_ws else None,
+        strict=strict if strict is not None else bool(file_strict),
+        verbose=True,  # name every file checked, passing ones included: the user listed them
+        color=True,
+        files_checked=sum(1 for g in groups if not g.note),
+        elapsed=time.perf_counter() - started,
+        path_prefix=prefix,
+        command="osmosis doctor",
+    )
+    emit(report, fmt, None)
+    return report.exit_code
