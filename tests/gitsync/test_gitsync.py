@@ -1,0 +1,184 @@
+"""Git Sync checks over real (temporary) git repositories."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from typer.testing import CliRunner
+from ws_builder import build_workspace, git, git_init, write
+
+from generator.checks import run_workspace_checks
+from generator.cli import app
+from generator.workspace import Workspace
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def git_findings(root: Path):
+    return run_workspace_checks(Workspace(root), {"git"})
+
+
+def set_experiment(root: Path, kind: str, extra: str) -> Path:
+    path = root / "configs" / kind / "multiply.toml"
+    path.write_text(path.read_text(encoding="utf-8") + extra, encoding="utf-8")
+    return path
+
+
+def test_clean_committed_workspace_has_no_findings(repo):
+    assert git_findings(repo) == []
+
+
+def test_modified_rollout_file_is_reported(repo):
+    main = repo / "rollouts" / "multiply" / "main.py"
+    main.write_text(main.read_text() + "\n# edited\n")
+    [d] = git_findings(repo)
+    assert (d.code, d.severity.value, d.path) == ("GIT001", "warning", None)
+    assert "1 file" in d.message and "rollouts/multiply/main.py" in d.message
+    assert "committed on the default branch" in d.message
+
+
+def test_untracked_config_is_reported(repo):
+    write(repo / "configs" / "eval" / "extra.toml", "[experiment]\n")
+    [d] = git_findings(repo)
+    assert d.code == "GIT001" and "configs/eval/extra.toml" in d.message
+
+
+def test_staged_but_uncommitted_change_is_reported(repo):
+    write(repo / "rollouts" / "multiply" / "tools.py", "X = 1\n")
+    git(repo, "add", "rollouts/multiply/tools.py")
+    [d] = git_findings(repo)
+    assert "rollouts/multiply/tools.py" in d.message
+
+
+def test_deleted_and_renamed_files_are_reported(repo):
+    git(repo, "mv", "rollouts/multiply/pyproject.toml", "rollouts/multiply/pyproject2.toml")
+    (repo / "configs" / "training" / "multiply.toml").unlink()
+    [d] = git_findings(repo)
+    assert "2 files" in d.message
+    assert "rollouts/multiply/pyproject2.toml" in d.message and "configs/training/multiply.toml" in d.message
+
+
+def test_changes_outside_rollouts_and_configs_are_not_reported(repo):
+    write(repo / "README.md", "notes\n")
+    write(repo / "data" / "more.jsonl", "{}\n")
+    (repo / "AGENTS.md").write_text("changed\n")
+    assert git_findings(repo) == []
+
+
+def test_bytecode_caches_are_not_reported(repo):
+    write(repo / "rollouts" / "multiply" / "__pycache__" / "main.cpython-311.pyc", "x")
+    assert git_findings(repo) == []
+
+
+def test_many_changes_are_listed_with_a_count(repo):
+    for i in range(7):
+        write(repo / "rollouts" / "multiply" / f"mod{i}.py", "X = 1\n")
+    [d] = git_findings(repo)
+    assert "7 files" in d.message and "and 2 more" in d.message
+    assert d.message.count("rollouts/multiply/mod") == 5
+
+
+def test_workspace_in_a_subfolder_reports_workspace_relative_paths(tmp_path):
+    top = tmp_path / "monorepo"
+    build_workspace(top / "ml" / "demo", git_dir=False)
+    write(top / "rollouts" / "elsewhere.py", "X = 1\n")  # outside the workspace: not ours
+    git_init(top)
+    main = top / "ml" / "demo" / "rollouts" / "multiply" / "main.py"
+    main.write_text(main.read_text() + "\n# edited\n")
+    write(top / "rollouts" / "untracked.py", "Y = 2\n")
+    [d] = git_findings(top / "ml" / "demo")
+    assert "1 file" in d.message
+    assert "rollouts/multiply/main.py" in d.message and "ml/demo" not in d.message
+
+
+def test_existing_commit_sha_full_and_short(repo):
+    sha = git(repo, "rev-parse", "HEAD").strip()
+    set_experiment(repo, "eval", f'commit_sha = "{sha}"\n')
+    set_experiment(repo, "training", f'commit_sha = "{sha[:7]}"\n')
+    git(repo, "commit", "-qam", "pin")
+    assert git_findings(repo) == []
+
+
+def test_unknown_commit_sha_is_an_error_at_its_value(repo):
+    set_experiment(repo, "eval", 'commit_sha = "deadbeefdeadbeef"\n')
+    git(repo, "commit", "-qam", "pin")
+    [d] = git_findings(repo)
+    assert (d.code, d.severity.value, d.path, d.line, d.column) == (
+        "GIT002", "error", "configs/eval/multiply.toml", 6, 14,
+    )
+    assert "deadbeefdeadbeef" in d.message
+
+
+def test_malformed_commit_sha_is_left_to_the_config_checks(repo):
+    set_experiment(repo, "eval", 'commit_sha = "not-a-sha"\n')
+    git(repo, "commit", "-qam", "pin")
+    assert git_findings(repo) == []
+
+
+def test_existing_local_branch(repo):
+    set_experiment(repo, "training", 'branch = "main"\n')
+    git(repo, "commit", "-qam", "branch")
+    assert git_findings(repo) == []
+
+
+def test_remote_tracking_branch_counts_as_existing(repo):
+    git(repo, "remote", "add", "origin", "https://example.invalid/repo.git")
+    git(repo, "update-ref", "refs/remotes/origin/feature", "HEAD")
+    set_experiment(repo, "training", 'branch = "feature"\n')
+    git(repo, "commit", "-qam", "branch")
+    assert git_findings(repo) == []
+
+
+def test_unknown_branch_is_a_warning_at_its_value(repo):
+    set_experiment(repo, "training", 'branch = "mian"\n')
+    git(repo, "commit", "-qam", "branch")
+    [d] = git_findings(repo)
+    assert (d.code, d.severity.value, d.path, d.line, d.column) == (
+        "GIT003", "warning", "configs/training/multiply.toml", 6, 10,
+    )
+
+
+def test_unparsable_config_is_skipped_without_a_crash(repo):
+    set_experiment(repo, "eval", 'commit_sha = "abc\n')
+    git(repo, "commit", "-qam", "broken")
+    assert git_findings(repo) == []
+
+
+def test_broken_git_folder_is_reported_not_raised(tmp_path):
+    root = build_workspace(tmp_path / "demo", git_dir=True)  # an empty .git folder
+    [d] = git_findings(root)
+    assert (d.code, d.severity.value) == ("GIT004", "warning")
+
+
+def test_no_git_no_git_findings(tmp_path):
+    root = build_workspace(tmp_path / "demo", git_dir=False)
+    assert git_findings(root) == []
+
+
+def test_gitpython_is_not_imported_outside_git_or_by_other_families(tmp_path):
+    root = build_workspace(tmp_path / "demo", git_dir=False)
+    code = (
+        "import sys; from pathlib import Path;"
+        "from generator.checks import run_workspace_checks;"
+        "from generator.workspace import Workspace;"
+        f"ws = Workspace(Path({str(root)!r}));"
+        "run_workspace_checks(ws);"
+        "assert 'git' not in sys.modules, 'gitpython imported';"
+        "assert 'copier' not in sys.modules, 'copier imported'"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 0, done.stderr
+
+
+def test_doctor_cli_exit_code_and_json(repo):
+    set_experiment(repo, "eval", 'commit_sha = "0000000"\n')
+    result = CliRunner().invoke(app, ["doctor", str(repo), "--format", "json", "--select", "GIT"])
+    assert result.exit_code == 1, result.output
+    report = json.loads(result.stdout)
+    codes = sorted(d["code"] for d in report["diagnostics"])
+    assert codes == ["GIT001", "GIT002"]  # the edited config is also uncommitted
