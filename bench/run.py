@@ -124,14 +124,14 @@ def bench_env() -> dict[str, str]:
 
 
 def row_doctor_vs_check_jsonschema(b: Bench) -> list[Row]:
-    row = Row(
-        "1 doctor vs check-jsonschema", "osmosis doctor (fresh multiply workspace)",
-        "check-jsonschema on configs/eval/multiply.toml", target=1.0,
-        note="doctor runs every check family over the whole workspace; the reference validates one config",
-    )
     ws = b.base_workspace()
     schema = ws / ".osmosis" / "schemas" / "eval.schema.json"
     config = ws / "configs" / "eval" / f"{workspaces.base_rollout(ws)}.toml"
+    row = Row(
+        "1 doctor vs check-jsonschema", "osmosis doctor (fresh multiply workspace)",
+        f"check-jsonschema on {config.relative_to(ws).as_posix()}", target=1.0,
+        note="doctor runs every check family over the whole workspace; the reference validates one config",
+    )
     row.subject, row.reference = measure(
         [
             b.cmd([*b.osmosis, "doctor", "."], cwd=ws),

@@ -79,7 +79,7 @@ def _renamed_path(value: str, old: str, new: str) -> str:
 # identifier, so Python code (class and function names) is left alone.
 def _rename_text(text: str, old: str, new: str) -> str:
     text = re.sub(rf"""(["']){re.escape(old)}\1""", lambda m: f"{m.group(1)}{new}{m.group(1)}", text)
-    return re.sub(rf"(?m)^(\s*[\w-]+:\s*){re.escape(old)}\s*$", lambda m: m.group(1) + new, text)
+    return re.sub(rf"(?m)^([ \t]*[\w-]+:[ \t]*){re.escape(old)}[ \t]*$", lambda m: m.group(1) + new, text)
 
 
 def base_rollout(root: Path) -> str:

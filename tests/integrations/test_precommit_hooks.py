@@ -1,0 +1,157 @@
+"""The hooks in .pre-commit-hooks.yaml, run by the real pre-commit in a real workspace.
+
+`pre-commit try-repo` installs the hook repository into its own virtualenv with pip, the way a
+user's `repo: https://github.com/osmosis-ai/osmosis-workspace` entry would. The hook repository is
+a snapshot of this checkout's working tree committed to a temporary git repo, so uncommitted work
+is what gets tested. The first install needs PyPI (hatchling, the runtime dependencies) and takes a
+minute; PRE_COMMIT_HOME is shared by the whole module so it happens once.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from integration_helpers import GIT_IDENTITY, REPO, break_eval_config, checkout_env, doctor_codes, osmosis
+
+HOOKS = {h["id"]: h for h in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))}
+
+
+def git(*args: str, cwd: Path) -> str:
+    return subprocess.run(["git", *args], cwd=cwd, env=checkout_env(), check=True, capture_output=True, text=True).stdout
+
+
+# ---------------------------------------------------------------------------------- the hook file
+
+
+def test_hooks_declared():
+    doctor, validate = HOOKS["osmosis-doctor"], HOOKS["osmosis-validate"]
+    assert doctor["entry"] == "osmosis doctor" and doctor["language"] == "python"
+    assert doctor["pass_filenames"] is False and doctor["always_run"] is True
+    assert validate["entry"] == "osmosis validate" and validate["language"] == "python"
+    assert validate.get("pass_filenames", True) is True
+
+
+@pytest.mark.parametrize(
+    ("path", "matches"),
+    [
+        ("configs/eval/multiply.toml", True),
+        ("configs/training/multiply-openai.toml", True),
+        ("sub/ws/configs/eval/multiply.toml", True),  # a workspace below the repository root
+        ("data/multiply.jsonl", True),
+        ("data/nested/rows.parquet", True),
+        ("data/rows.csv", True),
+        ("data/rows.json", True),
+        (".agents/skills/plan-training/SKILL.md", True),
+        ("configs/AGENTS.md", False),
+        ("configs/eval/notes.md", False),
+        ("configs/other/x.toml", False),
+        ("data/readme.txt", False),
+        ("rollouts/multiply/pyproject.toml", False),
+        (".agents/skills/plan-training/references/guide.md", False),
+        (".claude/skills/plan-training/SKILL.md", False),  # a symlink to the .agents copy: checked once
+        ("mydata/rows.jsonl", False),
+    ],
+)
+def test_validate_hook_files_regex(path, matches):
+    # pre-commit applies `files` with re.search to repository-relative POSIX paths
+    assert bool(re.search(HOOKS["osmosis-validate"]["files"], path)) is matches
+
+
+# ------------------------------------------------------------------------ real pre-commit, slow
+
+
+@pytest.fixture(scope="module")
+def hook_repo(tmp_path_factory) -> Path:
+    """This checkout's working tree (tracked and untracked, minus ignored files) committed to a temp repo."""
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                            cwd=REPO, capture_output=True, check=True).stdout.decode().split("\0")
+    dst = tmp_path_factory.mktemp("hook-repo")
+    for rel in filter(None, listed):
+        src = REPO / rel
+        if not src.is_file() or "__pycache__" in rel or rel.startswith((".ci-venv/", "bench/.work/")):
+            continue
+        target = dst / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(src, target, follow_symlinks=False)
+    git("init", "-q", cwd=dst)
+    git("add", "-A", cwd=dst)
+    git("commit", "-qm", "snapshot of the working tree", cwd=dst)
+    return dst
+
+
+@pytest.fixture(scope="module")
+def pre_commit_home(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("pre-commit-home")
+
+
+def try_repo(hook_repo: Path, home: Path, ws: Path, *args: str) -> subprocess.CompletedProcess:
+    env = checkout_env()
+    env.pop("PYTHONPATH")  # the hook must run the copy pre-commit installed, not this checkout
+    env.update(PRE_COMMIT_HOME=str(home), PRE_COMMIT_COLOR="never", **GIT_IDENTITY)
+    return subprocess.run([sys.executable, "-m", "pre_commit", "try-repo", str(hook_repo), *args],
+                          cwd=ws, env=env, capture_output=True, text=True, timeout=900)
+
+
+@pytest.fixture
+def workspace(make_workspace) -> Path:
+    ws = make_workspace()
+    assert (ws / ".git").exists()
+    return ws
+
+
+@pytest.mark.slow
+def test_doctor_hook_passes_on_a_clean_workspace(hook_repo, pre_commit_home, workspace):
+    proc = try_repo(hook_repo, pre_commit_home, workspace, "osmosis-doctor", "--all-files")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert re.search(r"osmosis doctor\.+Passed", proc.stdout), proc.stdout
+
+
+@pytest.mark.slow
+def test_doctor_hook_fails_with_the_code_on_a_broken_config(hook_repo, pre_commit_home, workspace):
+    config = break_eval_config(workspace)
+    # pre-commit stashes unstaged edits before running hooks: stage the breakage so the hook sees it
+    git("add", str(config), cwd=workspace)
+    expected = {c for c in doctor_codes(workspace) if c.startswith("CFG")}
+    assert expected, "osmosis doctor itself should flag the unknown key"
+    proc = try_repo(hook_repo, pre_commit_home, workspace, "osmosis-doctor", "--all-files")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert re.search(r"osmosis doctor\.+Failed", proc.stdout), proc.stdout
+    for code in expected:
+        assert code in proc.stdout
+    assert config.relative_to(workspace).as_posix() in proc.stdout
+
+
+@pytest.mark.slow
+def test_validate_hook_checks_changed_config_and_skill(hook_repo, pre_commit_home, workspace):
+    config = break_eval_config(workspace)
+    skill_md = workspace / ".agents" / "skills" / "plan-training" / "SKILL.md"
+    text = skill_md.read_text(encoding="utf-8")
+    skill_md.write_text(text.replace("name: plan-training", "name: plan-trainingx", 1), encoding="utf-8")
+    git("add", "-A", cwd=workspace)
+    rel_config = config.relative_to(workspace).as_posix()
+    rel_skill = skill_md.relative_to(workspace).as_posix()
+
+    direct = osmosis("validate", rel_config, rel_skill, "--format", "json", cwd=workspace)
+    assert direct.returncode == 1, direct.stdout + direct.stderr
+
+    proc = try_repo(hook_repo, pre_commit_home, workspace, "osmosis-validate", "--files", rel_config, rel_skill)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert re.search(r"osmosis validate\.+Failed", proc.stdout), proc.stdout
+    assert re.search(r"CFG\d{3}", proc.stdout) and re.search(r"SKL\d{3}", proc.stdout), proc.stdout
+
+
+@pytest.mark.slow
+def test_validate_hook_passes_on_clean_files_and_skips_others(hook_repo, pre_commit_home, workspace):
+    proc = try_repo(hook_repo, pre_commit_home, workspace, "osmosis-validate", "--all-files")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert re.search(r"osmosis validate\.+Passed", proc.stdout), proc.stdout
+    proc = try_repo(hook_repo, pre_commit_home, workspace, "osmosis-validate", "--files", "AGENTS.md")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "(no files to check)Skipped" in proc.stdout.replace(".", ""), proc.stdout
