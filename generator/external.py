@@ -22,13 +22,12 @@ from typing import Any
 
 import yaml
 
+from generator.catalog import copier_file as config_path
+from generator.catalog import find_bundled, rollout_templates
 from generator.errors import UserError
-from generator.resources import templates_dir
 
-CONFIG_NAMES = ("copier.yml", "copier.yaml")
 UNSAFE_KEYS = ("_tasks", "_migrations", "_jinja_extensions")
 _GIT_URL = re.compile(r"^(?:[a-z][a-z0-9+.-]*://|git@|gh:|gl:)|\.git/?$", re.IGNORECASE)
-_BUNDLED_NAME = re.compile(r"^[a-z][a-z0-9-]*$")
 
 
 @dataclass
@@ -47,17 +46,14 @@ class TemplateSource:
 
 
 class _CopierLoader(yaml.SafeLoader):
-    """SafeLoader that tolerates copier's `!include` tag (included files are not followed here)."""
+    """SafeLoader that tolerates copier's `!include` tag (included files are not followed here).
+
+    catalog.read_copier_config reads the bundled templates, which use no tags; any template a user
+    points at may, so this loader is the forgiving one.
+    """
 
 
 _CopierLoader.add_constructor("!include", lambda loader, node: None)
-
-
-def config_path(template: Path) -> Path | None:
-    for name in CONFIG_NAMES:
-        if (template / name).is_file():
-            return template / name
-    return None
 
 
 def load_config(template: Path) -> dict[str, Any]:
@@ -82,36 +78,8 @@ def is_git_url(spec: str) -> bool:
     return bool(_GIT_URL.search(spec))
 
 
-def bundled_template(name: str) -> Path | None:
-    if not _BUNDLED_NAME.match(name):
-        return None
-    candidate = templates_dir() / name
-    return candidate if config_path(candidate) else None
-
-
-def bundled_names(kind: str | None = None) -> list[str]:
-    """Bundled template names, optionally only those whose template.toml says ``kind``."""
-    import sys
-
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover
-        import tomli as tomllib
-
-    names = []
-    for path in sorted(templates_dir().iterdir()):
-        if not config_path(path):
-            continue
-        if kind is not None:
-            meta = path / "template.toml"
-            try:
-                declared = tomllib.loads(meta.read_text(encoding="utf-8")).get("kind")
-            except (OSError, tomllib.TOMLDecodeError):
-                declared = None
-            if declared != kind:
-                continue
-        names.append(path.name)
-    return names
+def _rollout_names() -> str:
+    return ", ".join(t.name for t in rollout_templates())
 
 
 def _clone(url: str) -> Path:
@@ -138,7 +106,7 @@ def _clone(url: str) -> Path:
 def open_template(spec: str, *, kind: str | None = None) -> Iterator[TemplateSource]:
     """Resolve ``spec`` (bundled name, local folder, git URL) to a local template; clones are removed after.
 
-    ``kind`` ("rollout" or "workspace") limits bundled names to that kind of template.
+    ``kind`` ("rollout" or "workspace") refuses a bundled template of the other kind.
     """
     source = _resolve(spec, kind=kind)
     try:
@@ -151,11 +119,11 @@ def open_template(spec: str, *, kind: str | None = None) -> Iterator[TemplateSou
 def _resolve(spec: str, *, kind: str | None) -> TemplateSource:
     if not spec or not spec.strip():
         raise UserError("the template name is empty", hint="see `osmosis template list`")
-    bundled = bundled_template(spec)
+    bundled = find_bundled(spec) if "/" not in spec and "\\" not in spec else None
     if bundled is not None:
-        if kind is not None and spec not in bundled_names(kind):
-            raise UserError(f"{spec!r} is not a {kind} template; choose one of: {', '.join(bundled_names(kind))}")
-        return TemplateSource(spec=spec, path=bundled, bundled=True)
+        if kind is not None and bundled.kind != kind:
+            raise UserError(f"{spec!r} is not a {kind} template; choose one of: {_rollout_names()}")
+        return TemplateSource(spec=spec, path=bundled.path, bundled=True)
     local = Path(spec).expanduser()
     if local.is_dir():
         if config_path(local) is None:
@@ -168,9 +136,8 @@ def _resolve(spec: str, *, kind: str | None) -> TemplateSource:
             shutil.rmtree(clone, ignore_errors=True)
             raise UserError(f"{spec} is not a copier template (no copier.yml or copier.yaml at its root)")
         return TemplateSource(spec=spec, path=path, bundled=False, url=spec, _cleanup=[clone])
-    choices = ", ".join(bundled_names(kind))
     raise UserError(f"unknown template {spec!r}: not a bundled template, a folder, or a git URL",
-                    hint=f"bundled templates: {choices}")
+                    hint=f"bundled rollout templates: {_rollout_names()}")
 
 
 # -- the trust gate ----------------------------------------------------------------------------

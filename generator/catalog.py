@@ -1,0 +1,158 @@
+"""The bundled templates: what each is (``templates/<name>/template.toml``) and what it asks
+(``copier.yml``), read as plain files so `osmosis template list` never imports copier.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import asdict, dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from generator import resources
+from generator.errors import UserError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+WORKSPACE_TEMPLATE = "workspace"
+COPIER_FILES = ("copier.yml", "copier.yaml")
+KINDS = ("workspace", "rollout")
+
+
+@dataclass(frozen=True)
+class TemplateInfo:
+    name: str
+    kind: str
+    description: str
+    path: Path
+
+    def to_dict(self) -> dict[str, str]:
+        data = asdict(self)
+        data.pop("path")
+        return data
+
+
+def copier_file(template_dir: Path) -> Path | None:
+    for name in COPIER_FILES:
+        if (template_dir / name).is_file():
+            return template_dir / name
+    return None
+
+
+def read_info(template_dir: Path) -> TemplateInfo:
+    """A template folder's metadata; a folder without template.toml counts as a rollout template."""
+    meta: dict[str, Any] = {}
+    meta_file = template_dir / "template.toml"
+    if meta_file.is_file():
+        try:
+            meta = tomllib.loads(meta_file.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
+            raise UserError(f"{meta_file} is not valid TOML: {err}", exit_code=3) from None
+    kind = meta.get("kind", "rollout")
+    if kind not in KINDS:
+        raise UserError(f"{meta_file}: kind must be one of {', '.join(KINDS)}, not {kind!r}", exit_code=3)
+    return TemplateInfo(template_dir.name, kind, str(meta.get("description", "")).strip(), template_dir)
+
+
+@lru_cache(maxsize=None)
+def bundled_templates() -> tuple[TemplateInfo, ...]:
+    """Every bundled template folder holding a copier.yml, sorted by name."""
+    root = resources.templates_dir()
+    return tuple(read_info(p) for p in sorted(root.iterdir()) if p.is_dir() and copier_file(p) is not None)
+
+
+def rollout_templates() -> list[TemplateInfo]:
+    return [t for t in bundled_templates() if t.kind == "rollout"]
+
+
+def find_bundled(name: str) -> TemplateInfo | None:
+    return next((t for t in bundled_templates() if t.name == name), None)
+
+
+def workspace_template() -> TemplateInfo:
+    found = find_bundled(WORKSPACE_TEMPLATE)
+    if found is None or found.kind != "workspace":
+        raise UserError("the bundled workspace template is missing from this installation", exit_code=3)
+    return found
+
+
+def read_copier_config(template_dir: Path) -> dict[str, Any]:
+    """The template's copier.yml as data (settings start with ``_``; the other keys are questions)."""
+    import yaml
+
+    path = copier_file(template_dir)
+    if path is None:
+        raise UserError(f"{template_dir} is not a copier template (no copier.yml)")
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except (yaml.YAMLError, UnicodeDecodeError) as err:
+        raise UserError(f"{path} is not valid YAML: {err}") from None
+    if not isinstance(data, dict):
+        raise UserError(f"{path} must hold a mapping of settings and questions")
+    return data
+
+
+def questions(template_dir: Path) -> dict[str, dict[str, Any]]:
+    """Question name -> its spec (a bare value in copier.yml is shorthand for its default)."""
+    return {
+        key: (value if isinstance(value, dict) else {"default": value})
+        for key, value in read_copier_config(template_dir).items()
+        if not key.startswith("_")
+    }
+
+
+def list_command(json_output: bool) -> int:
+    """`osmosis template list`: the rollout templates `osmosis init --template` accepts."""
+    templates = rollout_templates()
+    if json_output:
+        typer.echo(json.dumps([t.to_dict() for t in templates], indent=2))
+        return 0
+    width = max((len(t.name) for t in templates), default=0)
+    for t in templates:
+        typer.echo(f"{t.name.ljust(width)}  {t.description}")
+    return 0
+
+
+def inspect_command(name: str, json_output: bool) -> int:
+    """`osmosis template inspect`: a template's questions, so an agent can answer them all with --data."""
+    from generator.external import load_config, open_template, questions as template_questions, unsafe_features
+
+    with open_template(name) as source:
+        config = load_config(source.path)
+        info = read_info(source.path) if source.bundled else None
+        asked = [q.to_dict() for q in template_questions(config)]
+        unsafe = unsafe_features(config)
+    if json_output:
+        typer.echo(json.dumps({
+            "name": info.name if info else source.label,
+            "kind": info.kind if info else None,
+            "description": info.description if info else None,
+            "bundled": source.bundled,
+            "questions": asked,
+            "unsafe": unsafe,
+        }, indent=2, default=str))
+        return 0
+    typer.echo(f"{source.label}" + (f" ({info.kind}): {info.description}" if info else ""))
+    for q in asked:
+        typer.echo(f"\n{q['name']} ({q['type']}{', multiselect' if q['multiselect'] else ''})")
+        if q["help"]:
+            typer.echo(f"  help:       {q['help']}")
+        typer.echo(f"  default:    {json.dumps(q['default'], default=str)}")
+        if q["choices"]:
+            typer.echo("  choices:    " + ", ".join(f"{c['value']} ({c['label']})" if c["label"] != str(c["value"]) else str(c["value"]) for c in q["choices"]))
+        if q["validation"]:
+            typer.echo(f"  validation: {q['validation']}")
+        if q["when"] is not True:
+            typer.echo(f"  asked when: {q['when']}")
+    for key, items in unsafe.items():
+        typer.echo(f"\nruns code ({key}, needs --trust): " + "; ".join(items))
+    example = " ".join(f"--data {q['name']}=..." for q in asked if q['name'] != "rollout_name")
+    typer.echo(f"\nanswer without prompts: osmosis rollout new NAME --template {name} --defaults {example}".rstrip())
+    return 0
