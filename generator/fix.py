@@ -178,7 +178,13 @@ def restore_template_files(root: Path) -> list[str]:
     return done
 
 
-REPAIRS: tuple[Repair, ...] = (create_folders, restore_template_files, restore_skills, link_skills, refresh_schemas)
+from generator.checks.configs import fix_schema_directives  # noqa: E402  (CFG022)
+from generator.checks.secrets import fix_env_example  # noqa: E402  (SEC005)
+
+REPAIRS: tuple[Repair, ...] = (
+    create_folders, restore_template_files, restore_skills, link_skills, refresh_schemas,
+    fix_schema_directives, fix_env_example,
+)
 
 
 def apply_fixes(ws: Workspace) -> list[str]:

@@ -591,21 +591,20 @@ def _relative_directive(config: Path, schema_file: Path) -> str:
     return "#:schema " + Path(rel).as_posix()
 
 
-def fix_schema_directives(ws: Workspace) -> list[str]:
+def fix_schema_directives(root: Path) -> list[str]:
     """`doctor --fix`: put the right `#:schema` line first in every config that lacks it.
 
     A wrong `#:schema` first line is replaced; any other first line is kept below the new one.
     Files that do not parse are left alone (the directive is the least of their problems).
     Returns one line per file changed.
     """
+    ws = Workspace(root)
     changed = []
     for kind in CONFIG_KINDS:
         for path in ws.config_files(kind):
             text = ws.read_text(path)
-            if text is None or TomlDoc.parse(text).error is not None:
-                continue
-            doc = TomlDoc.parse(text)
-            if not list(_directive(doc, kind, ws, path, "")):
+            doc = TomlDoc.parse(text) if text is not None else None
+            if doc is None or doc.error is not None or path.is_symlink() or not list(_directive(doc, kind, ws, path, "")):
                 continue
             schema_file = (ws.root / ".osmosis" / "schemas" / schema_filename(kind)).resolve()
             line = _relative_directive(path, schema_file)

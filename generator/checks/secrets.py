@@ -302,16 +302,17 @@ def missing_env_example_names(ws: Workspace) -> list[tuple[str, Path, tuple[int,
     return missing
 
 
-def fix_env_example(ws: Workspace) -> list[str]:
+def fix_env_example(root: Path) -> list[str]:
     """`doctor --fix`: append `NAME=` for each required secret missing from .env.example.
 
     Safe because it only ever adds names with empty values at the end; existing lines are kept as
     they are. Creates the file when there is none. Returns one line per name added.
     """
+    ws = Workspace(root)
     names = list(dict.fromkeys(name for name, _, _ in missing_env_example_names(ws)))
-    if not names:
-        return []
     target = ws.root / ENV_EXAMPLE
+    if not names or target.is_symlink() or (target.exists() and not target.is_file()):
+        return []
     text = ws.read_text(target) if target.exists() else ""
     if text is None:
         return []  # not UTF-8: leave it to the person
