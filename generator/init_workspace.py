@@ -1,0 +1,322 @@
+"""`osmosis init`: create a workspace from the workspace template plus one rollout template.
+
+Everything is rendered into a staging folder beside the target (same filesystem, so the final move is
+a rename), completed with skills, Claude links and schemas, and only then moved into place. Any
+failure or Ctrl-C before that leaves nothing behind; a failure during the move into an existing
+folder (--force) takes back what it had moved. Existing files are never overwritten.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from generator import assets, catalog
+from generator.errors import EXIT_INTERNAL, UserError
+from generator.names import NAME_RULE_TEXT, name_problem
+from generator.workspace import find_git_root
+
+# Used for the first commit only when git has no identity configured, and said so.
+FALLBACK_NAME = "Osmosis Workspace"
+FALLBACK_EMAIL = "workspace@osmosis.invalid"
+FIRST_COMMIT_MESSAGE = "Create Osmosis workspace with osmosis init"
+NAME_QUESTIONS = {"workspace_name": "workspace", "rollout_name": "rollout"}
+
+
+@dataclass(frozen=True)
+class TemplateSource:
+    name: str
+    path: Path
+    bundled: bool
+
+
+@dataclass
+class Placement:
+    created: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+
+
+def init_command(
+    *,
+    path: Path | None,
+    template: str,
+    defaults: bool,
+    data: list[str],
+    here: bool,
+    force: bool,
+    no_git: bool,
+    trust: bool,
+) -> int:
+    if here and path is not None:
+        raise UserError("give either PATH or --here, not both")
+    rollout_template = resolve_template(template)
+    workspace_template = catalog.workspace_template()
+    answers = parse_data(data)
+    ws_questions = catalog.questions(workspace_template.path)
+    ro_questions = catalog.questions(rollout_template.path)
+    unknown = sorted(set(answers) - set(ws_questions) - set(ro_questions))
+    if unknown:
+        known = ", ".join(sorted(set(ws_questions) | set(ro_questions)))
+        raise UserError(f"unknown question {unknown[0]!r} in --data; this template asks: {known}")
+    for key, kind in NAME_QUESTIONS.items():
+        if key in answers and (problem := name_problem(answers[key], kind=kind)):
+            raise UserError(f"{problem}", hint=f"names use {NAME_RULE_TEXT}")
+
+    interactive = not defaults and sys.stdin.isatty()
+    cwd = Path.cwd()
+    target = cwd if here else (cwd / path if path is not None else None)
+    suggested = _suggested_workspace_name(answers, target)
+    ws_data = {k: v for k, v in answers.items() if k in ws_questions}
+    ro_data = {k: v for k, v in answers.items() if k in ro_questions}
+    user_defaults = {}
+    if suggested:
+        (user_defaults if interactive else ws_data)["workspace_name"] = suggested
+
+    if target is None and not interactive:
+        target = cwd / str(ws_data.get("workspace_name") or ws_questions["workspace_name"].get("default", ""))
+    if target is not None:
+        check_target(target, force)
+
+    staging_parent = (target or cwd / "_").parent
+    staging = Path(tempfile.mkdtemp(prefix=".osmosis-init-", dir=staging_parent))
+    try:
+        from generator.render import render
+
+        ws_answers = render(workspace_template.path, staging, data=ws_data, defaults=not interactive,
+                            user_defaults=user_defaults)
+        ro_answers = render(rollout_template.path, staging, data=ro_data, defaults=not interactive,
+                            unsafe=trust and not rollout_template.bundled)
+        rollout = str(ro_answers.get("rollout_name") or rollout_template.name)
+        add_workspace_member(staging, rollout)
+        assets.install_skills(staging)
+        assets.link_claude_skills(staging)
+        assets.write_schemas(staging)
+        if target is None:  # interactive without PATH: the folder is named after the answer
+            target = cwd / str(ws_answers["workspace_name"])
+            check_target(target, force)
+        placement = place(staging, target)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+    shown = _display(target, cwd)
+    typer.echo(f"Created workspace {ws_answers.get('workspace_name')!s} in {shown} "
+               f"(template {rollout_template.name}, rollout {rollout}).")
+    if placement.skipped:
+        typer.echo(f"Kept {len(placement.skipped)} existing file(s); not overwritten:")
+        for rel in placement.skipped:
+            typer.echo(f"  {rel}")
+    code = 0
+    if not no_git:
+        code = _git_step(target)
+    print_next_steps(shown, rollout, here=target == cwd)
+    return code
+
+
+def resolve_template(name: str) -> TemplateSource:
+    """A bundled rollout template by name, or a local template folder given as a path."""
+    info = catalog.find_bundled(name)
+    if info is not None and info.kind == "rollout":
+        return TemplateSource(info.name, info.path, bundled=True)
+    available = ", ".join(t.name for t in catalog.rollout_templates())
+    if "://" in name or name.startswith("git@"):
+        raise UserError(f"templates from git URLs are not supported yet: {name}",
+                        hint="clone it and pass its folder, e.g. --template ./my-template")
+    # EXTERNAL TEMPLATE HOOK: a path-looking name is a local copier template. It is rendered with
+    # copier's safety check on; --trust allows its tasks, migrations and Jinja extensions.
+    if name.startswith((".", "~", "/")) or os.sep in name or "/" in name:
+        folder = Path(name).expanduser()
+        if not folder.is_dir():
+            raise UserError(f"template folder {name} does not exist")
+        if catalog.copier_file(folder) is None:
+            raise UserError(f"{name} is not a copier template (no copier.yml in it)")
+        return TemplateSource(folder.resolve().name, folder.resolve(), bundled=False)
+    raise UserError(f"unknown template {name!r}; bundled templates: {available}",
+                    hint="`osmosis template list` describes them; a local template folder works too (./path)")
+
+
+def parse_data(items: list[str]) -> dict[str, str]:
+    """``--data KEY=VALUE`` pairs; a later KEY wins."""
+    answers: dict[str, str] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or not key.isidentifier():
+            raise UserError(f"--data expects KEY=VALUE, got {item!r}")
+        answers[key] = value
+    return answers
+
+
+def _suggested_workspace_name(answers: dict[str, str], target: Path | None) -> str | None:
+    """The folder's name, when no name was given and the folder's name is a valid one."""
+    if "workspace_name" in answers or target is None:
+        return None
+    name = target.name
+    if name_problem(name, kind="workspace") is None:
+        return name
+    return None
+
+
+def check_target(target: Path, force: bool) -> None:
+    if target.exists() and not target.is_dir():
+        raise UserError(f"{target} exists and is not a folder")
+    if not target.parent.is_dir():
+        raise UserError(f"the folder {target.parent} does not exist; create it first")
+    if target.is_dir() and any(target.iterdir()) and not force:
+        raise UserError(f"{target} is not empty",
+                        hint="use --force to add the workspace to it; existing files are kept, never overwritten")
+
+
+def place(staging: Path, target: Path) -> Placement:
+    """Move the staged tree into ``target``. A missing target is one rename; otherwise each file is
+    moved only where nothing exists yet, and a failure takes back everything moved so far."""
+    placement = Placement()
+    if not target.exists():
+        os.rename(staging, target)
+        placement.created = [p.relative_to(target).as_posix() for p in sorted(target.rglob("*")) if not p.is_dir() or p.is_symlink()]
+        return placement
+    moved: list[Path] = []
+    made_dirs: list[Path] = []
+    try:
+        for src_dir, dirnames, filenames in os.walk(staging):
+            rel_dir = Path(src_dir).relative_to(staging)
+            dest_dir = target / rel_dir
+            for d in list(dirnames):
+                src, dest = Path(src_dir) / d, dest_dir / d
+                if src.is_symlink():  # a link to a folder (.claude/skills/<n>) is placed like a file
+                    dirnames.remove(d)
+                    filenames.append(d)
+                elif dest.is_symlink() or (dest.exists() and not dest.is_dir()) or not assets.inside(target, dest):
+                    dirnames.remove(d)  # never write through a link, nor replace a file by a folder
+                    placement.skipped.extend(_files_under(src, staging))
+                elif not dest.exists():
+                    dest.mkdir()
+                    made_dirs.append(dest)
+            for f in sorted(filenames):
+                src, dest = Path(src_dir) / f, dest_dir / f
+                rel = (rel_dir / f).as_posix()
+                if os.path.lexists(dest) or not assets.inside(target, dest.parent):
+                    placement.skipped.append(rel)
+                    continue
+                os.replace(src, dest)
+                moved.append(dest)
+                placement.created.append(rel)
+    except BaseException:
+        for dest in reversed(moved):
+            dest.unlink(missing_ok=True)
+        for folder in reversed(made_dirs):
+            shutil.rmtree(folder, ignore_errors=True)
+        raise
+    placement.skipped.sort()
+    return placement
+
+
+def _files_under(folder: Path, staging: Path) -> list[str]:
+    return [p.relative_to(staging).as_posix() for p in sorted(folder.rglob("*")) if not p.is_dir() or p.is_symlink()]
+
+
+def add_workspace_member(root: Path, rollout: str) -> bool:
+    """List ``rollouts/<rollout>`` in the root pyproject's ``[tool.uv.workspace] members`` (kept in
+    order, formatting preserved). False when there is no root pyproject to edit."""
+    import tomlkit
+
+    pyproject = root / "pyproject.toml"
+    if not pyproject.is_file():
+        return False
+    doc = tomlkit.parse(pyproject.read_text(encoding="utf-8"))
+    tool = doc.setdefault("tool", tomlkit.table(is_super_table=True))
+    uv = tool.setdefault("uv", tomlkit.table())
+    workspace = uv.setdefault("workspace", tomlkit.table())
+    members = workspace.setdefault("members", tomlkit.array())
+    member = f"rollouts/{rollout}"
+    if member not in members:
+        members.append(member)
+    pyproject.write_text(tomlkit.dumps(doc), encoding="utf-8")
+    return True
+
+
+def _git_step(target: Path) -> int:
+    existing = find_git_root(target)
+    if existing is not None:
+        typer.echo(f"git: {target} is already inside the repository {existing}; review and commit the new files yourself.")
+        return 0
+    try:
+        used_fallback = make_first_commit(target)
+    except Exception as err:  # noqa: BLE001  the files are in place; only the commit failed
+        shutil.rmtree(target / ".git", ignore_errors=True)
+        typer.echo(f"error: git: could not create the first commit: {' '.join(str(err).split())}", err=True)
+        typer.echo("hint: the workspace files are in place; run `git init && git add -A && git commit` yourself", err=True)
+        return EXIT_INTERNAL
+    if used_fallback:
+        typer.echo(f"git: no git identity is configured, so the first commit is by {FALLBACK_NAME} <{FALLBACK_EMAIL}>. "
+                   "Set yours with `git config --global user.name ...` and `git config --global user.email ...`; "
+                   "`git commit --amend --reset-author` then rewrites that commit.")
+    typer.echo("git: created a repository with a first commit.")
+    return 0
+
+
+def make_first_commit(target: Path) -> bool:
+    """`git init` and commit everything. Returns True when the neutral fallback identity was used."""
+    import git
+
+    repo = git.Repo.init(target, initial_branch=_initial_branch())
+    repo.git.add(A=True)
+    actor = None if has_git_identity(repo) else git.Actor(FALLBACK_NAME, FALLBACK_EMAIL)
+    repo.index.commit(FIRST_COMMIT_MESSAGE, author=actor, committer=actor)
+    return actor is not None
+
+
+def _initial_branch() -> str:
+    """The user's `init.defaultBranch`, else main (git's own default still varies between versions)."""
+    import git
+
+    try:
+        return git.Git().config("--get", "init.defaultBranch").strip() or "main"
+    except git.GitCommandError:
+        return "main"
+
+
+def has_git_identity(repo: Any) -> bool:
+    """Whether git knows who authors and commits (environment or config), without guessing from the host."""
+    reader = repo.config_reader()
+
+    def value(env: str, key: str) -> str:
+        if os.environ.get(env):
+            return os.environ[env]
+        try:
+            return str(reader.get_value("user", key, default="")).strip()
+        except Exception:  # noqa: BLE001  unreadable config counts as unset
+            return ""
+
+    return all(value(f"GIT_{role}_{part.upper()}", part) for role in ("AUTHOR", "COMMITTER") for part in ("name", "email"))
+
+
+def _display(target: Path, cwd: Path) -> str:
+    try:
+        rel = target.relative_to(cwd)
+    except ValueError:
+        return str(target)
+    return "." if rel == Path(".") else rel.as_posix()
+
+
+def print_next_steps(shown: str, rollout: str, *, here: bool) -> None:
+    steps = [] if here else [f"cd {shown}"]
+    steps += [
+        "read AGENTS.md (coding agents: it is the workspace contract)",
+        f"edit rollouts/{rollout}/main.py and grading.py, data/{rollout}.jsonl, configs/eval/{rollout}.toml",
+        "osmosis doctor",
+        f"(cd rollouts/{rollout} && python -m pytest)",
+        "cp .env.example .env   # your LLM key for local evaluation",
+        f"osmosis eval run configs/eval/{rollout}.toml --limit 5",
+        f"git push, then: osmosis eval submit configs/eval/{rollout}.toml",
+        f"osmosis train submit configs/training/{rollout}.toml",
+    ]
+    typer.echo("\nNext steps:")
+    for step in steps:
+        typer.echo(f"  {step}")

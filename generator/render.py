@@ -1,0 +1,56 @@
+"""Rendering copier templates. The only module that imports copier (it is slow to import and only
+`init`, `rollout new` and `update` need it).
+"""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+from typing import Any
+
+from generator.errors import UserError
+
+
+class RenderError(UserError):
+    """Copier refused or failed to render (a bad answer, an unsafe template, a broken template)."""
+
+
+def render(
+    src: Path,
+    dst: Path,
+    *,
+    data: dict[str, Any],
+    defaults: bool,
+    user_defaults: dict[str, Any] | None = None,
+    unsafe: bool = False,
+) -> dict[str, Any]:
+    """Render template ``src`` into folder ``dst`` and return the recorded answers.
+
+    ``defaults=False`` lets copier prompt on the terminal for questions ``data`` does not answer;
+    ``user_defaults`` changes what those prompts offer. ``unsafe`` allows tasks, migrations and Jinja
+    extensions, which only non-bundled templates may carry (``--trust``).
+    """
+    import yaml
+    from copier import run_copy
+    from copier.errors import CopierError
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # copier's dirty-template and deprecation warnings are noise here
+            worker = run_copy(
+                str(src), str(dst), data=dict(data), user_defaults=dict(user_defaults or {}),
+                defaults=defaults, unsafe=unsafe, quiet=True, overwrite=False, cleanup_on_error=False,
+            )
+    except CopierError as err:
+        raise RenderError(f"template {src.name}: {_one_line(err)}") from None
+    except ValueError as err:  # copier reports an answer its validator rejects as ValueError
+        raise RenderError(f"template {src.name}: {_one_line(err)}") from None
+    answers_file = dst / worker.answers_relpath
+    if not answers_file.is_file():
+        return dict(worker.answers.combined)
+    return yaml.safe_load(answers_file.read_text(encoding="utf-8")) or {}
+
+
+def _one_line(err: BaseException) -> str:
+    text = " ".join(str(err).split())
+    return text or type(err).__name__
