@@ -6,12 +6,29 @@ import functools
 from collections.abc import Callable
 from typing import TypeVar
 
-import click
 import typer
 
 from generator.errors import EXIT_INTERNAL, UserError
 
 F = TypeVar("F", bound=Callable[..., object])
+
+
+def _control_flow() -> tuple[type[BaseException], ...]:
+    """Exceptions typer/click use to end a command on purpose; they are not internal errors.
+    Typer >= 0.20 vendors click (typer.TyperException); older releases raise click's own."""
+    kinds: list[type[BaseException]] = [typer.Exit, typer.Abort, KeyboardInterrupt]
+    if hasattr(typer, "TyperException"):
+        kinds.append(typer.TyperException)
+    try:
+        import click
+
+        kinds += [click.exceptions.Exit, click.exceptions.Abort, click.ClickException]
+    except ImportError:
+        pass
+    return tuple(kinds)
+
+
+_CONTROL_FLOW = _control_flow()
 
 REPORT_URL = "https://github.com/osmosis-ai/osmosis-workspace/issues"
 
@@ -34,9 +51,7 @@ def handles_errors(fn: F) -> F:
             if err.hint:
                 typer.echo(f"hint: {err.hint}", err=True)
             raise typer.Exit(err.exit_code) from None
-        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
-            raise
-        except KeyboardInterrupt:
+        except _CONTROL_FLOW:
             raise
         except Exception as err:  # noqa: BLE001  the contract: never a traceback
             typer.echo(internal_error_line(err), err=True)

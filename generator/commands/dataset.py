@@ -9,7 +9,10 @@ import typer
 
 from generator.commands._common import handles_errors
 
-dataset_app = typer.Typer(help="Dataset commands.", no_args_is_help=True)
+dataset_app = typer.Typer(
+    help="Dataset commands.\n\nExample: osmosis dataset validate data/multiply.jsonl",
+    no_args_is_help=True,
+)
 
 
 def register(app: typer.Typer) -> None:

@@ -9,7 +9,7 @@ import typer
 
 from generator.commands._common import handles_errors
 
-rollout_app = typer.Typer(help="Rollouts in a workspace.", no_args_is_help=True)
+rollout_app = typer.Typer(help="Rollouts in a workspace.\n\nExample: osmosis rollout new adder --template multiply-openai", no_args_is_help=True)
 
 
 def register(app: typer.Typer) -> None:

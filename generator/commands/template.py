@@ -6,7 +6,7 @@ import typer
 
 from generator.commands._common import handles_errors
 
-template_app = typer.Typer(help="Bundled templates.", no_args_is_help=True)
+template_app = typer.Typer(help="Bundled templates.\n\nExample: osmosis template list", no_args_is_help=True)
 
 
 def register(app: typer.Typer) -> None:
