@@ -115,7 +115,13 @@ def syntax_error(message: str, text: str) -> TomlSyntaxError:
     """tomllib's error as a message plus a position (its suffix parsed)."""
     match = _TOMLLIB_AT.search(message)
     if match:
-        return TomlSyntaxError(message[: match.start()], int(match.group(1)), int(match.group(2)))
+        text_message, line, column = message[: match.start()], int(match.group(1)), int(match.group(2))
+        if text_message == "Cannot overwrite a value":
+            # tomllib points past the value; the key that repeats starts the line
+            source = text.split("\n")[line - 1] if line <= text.count("\n") + 1 else ""
+            column = len(source) - len(source.lstrip()) + 1
+            text_message = "this key is already set earlier (each key once per table)"
+        return TomlSyntaxError(text_message, line, column)
     match = _TOMLLIB_END.search(message)
     if match:
         lines = text.split("\n")
