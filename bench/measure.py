@@ -67,23 +67,26 @@ def run_once(
     env: Mapping[str, str] | None = None,
     ok_codes: Sequence[int] = (0,),
 ) -> Sample:
-    """Run ``argv`` once with output discarded; raise CommandFailed (with its stderr tail) on a bad exit."""
-    with tempfile.TemporaryFile() as err:
+    """Run ``argv`` once; raise CommandFailed (with the tail of its output) on an unexpected exit."""
+    # Output goes to files, not pipes: nothing has to drain them while the clock runs.
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.perf_counter()
         proc = subprocess.Popen(
             list(argv), cwd=cwd, env=None if env is None else dict(env),
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
+            stdin=subprocess.DEVNULL, stdout=out, stderr=err,
         )
         # wait4 rather than proc.wait(): it hands back this child's own rusage
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - start
         proc.returncode = os.waitstatus_to_exitcode(status)  # so Popen does not wait again
         if proc.returncode not in ok_codes:
-            err.seek(0)
-            tail = err.read().decode("utf-8", "replace").strip().splitlines()[-5:]
+            tail = []
+            for stream in (err, out):
+                stream.seek(0)
+                tail += stream.read().decode("utf-8", "replace").strip().splitlines()[-4:]
             raise CommandFailed(
                 f"{' '.join(map(str, argv))} exited {proc.returncode} (expected {list(ok_codes)}): "
-                + " | ".join(tail)
+                + " | ".join(line.strip() for line in tail if line.strip())
             )
     return Sample(wall_s=wall, peak_mib=usage.ru_maxrss * _RSS_TO_MIB, returncode=proc.returncode)
 
