@@ -241,3 +241,15 @@ def questions(config: dict[str, Any]) -> list[Question]:
             when=spec.get("when", True),
         ))
     return found
+
+
+def resolve_checked(spec: str, *, trust: bool, kind: str | None = "rollout") -> TemplateSource:
+    """:func:`open_template` plus the trust gate, for callers that render later in the same process
+    (`osmosis init`); a clone is removed when the process exits."""
+    import atexit
+
+    source = _resolve(spec, kind=kind)
+    for path in source._cleanup:
+        atexit.register(shutil.rmtree, path, True)
+    check_trust(source, trust=trust)
+    return source

@@ -56,7 +56,7 @@ def init_command(
 ) -> int:
     if here and path is not None:
         raise UserError("give either PATH or --here, not both")
-    rollout_template = resolve_template(template)
+    rollout_template = resolve_template(template, trust=trust)
     workspace_template = catalog.workspace_template()
     answers = parse_data(data)
     ws_questions = catalog.questions(workspace_template.path)
@@ -94,10 +94,14 @@ def init_command(
         ro_answers = render(rollout_template.path, staging, data=ro_data, defaults=not interactive,
                             unsafe=trust and not rollout_template.bundled)
         rollout = str(ro_answers.get("rollout_name") or rollout_template.name)
-        add_workspace_member(staging, rollout)
+        from generator import pristine
+        from generator.rollout_new import register_rollout
+
+        register_rollout(staging, rollout)  # uv member + the rollout's secrets in .env.example
         assets.install_skills(staging)
         assets.link_claude_skills(staging)
         assets.write_schemas(staging)
+        pristine.stamp_tree(staging, {rollout: rollout_template.name})  # template versions, for `osmosis update`
         if target is None:  # interactive without PATH: the folder is named after the answer
             target = cwd / str(ws_answers["workspace_name"])
             check_target(target, force)
@@ -115,30 +119,25 @@ def init_command(
     code = 0
     if not no_git:
         code = _git_step(target)
+        if code == 0:
+            _record_pristine(target)
     print_next_steps(shown, rollout, here=target == cwd)
     return code
 
 
-def resolve_template(name: str) -> TemplateSource:
-    """A bundled rollout template by name, or a local template folder given as a path."""
+def resolve_template(name: str, trust: bool = False) -> TemplateSource:
+    """A bundled rollout template by name, or a local folder / git URL of a copier template.
+
+    Non-bundled templates go through the trust gate (generator.external): tasks, migrations and
+    Jinja extensions are refused unless ``trust``. A non-bundled template's name is its path or URL.
+    """
     info = catalog.find_bundled(name)
     if info is not None and info.kind == "rollout":
         return TemplateSource(info.name, info.path, bundled=True)
-    available = ", ".join(t.name for t in catalog.rollout_templates())
-    if "://" in name or name.startswith("git@"):
-        raise UserError(f"templates from git URLs are not supported yet: {name}",
-                        hint="clone it and pass its folder, e.g. --template ./my-template")
-    # EXTERNAL TEMPLATE HOOK: a path-looking name is a local copier template. It is rendered with
-    # copier's safety check on; --trust allows its tasks, migrations and Jinja extensions.
-    if name.startswith((".", "~", "/")) or os.sep in name or "/" in name:
-        folder = Path(name).expanduser()
-        if not folder.is_dir():
-            raise UserError(f"template folder {name} does not exist")
-        if catalog.copier_file(folder) is None:
-            raise UserError(f"{name} is not a copier template (no copier.yml in it)")
-        return TemplateSource(folder.resolve().name, folder.resolve(), bundled=False)
-    raise UserError(f"unknown template {name!r}; bundled templates: {available}",
-                    hint="`osmosis template list` describes them; a local template folder works too (./path)")
+    from generator.external import resolve_checked
+
+    source = resolve_checked(name, trust=trust, kind="rollout")
+    return TemplateSource(source.spec if source.bundled else source.label, source.path, bundled=source.bundled)
 
 
 def parse_data(items: list[str]) -> dict[str, str]:
@@ -239,6 +238,16 @@ def add_workspace_member(root: Path, rollout: str) -> bool:
         members.append(member)
     pyproject.write_text(tomlkit.dumps(doc), encoding="utf-8")
     return True
+
+
+def _record_pristine(target: Path) -> None:
+    """Keep the untouched render in the repository (refs/osmosis/pristine): `osmosis update` merges from it."""
+    from generator.pristine import record_after_init
+
+    try:
+        record_after_init(target)
+    except Exception as err:  # noqa: BLE001  the workspace is fine; only `osmosis update` loses its base
+        typer.echo(f"warning: could not record the pristine render for `osmosis update`: {' '.join(str(err).split())}", err=True)
 
 
 def _git_step(target: Path) -> int:

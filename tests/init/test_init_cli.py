@@ -178,7 +178,7 @@ def test_local_template_path_is_accepted(tmp_path):
     assert result.exit_code == 0, result.output
     assert (tmp_path / "ws/rollouts/multiply/main.py").is_file()
     git_url = init(str(tmp_path / "ws2"), "--defaults", "--template", "https://example.invalid/t.git")
-    assert git_url.exit_code == 2 and "not supported yet" in git_url.output
+    assert git_url.exit_code == 2 and "could not clone template" in git_url.output
 
 
 def no_identity_env(tmp_path: Path, monkeypatch) -> None:
