@@ -10,7 +10,7 @@ import sys
 
 import typer
 
-from generator import __version__
+from generator import __version__, typer_compat
 from generator.commands import dataset, doctor, init, rollout, schema, template, update, validate
 from generator.commands._common import internal_error_line
 from generator.errors import EXIT_INTERNAL, UserError
@@ -35,31 +35,8 @@ app = typer.Typer(
 )
 
 
-def _readable_help_types() -> None:
-    """Typer 0.29 labels values by Python type (`--data <list[str]>`, `path <path>`), which reads as
-    noise in --help. Options get click-style names (`--data TEXT`); arguments, whose name already
-    says what they are, get none. Only the help text changes, never parsing."""
-    from typer import core
-
-    if getattr(core._TyperParameter, "_osmosis_patched", False):
-        return
-    original = core._TyperParameter.display_type
-    names = {"str": "TEXT", "int": "INTEGER", "float": "NUMBER", "bool": "BOOLEAN", "path": "PATH", "file": "FILE"}
-
-    def display_type(self, ctx):  # type: ignore[no-untyped-def]
-        if isinstance(self, core.TyperArgument):
-            return ""
-        label = original(self, ctx)
-        inner = label[1:-1] if label.startswith("<") and label.endswith(">") else label
-        if inner.startswith("list[") and inner.endswith("]"):
-            inner = inner[5:-1]
-        return names.get(inner.lower(), inner.upper() if inner.isidentifier() else inner)
-
-    core._TyperParameter.display_type = display_type
-    core._TyperParameter._osmosis_patched = True
-
-
-_readable_help_types()
+# Readable --help labels and a pydantic-free fast path for plain parameters (see the module).
+typer_compat.apply()
 
 
 def _version(value: bool) -> None:

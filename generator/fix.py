@@ -8,18 +8,15 @@ should be is left alone too. Doctor checks again afterwards and reports what is 
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
-from generator.resources import SKILL_NAMES, schemas_dir, skills_dir, templates_dir
+from generator.resources import SKILL_NAMES, skills_dir, templates_dir
 from generator.workspace import Workspace
 
 REQUIRED_FOLDERS = ("rollouts", "configs/eval", "configs/training", "data")
 # Root files restored from the workspace template (contract section 1).
 TEMPLATE_FILES = ("AGENTS.md", "CLAUDE.md", "configs/AGENTS.md")
-SCHEMA_KINDS = ("eval", "training", "dataset")
 ANSWERS_FILE = ".copier-answers.yml"
 
 Repair = Callable[[Path], list[str]]
@@ -44,86 +41,58 @@ def create_folders(root: Path) -> list[str]:
     return done
 
 
-def _copy_missing(source: Path, target: Path, root: Path) -> int:
-    """Copy every file of ``source`` that ``target`` lacks; existing files are never touched."""
-    copied = 0
-    for src in sorted(source.rglob("*")):
-        if not src.is_file() or "__pycache__" in src.parts:
-            continue
-        dest = target / src.relative_to(source)
-        if dest.exists() or dest.is_symlink() or not _inside(root, dest):
-            continue
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(src, dest)
-        copied += 1
-    return copied
+def _grouped(paths: list[str], depth: int) -> dict[str, int]:
+    """Count paths by their first ``depth`` parts (`.agents/skills/x/a.md` -> `.agents/skills/x`)."""
+    counts: dict[str, int] = {}
+    for p in paths:
+        key = "/".join(p.split("/")[:depth])
+        counts[key] = counts.get(key, 0) + 1
+    return counts
 
 
 def restore_skills(root: Path) -> list[str]:
-    done = []
+    """Copy back the bundled skills' missing files; a file the user changed is kept as it is."""
+    from generator.assets import install_skills
+
     try:
-        bundle = skills_dir()
+        bundled = [n for n in SKILL_NAMES if (skills_dir() / n).is_dir()]
     except FileNotFoundError:
         return []
-    for name in SKILL_NAMES:
-        source = bundle / name
-        target = root / ".agents" / "skills" / name
-        if not source.is_dir() or (target.exists() and not target.is_dir()):
-            continue
-        copied = _copy_missing(source, target, root)
-        if copied:
-            done.append(f"restored {copied} missing file{'s' if copied != 1 else ''} of skill .agents/skills/{name}/ from the bundle")
-    return done
+    report = install_skills(root, overwrite=False, names=bundled)
+    return [
+        f"restored {n} missing file{'s' if n != 1 else ''} of skill {folder}/ from the bundle"
+        for folder, n in _grouped(report.created, 3).items()
+    ]
 
 
 def link_skills(root: Path) -> list[str]:
     """`.claude/skills/<name>` -> `../../.agents/skills/<name>` for every skill, when missing or broken."""
-    done = []
-    skills = root / ".agents" / "skills"
-    if not skills.is_dir():
-        return []
-    links = root / ".claude" / "skills"
-    for skill in sorted(p for p in skills.iterdir() if p.is_dir()):
-        link = links / skill.name
-        target = Path("..", "..", ".agents", "skills", skill.name)
-        if link.is_symlink() and not link.exists():  # broken: a link osmosis made, safe to replace
-            link.unlink()
-            action = "repaired broken link"
-        elif link.exists() or link.is_symlink():
-            continue  # a working link or the user's own folder: leave it
-        else:
-            action = "linked"
-        if not _inside(root, links):
-            continue
-        links.mkdir(parents=True, exist_ok=True)
-        try:
-            os.symlink(target, link, target_is_directory=True)
-        except OSError as err:  # e.g. Windows without symlink rights
-            done.append(f"could not link .claude/skills/{skill.name}: {err.strerror or err}")
-            continue
-        done.append(f"{action} .claude/skills/{skill.name} -> {target.as_posix()}")
-    return done
+    from generator.assets import CLAUDE_SKILLS, link_claude_skills
+
+    links = root / CLAUDE_SKILLS
+    repaired = set()
+    if links.is_dir() and _inside(root, links):
+        for link in links.iterdir():
+            # A dangling link has nothing behind it to lose; a working one (even elsewhere) is the user's.
+            if link.is_symlink() and not link.exists() and (root / ".agents" / "skills" / link.name).is_dir():
+                link.unlink()
+                repaired.add((CLAUDE_SKILLS / link.name).as_posix())
+    try:
+        report = link_claude_skills(root, overwrite=False)
+    except OSError as err:  # e.g. Windows without the right to make symlinks
+        return [f"could not link the skills under {CLAUDE_SKILLS.as_posix()}/: {err.strerror or err}"]
+    return [
+        f"{'repaired broken link' if shown in repaired else 'linked'} {shown} -> ../../.agents/skills/{shown.rsplit('/', 1)[1]}"
+        for shown in report.created
+    ]
 
 
 def refresh_schemas(root: Path) -> list[str]:
     """`.osmosis/schemas/` is osmosis's own copy of `osmosis schema <kind>`: rewrite it when it differs."""
-    done = []
-    target_dir = root / ".osmosis" / "schemas"
-    for kind in SCHEMA_KINDS:
-        source = schemas_dir() / f"{kind}.schema.json"
-        if not source.is_file():
-            continue
-        target = target_dir / source.name
-        if target.is_symlink() or (target.exists() and not target.is_file()) or not _inside(root, target):
-            continue
-        wanted = source.read_bytes()
-        if target.is_file() and target.read_bytes() == wanted:
-            continue
-        verb = "refreshed" if target.exists() else "wrote"
-        target_dir.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(wanted)
-        done.append(f"{verb} .osmosis/schemas/{source.name}")
-    return done
+    from generator.assets import write_schemas
+
+    report = write_schemas(root, overwrite=True)
+    return [f"wrote {p}" for p in report.created] + [f"refreshed {p}" for p in report.updated]
 
 
 def _answers(root: Path) -> dict:
