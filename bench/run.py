@@ -34,7 +34,7 @@ REPO = BENCH.parent
 sys.path.insert(0, str(BENCH))
 
 import workspaces  # noqa: E402
-from measure import Command, CommandFailed, Timing, measure  # noqa: E402
+from measure import Command, CommandFailed, Sample, Timing, measure  # noqa: E402
 
 PY = sys.executable
 SCALES_FULL = (1, 10, 100, 500)
@@ -93,6 +93,8 @@ class Bench:
     quick: bool
     scales: tuple[int, ...]
     env: dict[str, str] = field(default_factory=dict)
+    dataset_mb: tuple[float, ...] = ()  # JSONL sizes for row 3 (empty: bench_dataset.py's own choice)
+    parquet_rows: int | None = None
     _base: Path | None = None
 
     @property
@@ -165,15 +167,51 @@ def row_doctor_scaling(b: Bench) -> list[Row]:
 
 
 def row_datasets(b: Bench) -> list[Row]:
-    """Engineer D's dataset-vs-jq rows (bench/bench_dataset.py), folded into this table."""
-    try:
-        import bench_dataset  # noqa: PLC0415  owned by the dataset engineer; may not exist yet
-    except ImportError as err:
-        return [Row("3 dataset vs jq", "osmosis dataset validate", "jq", error=f"bench_dataset.py unavailable: {err}")]
+    """The dataset rows: bench/bench_dataset.py (dataset engineer's) times `osmosis dataset validate`
+    against jq on the same JSONL files; its raw samples are folded into this table. jq cannot read
+    parquet, so the parquet row's reference (pyarrow reading the same footer) is timed here."""
+    import bench_dataset  # noqa: PLC0415
+
+    raw_path = b.work / "datasets.json"
+    argv = [PY, str(BENCH / "bench_dataset.py"), "--runs", str(b.runs), "--json", str(raw_path)]
+    sizes = b.dataset_mb or ((10.0,) if b.quick else ())
+    if sizes:
+        argv += ["--sizes", *(f"{mb:g}" for mb in sizes)]
+    parquet_rows = b.parquet_rows or (100_000 if b.quick else None)
+    if parquet_rows:
+        argv += ["--parquet-rows", str(parquet_rows)]
+    proc = subprocess.run(argv, cwd=REPO, env=b.env, capture_output=True, text=True)
+    if proc.returncode != 0:
+        tail = " | ".join((proc.stderr or proc.stdout).strip().splitlines()[-3:])
+        raise RuntimeError(f"bench_dataset.py exited {proc.returncode}: {tail}")
+    raw = json.loads(raw_path.read_text(encoding="utf-8"))
+
     rows = []
-    for item in bench_dataset.rows(work=b.work / "datasets", runs=b.runs, warmup=b.warmup, quick=b.quick, env=b.env):
-        rows.append(item if isinstance(item, Row) else Row(group="3 dataset vs jq", **item))
+    for name, series in raw.items():
+        path = bench_dataset.WORK / name
+        size = f"{path.stat().st_size / 1e6:.0f} MB" if path.exists() else "?"
+        subject = _timing(bench_dataset.ours(path), series["osmosis"])
+        row = Row("3 dataset vs jq", f"osmosis dataset validate {name} ({size})", "", subject=subject)
+        if "jq" in series:
+            row.reference = _timing(bench_dataset.jq(path), series["jq"])
+            row.reference_label = f"jq -c '{bench_dataset.JQ_FILTER}'"
+            row.note = "both read every row; jq only parses (and filters) them, osmosis also checks them"
+        else:
+            row.reference_label = "pyarrow.parquet.read_schema (footer only)"
+            row.reference, = measure(
+                [b.cmd([PY, "-c", "import sys, pyarrow.parquet as pq; pq.read_schema(sys.argv[1])", str(path)])],
+                runs=b.runs, warmup=b.warmup,
+            )
+        if any(sample["exit_code"] for sample in series["osmosis"]):
+            row.error = f"osmosis dataset validate exited non-zero on {name} (a clean generated file)"
+        rows.append(row)
     return rows
+
+
+def _timing(argv: list[str], samples: list[dict]) -> Timing:
+    """bench_dataset.py's raw samples (wall s, ru_maxrss MiB) as a Timing."""
+    return Timing(argv=[str(a) for a in argv],
+                  samples=[Sample(wall_s=s["wall"], peak_mib=s["maxrss_mb"], returncode=s["exit_code"]) for s in samples])
 
 
 def row_init_vs_copier(b: Bench) -> list[Row]:
@@ -206,12 +244,13 @@ def row_init_vs_copier(b: Bench) -> list[Row]:
 
 
 def _template_of(answers: Path, templates: Path) -> Path:
-    """The bundled template folder an answers file came from (its `_src_path`'s last segment)."""
+    """The bundled template folder an answers file came from: its `_src_path`, which init records
+    as ``bundled:<name>`` (a plain path's last segment is accepted too)."""
     import yaml  # noqa: PLC0415
 
     data = yaml.safe_load(answers.read_text(encoding="utf-8")) or {}
     src = str(data.get("_src_path", ""))
-    name = src.rstrip("/").replace("\\", "/").split("/")[-1]
+    name = src.removeprefix("bundled:").rstrip("/").replace("\\", "/").split("/")[-1]
     candidate = templates / name
     if not name or not candidate.is_dir():
         raise RuntimeError(f"{answers}: _src_path {src!r} is not a bundled template under {templates}")
@@ -242,12 +281,14 @@ ROWS: list[tuple[str, Callable[[Bench], list[Row]]]] = [
 ]
 
 
-def run_rows(b: Bench) -> list[Row]:
+def run_rows(b: Bench, only: set[str] | None = None) -> list[Row]:
     rows: list[Row] = []
     for group, build in ROWS:
+        if only and group.split(" ", 1)[0] not in only:
+            continue
         try:
             rows.extend(build(b))
-        except (CommandFailed, RuntimeError, OSError, subprocess.CalledProcessError) as err:
+        except (CommandFailed, RuntimeError, OSError, ImportError, KeyError, ValueError, subprocess.CalledProcessError) as err:
             rows.append(Row(group, group.split(" ", 1)[1], "-", error=str(err)))
     return rows
 
@@ -312,6 +353,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5, help="timed runs per command (median reported; default 5)")
     parser.add_argument("--warmup", type=int, default=1, help="untimed warm-up runs per command (default 1)")
     parser.add_argument("--scales", help="rollout counts for row 2, comma-separated (default 1,10,100,500; --quick 1,10,100)")
+    parser.add_argument("--dataset-mb", type=float, nargs="+", help="JSONL sizes in MiB for row 3 (default 10 1024; --quick 10)")
+    parser.add_argument("--parquet-rows", type=int, help="rows of the parquet file for row 3 (default 5000000; --quick 100000)")
+    parser.add_argument("--only", help="run only these rows, e.g. 1,4 (default: all)")
     parser.add_argument("--json", dest="json_path", type=Path, help="also write the results as JSON to this file")
     parser.add_argument("--importtime", action="store_true", help="also list the slowest imports of doctor and validate")
     parser.add_argument("--keep", action="store_true", help="keep the generated workspaces (path printed)")
@@ -326,9 +370,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--scales must start with 1 (the reference workspace)")
 
     work = Path(tempfile.mkdtemp(prefix="osmosis-bench-"))
-    b = Bench(work=work, runs=args.runs, warmup=args.warmup, quick=args.quick, scales=scales, env=bench_env())
+    b = Bench(work=work, runs=args.runs, warmup=args.warmup, quick=args.quick, scales=scales, env=bench_env(),
+              dataset_mb=tuple(args.dataset_mb or ()), parquet_rows=args.parquet_rows)
     try:
-        rows = run_rows(b)
+        rows = run_rows(b, set(args.only.split(",")) if args.only else None)
         print(f"osmosis benchmarks: median of {b.runs} runs after {b.warmup} warm-up; "
               f"python {platform.python_version()}, {os.cpu_count()} cpus")
         print(format_table(rows))

@@ -15,7 +15,7 @@ def test_bench_quick_tiny_has_every_row(tmp_path):
     out = tmp_path / "bench.json"
     proc = subprocess.run(
         [sys.executable, str(REPO / "bench" / "run.py"), "--quick", "--runs", "1", "--warmup", "0",
-         "--scales", "1,3", "--json", str(out)],
+         "--scales", "1,3", "--dataset-mb", "1", "--parquet-rows", "2000", "--json", str(out)],
         cwd=tmp_path, env=checkout_env(), capture_output=True, text=True, timeout=600,
     )
     # 0 = every target met, 1 = a target missed (timings in a tiny run mean little); 2 = a row broke
@@ -24,6 +24,8 @@ def test_bench_quick_tiny_has_every_row(tmp_path):
     for needle in ("osmosis doctor (fresh multiply workspace)", "check-jsonschema",
                    "osmosis doctor, 1 rollout", "osmosis doctor, 3 rollouts",
                    "osmosis init --template multiply", "copier run_copy",
+                   "osmosis dataset validate bench-1mb.jsonl", "jq -c", "osmosis dataset validate bench-2000.parquet",
+                   "pyarrow.parquet.read_schema",
                    "osmosis --help", "osmosis validate configs/eval/", "python -c pass"):
         assert needle in table, f"{needle!r} missing from:\n{table}"
     assert "ERROR" not in table
@@ -40,7 +42,7 @@ def test_bench_quick_tiny_has_every_row(tmp_path):
         # each table line shows its row's label and the verdict the JSON records
         line = next(line for line in table.splitlines() if r["label"] in line)
         assert line.rstrip().endswith(r["verdict"])
-    assert sum(r["group"].startswith("3") for r in rows) >= 1  # the dataset rows were folded in
+    assert sum(r["group"].startswith("3") for r in rows) == 2  # one JSONL size + the parquet file
 
 
 def test_bench_rejects_bad_arguments(tmp_path):
