@@ -201,6 +201,7 @@ def render_pristine(root: Path, dest: Path, *, trust: bool = False) -> list[Reco
     entries = recorded(root)
     if not entries or not entries[0].is_workspace:
         raise UserError(f"{root} has no {ANSWERS_FILE}: it was not created by `osmosis init`, so there is nothing to update from")
+    entries = [entries[0], *sorted(entries[1:], key=_member_order(root))]
     for entry in entries:
         if entry.is_workspace:
             template = catalog.workspace_template()
@@ -218,6 +219,28 @@ def render_pristine(root: Path, dest: Path, *, trust: bool = False) -> list[Reco
     assets.link_claude_skills(dest)
     assets.write_schemas(dest)
     return entries
+
+
+def _member_order(root: Path):
+    """Sort key: rollouts in the order the root pyproject lists them (the order they were added),
+    so a re-render writes the members list exactly as the workspace has it."""
+    import sys
+
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    try:
+        data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+        members = list(data.get("tool", {}).get("uv", {}).get("workspace", {}).get("members", []))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        members = []
+
+    def key(entry: Recorded) -> tuple[int, str]:
+        member = Path(entry.path).parent.as_posix()
+        return (members.index(member) if member in members else len(members), member)
+
+    return key
 
 
 # -- the private ref ---------------------------------------------------------------------------
@@ -282,6 +305,8 @@ def record(repo: Path, root: Path, tree_dir: Path, message: str) -> str:
         tree = git(tree_dir, "write-tree", env=env).decode().strip()
     ref = ref_name(repo, root)
     parent = resolve_ref(repo, ref)
+    if parent and git(repo, "rev-parse", f"{parent}^{{tree}}").decode().strip() == tree:
+        return parent  # nothing new to record
     args = ["commit-tree", tree, "-m", message] + (["-p", parent] if parent else [])
     commit = git(repo, *args, env=_identity_env(repo)).decode().strip()
     git(repo, "update-ref", ref, commit)

@@ -15,7 +15,8 @@ def register(app: typer.Typer) -> None:
     def update(
         path: Path = typer.Argument(Path("."), help="The workspace (default: current folder)."),
         check: bool = typer.Option(False, "--check", help="Change nothing; exit 1 when behind the installed templates."),
-        conflict: str = typer.Option("inline", "--conflict", help="How to show conflicts: inline markers or .rej files."),
+        conflict: str = typer.Option("inline", "--conflict", help="How to show conflicts: inline (conflict markers in the file) or rej (your file kept, <file>.rej beside it)."),
+        trust: bool = typer.Option(False, "--trust", help="Allow a non-bundled template's tasks, migrations and Jinja extensions."),
     ) -> int:
         """Bring the workspace and its rollouts up to the installed templates and skills (three-way merge).
 
@@ -23,4 +24,4 @@ def register(app: typer.Typer) -> None:
         """
         from generator.update import update_command
 
-        return update_command(path=path, check=check, conflict=conflict)
+        return update_command(path=path, check=check, conflict=conflict, trust=trust)
