@@ -20,6 +20,10 @@ REQUIRED_METHOD = {WORKFLOW: "run", GRADER: "grade", LOOP: "run"}
 
 # A file larger than this is not a hand-written rollout module; parsing it could take seconds.
 MAX_SOURCE_BYTES = 2_000_000
+# Real rollouts chain a handful of aliases and base classes; these caps keep generated or hostile
+# sources from costing more than a moment (deeper chains are simply left unresolved).
+MAX_ALIAS_CHAIN = 20
+MAX_ANCESTORS = 64
 
 
 @dataclass(frozen=True)
@@ -53,14 +57,15 @@ class Ext:
         return None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ClassRef:
     module: Module
     node: ast.ClassDef
 
     @property
-    def key(self) -> tuple[str, int, int]:
-        return (str(self.module.path), self.node.lineno, self.node.col_offset)
+    def key(self) -> int:
+        """Identity of the class statement (nodes live as long as the Resolver caching them)."""
+        return id(self.node)
 
     @property
     def name(self) -> str:
@@ -168,6 +173,10 @@ class Resolver:
     def __init__(self, root: Path):
         self.root = root.resolve()
         self._modules: dict[Path, Module] = {}
+        self._bases: dict[int, list[Resolved]] = {}
+        self._kinds: dict[int, set[str]] = {}
+        self._lookups: dict[tuple[int, str], Resolved] = {}
+        self._mros: dict[int, list[ClassRef]] = {}
 
     # -- modules -----------------------------------------------------------------------------
 
@@ -225,19 +234,33 @@ class Resolver:
 
     def resolve(self, module: Module, expr: ast.AST, _seen: frozenset = frozenset()) -> Resolved:
         """What ``expr`` (a Name or dotted Attribute) means in ``module``'s top-level scope."""
-        if isinstance(expr, ast.Name):
-            return self.lookup(module, expr.id, _seen)
-        if isinstance(expr, ast.Attribute):
-            owner = self.resolve(module, expr.value, _seen)
-            if isinstance(owner, Ext):
-                return Ext(f"{owner.dotted}.{expr.attr}")
-            if isinstance(owner, ModuleRef):
-                return self.lookup(owner.module, expr.attr, _seen)
-        return None
+        attrs: list[str] = []
+        while isinstance(expr, ast.Attribute):  # a loop, not recursion: chains can be long
+            attrs.append(expr.attr)
+            expr = expr.value
+        if not isinstance(expr, ast.Name):
+            return None
+        found = self.lookup(module, expr.id, _seen)
+        for attr in reversed(attrs):
+            if isinstance(found, Ext):
+                found = Ext(f"{found.dotted}.{attr}")
+            elif isinstance(found, ModuleRef):
+                found = self.lookup(found.module, attr, _seen)
+            else:
+                return None
+        return found
 
     def lookup(self, module: Module, name: str, _seen: frozenset = frozenset()) -> Resolved:
-        marker = (str(module.path), name)
-        if marker in _seen or len(_seen) > 50:  # `X = X`, circular sibling imports
+        if _seen:
+            return self._lookup(module, name, _seen)
+        memo = (id(module), name)
+        if memo not in self._lookups:
+            self._lookups[memo] = self._lookup(module, name, _seen)
+        return self._lookups[memo]
+
+    def _lookup(self, module: Module, name: str, _seen: frozenset) -> Resolved:
+        marker = (id(module), name)
+        if marker in _seen or len(_seen) > MAX_ALIAS_CHAIN:  # `X = X`, circular sibling imports
             return None
         _seen = _seen | {marker}
         binding = module.bindings.get(name)
@@ -273,36 +296,37 @@ class Resolver:
     # -- classes -----------------------------------------------------------------------------
 
     def bases(self, cls: ClassRef) -> list[Resolved]:
-        return [self.resolve(cls.module, base) for base in cls.node.bases]
+        if cls.key not in self._bases:
+            self._bases[cls.key] = [self.resolve(cls.module, base) for base in cls.node.bases]
+        return self._bases[cls.key]
 
-    def sdk_kinds(self, cls: ClassRef, _seen: frozenset = frozenset()) -> set[str]:
+    def sdk_kinds(self, cls: ClassRef) -> set[str]:
         """The SDK classes ``cls`` derives from, directly or through local classes."""
-        if cls.key in _seen:
-            return set()
-        kinds: set[str] = set()
-        for base in self.bases(cls):
-            if isinstance(base, Ext) and base.sdk_class:
-                kinds.add(base.sdk_class)
-            elif isinstance(base, ClassRef):
-                kinds |= self.sdk_kinds(base, _seen | {cls.key})
-        return kinds
+        if cls.key not in self._kinds:
+            kinds: set[str] = set()
+            for ancestor in self.mro(cls):
+                for base in self.bases(ancestor):
+                    if isinstance(base, Ext) and base.sdk_class:
+                        kinds.add(base.sdk_class)
+            self._kinds[cls.key] = kinds
+        return self._kinds[cls.key]
 
     def mro(self, cls: ClassRef) -> list[ClassRef]:
         """``cls`` and its local ancestors, depth-first left to right (close enough to the C3 order
         for finding which definition of a method wins in ordinary single-chain hierarchies)."""
+        if cls.key in self._mros:
+            return self._mros[cls.key]
         order: list[ClassRef] = []
-        seen: set[tuple] = set()
-
-        def visit(c: ClassRef) -> None:
-            if c.key in seen or len(order) > 100:
-                return
-            seen.add(c.key)
-            order.append(c)
-            for base in self.bases(c):
-                if isinstance(base, ClassRef):
-                    visit(base)
-
-        visit(cls)
+        seen: set[int] = set()
+        stack = [cls]
+        while stack and len(order) < MAX_ANCESTORS:
+            current = stack.pop()
+            if current.key in seen:
+                continue
+            seen.add(current.key)
+            order.append(current)
+            stack.extend(reversed([b for b in self.bases(current) if isinstance(b, ClassRef)]))
+        self._mros[cls.key] = order
         return order
 
     def member(self, cls: ClassRef, name: str) -> tuple[ClassRef, ast.stmt] | None:

@@ -304,7 +304,9 @@ def _entrypoint_findings(resolver: Resolver, module: Module, show: Display, *, i
     for kind, dup_rule, label in ((WORKFLOW, MULTIPLE_WORKFLOWS, "AgentWorkflow"), (GRADER, MULTIPLE_GRADERS, "Grader")):
         items = concrete[kind]
         if len(items) > 1:
-            listing = ", ".join(f"{c.name} (line {line})" for c, line, _ in items)
+            listing = ", ".join(f"{c.name} (line {line})" for c, line, _ in items[:5])
+            if len(items) > 5:
+                listing += f" and {len(items) - 5} more"
             _, line, column = items[1]
             limit = "exactly one" if kind == WORKFLOW else "at most one"
             found.append(dup_rule.at(
