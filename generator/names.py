@@ -21,7 +21,7 @@ def name_problem(name: str, *, kind: str = "workspace") -> str | None:
         return f"the {kind} name {name!r} must not end with a hyphen"
     if "--" in name:
         return f"the {kind} name {name!r} must not contain '--'"
-    if not _NAME.match(name):
+    if not _NAME.fullmatch(name):  # fullmatch: `$` alone would accept a trailing newline
         return f"the {kind} name {name!r} may hold only lowercase letters, digits and single hyphens"
     if kind == "rollout" and name in RESERVED_ROLLOUT_NAMES:
         return f"the rollout name {name!r} is reserved by the platform"
