@@ -1,1 +1,264 @@
-"""Checks: datasets (being written)."""
+"""Checks: datasets (contract section 4). Rules DAT001-DAT019.
+
+The reading is done by generator.datasets (one module per format, streaming, never loading a
+file whole); this module owns the rules, maps the readers' finding kinds to them, and turns the
+"first 20 of a kind" cap into one summarising diagnostic per kind.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from generator.checks import workspace_check
+from generator.datasets.findings import Findings
+from generator.diagnostics import Diagnostic
+from generator.registry import Rule, rule
+from generator.workspace import Workspace
+
+FAMILY = "datasets"
+MIN_ROWS = 4
+# The platform's "5 GB"; read as decimal gigabytes, the stricter of the two readings.
+MAX_BYTES = 5 * 1000**3
+FORMATS = (".jsonl", ".json", ".csv", ".parquet")
+
+
+def _rule(code: str, name: str, severity: str, summary: str, why: str, fix: str, example: str = "") -> Rule:
+    return rule(code, name, FAMILY, severity, summary, why, fix, example)
+
+
+UNKNOWN_FORMAT = _rule(
+    "DAT001", "dataset-unknown-format", "error",
+    summary="The dataset's extension is not one the platform reads (.jsonl, .json, .csv, .parquet).",
+    why="The platform picks the parser by extension; any other file is rejected at upload.",
+    fix="Convert the file to JSON lines (.jsonl), a JSON array (.json), CSV or parquet and name it so.",
+    example="data/train.tsv",
+)  # fmt: skip
+UNREADABLE = _rule(
+    "DAT002", "dataset-unreadable", "error",
+    summary="The dataset file cannot be opened or read.",
+    why="A file the checker cannot read, the platform cannot read either.",
+    fix="Check that the path is a regular file and readable (permissions, a broken link).",
+)  # fmt: skip
+ENCODING = _rule(
+    "DAT003", "dataset-encoding", "error",
+    summary="The file has bytes that are not UTF-8 (reported by line and column).",
+    why="Datasets are read as UTF-8; a stray Latin-1 or UTF-16 byte fails the upload or garbles a prompt.",
+    fix="Re-save the file as UTF-8 (e.g. `iconv -f latin1 -t utf-8`), or fix the reported bytes.",
+    example='{"user_prompt": "caf\\xe9"}   # a Latin-1 byte',
+)  # fmt: skip
+MALFORMED = _rule(
+    "DAT004", "dataset-malformed", "error",
+    summary="A line, element or record that does not parse in the file's format (JSON syntax, CSV quoting or field count, a broken parquet footer).",
+    why="The platform's reader stops at the first such row, so the dataset fails to upload or the run fails to start.",
+    fix="Fix the syntax at the reported line and column.",
+    example='{"user_prompt": "2 * 3", "ground_truth": "6",}   # trailing comma',
+)  # fmt: skip
+NOT_OBJECT = _rule(
+    "DAT005", "dataset-row-not-object", "error",
+    summary="A JSON lines row or .json array element is not an object (an array, a string, a number...).",
+    why="Each row must map column names to values; anything else has no `user_prompt` to train on.",
+    fix="Write each row as one JSON object with the dataset's columns.",
+    example='["2 * 3", "6"]',
+)  # fmt: skip
+MISSING_COLUMN = _rule(
+    "DAT006", "dataset-missing-column", "error",
+    summary="A required column is missing: `user_prompt`, and `ground_truth` (or `label`) unless every row has `metadata`; near misses such as `User_Prompt` are named.",
+    why="Column names are case-sensitive: the platform does not find `User_Prompt`, so rows have no prompt or no reference answer for the grader.",
+    fix="Add the column, or rename the near miss to the exact name.",
+    example='{"User_Prompt": "2 * 3", "ground_truth": "6"}',
+)  # fmt: skip
+AMBIGUOUS_LABEL = _rule(
+    "DAT007", "dataset-ambiguous-label", "error",
+    summary="Both `ground_truth` and its alias `label` are columns.",
+    why="The grader receives one reference answer per row; with both, which one it gets is not yours to choose.",
+    fix="Keep one of the two columns (prefer `ground_truth`).",
+    example='{"user_prompt": "2 * 3", "ground_truth": "6", "label": "6"}',
+)  # fmt: skip
+NOT_STRING = _rule(
+    "DAT008", "dataset-value-not-string", "error",
+    summary="A `user_prompt`, `ground_truth`, `label` or `system_prompt` value is not a string (a number, null, a list...).",
+    why="Prompts become chat messages and the ground truth becomes `ctx.label`, both strings; other types fail the run or reach the grader as the wrong type.",
+    fix='Quote the value as a string: "ground_truth": "6", not 6.',
+    example='{"user_prompt": "2 * 3", "ground_truth": 6}',
+)  # fmt: skip
+EMPTY_VALUE = _rule(
+    "DAT009", "dataset-empty-value", "error",
+    summary="A `user_prompt`, `ground_truth` or `label` value is empty or only whitespace.",
+    why="An empty prompt gives the model nothing to answer; an empty ground truth makes every sample score 0.",
+    fix="Fill in the value, or drop the row.",
+    example='{"user_prompt": "", "ground_truth": "6"}',
+)  # fmt: skip
+DIVERGENT_KEYS = _rule(
+    "DAT010", "dataset-inconsistent-columns", "error",
+    summary="A row's set of keys differs from the first row's (the first such row is shown, the rest counted).",
+    why="Every row of a dataset has the same columns; the platform infers them from the first rows and rejects or mis-reads the rest.",
+    fix="Give every row the same keys (add the missing ones, drop or rename the extra ones).",
+    example='{"user_prompt": "2 * 3", "ground_truth": "6"}\n{"user_prompt": "2 * 4", "answer": "8"}',
+)  # fmt: skip
+TOO_FEW_ROWS = _rule(
+    "DAT011", "dataset-too-few-rows", "error",
+    summary=f"The dataset has fewer than {MIN_ROWS} rows.",
+    why=f"The platform requires at least {MIN_ROWS} rows per dataset.",
+    fix=f"Add rows until there are at least {MIN_ROWS}.",
+)  # fmt: skip
+TOO_LARGE = _rule(
+    "DAT012", "dataset-too-large", "error",
+    summary="The file is larger than 5 GB.",
+    why="The platform accepts at most 5 GB per dataset file.",
+    fix="Split the dataset into several files, or convert it to parquet (compressed).",
+)  # fmt: skip
+BAD_METADATA = _rule(
+    "DAT013", "dataset-metadata-invalid", "error",
+    summary="In a file with a `metadata` column, a row's metadata is not a non-empty JSON object.",
+    why="Metadata reaches the workflow and grader as `ctx.metadata`, a dict; without `ground_truth` it is what the grader scores against.",
+    fix='Give every row an object with at least one key: "metadata": {"id": 7}. In CSV, the cell holds the JSON text.',
+    example='{"user_prompt": "2 * 3", "metadata": {}}',
+)  # fmt: skip
+PARQUET_UNCHECKED = _rule(
+    "DAT014", "dataset-parquet-unchecked", "warning",
+    summary="A parquet dataset's columns were not checked because pyarrow is not installed.",
+    why="Parquet is a binary format: without pyarrow only the file's magic bytes can be checked.",
+    fix="pip install 'osmosis-workspace[parquet]' (adds pyarrow) and check again.",
+)  # fmt: skip
+BLANK_LINE = _rule(
+    "DAT015", "dataset-blank-line", "warning",
+    summary="A JSON lines or CSV file has a blank line (not counted as a row).",
+    why="Some readers skip blank lines and others stop with an error, so the file's row count depends on who reads it.",
+    fix="Delete the blank line (a single newline at the end of the file is fine).",
+)  # fmt: skip
+DUPLICATE_COLUMN = _rule(
+    "DAT016", "dataset-duplicate-column", "error",
+    summary="A CSV header or parquet schema names the same column twice.",
+    why="Only one of the two columns survives reading, and which one depends on the reader.",
+    fix="Rename or remove one of the columns.",
+    example="user_prompt,ground_truth,ground_truth",
+)  # fmt: skip
+NO_SYSTEM_PROMPT = _rule(
+    "DAT017", "dataset-no-system-prompt", "info",
+    summary="The dataset has no `system_prompt` column.",
+    why="It is optional, but most tasks need one: it is the system message every rollout starts with.",
+    fix="Add a `system_prompt` column if the task needs instructions (such as the answer format).",
+)  # fmt: skip
+BOM = _rule(
+    "DAT018", "dataset-byte-order-mark", "warning",
+    summary="The file starts with a UTF-8 byte-order mark.",
+    why="Readers that do not strip it see the first column as '\\ufeffuser_prompt' (or reject the first JSON line).",
+    fix="Save the file as UTF-8 without BOM (in Excel: 'CSV UTF-8' adds one; use another export or strip it).",
+)  # fmt: skip
+OUTSIDE_WORKSPACE = _rule(
+    "DAT019", "dataset-outside-workspace", "warning",
+    summary="A file in data/ is a link to a file outside the workspace; it is not checked.",
+    why="The platform runs the committed repository; a link out of it points at nothing there.",
+    fix="Copy the file into data/ instead of linking to it (or keep large files out of data/).",
+)  # fmt: skip
+
+_BY_KIND: dict[str, Rule] = {
+    "unknown-format": UNKNOWN_FORMAT,
+    "unreadable": UNREADABLE,
+    "encoding": ENCODING,
+    "malformed": MALFORMED,
+    "not-object": NOT_OBJECT,
+    "missing-column": MISSING_COLUMN,
+    "ambiguous-label": AMBIGUOUS_LABEL,
+    "not-string": NOT_STRING,
+    "empty-value": EMPTY_VALUE,
+    "divergent-keys": DIVERGENT_KEYS,
+    "too-few-rows": TOO_FEW_ROWS,
+    "too-large": TOO_LARGE,
+    "metadata": BAD_METADATA,
+    "parquet-unchecked": PARQUET_UNCHECKED,
+    "blank-line": BLANK_LINE,
+    "duplicate-column": DUPLICATE_COLUMN,
+    "no-system-prompt": NO_SYSTEM_PROMPT,
+    "bom": BOM,
+}
+# How the summarising diagnostic names the findings it counts.
+_NOUNS = {
+    "encoding": "bytes that are not UTF-8",
+    "malformed": "malformed rows",
+    "not-object": "rows that are not objects",
+    "not-string": "values that are not strings",
+    "empty-value": "empty values",
+    "divergent-keys": "rows whose keys differ from the first row's",
+    "metadata": "invalid metadata values",
+    "blank-line": "blank lines",
+}
+
+
+def _scan(path: Path, suffix: str, size: int, findings: Findings) -> int | None:
+    """Run the format's reader; the row count, or None when it could not be judged."""
+    if suffix == ".jsonl":
+        from generator.datasets.jsonl import scan_file
+
+        return scan_file(path, size, findings)
+    if suffix == ".json":
+        from generator.datasets.jsonarray import scan_json_array
+
+        with open(path, "rb") as fh:
+            rows, whole = scan_json_array(fh, findings)
+        return rows if whole else None
+    if suffix == ".csv":
+        from generator.datasets.csvfile import scan_csv
+
+        with open(path, "rb") as fh:
+            return scan_csv(fh, findings)
+    from generator.datasets.parquetfile import scan_parquet
+
+    return scan_parquet(path, size, findings)
+
+
+def findings_of(path: Path) -> Findings:
+    """Every finding for the dataset at ``path``, by kind (the format is chosen by extension)."""
+    findings = Findings()
+    suffix = path.suffix.lower()
+    if suffix not in FORMATS:
+        shown = f"`{path.suffix}`" if path.suffix else "no extension"
+        findings.add("unknown-format", f"{shown} is not a dataset format; use .jsonl, .json, .csv or .parquet")
+        return findings
+    try:
+        if not path.is_file():
+            findings.add("unreadable", "not a regular file")
+            return findings
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            findings.add("too-large", f"the file is {size / 1000**3:.1f} GB; the platform accepts at most 5 GB")
+        rows = _scan(path, suffix, size, findings)
+    except OSError as err:
+        findings.add("unreadable", f"cannot read the file: {err.strerror or err}")
+        return findings
+    if rows is not None and rows < MIN_ROWS:
+        findings.add("too-few-rows", f"the dataset has {rows} row{'s' if rows != 1 else ''}; the platform needs at least {MIN_ROWS}")
+    return findings
+
+
+def to_diagnostics(findings: Findings, display: str) -> list[Diagnostic]:
+    """The findings as diagnostics at ``display``, one summarising diagnostic per capped kind."""
+    out = [_BY_KIND[f.kind].at(display, f.message, line=f.line, column=f.column, hint=f.hint) for f in findings.shown]
+    for kind, first in findings.first_hidden.items():
+        rest = findings.hidden(kind)
+        shown = findings.counts[kind] - rest
+        where = f" from line {first} on" if first else ""
+        noun = _NOUNS.get(kind, "findings of this kind")
+        message = f"{rest} more {noun}{where} (only the first {shown} are listed)"
+        out.append(_BY_KIND[kind].at(display, message, line=first))
+    return sorted(out, key=Diagnostic.sort_key)
+
+
+def check_dataset_file(path: Path, display: str) -> list[Diagnostic]:
+    """Check one dataset file; diagnostics carry ``display`` as their path."""
+    return to_diagnostics(findings_of(Path(path)), display)
+
+
+@workspace_check(FAMILY)
+def check_data_folder(ws: Workspace) -> list[Diagnostic]:
+    """Every dataset file under data/ (links out of the workspace are reported, not followed)."""
+    root = ws.root.resolve()
+    found: list[Diagnostic] = []
+    for path in ws.data_files:
+        display = path.relative_to(ws.root).as_posix() if path.is_relative_to(ws.root) else ws.rel(path)
+        if not path.resolve().is_relative_to(root):
+            found.append(OUTSIDE_WORKSPACE.at(display, "links to a file outside the workspace; not checked"))
+            continue
+        found.extend(check_dataset_file(path, display))
+    return found
+

@@ -1,0 +1,119 @@
+"""Reading a file in bounded blocks, so memory stays flat whatever the file's size.
+
+Two shapes: lists of complete byte lines (JSON lines: each line is parsed on its own, as bytes,
+which orjson reads directly) and decoded text chunks cut on character boundaries (JSON arrays may
+be one enormous line; CSV rows are split by the csv module itself). Only a single line longer
+than the block (or one array element, in jsonarray.py) is ever held whole.
+"""
+
+from __future__ import annotations
+
+import codecs
+import threading
+from collections.abc import Iterator
+from typing import BinaryIO
+
+from generator.datasets.findings import Findings
+
+BLOCK_SIZE = 4 << 20
+BOM = codecs.BOM_UTF8
+
+
+def line_blocks(fh: BinaryIO, start: int, end: int, block_size: int = BLOCK_SIZE) -> Iterator[list[bytes]]:
+    """The lines of bytes ``[start, end)`` of ``fh`` (without their ``\\n``), a block's worth at a time.
+
+    ``start`` must be at a line start; a line that starts before ``end`` but runs past it is
+    read whole, so adjacent ranges split at line starts see every line exactly once.
+    """
+    fh.seek(start)
+    pos, carry = start, b""
+    while pos < end:
+        data = fh.read(min(block_size, end - pos))
+        if not data:
+            break
+        pos += len(data)
+        lines = data.split(b"\n")
+        if carry:
+            lines[0] = carry + lines[0]  # cheaper than joining the whole block to the carry
+        carry = lines.pop()
+        if lines:
+            yield lines
+    if carry and pos >= end:
+        # ``end`` fell inside a line: finish it, as the next range skips it.
+        while more := fh.read(block_size):
+            cut = more.find(b"\n")
+            carry += more if cut < 0 else more[:cut]
+            if cut >= 0:
+                break
+    if carry:
+        yield [carry]
+
+
+def line_start_after(fh: BinaryIO, offset: int, block_size: int = 1 << 16) -> int:
+    """The offset of the first line that starts at or after ``offset`` (the file size if none)."""
+    if offset == 0:
+        return 0
+    fh.seek(offset - 1)
+    pos = offset - 1
+    while True:
+        data = fh.read(block_size)
+        if not data:
+            return pos
+        cut = data.find(b"\n")
+        if cut >= 0:
+            return pos + cut + 1
+        pos += len(data)
+
+
+# Decode errors are collected by a registered codec error handler (positions only), so a chunk with
+# a bad byte is still decoded in one C call and every bad byte is found, not just the first.
+_bad_bytes = threading.local()
+
+
+def _record_bad_bytes(err: UnicodeDecodeError) -> tuple[str, int]:
+    _bad_bytes.positions.append(err.start)
+    return "\ufffd", err.end
+
+
+codecs.register_error("osmosis-dataset-record", _record_bad_bytes)
+
+
+def text_chunks(fh: BinaryIO, findings: Findings, block_size: int = BLOCK_SIZE) -> Iterator[str]:
+    """The file decoded as UTF-8, chunk by chunk, with bad bytes replaced by U+FFFD and recorded as
+    ``encoding`` findings at their line and (character) column. A leading BOM is skipped and
+    recorded as a ``bom`` finding.
+    """
+    line, col = 1, 1  # where the next chunk starts
+    carry, first = b"", True
+    while True:
+        data = fh.read(block_size)
+        if first:
+            first = False
+            if data.startswith(BOM):
+                findings.add("bom", "file starts with a UTF-8 byte-order mark", 1, 1)
+                data = data[len(BOM) :]
+        at_eof = not data
+        data, carry = carry + data, b""
+        if not data:
+            return
+        if not at_eof:
+            # Carry the last character to the next chunk if it may be incomplete (a lead byte
+            # followed by at most three continuation bytes), so none is split between chunks.
+            i = len(data) - 1
+            while i >= 0 and len(data) - i <= 4 and 0x80 <= data[i] < 0xC0:
+                i -= 1
+            if i >= 0 and data[i] >= 0xC0:
+                data, carry = data[:i], data[i:]
+            if not data:
+                continue
+        _bad_bytes.positions = []
+        text = data.decode("utf-8", "osmosis-dataset-record")
+        for pos in _bad_bytes.positions:
+            nl = data.rfind(b"\n", 0, pos)
+            bad_line = line + data.count(b"\n", 0, pos)
+            bad_col = (col if nl < 0 else 1) + len(data[nl + 1 : pos].decode("utf-8", "replace"))
+            findings.add("encoding", f"byte 0x{data[pos]:02x} is not valid UTF-8", bad_line, bad_col)
+        newlines = text.count("\n")
+        col = (col + len(text)) if newlines == 0 else len(text) - text.rfind("\n")
+        line += newlines
+        yield text

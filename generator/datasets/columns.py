@@ -1,0 +1,171 @@
+"""Column rules shared by every format: which columns a dataset needs and what each row must hold.
+
+Contract section 4. ``user_prompt`` and ``ground_truth`` (or its alias ``label``) are required
+non-empty strings; ``system_prompt`` is a usual, optional string. "Metadata mode": a file with a
+``metadata`` column, whose every value is a non-empty JSON object, may omit ``ground_truth`` (the
+grader reads the row's metadata instead); ``user_prompt`` is still required. Other columns are
+allowed. Names are case-sensitive, so a near miss (``User_Prompt``, ``userprompt``) is reported
+with the name it should have.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import orjson
+
+from generator.datasets.findings import Findings
+
+USER, TRUTH, LABEL, SYSTEM, METADATA = "user_prompt", "ground_truth", "label", "system_prompt", "metadata"
+KNOWN = (USER, TRUTH, LABEL, SYSTEM, METADATA)
+
+def _squash(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+def near_miss(wanted: str, present: Iterable[str]) -> str | None:
+    """A present column that is probably a misspelling of ``wanted`` (case, separators, a typo)."""
+    candidates = [p for p in present if p not in KNOWN]
+    for name in candidates:
+        if _squash(name) == _squash(wanted):
+            return name
+    close = difflib.get_close_matches(wanted, candidates, n=1, cutoff=0.8)
+    return close[0] if close else None
+
+
+def json_type(value: object) -> str:
+    """The JSON name of a decoded value's type, as messages show it."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+@dataclass(frozen=True)
+class ColumnSpec:
+    """What every row of one file is checked against, fixed by its header (or first object row)."""
+
+    keys: frozenset[str]
+    line: int | None  # where the header / first row is
+    nonempty: tuple[str, ...]  # must be non-empty strings
+    strings: tuple[str, ...]  # must be strings (may be empty)
+    metadata: str | None  # the metadata column, when the file has one
+
+    @classmethod
+    def from_columns(cls, columns: list[str], line: int | None, findings: Findings) -> "ColumnSpec":
+        """The spec for ``columns`` (in file order), recording problems with the columns themselves."""
+        for name, n in Counter(columns).items():
+            if n > 1:
+                findings.add("duplicate-column", f"column `{name}` appears {n} times", line)
+        present = set(columns)
+        if USER not in present:
+            _missing(findings, USER, present, line, "the prompt the model answers")
+        metadata = METADATA if METADATA in present else None
+        if TRUTH in present and LABEL in present:
+            findings.add(
+                "ambiguous-label",
+                f"both `{TRUTH}` and its alias `{LABEL}` are columns; the platform reads one of them",
+                line,
+            )
+        elif TRUTH not in present and LABEL not in present and metadata is None:
+            _missing(findings, TRUTH, present, line, "the reference answer the grader receives", alias=LABEL)
+        if SYSTEM not in present:
+            guess = near_miss(SYSTEM, present)
+            if guess:
+                findings.add(
+                    "missing-column",
+                    f"no `{SYSTEM}` column, but there is `{guess}` (column names are case-sensitive)",
+                    line,
+                    hint=f"rename `{guess}` to `{SYSTEM}`",
+                )
+            else:
+                findings.add("no-system-prompt", f"no `{SYSTEM}` column: rows reach the model without a system message", line)
+        nonempty = tuple(c for c in (USER, TRUTH, LABEL) if c in present)
+        strings = (SYSTEM,) if SYSTEM in present else ()
+        return cls(frozenset(present), line, nonempty, strings, metadata)
+
+
+def _missing(findings: Findings, wanted: str, present: set[str], line: int | None, role: str, alias: str | None = None) -> None:
+    guess, target = near_miss(wanted, present), wanted
+    if guess is None and alias:
+        guess, target = near_miss(alias, present), alias
+    name = f"`{wanted}` (or `{alias}`)" if alias else f"`{wanted}`"
+    if guess:
+        findings.add(
+            "missing-column",
+            f"no {name} column, but there is `{guess}` (column names are case-sensitive)",
+            line,
+            hint=f"rename `{guess}` to `{target}`",
+        )
+    else:
+        shown = ", ".join(f"`{c}`" for c in sorted(present)) or "none"
+        findings.add("missing-column", f"no {name} column ({role}); columns are: {shown}", line)
+
+
+class RowChecker:
+    """The full check of one row against the file's spec: the slow path behind each reader's fast one.
+
+    With no spec yet, the first object row fixes it (JSON formats have no header).
+    ``metadata_as_text``: CSV cells are strings, so the metadata value is JSON text to decode.
+    """
+
+    def __init__(self, findings: Findings, spec: ColumnSpec | None = None, metadata_as_text: bool = False):
+        self.findings = findings
+        self.spec = spec
+        self.metadata_as_text = metadata_as_text
+
+    def check(self, row: object, line: int | None, column: int | None = None) -> bool:
+        """Record every problem of ``row``; True when it is an object (so it counts as a row)."""
+        add = self.findings.add
+        if not isinstance(row, dict):
+            add("not-object", f"row is {json_type(row)}, not an object", line, column)
+            return False
+        if self.spec is None:
+            self.spec = ColumnSpec.from_columns(list(row), line, self.findings)
+        spec = self.spec
+        if row.keys() != spec.keys:
+            missing = sorted(spec.keys - row.keys())
+            extra = sorted(row.keys() - spec.keys)
+            parts = ([f"missing {', '.join(f'`{k}`' for k in missing)}"] if missing else []) + (
+                [f"extra {', '.join(f'`{k}`' for k in extra)}"] if extra else []
+            )
+            where = f"line {spec.line}" if spec.line else "the first row"
+            add("divergent-keys", f"row's keys differ from the first row's ({where}): {'; '.join(parts)}", line, column)
+        for name in spec.nonempty:
+            if name in row:
+                value = row[name]
+                if not isinstance(value, str):
+                    add("not-string", f"`{name}` is {json_type(value)}, not a string", line, column)
+                elif not value.strip():
+                    add("empty-value", f"`{name}` is empty" if not value else f"`{name}` is only whitespace", line, column)
+        for name in spec.strings:
+            if name in row and not isinstance(row[name], str):
+                add("not-string", f"`{name}` is {json_type(row[name])}, not a string", line, column)
+        if spec.metadata and spec.metadata in row:
+            self._check_metadata(row[spec.metadata], line, column)
+        return True
+
+    def _check_metadata(self, value: object, line: int | None, column: int | None) -> None:
+        if self.metadata_as_text and isinstance(value, str):
+            try:
+                value = orjson.loads(value)
+            except orjson.JSONDecodeError:
+                self.findings.add("metadata", "`metadata` is not valid JSON text", line, column)
+                return
+        if not isinstance(value, dict):
+            self.findings.add("metadata", f"`metadata` is {json_type(value)}, not a JSON object", line, column)
+        elif not value:
+            self.findings.add("metadata", "`metadata` is an empty object", line, column)

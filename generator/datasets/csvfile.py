@@ -1,0 +1,93 @@
+"""CSV datasets: a header row naming the columns, then one record a row (RFC 4180 quoting).
+
+Read with the csv module in strict mode over lines decoded a chunk at a time, so a quoted field
+may span lines and line numbers are those of the file. Every value is a string, so the row check
+is only for emptiness, plus the JSON text of a ``metadata`` column. Blank lines are not rows and
+are reported as warnings, as in JSON lines.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import BinaryIO
+
+from generator.datasets.blocks import BLOCK_SIZE, text_chunks
+from generator.datasets.columns import ColumnSpec, RowChecker
+from generator.datasets.findings import Findings
+
+# Prompts can be long; the csv module's default field limit (128 KiB) would call them errors.
+FIELD_LIMIT = 1 << 30
+
+
+@contextmanager
+def _field_limit(limit: int):
+    before = csv.field_size_limit(limit)
+    try:
+        yield
+    finally:
+        csv.field_size_limit(before)
+
+
+def _lines(fh: BinaryIO, findings: Findings, block_size: int) -> Iterator[str]:
+    carry = ""
+    for text in text_chunks(fh, findings, block_size):
+        parts = text.split("\n")
+        if carry:
+            parts[0] = carry + parts[0]
+        carry = parts.pop()
+        for part in parts:
+            yield part + "\n"
+    if carry:
+        yield carry
+
+
+def scan_csv(fh: BinaryIO, findings: Findings, block_size: int = BLOCK_SIZE) -> int:
+    """Check the header and every record; returns the number of rows."""
+    with _field_limit(max(FIELD_LIMIT, csv.field_size_limit())):
+        return _scan(csv.reader(_lines(fh, findings, block_size), strict=True), findings)
+
+
+def _scan(reader, findings: Findings) -> int:
+    header: list[str] | None = None
+    checker: RowChecker | None = None
+    required: list[int] = []
+    rows = done = 0
+    while True:
+        start = done + 1
+        try:
+            record = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as err:
+            findings.add("malformed", f"not valid CSV: {err}", start)
+            done = reader.line_num
+            continue
+        done = reader.line_num
+        if not record:
+            findings.add("blank-line", "blank line", start)
+            continue
+        if header is None:
+            header = record
+            for i, name in enumerate(header, 1):
+                if not name.strip():
+                    findings.add("malformed", f"header field {i} has no name", start)
+            spec = ColumnSpec.from_columns(header, start, findings)
+            checker = RowChecker(findings, spec, metadata_as_text=True)
+            required = [i for i, name in enumerate(header) if name in spec.nonempty]
+            slow = spec.metadata is not None
+            continue
+        if len(record) != len(header):
+            findings.add("malformed", f"row has {len(record)} fields, the header has {len(header)}", start)
+            continue
+        rows += 1
+        if not slow:
+            for i in required:
+                value = record[i]
+                if not value or value.isspace():
+                    break
+            else:
+                continue
+        checker.check(dict(zip(header, record)), start)
+    return rows

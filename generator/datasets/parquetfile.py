@@ -1,0 +1,103 @@
+"""Parquet datasets: checked from the footer alone (schema, row count, column statistics).
+
+pyarrow is optional and imported only here, only when a parquet file is checked. Without it the
+file's magic bytes are still checked and a ``parquet-unchecked`` finding says how to enable the
+rest. The data pages are never read: a value check relies on the writer's statistics
+(null counts; an empty string shows as the minimum of a string column), so a file written without
+statistics gets the schema check only.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from generator.datasets.columns import ColumnSpec
+from generator.datasets.findings import Findings
+
+MAGIC = b"PAR1"
+INSTALL_HINT = "pip install 'osmosis-workspace[parquet]' (adds pyarrow) to check parquet datasets"
+
+
+def _has_magic(path: Path, size: int) -> bool:
+    if size < 2 * len(MAGIC):
+        return False
+    with open(path, "rb") as fh:
+        head = fh.read(len(MAGIC))
+        fh.seek(size - len(MAGIC))
+        return head == MAGIC and fh.read(len(MAGIC)) == MAGIC
+
+
+def _import_parquet():
+    """pyarrow.parquet, or None when it is not installed (or fails to import)."""
+    try:
+        import pyarrow.parquet as pq
+    except Exception:  # noqa: BLE001  a broken pyarrow install is "not installed" for our purposes
+        return None
+    return pq
+
+
+def _type_problem(field_type, want: str) -> str | None:
+    """Why a column of ``field_type`` cannot hold ``want`` ("string" or "object"); None when it can."""
+    import pyarrow.types as pt
+
+    if pt.is_dictionary(field_type):
+        field_type = field_type.value_type
+    is_string = pt.is_string(field_type) or pt.is_large_string(field_type) or str(field_type) == "string_view"
+    if want == "string":
+        return None if is_string else f"has type {field_type}, not string"
+    # metadata: a struct or map is an object; a string may hold JSON text (not checkable here)
+    if pt.is_struct(field_type) or pt.is_map(field_type) or is_string:
+        return None
+    return f"has type {field_type}, not a struct, map or JSON string"
+
+
+def scan_parquet(path: Path, size: int, findings: Findings) -> int | None:
+    """Check the footer; returns the row count, or None when the file could not be read."""
+    if not _has_magic(path, size):
+        findings.add("malformed", "not a parquet file (no PAR1 magic bytes at its start and end)")
+        return None
+    pq = _import_parquet()
+    if pq is None:
+        findings.add("parquet-unchecked", "parquet columns not checked: pyarrow is not installed", hint=INSTALL_HINT)
+        return None
+    try:
+        parquet = pq.ParquetFile(path)
+        schema = parquet.schema_arrow
+        meta = parquet.metadata
+    except Exception as err:  # noqa: BLE001  pyarrow raises several types for a broken footer
+        findings.add("malformed", f"unreadable parquet footer: {err}")
+        return None
+    spec = ColumnSpec.from_columns(list(schema.names), None, findings)
+    for name in (*spec.nonempty, *spec.strings):
+        problem = _type_problem(schema.field(name).type, "string")
+        if problem:
+            findings.add("not-string", f"column `{name}` {problem}")
+    if spec.metadata:
+        problem = _type_problem(schema.field(spec.metadata).type, "object")
+        if problem:
+            findings.add("metadata", f"column `{spec.metadata}` {problem}")
+    _check_statistics(meta, schema, spec, findings)
+    return meta.num_rows
+
+
+def _check_statistics(meta, schema, spec: ColumnSpec, findings: Findings) -> None:
+    """Nulls and empty strings in the checked columns, from row-group statistics where written."""
+    leaf = {meta.schema.column(i).path: i for i in range(meta.num_columns)}
+    for name in (*spec.nonempty, *spec.strings, *((spec.metadata,) if spec.metadata else ())):
+        index = leaf.get(name)
+        if index is None:  # nested (struct/map metadata): several leaves, no single null count
+            continue
+        nulls = empties = 0
+        for g in range(meta.num_row_groups):
+            stats = meta.row_group(g).column(index).statistics
+            if stats is None:
+                continue
+            if stats.has_null_count:
+                nulls += stats.null_count
+            if name in spec.nonempty and stats.has_min_max and stats.min in ("", b""):
+                empties += 1
+        if nulls:
+            kind = "metadata" if name == spec.metadata else "not-string"
+            findings.add(kind, f"column `{name}` has {nulls} null value{'s' if nulls != 1 else ''}")
+        if empties:
+            findings.add("empty-value", f"column `{name}` has empty strings (in {empties} of {meta.num_row_groups} row groups)")
