@@ -108,10 +108,9 @@ def collect(paths: list[Path], forced_kind: str | None, only: str | None) -> lis
                 raise UserError(f"{path}: found nothing to check (looked for {wanted})")
             targets += walked
             continue
-        target = classify_file(path, forced_kind)
-        if only and target.kind != only:
+        if only == "dataset" and path.suffix not in DATASET_SUFFIXES:
             raise UserError(f"{path} is not a dataset file (expected {', '.join(DATASET_SUFFIXES)})")
-        targets.append(target)
+        targets.append(classify_file(path, forced_kind))
     return list(dict.fromkeys(targets))
 
 
