@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 SDK_DOUBLE = Path(__file__).resolve().parent / "sdk_double"
-_DOUBLE_PACKAGES = ("osmosis_ai", "agents", "strands")
+_DOUBLE_PACKAGES = ("osmosis_ai", "agents", "strands", "harbor", "strands_tools")
 
 
 def _forget_double_modules() -> None:
