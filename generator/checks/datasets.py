@@ -172,16 +172,16 @@ _BY_KIND: dict[str, Rule] = {
     "no-system-prompt": NO_SYSTEM_PROMPT,
     "bom": BOM,
 }
-# How the summarising diagnostic names the findings it counts.
+# How the summarising diagnostic names what it counts: (one, many).
 _NOUNS = {
-    "encoding": "bytes that are not UTF-8",
-    "malformed": "malformed rows",
-    "not-object": "rows that are not objects",
-    "not-string": "values that are not strings",
-    "empty-value": "empty values",
-    "divergent-keys": "rows whose keys differ from the first row's",
-    "metadata": "invalid metadata values",
-    "blank-line": "blank lines",
+    "encoding": ("byte that is not UTF-8", "bytes that are not UTF-8"),
+    "malformed": ("malformed row", "malformed rows"),
+    "not-object": ("row that is not an object", "rows that are not objects"),
+    "not-string": ("value that is not a string", "values that are not strings"),
+    "empty-value": ("empty value", "empty values"),
+    "divergent-keys": ("row whose keys differ from the first row's", "rows whose keys differ from the first row's"),
+    "metadata": ("invalid metadata value", "invalid metadata values"),
+    "blank-line": ("blank line", "blank lines"),
 }
 
 
@@ -237,9 +237,10 @@ def to_diagnostics(findings: Findings, display: str) -> list[Diagnostic]:
     for kind, first in findings.first_hidden.items():
         rest = findings.hidden(kind)
         shown = findings.counts[kind] - rest
-        where = f" from line {first} on" if first else ""
-        noun = _NOUNS.get(kind, "findings of this kind")
-        message = f"{rest} more {noun}{where} (only the first {shown} are listed)"
+        where = "" if not first else (f" at line {first}" if rest == 1 else f", from line {first} on")
+        one, many = _NOUNS.get(kind, ("more finding", "more findings"))
+        listed = "the first is listed" if shown == 1 else f"the first {shown} are listed"
+        message = f"{rest} more {one if rest == 1 else many}{where} ({listed})"
         out.append(_BY_KIND[kind].at(display, message, line=first))
     return sorted(out, key=Diagnostic.sort_key)
 

@@ -87,7 +87,7 @@ class ColumnSpec:
             if guess:
                 findings.add(
                     "missing-column",
-                    f"no `{SYSTEM}` column, but there is `{guess}` (column names are case-sensitive)",
+                    f"no `{SYSTEM}` column, but there is `{guess}` (column names must match exactly, case included)",
                     line,
                     hint=f"rename `{guess}` to `{SYSTEM}`",
                 )
@@ -106,13 +106,19 @@ def _missing(findings: Findings, wanted: str, present: set[str], line: int | Non
     if guess:
         findings.add(
             "missing-column",
-            f"no {name} column, but there is `{guess}` (column names are case-sensitive)",
+            f"no {name} column, but there is `{guess}` (column names must match exactly, case included)",
             line,
             hint=f"rename `{guess}` to `{target}`",
         )
     else:
         shown = ", ".join(f"`{c}`" for c in sorted(present)) or "none"
         findings.add("missing-column", f"no {name} column ({role}); columns are: {shown}", line)
+
+
+def _quote_hint(name: str, value: object) -> str:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return f'write the value as a string: "{name}": "{value}"'
+    return f'give `{name}` a string value in every row: "{name}": "..."'
 
 
 class RowChecker:
@@ -148,12 +154,12 @@ class RowChecker:
             if name in row:
                 value = row[name]
                 if not isinstance(value, str):
-                    add("not-string", f"`{name}` is {json_type(value)}, not a string", line, column)
+                    add("not-string", f"`{name}` is {json_type(value)}, not a string", line, column, _quote_hint(name, value))
                 elif not value.strip():
                     add("empty-value", f"`{name}` is empty" if not value else f"`{name}` is only whitespace", line, column)
         for name in spec.strings:
             if name in row and not isinstance(row[name], str):
-                add("not-string", f"`{name}` is {json_type(row[name])}, not a string", line, column)
+                add("not-string", f"`{name}` is {json_type(row[name])}, not a string", line, column, _quote_hint(name, row[name]))
         if spec.metadata and spec.metadata in row:
             self._check_metadata(row[spec.metadata], line, column)
         return True

@@ -101,7 +101,8 @@ def scan_json_array(fh: BinaryIO, findings: Findings, block_size: int = BLOCK_SI
                     cut = err.pos >= len(cur.buf) - 8 or err.msg.startswith("Unterminated string")
                     if cut and not cur.eof:
                         if len(cur.buf) - cur.pos > max_element:
-                            return broken(f"array element is larger than {max_element >> 20} MB of text", cur.pos)
+                            size = f"{max_element >> 20} MB" if max_element >= 1 << 20 else f"{max_element} characters"
+                            return broken(f"array element is larger than {size} of text (or broken)", cur.pos)
                         if cur.more():
                             continue
                     return broken(f"not valid JSON: {err.msg}", max(err.pos, cur.pos))

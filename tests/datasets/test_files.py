@@ -1,0 +1,117 @@
+"""File-level behaviour beyond the corpus: unreadable and oversized files, capping, hints."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from generator.checks import datasets as checks
+from generator.checks.datasets import check_dataset_file
+from generator.datasets import jsonl
+from generator.datasets.findings import SHOWN_PER_KIND
+from tests.datasets.conftest import good_row, jsonl_bytes
+
+
+def test_a_folder_named_like_a_dataset_is_unreadable(tmp_path):
+    (tmp_path / "rows.jsonl").mkdir()
+    found = check_dataset_file(tmp_path / "rows.jsonl", "rows.jsonl")
+    assert [(d.code, d.message) for d in found] == [("DAT002", "not a regular file")]
+
+
+def test_missing_file_is_unreadable(tmp_path):
+    assert [d.code for d in check_dataset_file(tmp_path / "gone.csv", "gone.csv")] == ["DAT002"]
+
+
+def test_file_over_5_gb_is_reported_without_reading_it(tmp_path):
+    path = tmp_path / "huge.parquet"
+    with open(path, "wb") as fh:  # sparse: no disk space used, and parquet is checked by its footer
+        fh.truncate(checks.MAX_BYTES + 1)
+    found = check_dataset_file(path, "huge.parquet")
+    assert [d.code for d in found] == ["DAT004", "DAT012"]  # all zeros: no parquet magic either
+    assert any("at most 5 GB" in d.message for d in found)
+
+
+def test_ground_truth_near_miss_of_the_alias(write):
+    rows = [{"system_prompt": "s", "user_prompt": "q", "Label": "a"} for _ in range(4)]
+    found = check_dataset_file(write("l.jsonl", jsonl_bytes(rows)), "l.jsonl")
+    assert [d.code for d in found] == ["DAT006"]
+    assert found[0].hint == "rename `Label` to `label`"
+
+
+def test_system_prompt_near_miss_is_an_error_not_an_info(write):
+    rows = [{"System_Prompt": "s", "user_prompt": "q", "ground_truth": "a"} for _ in range(4)]
+    found = check_dataset_file(write("s.jsonl", jsonl_bytes(rows)), "s.jsonl")
+    assert [(d.code, d.severity.value) for d in found] == [("DAT006", "error")]
+
+
+def test_metadata_mode_still_needs_user_prompt(write):
+    rows = [{"system_prompt": "s", "prompt": "q", "metadata": {"id": 1}} for _ in range(4)]
+    found = check_dataset_file(write("m.jsonl", jsonl_bytes(rows)), "m.jsonl")
+    assert [d.code for d in found] == ["DAT006"]
+    assert "`user_prompt`" in found[0].message
+
+
+def _many_bad_lines(n_bad: int) -> bytes:
+    good = [json.dumps(good_row(i)) for i in range(5)]
+    return ("\n".join(good + ['{"user_prompt": oops}'] * n_bad) + "\n").encode()
+
+
+@pytest.mark.parametrize("n_bad", [SHOWN_PER_KIND + 1, 250])
+def test_first_20_problems_of_a_kind_then_one_count(write, n_bad):
+    found = check_dataset_file(write("bad.jsonl", _many_bad_lines(n_bad)), "bad.jsonl")
+    listed = [d for d in found if d.code == "DAT004"]
+    assert len(listed) == SHOWN_PER_KIND + 1
+    assert [d.line for d in listed[:SHOWN_PER_KIND]] == list(range(6, 6 + SHOWN_PER_KIND))
+    summary = listed[-1]
+    rest = n_bad - SHOWN_PER_KIND
+    assert summary.line == 6 + SHOWN_PER_KIND
+    assert summary.message.startswith(f"{rest} more malformed row")
+    assert "the first 20 are listed" in summary.message
+
+
+def test_caps_are_per_kind(write):
+    lines = [json.dumps(good_row(i)) for i in range(5)]
+    lines += ['{"user_prompt": oops}'] * 25 + ["[1]"] * 3 + [""] * 22
+    found = check_dataset_file(write("mix.jsonl", ("\n".join(lines) + "\n").encode()), "mix.jsonl")
+    by_code = {c: [d for d in found if d.code == c] for c in {d.code for d in found}}
+    assert len(by_code["DAT004"]) == 21 and len(by_code["DAT005"]) == 3 and len(by_code["DAT015"]) == 21
+
+
+def _mixed_file() -> bytes:
+    """A file with problems of several kinds spread over it, for comparing serial and parallel scans."""
+    lines = []
+    for i in range(3000):
+        row = good_row(i)
+        if i % 97 == 5:
+            lines.append('{"system_prompt": "s", "user_prompt": "x", "ground_truth": ]')
+            continue
+        if i % 131 == 7:
+            row["ground_truth"] = i
+        if i % 151 == 9:
+            row["extra"] = True
+        if i % 211 == 3:
+            lines.append("")
+        lines.append(json.dumps(row))
+    return ("\n".join(lines) + "\n").encode()
+
+
+def test_parallel_scan_reports_what_the_serial_scan_does(write, monkeypatch):
+    path = write("mixed.jsonl", _mixed_file())
+    size = path.stat().st_size
+    serial, parallel = checks.Findings(), checks.Findings()
+    rows_serial = jsonl.scan_file(path, size, serial, parallel=False)
+    monkeypatch.setattr(jsonl, "_workers", lambda: 3)  # three ranges even on a one-CPU machine
+    rows_parallel = jsonl.scan_file(path, size, parallel, parallel=True)
+    assert rows_serial == rows_parallel > 2900
+    assert checks.to_diagnostics(serial, "m") == checks.to_diagnostics(parallel, "m")
+    assert serial.counts == parallel.counts and serial.counts["malformed"] > 20
+
+
+def test_parallel_ranges_start_at_line_starts(write):
+    data = b"".join(b"line %d\n" % i for i in range(1000))
+    path = write("lines.jsonl", data)
+    with open(path, "rb") as fh:
+        for offset in (0, 1, 5, 6, 7, 100, len(data) - 1, len(data)):
+            start = jsonl.line_start_after(fh, offset)
+            assert start == len(data) or data[start - 1 : start] in (b"\n", b"") and start >= offset
