@@ -374,6 +374,14 @@ class Resolver:
         return False
 
 
+def binding_site(binding: object) -> tuple[int | None, int | None]:
+    """Line and column (1-based) of the statement behind a module binding."""
+    node = binding.stmt if isinstance(binding, _FromImport) else binding
+    if isinstance(node, ast.stmt):
+        return node.lineno, node.col_offset + 1
+    return None, None
+
+
 def class_member(node: ast.ClassDef, name: str) -> ast.stmt | None:
     """The last statement in the class body binding ``name`` (def, assignment or annotated value)."""
     found: ast.stmt | None = None

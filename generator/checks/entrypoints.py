@@ -29,7 +29,7 @@ from generator.pyast import (
     Ext,
     Module,
     Resolver,
-    _FromImport,
+    binding_site,
     module_classes,
 )
 from generator.registry import rule
@@ -262,14 +262,6 @@ def _syntax_findings(modules: list[Module], show: Display) -> list[Diagnostic]:
     ]
 
 
-def _site(stmt: object) -> tuple[int | None, int | None]:
-    """Line and column (1-based) of a binding statement."""
-    node = stmt.stmt if isinstance(stmt, _FromImport) else stmt
-    if isinstance(node, ast.AST) and hasattr(node, "lineno"):
-        return node.lineno, node.col_offset + 1
-    return None, None
-
-
 def _namespace_classes(resolver: Resolver, module: Module, kind: str) -> list[tuple[ClassRef, int | None, int | None]]:
     """Distinct classes deriving from SDK class ``kind`` bound in ``module``'s namespace, each with
     where it is bound (its class statement when defined here), in source order."""
@@ -278,7 +270,7 @@ def _namespace_classes(resolver: Resolver, module: Module, kind: str) -> list[tu
         found = resolver.lookup(module, name)
         if not isinstance(found, ClassRef) or kind not in resolver.sdk_kinds(found):
             continue
-        line, column = _site(found.node) if found.module is module else _site(binding)
+        line, column = binding_site(found.node if found.module is module else binding)
         previous = by_key.get(found.key)
         if previous is None or (line or 0) < (previous[1] or 0):
             by_key[found.key] = (found, line, column)

@@ -42,6 +42,13 @@ UNKNOWN_BRANCH = rule(
     fix="Check the name against `git branch -a`, or create and push the branch.",
     example='branch = "mian"',
 )
+UNPUSHED = rule(
+    "GIT005", "unpushed-commits", FAMILY, "warning",
+    summary="Local commits touching rollouts/ or configs/ are not pushed to the branch's upstream.",
+    why="The platform syncs from the remote repository; commits that exist only in this clone are not what a run uses.",
+    fix="Push them (`git push`) before submitting a run.",
+    example="rollouts/multiply/main.py committed locally, `git status` says 'ahead of origin/main by 1 commit'",
+)
 GIT_UNREADABLE = rule(
     "GIT004", "git-unreadable", FAMILY, "warning",
     summary="The git repository holding the workspace could not be inspected.",
@@ -66,7 +73,7 @@ def check_git_sync(ws: Workspace) -> list[Diagnostic]:
     try:
         with repo:
             prefix = _workspace_prefix(ws)
-            found = _uncommitted(repo, prefix)
+            found = _uncommitted(repo, prefix) + _unpushed(repo, prefix)
             for config in workspace_configs(ws):
                 found += _pins(repo, ws, config)
             return found
@@ -88,7 +95,7 @@ def _workspace_prefix(ws: Workspace) -> PurePosixPath:
 
 
 def _uncommitted(repo, prefix: PurePosixPath) -> list[Diagnostic]:
-    specs = [str(prefix / area) if str(prefix) != "." else area for area in WATCHED]
+    specs = _pathspecs(prefix)
     # -z: paths verbatim (no quoting); untracked files listed one by one; ignored files excluded.
     out = repo.git.status("--porcelain", "-z", "--untracked-files=all", "--", *specs)
     changed = []
@@ -116,6 +123,29 @@ def _uncommitted(repo, prefix: PurePosixPath) -> list[Diagnostic]:
         f"{count} under rollouts/ or configs/ not committed: {shown}{more}; "
         "the platform runs what is committed on the default branch",
     )]
+
+
+def _unpushed(repo, prefix: PurePosixPath) -> list[Diagnostic]:
+    """Commits on the current branch, not on its upstream, that change what the platform runs.
+    Without an upstream (a local-only repository) there is nothing to compare with: no finding."""
+    if not repo.head.is_valid() or repo.head.is_detached:
+        return []
+    branch = repo.active_branch
+    upstream = branch.tracking_branch()
+    if upstream is None or not upstream.is_valid():
+        return []
+    count = int(repo.git.rev_list("--count", f"{upstream.path}..HEAD", "--", *_pathspecs(prefix)) or 0)
+    if not count:
+        return []
+    plural = "s" if count != 1 else ""
+    return [UNPUSHED.at(
+        None,
+        f"{count} commit{plural} on {branch.name} touching rollouts/ or configs/ not pushed to {upstream.name}",
+    )]
+
+
+def _pathspecs(prefix: PurePosixPath) -> list[str]:
+    return [area if str(prefix) == "." else str(prefix / area) for area in WATCHED]
 
 
 def _is_noise(path: str) -> bool:

@@ -182,3 +182,49 @@ def test_doctor_cli_exit_code_and_json(repo):
     report = json.loads(result.stdout)
     codes = sorted(d["code"] for d in report["diagnostics"])
     assert codes == ["GIT001", "GIT002"]  # the edited config is also uncommitted
+
+
+def _with_upstream(tmp_path, repo):
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(remote))
+    git(repo, "remote", "add", "origin", str(remote))
+    git(repo, "push", "-q", "-u", "origin", "main")
+
+
+def test_pushed_branch_has_no_findings(tmp_path, repo):
+    _with_upstream(tmp_path, repo)
+    assert git_findings(repo) == []
+
+
+def test_unpushed_rollout_commit_is_reported(tmp_path, repo):
+    _with_upstream(tmp_path, repo)
+    main = repo / "rollouts" / "multiply" / "main.py"
+    main.write_text(main.read_text() + "\n# edited\n")
+    git(repo, "commit", "-qam", "edit rollout")
+    write(repo / "README.md", "notes\n")
+    git(repo, "add", "README.md")
+    git(repo, "commit", "-qm", "docs only: not counted")
+    [d] = git_findings(repo)
+    assert (d.code, d.severity.value) == ("GIT005", "warning")
+    assert "1 commit on main" in d.message and "origin/main" in d.message
+
+
+def test_unpushed_commits_outside_rollouts_and_configs_are_not_reported(tmp_path, repo):
+    _with_upstream(tmp_path, repo)
+    write(repo / "README.md", "notes\n")
+    git(repo, "add", "README.md")
+    git(repo, "commit", "-qm", "docs")
+    assert git_findings(repo) == []
+
+
+def test_repository_without_commits(tmp_path):
+    root = build_workspace(tmp_path / "demo", git_dir=False)
+    git(root, "init", "-q", "-b", "main")
+    [d] = git_findings(root)  # everything is untracked; nothing to compare with an upstream
+    assert d.code == "GIT001" and "not committed" in d.message
+
+
+def test_detached_head_is_not_an_error(tmp_path, repo):
+    _with_upstream(tmp_path, repo)
+    git(repo, "checkout", "-q", "--detach", "HEAD")
+    assert git_findings(repo) == []
