@@ -8,6 +8,7 @@ should be is left alone too. Doctor checks again afterwards and reports what is 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -70,19 +71,25 @@ def link_skills(root: Path) -> list[str]:
     from generator.assets import CLAUDE_SKILLS, link_claude_skills
 
     links = root / CLAUDE_SKILLS
-    repaired = set()
+    repaired: dict[str, str] = {}
     if links.is_dir() and _inside(root, links):
         for link in links.iterdir():
             # A dangling link has nothing behind it to lose; a working one (even elsewhere) is the user's.
-            if link.is_symlink() and not link.exists() and (root / ".agents" / "skills" / link.name).is_dir():
+            skill = root / ".agents" / "skills" / link.name
+            if not link.is_symlink() or not skill.is_dir():
+                continue
+            broken = not link.exists()
+            # An absolute link to the right skill breaks when the repository is cloned elsewhere.
+            absolute = os.path.isabs(os.readlink(link)) and link.resolve() == skill.resolve()
+            if broken or absolute:
                 link.unlink()
-                repaired.add((CLAUDE_SKILLS / link.name).as_posix())
+                repaired[(CLAUDE_SKILLS / link.name).as_posix()] = "repaired broken link" if broken else "made relative the absolute link"
     try:
         report = link_claude_skills(root, overwrite=False)
     except OSError as err:  # e.g. Windows without the right to make symlinks
         return [f"could not link the skills under {CLAUDE_SKILLS.as_posix()}/: {err.strerror or err}"]
     return [
-        f"{'repaired broken link' if shown in repaired else 'linked'} {shown} -> ../../.agents/skills/{shown.rsplit('/', 1)[1]}"
+        f"{repaired.get(shown, 'linked')} {shown} -> ../../.agents/skills/{shown.rsplit('/', 1)[1]}"
         for shown in report.created
     ]
 

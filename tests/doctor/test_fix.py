@@ -105,6 +105,16 @@ def test_a_broken_skill_link_is_repaired(ws):
     assert tree(ws) == before
 
 
+def test_an_absolute_skill_link_is_made_relative(ws):
+    link = sorted((ws / ".claude" / "skills").iterdir())[0]
+    before = tree(ws)
+    link.unlink()
+    link.symlink_to((ws / ".agents" / "skills" / link.name).resolve(), target_is_directory=True)
+    result = fix(ws)
+    assert f"fixed: made relative the absolute link .claude/skills/{link.name}" in result.stdout
+    assert tree(ws) == before
+
+
 def test_user_files_are_never_overwritten(ws):
     (ws / "AGENTS.md").write_text("# my own rules\n", encoding="utf-8")
     link = sorted((ws / ".claude" / "skills").iterdir())[0]
