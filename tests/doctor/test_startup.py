@@ -1,0 +1,44 @@
+"""Start-up cost: `osmosis doctor` must not import copier, pydantic (typer 0.29 would), jsonschema or
+the reporters it does not use."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+PROBE = """
+import json, sys
+sys.argv = ["osmosis", *sys.argv[1:]]
+from generator.cli import main
+try:
+    main()
+except SystemExit:
+    pass
+print(json.dumps(sorted(sys.modules)), file=sys.stderr)
+"""
+
+
+def modules_after(cwd: Path, *args: str) -> set[str]:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    out = subprocess.run([sys.executable, "-c", PROBE, *args], cwd=cwd, capture_output=True, text=True, env=env)
+    return set(json.loads(out.stderr.strip().splitlines()[-1]))
+
+
+def test_doctor_imports_stay_light(make_workspace):
+    ws = make_workspace()
+    loaded = modules_after(ws, "doctor", "--format", "json")
+    for heavy in ("copier", "pydantic", "jsonschema", "generator.render", "generator.fix"):
+        assert heavy not in loaded, heavy
+    assert "generator.reporters.json" in loaded
+    assert not {"generator.reporters.sarif", "generator.reporters.text", "generator.reporters.github"} & loaded
+
+
+def test_validate_imports_only_the_families_it_needs(make_workspace):
+    ws = make_workspace()
+    loaded = modules_after(ws, "validate", "data/multiply.jsonl")
+    assert "generator.checks.datasets" in loaded
+    assert "pydantic" not in loaded and "copier" not in loaded
