@@ -10,6 +10,7 @@ init` writes and what a clone keeps), else the workspace folder's name (what the
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 
 from generator.checks import workspace_check
@@ -22,6 +23,9 @@ from generator.workspace import Workspace
 FAMILY = "layout"
 
 REQUIRED_FOLDERS = ("rollouts", "configs/eval", "configs/training", "data")
+# `@AGENTS.md` (Claude Code's import), `@./AGENTS.md`, or a plain mention of the root AGENTS.md;
+# `configs/AGENTS.md` alone does not count: it is not the workspace contract.
+_AGENTS_POINTER = re.compile(r"(?<![\w/.-])(?:@?\./)?@?AGENTS\.md")
 # Agent instruction files `doctor --fix` restores from the bundled workspace template.
 AGENT_FILES = ("AGENTS.md", "CLAUDE.md", "configs/AGENTS.md")
 
@@ -168,7 +172,7 @@ def check_claude_md(ws: Workspace) -> list[Diagnostic]:
     if not path.is_file():
         return []  # LAY002 says it is missing
     text = ws.read_text(path)
-    if text is not None and "AGENTS.md" in text:
+    if text is not None and _AGENTS_POINTER.search(text):
         return []
     return [CLAUDE_WITHOUT_AGENTS.at("CLAUDE.md", "CLAUDE.md neither imports (@AGENTS.md) nor mentions AGENTS.md")]
 

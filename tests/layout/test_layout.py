@@ -139,9 +139,15 @@ def test_claude_md_must_point_at_agents_md(workspace):
     assert (d.code, d.severity.value, d.path) == ("LAY008", "warning", "CLAUDE.md")
 
 
-def test_claude_md_mentioning_agents_md_is_enough(workspace):
-    write(workspace / "CLAUDE.md", "Read AGENTS.md first.\n")
+@pytest.mark.parametrize("text", ["@AGENTS.md\n", "@./AGENTS.md\n", "Read AGENTS.md first.\n", "# Rules\n\n(see AGENTS.md)\n"])
+def test_claude_md_importing_or_mentioning_agents_md_is_enough(workspace, text):
+    write(workspace / "CLAUDE.md", text)
     assert layout(workspace) == []
+
+
+def test_claude_md_mentioning_only_configs_agents_md_does_not_count(workspace):
+    write(workspace / "CLAUDE.md", "See configs/AGENTS.md for configs.\n")
+    assert only(workspace).code == "LAY008"
 
 
 def test_missing_schema(workspace):
@@ -191,3 +197,21 @@ def test_doctor_subprocess_clean_layout_exits_zero(workspace):
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_doctor_fix_repairs_every_finding_marked_fixable(workspace):
+    import shutil
+
+    shutil.rmtree(workspace / "data")
+    shutil.rmtree(workspace / "configs" / "training")
+    for rel in ("AGENTS.md", "CLAUDE.md", "configs/AGENTS.md", ".osmosis/schemas/eval.schema.json"):
+        (workspace / rel).unlink()
+    stale = workspace / ".osmosis/schemas/dataset.schema.json"
+    stale.write_bytes(b"{}")
+    before = run_workspace_checks(Workspace(workspace), {"layout"})
+    assert sorted({d.code for d in before}) == ["LAY001", "LAY002", "LAY009"]
+    assert all(d.fixable for d in before)
+
+    result = CliRunner().invoke(app, ["doctor", str(workspace), "--fix", "--select", "LAY"])
+    assert result.exit_code == 0, result.output
+    assert run_workspace_checks(Workspace(workspace), {"layout"}) == []
