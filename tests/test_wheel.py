@@ -1,0 +1,62 @@
+"""The built wheel works on its own: bundled templates, skills and schemas, and `osmosis init`."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+BIN = "Scripts" if os.name == "nt" else "bin"
+
+
+def run(cmd, **kwargs) -> subprocess.CompletedProcess:
+    proc = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, **kwargs)
+    assert proc.returncode == 0, f"{cmd}\n{proc.stdout}\n{proc.stderr}"
+    return proc
+
+
+@pytest.mark.slow
+def test_wheel_installs_and_initialises_a_workspace(tmp_path):
+    dist = tmp_path / "dist"
+    run([sys.executable, "-m", "build", "--wheel", "--outdir", dist, REPO])
+    wheels = list(dist.glob("osmosis_workspace-*.whl"))
+    assert len(wheels) == 1
+
+    venv = tmp_path / "venv"
+    # System site-packages provide the dependencies; the wheel itself is installed for real (no editable, no deps).
+    run([sys.executable, "-m", "venv", "--system-site-packages", venv])
+    python = venv / BIN / "python"
+    run([python, "-m", "pip", "install", "--no-deps", "--no-index", "--quiet", wheels[0]])
+
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    work = tmp_path / "work"
+    work.mkdir()
+    where = run([python, "-c", "import generator, generator.resources as r; print(generator.__file__); "
+                 "print(r.templates_dir()); print(r.skills_dir())"], cwd=work, env=env).stdout.split()
+    assert all(Path(p).is_relative_to(venv) for p in where), where
+    assert all("_bundled" in p for p in where[1:]), where
+
+    listing = run([venv / BIN / "osmosis", "template", "list"], cwd=work, env=env).stdout
+    assert "multiply " in listing
+
+    run([venv / BIN / "osmosis", "init", "from-wheel", "--defaults", "--no-git"], cwd=work, env=env,
+        stdin=subprocess.DEVNULL)
+    ws = work / "from-wheel"
+    for rel in ["AGENTS.md", "CLAUDE.md", "pyproject.toml", ".github/workflows/osmosis.yml", "configs/AGENTS.md",
+                "rollouts/multiply/main.py", "rollouts/multiply/grading.py", "rollouts/multiply/tests/test_grading.py",
+                "configs/eval/multiply.toml", "configs/training/multiply.toml", "data/multiply.jsonl",
+                ".osmosis/schemas/eval.schema.json", ".osmosis/schemas/training.schema.json",
+                ".osmosis/schemas/dataset.schema.json"]:
+        assert (ws / rel).is_file(), rel
+    bundled_skills = sorted(p.name for p in (REPO / "skills").iterdir() if p.is_dir())
+    agents = ws / ".agents" / "skills"
+    assert (sorted(p.name for p in agents.iterdir()) if agents.is_dir() else []) == bundled_skills
+    for name in bundled_skills:
+        assert (ws / ".claude" / "skills" / name / "SKILL.md").is_file()
+        for src in (REPO / "skills" / name).rglob("*"):
+            if src.is_file() and "__pycache__" not in src.parts:
+                assert (agents / name / src.relative_to(REPO / "skills" / name)).read_bytes() == src.read_bytes()
