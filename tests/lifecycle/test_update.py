@@ -1,0 +1,176 @@
+"""`osmosis update`: a real three-way merge against the pristine render, offline.
+
+The "old" template is a copy of a bundled one, edited; the workspace is made from it, the user edits
+the workspace, then the copy is brought back to the bundled content ("the new release") and the
+workspace is updated.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import cli, commit_all, git, snapshot
+
+REPO = Path(__file__).resolve().parents[2]
+SOURCE = REPO / "templates" / "multiply-openai"
+ROLLOUT_FILES = Path("template") / "rollouts" / "{{ rollout_name }}"
+README_LINE = "Reward: 1.0 when the number after the last `####` (else the last number in the answer) is within"
+
+
+def old_template(tmp_path: Path) -> Path:
+    """multiply-openai as it 'was': an older README line, an older main.py docstring, no CHANGELOG."""
+    template = tmp_path / "tmpl"
+    shutil.copytree(SOURCE, template)
+    readme = template / ROLLOUT_FILES / "README.md.jinja"
+    assert README_LINE in readme.read_text()
+    readme.write_text(readme.read_text().replace(README_LINE, "Reward: 1.0 for a right product (OLD WORDING), within"))
+    main = template / ROLLOUT_FILES / "main.py.jinja"
+    main.write_text(main.read_text().replace("multiply two numbers with an OpenAI Agents SDK agent.",
+                                             "multiply two numbers (old docstring)."))
+    return template
+
+
+def release_new_version(template: Path) -> None:
+    """The template moves on: back to the bundled content, plus a file it did not have."""
+    shutil.rmtree(template)
+    shutil.copytree(SOURCE, template)
+    (template / ROLLOUT_FILES / "CHANGELOG.md").write_text("# Changes\n\n- new in this release\n")
+
+
+@pytest.fixture
+def ws(tmp_path):
+    template = old_template(tmp_path)
+    target = tmp_path / "ws"
+    result = cli("init", target, "--template", template, "--defaults", "--data", "rollout_name=mult")
+    assert result.exit_code == 0, result.output
+    return target, template
+
+
+def test_check_is_current_right_after_init(ws):
+    target, _ = ws
+    result = cli("update", target, "--check")
+    assert result.exit_code == 0, result.output
+    assert "up to date" in result.output
+
+
+def test_user_edit_kept_template_change_applied_conflict_reported(ws):
+    target, template = ws
+    rollout = target / "rollouts" / "mult"
+    # user edits: one far from anything the template changes, one on the very line it changes
+    main = rollout / "main.py"
+    main.write_text(main.read_text() + "\n# my tuning notes\n")
+    readme = rollout / "README.md"
+    readme.write_text(readme.read_text().replace("Reward: 1.0 for a right product (OLD WORDING), within",
+                                                 "Reward: MY OWN WORDING, within"))
+    commit_all(target, "my edits")
+    release_new_version(template)
+
+    check = cli("update", target, "--check")
+    assert check.exit_code == 1 and "rollouts/mult" in check.output
+    assert git(target, "status", "--porcelain") == ""  # --check changed nothing
+
+    result = cli("update", target)
+    assert result.exit_code == 1, result.output
+    assert "conflict" in result.output and "rollouts/mult/README.md" in result.output
+
+    main_text = main.read_text()
+    assert "# my tuning notes" in main_text  # user edit kept
+    assert "multiply two numbers with an OpenAI Agents SDK agent." in main_text  # template change merged in
+    assert "(old docstring)" not in main_text
+    assert (rollout / "CHANGELOG.md").read_text().startswith("# Changes")  # new template file added
+    readme_text = readme.read_text()
+    assert "<<<<<<<" in readme_text and ">>>>>>>" in readme_text
+    assert "MY OWN WORDING" in readme_text and README_LINE in readme_text
+    answers = yaml.safe_load((rollout / ".copier-answers.yml").read_text())
+    assert answers["rollout_name"] == "mult"
+    assert cli("update", target, "--check").exit_code == 0  # the recorded version moved forward
+    pristine_main = git(target, "show", "refs/osmosis/pristine:rollouts/mult/main.py")
+    assert "# my tuning notes" not in pristine_main and "OpenAI Agents SDK agent." in pristine_main
+
+
+def test_conflict_rej_keeps_the_users_file_and_writes_the_patch(ws):
+    target, template = ws
+    readme = target / "rollouts" / "mult" / "README.md"
+    mine = readme.read_text().replace("Reward: 1.0 for a right product (OLD WORDING), within", "Reward: MINE, within")
+    readme.write_text(mine)
+    commit_all(target)
+    release_new_version(template)
+    result = cli("update", target, "--conflict", "rej")
+    assert result.exit_code == 1, result.output
+    assert readme.read_text() == mine
+    rej = (readme.parent / "README.md.rej").read_text()
+    assert "-Reward: 1.0 for a right product (OLD WORDING), within" in rej and f"+{README_LINE}" in rej
+    assert "README.md.rej" in result.output
+
+
+def test_clean_update_exits_0_and_a_second_run_has_nothing_to_do(ws):
+    target, template = ws
+    release_new_version(template)
+    result = cli("update", target)
+    assert result.exit_code == 0, result.output
+    assert "updated" in result.output and "rollouts/mult/README.md" in result.output
+    assert README_LINE in (target / "rollouts/mult/README.md").read_text()
+    commit_all(target, "update")
+    again = cli("update", target)
+    assert again.exit_code == 0 and "already up to date" in again.output
+    assert git(target, "status", "--porcelain") == ""
+
+
+def test_file_removed_by_template_is_deleted_unless_user_changed_it(ws):
+    target, template = ws
+    (target / "rollouts/mult/tests/test_tools.py").write_text("# mine now\n")
+    commit_all(target)
+    release_new_version(template)
+    for rel in ("test_tools.py", "test_grading.py"):
+        (template / ROLLOUT_FILES / "tests" / rel).unlink()
+    result = cli("update", target)
+    assert result.exit_code == 0, result.output
+    assert not (target / "rollouts/mult/tests/test_grading.py").exists()  # untouched: removed
+    assert (target / "rollouts/mult/tests/test_tools.py").read_text() == "# mine now\n"  # changed: kept
+    assert "kept yours" in result.output
+
+
+def test_dirty_tree_is_refused(ws):
+    target, template = ws
+    release_new_version(template)
+    (target / "rollouts/mult/main.py").write_text("# uncommitted\n")
+    (target / "scratch.txt").write_text("untracked\n")
+    before = snapshot(target)
+    result = cli("update", target)
+    assert result.exit_code == 2 and "uncommitted changes" in result.output
+    assert snapshot(target) == before
+    # --check still works on a dirty tree (it changes nothing)
+    assert cli("update", target, "--check").exit_code == 1
+
+
+def test_missing_pristine_ref_is_explained(ws):
+    target, _ = ws
+    git(target, "update-ref", "-d", "refs/osmosis/pristine")
+    result = cli("update", target)
+    assert result.exit_code == 2 and "refs/osmosis/pristine" in result.output and "git fetch" in result.output
+
+
+def test_usage_errors(tmp_path, ws):
+    target, _ = ws
+    assert cli("update", target, "--conflict", "theirs").exit_code == 2
+    assert cli("update", tmp_path / "nope").exit_code == 2
+    no_answers = tmp_path / "plain"
+    (no_answers / "rollouts").mkdir(parents=True)
+    git(no_answers, "init", "-q")
+    result = cli("update", no_answers, "--check")
+    assert result.exit_code == 2 and "not created by `osmosis init`" in result.output
+
+
+def test_bundled_workspace_is_current_and_update_is_a_no_op(tmp_path):
+    target = tmp_path / "fresh"
+    assert cli("init", target, "--template", "calculator-remote", "--defaults").exit_code == 0
+    assert cli("rollout", "new", "extra", "-t", "blank", "-w", target, "--defaults").exit_code == 0
+    commit_all(target)
+    assert cli("update", target, "--check").exit_code == 0
+    result = cli("update", target)
+    assert result.exit_code == 0 and "already up to date" in result.output, result.output
+    assert git(target, "status", "--porcelain") == ""
