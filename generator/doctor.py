@@ -12,7 +12,8 @@ import fnmatch
 import os
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
@@ -199,21 +200,28 @@ def use_color(stream: TextIO) -> bool:
     return bool(isatty and isatty())
 
 
+@contextmanager
+def output_stream(output: Path | None) -> Iterator[TextIO]:
+    """stdout, or the --output file (a clear one-line error when it cannot be written)."""
+    if output is None:
+        yield sys.stdout
+        return
+    try:
+        stream = open(output, "w", encoding="utf-8")
+    except OSError as err:
+        raise UserError(f"cannot write the report to {output}: {err.strerror or err}") from None
+    with stream:
+        yield stream
+
+
 def emit(report, fmt: str, output: Path | None) -> None:
     """Write ``report`` in ``fmt`` to ``output`` (a file) or stdout."""
     from generator.reporters import get_reporter
 
     writer = get_reporter(fmt)
-    if output is None:
-        report.color = report.color and use_color(sys.stdout)
-        writer(report, sys.stdout)
-        return
-    try:
-        with open(output, "w", encoding="utf-8") as stream:
-            report.color = False
-            writer(report, stream)
-    except OSError as err:
-        raise UserError(f"cannot write the report to {output}: {err.strerror or err}") from None
+    with output_stream(output) as stream:
+        report.color = report.color and output is None and use_color(stream)
+        writer(report, stream)
 
 
 def find_workspace(path: Path) -> Workspace:
@@ -233,11 +241,8 @@ def list_checks_command(fmt: str, selectors: tuple[str, ...], ignore: tuple[str,
     check_selectors("--select", selectors)
     check_selectors("--ignore", ignore)
     chosen = [r for r in rules if (not selectors or matches(r.code, list(selectors))) and not matches(r.code, list(ignore))]
-    if output is None:
-        catalog.write(chosen, fmt, sys.stdout)
-    else:
-        with open(output, "w", encoding="utf-8") as stream:
-            catalog.write(chosen, fmt, stream)
+    with output_stream(output) as stream:
+        catalog.write(chosen, fmt, stream)
     return EXIT_OK
 
 

@@ -190,3 +190,28 @@ def test_list_checks_formats(standard, run):
     assert "### SET001" in md  # the settings family is documented too
     only = json.loads(run("doctor", "--list-checks", "-f", "json", "--select", "CFG").stdout)
     assert [c["code"] for c in only["checks"]] == ["CFG901"]
+
+
+def test_unwritable_output_is_a_usage_error(standard, mini_ws, run, tmp_path):
+    for args in (("doctor", mini_ws), ("doctor", "--list-checks")):
+        result = run(*args, "-o", tmp_path / "no" / "such" / "dir" / "r.txt")
+        assert result.exit_code == 2 and result.stderr.startswith("error: cannot write the report to ")
+
+
+def test_real_workspace_end_to_end(make_workspace, run):
+    ws = make_workspace()
+    clean = run("doctor", ws)
+    assert clean.exit_code == 0, clean.output
+    assert clean.stdout == "No issues found.\n"
+    (ws / "CLAUDE.md").unlink()
+    text = run("doctor", ws)
+    assert text.exit_code == 1 and "✗ Layout" in text.stdout and "CLAUDE.md" in text.stdout
+    sarif = json.loads(run("doctor", ws, "-f", "sarif").stdout)
+    [result] = sarif["runs"][0]["results"]
+    assert result["ruleId"].startswith("LAY") and result["level"] == "error"
+    assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "CLAUDE.md"
+    rules = sarif["runs"][0]["tool"]["driver"]["rules"]
+    assert rules[result["ruleIndex"]]["id"] == result["ruleId"]
+    assert {r["id"][:3] for r in rules} >= {"LAY", "CFG", "SEC", "ENT", "DAT", "SKL", "GIT", "SET"}
+    github = run("doctor", ws, "-f", "github").stdout
+    assert github.startswith(f"::error file=CLAUDE.md,title={result['ruleId']}::")
