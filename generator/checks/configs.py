@@ -602,9 +602,13 @@ def fix_schema_directives(root: Path) -> list[str]:
     changed = []
     for kind in CONFIG_KINDS:
         for path in ws.config_files(kind):
-            text = ws.read_text(path)
-            doc = TomlDoc.parse(text) if text is not None else None
-            if doc is None or doc.error is not None or path.is_symlink() or not list(_directive(doc, kind, ws, path, "")):
+            try:
+                # exact bytes, not Workspace.read_text: universal newlines would turn CRLF files into LF
+                text = path.read_bytes().decode("utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
+            doc = TomlDoc.parse(text)
+            if doc.error is not None or path.is_symlink() or not list(_directive(doc, kind, ws, path, "")):
                 continue
             schema_file = (ws.root / ".osmosis" / "schemas" / schema_filename(kind)).resolve()
             line = _relative_directive(path, schema_file)

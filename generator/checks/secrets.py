@@ -313,12 +313,15 @@ def fix_env_example(root: Path) -> list[str]:
     target = ws.root / ENV_EXAMPLE
     if not names or target.is_symlink() or (target.exists() and not target.is_file()):
         return []
-    text = ws.read_text(target) if target.exists() else ""
-    if text is None:
-        return []  # not UTF-8: leave it to the person
-    addition = "" if not text or text.endswith("\n") else "\n"
-    addition += "# Required by configs' [secrets] (values go in your untracked .env, never here).\n"
-    addition += "".join(f"{name}=\n" for name in names)
+    try:
+        # exact text (not Workspace.read_text's universal newlines) to keep the file's line endings
+        text = target.read_bytes().decode("utf-8") if target.exists() else ""
+    except (OSError, UnicodeDecodeError):
+        return []  # unreadable or not UTF-8: leave it to the person
+    nl = "\r\n" if "\r\n" in text else "\n"
+    addition = "" if not text or text.endswith("\n") else nl
+    addition += f"# Required by configs' [secrets] (values go in your untracked .env, never here).{nl}"
+    addition += "".join(f"{name}={nl}" for name in names)
     with target.open("a", encoding="utf-8", newline="") as handle:
         handle.write(addition)
     return [f"{ENV_EXAMPLE}: added {name}=" for name in names]
