@@ -120,7 +120,8 @@ class _Reader:
 
 
 def _read_select(r: _Reader, value: Any, s: dict) -> None:
-    s["select"] = r.codes("select", value, "select")
+    # An empty list would silently turn every check off; it means "no restriction", like no key.
+    s["select"] = r.codes("select", value, "select") or None
 
 
 def _read_ignore(r: _Reader, value: Any, s: dict) -> None:

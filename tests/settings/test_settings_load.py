@@ -68,3 +68,8 @@ def test_key_line_finds_keys_tables_and_quoted_keys():
     assert key_line(text, "per-file-ignores") == 5
     assert key_line(text, "a/*", "tool.osmosis.per-file-ignores") == 6
     assert key_line(text, "strict") is None
+
+
+def test_empty_select_means_everything(tmp_path):
+    settings, found = load_settings(ws_with(tmp_path, "[tool.osmosis]\nselect = []\n"))
+    assert settings.select is None and found == []
