@@ -80,6 +80,14 @@ class ModuleRef:
 Resolved = Ext | ClassRef | ModuleRef | None
 
 
+def real_path(path: Path) -> Path:
+    """``path`` resolved, or made absolute when it cannot be (a symlink loop raises on Python < 3.13)."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path.absolute()
+
+
 def parse_source(source: bytes | str, path: Path) -> Module:
     """Parse ``source``; never raises. Syntax errors become ``Module.error`` with 1-based positions."""
     try:
@@ -171,7 +179,7 @@ class Resolver:
     """Resolves names in the modules of one rollout folder, parsing each sibling module at most once."""
 
     def __init__(self, root: Path):
-        self.root = root.resolve()
+        self.root = real_path(root)
         self._modules: dict[Path, Module] = {}
         self._bases: dict[int, list[Resolved]] = {}
         self._kinds: dict[int, set[str]] = {}
@@ -181,20 +189,15 @@ class Resolver:
     # -- modules -----------------------------------------------------------------------------
 
     def module(self, path: Path) -> Module:
-        key = path.resolve()
+        key = real_path(path)
         if key not in self._modules:
             self._modules[key] = parse_file(path)
         return self._modules[key]
 
-    def add(self, module: Module) -> Module:
-        """Use an already parsed module (e.g. source given directly) for its path."""
-        self._modules[module.path.resolve()] = module
-        return module
-
     def _inside(self, path: Path) -> bool:
         try:
-            path.resolve().relative_to(self.root)
-        except (ValueError, OSError):
+            real_path(path).relative_to(self.root)
+        except ValueError:
             return False
         return True
 

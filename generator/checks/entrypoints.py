@@ -31,6 +31,7 @@ from generator.pyast import (
     Resolver,
     binding_site,
     module_classes,
+    real_path,
 )
 from generator.registry import rule
 from generator.toml_locate import TomlDoc
@@ -168,10 +169,10 @@ def check_entrypoint_file(path: Path, display: str) -> list[Diagnostic]:
     base = PurePosixPath(display).parent
 
     def show(p: Path) -> str:
-        if p.resolve() == path.resolve():
+        if real_path(p) == real_path(path):
             return display
         try:
-            return (base / p.resolve().relative_to(path.parent.resolve()).as_posix()).as_posix()
+            return (base / real_path(p).relative_to(real_path(path.parent)).as_posix()).as_posix()
         except ValueError:
             return p.as_posix()
 
@@ -202,7 +203,7 @@ def check_rollout_entrypoints(ws: Workspace) -> list[Diagnostic]:
 
 def _check_rollout(ws: Workspace, folder: Path, named: list[str | None]) -> list[Diagnostic]:
     resolver = Resolver(folder)
-    show: Display = ws.rel
+    show: Display = lambda p: _rel(ws, p)
     entries: list[Path] = []
     for name in dict.fromkeys(named):
         candidate = folder / name  # type: ignore[operator]
@@ -235,6 +236,15 @@ def _check_rollout(ws: Workspace, folder: Path, named: list[str | None]) -> list
     return found
 
 
+def _rel(ws: Workspace, path: Path) -> str:
+    """Workspace-relative POSIX path, computed without resolving links (every path checked here is
+    reached from the root, and resolving a symlink loop raises)."""
+    try:
+        return path.relative_to(ws.root).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
 def _top_level_modules(folder: Path) -> list[Path]:
     """The rollout's own modules: top-level .py files, without tests (which may define fakes)."""
     return sorted(
@@ -245,8 +255,8 @@ def _top_level_modules(folder: Path) -> list[Path]:
 
 def _inside(folder: Path, path: Path) -> bool:
     try:
-        path.resolve().relative_to(folder.resolve())
-    except (ValueError, OSError):
+        real_path(path).relative_to(real_path(folder))
+    except ValueError:
         return False
     return True
 
@@ -256,7 +266,10 @@ def _inside(folder: Path, path: Path) -> bool:
 
 def _syntax_findings(modules: list[Module], show: Display) -> list[Diagnostic]:
     return [
-        SYNTAX_ERROR.at(show(m.path), f"{m.path.name}: {m.error.message}", line=m.error.line, column=m.error.column)
+        SYNTAX_ERROR.at(
+            show(m.path), f"{m.path.name}: {m.error.message}", line=m.error.line, column=m.error.column,
+            hint=None if m.error.line else "Make it a readable Python source file (UTF-8 or a coding cookie, no NUL bytes).",
+        )
         for m in modules
         if m.error is not None
     ]
@@ -401,7 +414,7 @@ def _has_instance(resolver: Resolver, cls: ClassRef) -> bool:
 
 def _pyproject_findings(ws: Workspace, folder: Path) -> list[Diagnostic]:
     path = folder / "pyproject.toml"
-    shown = ws.rel(path)
+    shown = _rel(ws, path)
     if not path.is_file():
         return [MISSING_ROLLOUT_PYPROJECT.at(shown, f"rollout {folder.name!r} has no pyproject.toml")]
     text = ws.read_text(path)

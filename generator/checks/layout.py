@@ -202,5 +202,5 @@ def _read_inside(root: Path, path: Path) -> bytes | None:
     try:
         path.resolve().relative_to(root.resolve())
         return path.read_bytes() if path.is_file() else None
-    except (ValueError, OSError):
+    except (ValueError, OSError, RuntimeError):  # RuntimeError: a symlink loop (Python < 3.13)
         return None

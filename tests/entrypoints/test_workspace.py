@@ -174,3 +174,21 @@ def test_doctor_cli_end_to_end(workspace):
     assert [(d["code"], d["path"], d["line"], d["column"]) for d in report["diagnostics"]] == [
         ("ENT007", "rollouts/multiply/main.py", 10, 5)
     ]
+
+
+def test_symlink_loops_are_findings_not_crashes(workspace, tmp_path):
+    main = rollout(workspace) / "main.py"
+    main.unlink()
+    main.symlink_to(main)  # a loop
+    (rollout(workspace) / "tools.py").symlink_to(rollout(workspace) / "tools.py")
+    point_configs_at(workspace, "main.py")
+    assert found(workspace) == []  # the named entrypoint is not a file: the config checks say so
+    [d] = check_entrypoint_file(main, "main.py")
+    assert d.code == "ENT002" and "cannot be read" in d.message and "UTF-8" in d.hint
+
+
+def test_sibling_import_through_a_symlink_out_of_the_rollout_is_not_followed(workspace, tmp_path):
+    write(tmp_path / "outside" / "base.py", "from osmosis_ai.rollout import AgentWorkflow\nclass Base(AgentWorkflow):\n    async def run(self, ctx): ...\n")
+    (rollout(workspace) / "base.py").symlink_to(tmp_path / "outside" / "base.py")
+    write(rollout(workspace) / "main.py", "from base import Base\n\nclass W(Base):\n    pass\n")
+    assert found(workspace) == [("ENT003", "rollouts/multiply/main.py", None, None)]
