@@ -166,7 +166,7 @@ def _relative(path: str, prefix: PurePosixPath) -> str:
 
 def _pins(repo, ws: Workspace, config: ConfigRef) -> list[Diagnostic]:
     found = []
-    shown = ws.rel(config.path)
+    shown = config.path.relative_to(ws.root).as_posix()  # configs are listed from the root
     sha = config.experiment_str("commit_sha")
     if sha is not None and _SHA.match(sha) and not _has_commit(repo, sha):
         line, column = config.value_position("commit_sha")

@@ -102,7 +102,13 @@ def check_required_paths(ws: Workspace) -> list[Diagnostic]:
     found = []
     for rel in REQUIRED_FOLDERS:
         path = ws.root / rel
-        if not path.exists():
+        if path.is_symlink() and not path.exists():
+            # A dangling link: --fix leaves links alone, so this one is the user's to repair.
+            found.append(dataclasses.replace(
+                MISSING_FOLDER.at(rel, f"{rel} is a broken link", hint=f"Point the link at a folder, or remove it and create {rel}/."),
+                fixable=False,
+            ))
+        elif not path.exists():
             found.append(MISSING_FOLDER.at(rel, f"required folder {rel}/ is missing"))
         elif not path.is_dir():
             # Not safe to repair: something the user made sits where the folder belongs.

@@ -215,3 +215,13 @@ def test_doctor_fix_repairs_every_finding_marked_fixable(workspace):
     result = CliRunner().invoke(app, ["doctor", str(workspace), "--fix", "--select", "LAY"])
     assert result.exit_code == 0, result.output
     assert run_workspace_checks(Workspace(workspace), {"layout"}) == []
+
+
+def test_required_folder_that_is_a_broken_link_is_not_fixable(workspace, tmp_path):
+    import shutil
+
+    shutil.rmtree(workspace / "data")
+    (workspace / "data").symlink_to(tmp_path / "gone")
+    d = only(workspace)
+    assert (d.code, d.path, d.fixable) == ("LAY001", "data", False)
+    assert "broken link" in d.message
