@@ -225,7 +225,9 @@ def check_config_file(path: Path, kind: str | None, ws: Workspace | None, displa
     """
     text = ws.read_text(path) if ws is not None else _read(path)
     if text is None:
-        return [TOML_SYNTAX.at(display, f"{path.name} cannot be read as UTF-8 text", line=1, column=1)]
+        why = "is not UTF-8 text (TOML must be)" if path.is_file() else "cannot be read"
+        return [TOML_SYNTAX.at(display, f"{path.name} {why}", line=1 if path.is_file() else None,
+                               column=1 if path.is_file() else None)]
     kind = kind or guess_config_kind(path, text) or "eval"
     doc = TomlDoc.parse(text)
     return sorted(check_config_doc(doc, kind, ws, path, display), key=Diagnostic.sort_key)

@@ -146,3 +146,21 @@ def test_validate_cli_outside_a_workspace_skips_cross_references(tmp_path, monke
     syntax.write_text((CASES / "eval" / "cfg001-unquoted-string.toml").read_text())
     result = CliRunner().invoke(app, ["validate", "syntax.toml", "--kind", "eval"])
     assert result.exit_code == 1 and "CFG001" in result.output and "Traceback" not in result.output
+
+
+def test_unreadable_configs_are_one_finding(tmp_path):
+    latin1 = tmp_path / "latin1.toml"
+    latin1.write_bytes('model_path = "caf\xe9"\n'.encode("latin-1"))
+    found = check_config_file(latin1, "eval", None, "latin1.toml")
+    assert [(d.code, d.line, d.message) for d in found] == [("CFG001", 1, "latin1.toml is not UTF-8 text (TOML must be)")]
+    gone = check_config_file(tmp_path / "gone.toml", "eval", None, "gone.toml")
+    assert [(d.code, d.line) for d in gone] == [("CFG001", None)]
+
+
+def test_kind_is_guessed_from_folder_then_tables(tmp_path):
+    from generator.checks.configs import guess_config_kind
+
+    assert guess_config_kind(tmp_path / "configs" / "training" / "x.toml") == "training"
+    assert guess_config_kind(tmp_path / "x.toml", "[sampling]\nrollout_top_p = 1\n") == "training"
+    assert guess_config_kind(tmp_path / "x.toml", "[evaluation]\nn = 1\n") == "eval"
+    assert guess_config_kind(tmp_path / "x.toml", "a = 1\n") is None
