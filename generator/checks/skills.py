@@ -27,6 +27,7 @@ from generator.checks import workspace_check
 from generator.diagnostics import Diagnostic, Severity
 from generator.registry import Rule, rule
 from generator.resources import SKILL_NAMES
+from generator.settings import extra_skills  # bad values there are SET findings, not ours
 from generator.workspace import Workspace
 
 MAX_NAME_LENGTH = 64
@@ -558,20 +559,13 @@ def check_skills(ws: Workspace) -> list[Diagnostic]:
         if name not in present:
             found.append(BUNDLED_SKILL_MISSING.at(
                 f".agents/skills/{name}", f"the bundled skill {name!r} is missing from .agents/skills/"))
-    for name in _extra_skill_names(ws):
+    for name in extra_skills(ws):
         if name not in present and name not in SKILL_NAMES:
             found.append(dataclasses.replace(BUNDLED_SKILL_MISSING.at(
                 f".agents/skills/{name}", f"the skill {name!r} required by [tool.osmosis] extra-skills is missing",
                 hint=f"add .agents/skills/{name}/SKILL.md, or drop it from extra-skills"), fixable=False))
     found.extend(_claude_link_findings(Path(root), present))
     return found
-
-
-def _extra_skill_names(ws: Workspace) -> list[str]:
-    """Skill names `[tool.osmosis] extra-skills` requires besides the bundled ones (bad values: SET checks)."""
-    settings = ws.pyproject.get("tool", {}).get("osmosis", {})
-    extra = settings.get("extra-skills", []) if isinstance(settings, dict) else []
-    return [n for n in extra if isinstance(n, str)] if isinstance(extra, list) else []
 
 
 def _claude_link_findings(ws_root: Path, present: set[str]) -> list[Diagnostic]:
