@@ -8,7 +8,6 @@ Nothing is written through a symlink that leads out of the workspace.
 from __future__ import annotations
 
 import os
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -137,7 +136,3 @@ def write_schemas(dest: Path, *, overwrite: bool = False) -> AssetReport:
         _place_bytes(dest, Path(WORKSPACE_SCHEMA_DIR) / schema_filename(kind), schema_bytes(kind), overwrite, report)
     return report
 
-
-def copy_tree_missing(src: Path, dest: Path) -> None:
-    """Copy ``src`` into ``dest`` keeping symlinks as links (used to assemble a staging tree)."""
-    shutil.copytree(src, dest, symlinks=True, dirs_exist_ok=True)
