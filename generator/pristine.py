@@ -211,9 +211,8 @@ def render_pristine(root: Path, dest: Path, *, trust: bool = False) -> list[Reco
         with open_template(entry.template, kind="rollout" if entry.bundled else None) as source:
             check_trust(source, trust=trust)
             render(source.path, dest, data=entry.answers, defaults=True, unsafe=trust and not source.bundled)
-            label = entry.template if source.bundled else entry.template
             if (dest / entry.path).is_file():
-                stamp(dest / entry.path, label, fingerprint(source.path))
+                stamp(dest / entry.path, entry.template, fingerprint(source.path))
         register_rollout(dest, Path(entry.path).parent.name)
     assets.install_skills(dest)
     assets.link_claude_skills(dest)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import difflib
 import os
-import shutil
 import subprocess
 import tempfile
 from dataclasses import dataclass, field

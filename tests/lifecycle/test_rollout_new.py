@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import cli, commit_all, doctor_errors, git, snapshot
+from lifecycle_helpers import cli, commit_all, doctor_errors, git, snapshot
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import cli, commit_all, git, snapshot
+from lifecycle_helpers import cli, commit_all, git, snapshot
 
 REPO = Path(__file__).resolve().parents[2]
 SOURCE = REPO / "templates" / "multiply-openai"

@@ -4,12 +4,11 @@ wrong scripted answer."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from conftest import ROLLOUT, cli, concrete_subclasses, first_row, load_rollout_module
+from template_helpers import cli, concrete_subclasses, first_row, load_rollout_module
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import ROLLOUT, TEMPLATES, cli, doctor
+from template_helpers import ROLLOUT, TEMPLATES, cli, doctor
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import cli
+from template_helpers import cli
 from generator import catalog
 from generator.external import UNSAFE_KEYS, load_config, unsafe_features
 
