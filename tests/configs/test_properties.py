@@ -3,6 +3,7 @@ our verdict is jsonschema's (Draft 7) verdict."""
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 import tempfile
@@ -79,20 +80,25 @@ def roundtrip(data: dict) -> str:
     return tomlkit.dumps(data)
 
 
+@functools.lru_cache(maxsize=None)
+def _validator(kind: str):
+    import jsonschema
+
+    return jsonschema.Draft7Validator(load_schema(kind))
+
+
 SCHEMA_CODES = {"CFG002", "CFG003", "CFG004", "CFG005", "CFG006", "CFG007", "CFG008", "CFG009", "CFG010",
                 "CFG011", "CFG012", "CFG014", "CFG015"}
 
 
 @pytest.mark.parametrize("kind", ["eval", "training"])
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(data=st.data())
 def test_verdict_agrees_with_jsonschema(kind, data):
-    import jsonschema
-
     config = data.draw(configs(kind))
     text = roundtrip(config)
     parsed = tomllib.loads(text)
-    theirs = jsonschema.Draft7Validator(load_schema(kind)).is_valid(parsed)
+    theirs = _validator(kind).is_valid(parsed)
     assert is_valid(load_schema(kind), parsed) == theirs
     doc = TomlDoc.parse(text)
     found = list(check_config_doc(doc, kind, None, Path("x.toml"), "x.toml"))
@@ -133,7 +139,7 @@ def _workspace() -> Path:
     return _WS
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=st.text(max_size=200))
 def test_random_text_never_raises(text):
     root = _workspace()
