@@ -600,7 +600,7 @@ def _claude_link_findings(ws_root: Path, present: set[str]) -> list[Diagnostic]:
             found.append(SKILL_PATH_ESCAPES.at(display, f"{display} links to {target!r}, outside the workspace"))
         elif not os.path.exists(link):
             diagnostic = CLAUDE_LINK_BROKEN.at(display, f"{display} links to {target!r}, which does not exist")
-            if not canonical:  # nothing to relink to
+            if not canonical and name not in SKILL_NAMES:  # nothing to relink to, nor to restore
                 diagnostic = dataclasses.replace(diagnostic, fixable=False, hint=f"remove the broken link {display}")
             found.append(diagnostic)
         elif os.path.realpath(link) != expected or not canonical:
