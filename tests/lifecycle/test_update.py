@@ -174,3 +174,29 @@ def test_bundled_workspace_is_current_and_update_is_a_no_op(tmp_path):
     result = cli("update", target)
     assert result.exit_code == 0 and "already up to date" in result.output, result.output
     assert git(target, "status", "--porcelain") == ""
+
+
+def test_skills_from_a_newer_bundle_are_merged(tmp_path, monkeypatch):
+    from generator import resources
+
+    target = tmp_path / "skilled"
+    assert cli("init", target, "--defaults").exit_code == 0
+    installed = target / ".agents/skills/debug-rollouts/SKILL.md"
+    installed.write_text(installed.read_text() + "\nMy team's note: check the logs first.\n")
+    commit_all(target)
+    bundle = tmp_path / "bundle"
+    shutil.copytree(resources.skills_dir(), bundle)
+    skill = bundle / "debug-rollouts" / "SKILL.md"
+    lines = skill.read_text().splitlines(keepends=True)
+    heading = next(i for i, line in enumerate(lines) if line.startswith("#") and i > 3)
+    lines.insert(heading + 1, "\nNew in this release: read the grader's reward first.\n")
+    skill.write_text("".join(lines))
+    monkeypatch.setattr(resources, "skills_dir", lambda: bundle)
+
+    check = cli("update", target, "--check")
+    assert check.exit_code == 1 and "(workspace)" in check.output
+    result = cli("update", target)
+    assert result.exit_code == 0, result.output
+    text = installed.read_text()
+    assert "New in this release: read the grader's reward first." in text and "My team's note" in text
+    assert (target / ".claude/skills/debug-rollouts").is_symlink()
