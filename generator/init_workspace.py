@@ -71,7 +71,8 @@ def init_command(
 
     interactive = not defaults and sys.stdin.isatty()
     cwd = Path.cwd()
-    target = cwd if here else (cwd / path if path is not None else None)
+    # abspath, not resolve: normalise `..` but keep the user's symlinked folders as they named them
+    target = cwd if here else (Path(os.path.abspath(cwd / path)) if path is not None else None)
     suggested = _suggested_workspace_name(answers, target)
     ws_data = {k: v for k, v in answers.items() if k in ws_questions}
     ro_data = {k: v for k, v in answers.items() if k in ro_questions}

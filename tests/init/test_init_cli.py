@@ -266,3 +266,11 @@ def test_template_list_does_not_import_copier():
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert "multiply" in proc.stdout
+
+
+def test_dot_dot_in_path_is_normalised(tmp_path):
+    (tmp_path / "x").mkdir()
+    result = init(str(tmp_path / "x" / ".." / "calc-ws"), "--defaults", "--no-git")
+    assert result.exit_code == 0, result.output
+    assert tomllib.loads((tmp_path / "calc-ws/pyproject.toml").read_text())["project"]["name"] == "calc-ws"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["calc-ws", "x"]
