@@ -20,15 +20,18 @@ def register(app: typer.Typer) -> None:
 @handles_errors
 def new(
     name: str = typer.Argument(..., help="Rollout name (lowercase letters, digits, hyphens)."),
-    template: str = typer.Option("multiply", "--template", "-t", help="Template to render."),
+    template: str = typer.Option("multiply", "--template", "-t", help="Template: a bundled name (osmosis template list), a local folder, or a git URL."),
     workspace: Path = typer.Option(Path("."), "--workspace", "-w", help="The workspace (default: current folder)."),
     data: List[str] = typer.Option([], "--data", "-d", help="Answer a question: KEY=VALUE (repeatable)."),
     defaults: bool = typer.Option(False, "--defaults", help="Use default answers; ask nothing."),
-    trust: bool = typer.Option(False, "--trust", help="Allow a non-bundled template's unsafe features."),
+    trust: bool = typer.Option(False, "--trust", help="Allow a non-bundled template's tasks, migrations and Jinja extensions."),
 ) -> int:
     """Add a rollout, its configs and its data sample to an existing workspace.
 
-    Example: osmosis rollout new adder --template multiply-openai
+    Refuses an existing rollout, or any file the template would overwrite (nothing is written).
+    See a template's questions with `osmosis template inspect T`.
+
+    Example: osmosis rollout new adder --template multiply-openai --defaults
     """
     from generator.rollout_new import rollout_new_command
 
