@@ -86,16 +86,18 @@ def text_chunks(fh: BinaryIO, findings: Findings, block_size: int = BLOCK_SIZE) 
     line, col = 1, 1  # where the next chunk starts
     carry, first = b"", True
     while True:
-        data = fh.read(block_size)
+        data = fh.read(max(block_size, len(BOM)) if first else block_size)
+        at_eof = not data
         if first:
             first = False
             if data.startswith(BOM):
                 findings.add("bom", "file starts with a UTF-8 byte-order mark", 1, 1)
                 data = data[len(BOM) :]
-        at_eof = not data
         data, carry = carry + data, b""
         if not data:
-            return
+            if at_eof:
+                return
+            continue  # the first read held only the BOM
         if not at_eof:
             # Carry the last character to the next chunk if it may be incomplete (a lead byte
             # followed by at most three continuation bytes), so none is split between chunks.

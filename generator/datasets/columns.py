@@ -11,6 +11,7 @@ with the name it should have.
 from __future__ import annotations
 
 import difflib
+import json
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -35,6 +36,17 @@ def near_miss(wanted: str, present: Iterable[str]) -> str | None:
             return name
     close = difflib.get_close_matches(wanted, candidates, n=1, cutoff=0.8)
     return close[0] if close else None
+
+
+def shown(name: str) -> str:
+    """A column name as messages show it: in backticks, or JSON-quoted when it has odd characters."""
+    return f"`{name}`" if name.isprintable() and name and "`" not in name else json.dumps(name)
+
+
+def shown_list(names: Iterable[str], limit: int = 10) -> str:
+    names = sorted(names)
+    text = ", ".join(shown(n) for n in names[:limit])
+    return text + (f" and {len(names) - limit} more" if len(names) > limit else "")
 
 
 def json_type(value: object) -> str:
@@ -69,7 +81,7 @@ class ColumnSpec:
         """The spec for ``columns`` (in file order), recording problems with the columns themselves."""
         for name, n in Counter(columns).items():
             if n > 1:
-                findings.add("duplicate-column", f"column `{name}` appears {n} times", line)
+                findings.add("duplicate-column", f"column {shown(name)} appears {n} times", line)
         present = set(columns)
         if USER not in present:
             _missing(findings, USER, present, line, "the prompt the model answers")
@@ -87,9 +99,9 @@ class ColumnSpec:
             if guess:
                 findings.add(
                     "missing-column",
-                    f"no `{SYSTEM}` column, but there is `{guess}` (column names must match exactly, case included)",
+                    f"no `{SYSTEM}` column, but there is {shown(guess)} (column names must match exactly, case included)",
                     line,
-                    hint=f"rename `{guess}` to `{SYSTEM}`",
+                    hint=f"rename {shown(guess)} to `{SYSTEM}`",
                 )
             else:
                 findings.add("no-system-prompt", f"no `{SYSTEM}` column: rows reach the model without a system message", line)
@@ -106,13 +118,12 @@ def _missing(findings: Findings, wanted: str, present: set[str], line: int | Non
     if guess:
         findings.add(
             "missing-column",
-            f"no {name} column, but there is `{guess}` (column names must match exactly, case included)",
+            f"no {name} column, but there is {shown(guess)} (column names must match exactly, case included)",
             line,
-            hint=f"rename `{guess}` to `{target}`",
+            hint=f"rename {shown(guess)} to `{target}`",
         )
     else:
-        shown = ", ".join(f"`{c}`" for c in sorted(present)) or "none"
-        findings.add("missing-column", f"no {name} column ({role}); columns are: {shown}", line)
+        findings.add("missing-column", f"no {name} column ({role}); columns are: {shown_list(present) or 'none'}", line)
 
 
 def _quote_hint(name: str, value: object) -> str:
@@ -143,11 +154,8 @@ class RowChecker:
             self.spec = ColumnSpec.from_columns(list(row), line, self.findings)
         spec = self.spec
         if row.keys() != spec.keys:
-            missing = sorted(spec.keys - row.keys())
-            extra = sorted(row.keys() - spec.keys)
-            parts = ([f"missing {', '.join(f'`{k}`' for k in missing)}"] if missing else []) + (
-                [f"extra {', '.join(f'`{k}`' for k in extra)}"] if extra else []
-            )
+            missing, extra = spec.keys - row.keys(), row.keys() - spec.keys
+            parts = ([f"missing {shown_list(missing)}"] if missing else []) + ([f"extra {shown_list(extra)}"] if extra else [])
             where = f"line {spec.line}" if spec.line else "the first row"
             add("divergent-keys", f"row's keys differ from the first row's ({where}): {'; '.join(parts)}", line, column)
         for name in spec.nonempty:

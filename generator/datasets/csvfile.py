@@ -9,6 +9,7 @@ are reported as warnings, as in JSON lines.
 from __future__ import annotations
 
 import csv
+import io
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import BinaryIO
@@ -31,14 +32,16 @@ def _field_limit(limit: int):
 
 
 def _lines(fh: BinaryIO, findings: Findings, block_size: int) -> Iterator[str]:
+    """The file's lines, each with its ``\\n`` (a lone ``\\r`` is not a line end, as for JSON lines)."""
     carry = ""
     for text in text_chunks(fh, findings, block_size):
-        parts = text.split("\n")
         if carry:
-            parts[0] = carry + parts[0]
-        carry = parts.pop()
-        for part in parts:
-            yield part + "\n"
+            text, carry = carry + text, ""
+        for line in io.StringIO(text, newline="\n"):  # lazily, not a list of the chunk's lines
+            if line.endswith("\n"):
+                yield line
+            else:
+                carry = line
     if carry:
         yield carry
 

@@ -115,3 +115,21 @@ def test_parallel_ranges_start_at_line_starts(write):
         for offset in (0, 1, 5, 6, 7, 100, len(data) - 1, len(data)):
             start = jsonl.line_start_after(fh, offset)
             assert start == len(data) or data[start - 1 : start] in (b"\n", b"") and start >= offset
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_nan_and_infinity_are_not_json(write, constant):
+    rows = [json.dumps(good_row(i)) for i in range(4)] + ['{"user_prompt": "q", "ground_truth": %s}' % constant]
+    found = check_dataset_file(write("n.jsonl", "\n".join(rows)), "n.jsonl")
+    assert [(d.code, d.line) for d in found] == [("DAT004", 5)]
+    array = check_dataset_file(write("n.json", "[" + ",\n".join(rows) + "]"), "n.json")
+    assert [(d.code, d.line) for d in array] == [("DAT004", 5)]
+
+
+def test_odd_column_names_are_quoted_in_one_line_messages(write):
+    rows = [{"user_prompt": "q", "ground_truth": "a", "system_prompt": "s"}] + [
+        {"user_prompt": "q", "ground_truth": "a", "system_prompt": "s", "bad\nname": 1, "": 2}
+    ] * 4
+    found = check_dataset_file(write("o.jsonl", jsonl_bytes(rows)), "o.jsonl")
+    assert [d.code for d in found] == ["DAT010", "DAT010"]
+    assert found[0].message.endswith('extra "", "bad\\nname"')

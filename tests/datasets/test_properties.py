@@ -1,0 +1,84 @@
+"""Property tests: whatever bytes or JSON a dataset holds, the checker returns diagnostics and
+never raises; JSON lines and a JSON array of the same rows get the same verdicts."""
+
+from __future__ import annotations
+
+import io
+import json
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from generator.checks.datasets import check_dataset_file
+from generator.datasets.blocks import line_blocks, text_chunks
+from generator.datasets.findings import Findings
+from generator.diagnostics import Diagnostic
+from generator.registry import RULES
+
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+NAMES = ["user_prompt", "ground_truth", "label", "system_prompt", "metadata", "User_Prompt", "id", ""]
+
+# Finite floats: json.dumps writes NaN and Infinity, which are not JSON (tested in test_files.py).
+scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8)
+values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3), max_leaves=6)
+rows = st.dictionaries(st.sampled_from(NAMES), values, max_size=6) | values
+# Bytes that look like datasets often enough to reach deep paths: JSON-ish and CSV-ish tokens.
+tokens = st.sampled_from([b"{", b"}", b"[", b"]", b'"', b",", b":", b"\n", b"\r\n", b" ", b"\xef\xbb\xbf", b"\xff", b"\xc3",
+                          b'"user_prompt"', b'"ground_truth"', b'"x"', b"1", b"null", b"user_prompt", b"ground_truth", b"PAR1"])
+noisy_bytes = st.lists(tokens | st.binary(max_size=6), max_size=60).map(b"".join)
+
+
+def _check(data: bytes, suffix: str) -> list[Diagnostic]:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / f"data{suffix}"
+        path.write_bytes(data)
+        found = check_dataset_file(path, f"data/data{suffix}")
+    for d in found:
+        assert isinstance(d, Diagnostic) and d.code in RULES and d.path == f"data/data{suffix}"
+        assert d.message and "\n" not in d.message
+        assert d.line is None or d.line >= 1
+        assert d.column is None or d.column >= 1
+    return found
+
+
+@SETTINGS
+@given(data=noisy_bytes, suffix=st.sampled_from([".jsonl", ".json", ".csv", ".parquet"]))
+def test_random_bytes_never_raise(data, suffix):
+    found = _check(data, suffix)
+    if suffix != ".parquet" and len(data.splitlines()) < 4:
+        assert found, "fewer than 4 lines can never be a valid dataset"
+
+
+@SETTINGS
+@given(lines=st.lists(rows, max_size=30))
+def test_random_json_lines_never_raise(lines):
+    found = _check("".join(json.dumps(r) + "\n" for r in lines).encode(), ".jsonl")
+    if len([r for r in lines if isinstance(r, dict)]) < 4:
+        assert any(d.code == "DAT011" for d in found)
+
+
+@SETTINGS
+@given(lines=st.lists(rows, min_size=1, max_size=30))
+def test_json_lines_and_json_array_agree(lines):
+    as_lines = _check("".join(json.dumps(r) + "\n" for r in lines).encode(), ".jsonl")
+    as_array = _check(("[\n" + ",\n".join(json.dumps(r) for r in lines) + "\n]\n").encode(), ".json")
+    # Same rows, same verdicts; element k of the array sits one line lower than line k.
+    assert Counter((d.code, d.line and d.line - 1) for d in as_array) == Counter((d.code, d.line) for d in as_lines)
+
+
+@SETTINGS
+@given(data=st.binary(max_size=300) | noisy_bytes, block=st.integers(1, 40))
+def test_block_readers_match_reading_whole(data, block):
+    lines = [line for b in line_blocks(io.BytesIO(data), 0, len(data), block) for line in b]
+    expected = data.split(b"\n")
+    assert lines == (expected[:-1] if expected[-1] == b"" else expected)
+    findings = Findings()
+    text = "".join(text_chunks(io.BytesIO(data), findings, block))
+    body = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+    assert text == body.decode("utf-8", "replace")
+    whole = Findings()
+    "".join(text_chunks(io.BytesIO(data), whole, 1 << 20))
+    assert findings.shown == whole.shown  # same bad bytes at the same places, whatever the block size
