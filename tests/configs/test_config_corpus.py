@@ -56,7 +56,7 @@ def test_corpus_covers_every_config_rule():
 
     import generator.checks  # noqa: F401  (fills the table)
 
-    workspace_level = {"CFG020"}  # a rollout without an eval config: tested in test_workspace_checks
+    workspace_level = {"CFG020"}  # a rollout without an eval config: tested in test_config_workspace
     codes = {c for c in RULES if c.startswith("CFG")} - workspace_level
     covered = {name.split("-")[0].upper() for name in (p.stem for p in ALL)}
     assert codes <= covered, f"no corpus case for {sorted(codes - covered)}"

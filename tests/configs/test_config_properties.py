@@ -21,7 +21,7 @@ from generator.schemas.evaluate import is_valid, violations
 from generator.toml_locate import TomlDoc
 from generator.workspace import Workspace
 
-from conftest import build_workspace
+from config_workspace import build_workspace
 
 if sys.version_info >= (3, 11):
     import tomllib

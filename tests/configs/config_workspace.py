@@ -1,0 +1,31 @@
+"""A small hand-built workspace for config checks (no `osmosis init`, so these tests stand alone).
+
+Imported by the test modules here (a uniquely named module, not conftest: several test folders have
+a conftest.py, and `import conftest` would pick whichever comes first on sys.path)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from generator.schemas import KINDS, schema_bytes, schema_filename
+
+ROWS = [
+    {"system_prompt": "Multiply. Answer after ####.", "user_prompt": f"val1 = {i}\nval2 = 2", "ground_truth": str(2 * i)}
+    for i in range(1, 5)
+]
+
+
+def build_workspace(root: Path) -> Path:
+    """rollouts/multiply/main.py, data/multiply.jsonl, .osmosis/schemas/, empty configs/ folders."""
+    (root / "rollouts" / "multiply").mkdir(parents=True)
+    (root / "rollouts" / "multiply" / "main.py").write_text("# entrypoint (never imported by the checks)\n")
+    (root / "configs" / "eval").mkdir(parents=True)
+    (root / "configs" / "training").mkdir(parents=True)
+    (root / "data").mkdir()
+    (root / "data" / "multiply.jsonl").write_text("".join(json.dumps(r) + "\n" for r in ROWS))
+    schemas = root / ".osmosis" / "schemas"
+    schemas.mkdir(parents=True)
+    for kind in KINDS:
+        (schemas / schema_filename(kind)).write_bytes(schema_bytes(kind))
+    return root
