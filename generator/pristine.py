@@ -210,7 +210,9 @@ def render_pristine(root: Path, dest: Path, *, trust: bool = False) -> list[Reco
             continue
         with open_template(entry.template, kind="rollout" if entry.bundled else None) as source:
             check_trust(source, trust=trust)
-            render(source.path, dest, data=entry.answers, defaults=True, unsafe=trust and not source.bundled)
+            # Tasks ran once, at init / rollout new; a re-render must not repeat their side effects.
+            render(source.path, dest, data=entry.answers, defaults=True, unsafe=trust and not source.bundled,
+                   skip_tasks=True)
             if (dest / entry.path).is_file():
                 stamp(dest / entry.path, entry.template, fingerprint(source.path))
         register_rollout(dest, Path(entry.path).parent.name)

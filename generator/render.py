@@ -23,12 +23,14 @@ def render(
     defaults: bool,
     user_defaults: dict[str, Any] | None = None,
     unsafe: bool = False,
+    skip_tasks: bool = False,
 ) -> dict[str, Any]:
     """Render template ``src`` into folder ``dst`` and return the recorded answers.
 
     ``defaults=False`` lets copier prompt on the terminal for questions ``data`` does not answer;
     ``user_defaults`` changes what those prompts offer. ``unsafe`` allows tasks, migrations and Jinja
-    extensions, which only non-bundled templates may carry (``--trust``).
+    extensions, which only non-bundled templates may carry (``--trust``). ``skip_tasks`` renders
+    without running the template's tasks (re-renders for `osmosis update` must not repeat them).
     """
     import yaml
     from copier import run_copy
@@ -40,6 +42,7 @@ def render(
             worker = run_copy(
                 str(src), str(dst), data=dict(data), user_defaults=dict(user_defaults or {}),
                 defaults=defaults, unsafe=unsafe, quiet=True, overwrite=False, cleanup_on_error=False,
+                skip_tasks=skip_tasks,
             )
     except CopierError as err:
         raise RenderError(f"template {src.name}: {_one_line(err)}") from None

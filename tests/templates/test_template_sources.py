@@ -32,7 +32,7 @@ def unsafe_copy(tmp_path: Path, marker: Path) -> Path:
     template = tmp_path / "tasky"
     shutil.copytree(REPO / "templates" / "blank", template)
     config = yaml.safe_load((template / "copier.yml").read_text())
-    config["_tasks"] = [f"touch {marker}"]
+    config["_tasks"] = [f"echo ran >> {marker}"]
     config["_migrations"] = [{"version": "v2", "command": "rm -rf data"}]
     (template / "copier.yml").write_text(yaml.safe_dump(config, sort_keys=False))
     return template
@@ -44,18 +44,20 @@ def test_unsafe_template_is_refused_without_trust_and_lists_what_would_run(tmp_p
     target = tmp_path / "ws"
     result = cli("init", target, "--template", template, "--defaults", "--no-git")
     assert result.exit_code == 2
-    assert "would run code" in result.output and f"touch {marker}" in result.output and "rm -rf data" in result.output
+    assert "would run code" in result.output and f"echo ran >> {marker}" in result.output and "rm -rf data" in result.output
     assert "--trust" in result.output and "Traceback" not in result.output
     assert not target.exists() and not marker.exists()
 
 
-def test_unsafe_template_runs_with_trust(tmp_path):
+def test_unsafe_template_runs_with_trust_exactly_once(tmp_path):
     marker = tmp_path / "task-ran"
     template = unsafe_copy(tmp_path, marker)
     target = tmp_path / "ws"
-    result = cli("init", target, "--template", template, "--defaults", "--no-git", "--trust")
+    result = cli("init", target, "--template", template, "--defaults", "--trust")
     assert result.exit_code == 0, result.output
-    assert marker.exists() and (target / "rollouts/my-rollout/main.py").is_file()
+    assert (target / "rollouts/my-rollout/main.py").is_file()
+    # the pristine re-render for `osmosis update` does not repeat the task
+    assert marker.read_text() == "ran\n"
     answers = yaml.safe_load((target / "rollouts/my-rollout/.copier-answers.yml").read_text())
     assert answers["_osmosis_template"] == str(template)  # update finds it again by its path
 
@@ -73,7 +75,7 @@ def test_rollout_new_applies_the_same_gate(tmp_path, monkeypatch):
     assert not (ws / "rollouts/extra").exists() and not marker.exists()
     trusted = cli("rollout", "new", "extra", "--template", template, "--workspace", ws, "--defaults", "--trust")
     assert trusted.exit_code == 0, trusted.output
-    assert marker.exists() and (ws / "rollouts/extra/main.py").is_file()
+    assert marker.read_text() == "ran\n" and (ws / "rollouts/extra/main.py").is_file()
 
 
 def test_git_url_template(tmp_path, monkeypatch):
