@@ -64,7 +64,10 @@ def _scan(reader, findings: Findings) -> int:
         except StopIteration:
             break
         except csv.Error as err:
-            findings.add("malformed", f"not valid CSV: {err}", start)
+            message = f"not valid CSV: {err}"
+            if "new-line character seen in unquoted field" in str(err):
+                message = "not valid CSV: a line ends with a lone carriage return (\\r); use \\n or \\r\\n line endings"
+            findings.add("malformed", message, start)
             done = reader.line_num
             continue
         done = reader.line_num

@@ -115,7 +115,7 @@ def _csv(n: int) -> bytes:
     [
         ("jsonl", lambda n: jsonl_bytes(_rows(n)), None),
         ("json", lambda n: json.dumps(_rows(n)).encode(), lambda fh: scan_json_array(fh, Findings(), block_size=32 << 10)),
-        ("csv", lambda n: _csv(n * 32), lambda fh: scan_csv(fh, Findings(), block_size=32 << 10)),
+        ("csv", lambda n: _csv(n * 16), lambda fh: scan_csv(fh, Findings(), block_size=32 << 10)),
     ],
 )
 def test_memory_is_flat_whatever_the_file_size(fmt, make, read, tmp_path):
