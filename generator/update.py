@@ -181,9 +181,16 @@ def merge_trees(root: Path, base_dir: Path, new_dir: Path, *, conflict: str) -> 
     out = Outcome()
     for rel in sorted(_files(base_dir) | _files(new_dir)):
         base, theirs = _read(base_dir / rel), _read(new_dir / rel)
-        ours = _read(root / rel)
-        if base == theirs or ours == theirs:
-            continue  # the template did not change it, or the user already has the new version
+        if base == theirs:
+            continue  # the template did not change it
+        target = root / rel
+        blocked = any(p.is_file() or (p.is_symlink() and not p.is_dir()) for p in target.parents if root in p.parents)
+        if blocked or (target.is_dir() and not target.is_symlink()):
+            out.conflicts.append(f"{rel} (something of yours is in the way; the template's version was not written)")
+            continue
+        ours = _read(target)
+        if ours == theirs:
+            continue  # the user already has the new version
         if ours == base:  # untouched by the user: take the template's version
             _write(root, rel, theirs)
             (out.removed if theirs is None else out.added if base is None else out.updated).append(rel)

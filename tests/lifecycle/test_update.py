@@ -200,3 +200,15 @@ def test_skills_from_a_newer_bundle_are_merged(tmp_path, monkeypatch):
     text = installed.read_text()
     assert "New in this release: read the grader's reward first." in text and "My team's note" in text
     assert (target / ".claude/skills/debug-rollouts").is_symlink()
+
+
+def test_a_folder_in_the_way_of_a_new_file_is_a_conflict_not_a_crash(ws):
+    target, template = ws
+    (target / "rollouts/mult/CHANGELOG.md").mkdir()
+    (target / "rollouts/mult/CHANGELOG.md/keep.txt").write_text("mine\n")
+    commit_all(target)
+    release_new_version(template)
+    result = cli("update", target)
+    assert result.exit_code == 1, result.output
+    assert "CHANGELOG.md (something of yours is in the way" in result.output
+    assert (target / "rollouts/mult/CHANGELOG.md/keep.txt").read_text() == "mine\n"
