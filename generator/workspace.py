@@ -69,9 +69,17 @@ class Workspace:
 
     def rel(self, path: Path) -> str:
         """``path`` relative to the root, POSIX-style (as diagnostics report it)."""
+        if not path.is_absolute():
+            return path.as_posix()
+        # Not resolved first: a symlink inside the workspace is reported where it is, not where it
+        # points, and a symlink loop must not raise.
         try:
-            return path.resolve().relative_to(self.root.resolve()).as_posix() if path.is_absolute() else path.as_posix()
+            return path.relative_to(self.root).as_posix()
         except ValueError:
+            pass
+        try:
+            return path.resolve().relative_to(self.root.resolve()).as_posix()
+        except (ValueError, RuntimeError, OSError):
             return path.as_posix()
 
     def read_text(self, path: Path) -> str | None:
