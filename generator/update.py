@@ -223,15 +223,11 @@ def update(root: Path, *, conflict: str, trust: bool) -> int:
     repo = pristine.git_root(root)
     if repo is None:
         raise UserError(f"{root} is not inside a git repository; `osmosis update` merges with git",
-                        hint="run `git init` and commit, then `osmosis update`")
+                        hint="run `git init` and commit; `osmosis update` then records its base")
     _require_clean(repo, root)
     ref = pristine.ref_name(repo, root)
     if pristine.resolve_ref(repo, ref) is None:
-        raise UserError(
-            f"this repository has no {ref}: the record of the last template render that updates merge from",
-            hint=f"it lives only in the repository where the workspace was made; fetch it with "
-                 f"`git fetch origin '{ref}:{ref}'` (push it with `git push origin '{ref}'`)",
-        )
+        return _adopt(repo, root, ref, trust=trust)
     with tempfile.TemporaryDirectory(prefix="osmosis-update-") as tmp:
         base_dir, new_dir = Path(tmp) / "base", Path(tmp) / "new"
         base_dir.mkdir()
@@ -242,6 +238,26 @@ def update(root: Path, *, conflict: str, trust: bool) -> int:
         pristine.record(repo, root, new_dir, "osmosis: pristine render at update")
     _report(outcome)
     return EXIT_FINDINGS if outcome.conflicts else 0
+
+
+def _adopt(repo: Path, root: Path, ref: str, *, trust: bool) -> int:
+    """No pristine ref (made with --no-git, or a clone). When the installed templates are the ones
+    that made the workspace, their render is the right base: record it. Otherwise there is no base."""
+    stale = behind(root)
+    if stale:
+        raise UserError(
+            f"this repository has no {ref}, the record of the last template render that updates merge from, "
+            "and the installed templates are newer than the ones that made the workspace",
+            hint=f"in a clone, fetch it: `git fetch origin '{ref}:{ref}'` after `git push origin '{ref}'` from the "
+                 "original; see docs/update.md",
+        )
+    with tempfile.TemporaryDirectory(prefix="osmosis-update-") as tmp:
+        new_dir = Path(tmp) / "new"
+        new_dir.mkdir()
+        pristine.render_pristine(root, new_dir, trust=trust)
+        pristine.record(repo, root, new_dir, "osmosis: pristine render recorded by update")
+    typer.echo(f"recorded the current templates' render as {ref}; nothing to merge (future updates merge from it)")
+    return 0
 
 
 def _report(out: Outcome) -> None:

@@ -147,11 +147,27 @@ def test_dirty_tree_is_refused(ws):
     assert cli("update", target, "--check").exit_code == 1
 
 
-def test_missing_pristine_ref_is_explained(ws):
-    target, _ = ws
+def test_missing_pristine_ref_is_explained_when_behind(ws):
+    target, template = ws
     git(target, "update-ref", "-d", "refs/osmosis/pristine")
+    release_new_version(template)
+    before = snapshot(target)
     result = cli("update", target)
     assert result.exit_code == 2 and "refs/osmosis/pristine" in result.output and "git fetch" in result.output
+    assert snapshot(target) == before
+
+
+def test_missing_pristine_ref_is_recorded_when_current(tmp_path):
+    target = tmp_path / "nogit"
+    assert cli("init", target, "--defaults", "--no-git").exit_code == 0
+    assert cli("update", target).exit_code == 2  # not a git repository yet
+    git(target, "init", "-q")
+    commit_all(target, "by hand")
+    result = cli("update", target)
+    assert result.exit_code == 0 and "recorded" in result.output, result.output
+    assert git(target, "rev-parse", "--verify", "refs/osmosis/pristine")
+    assert git(target, "status", "--porcelain") == ""
+    assert "already up to date" in cli("update", target).output
 
 
 def test_usage_errors(tmp_path, ws):
