@@ -85,7 +85,9 @@ def _rollout_names() -> str:
 def _clone(url: str) -> Path:
     target = Path(tempfile.mkdtemp(prefix="osmosis-template-"))
     env = {**os.environ, "GIT_TERMINAL_PROMPT": "0"}
-    clone_url = {"gh:": "https://github.com/", "gl:": "https://gitlab.com/"}.get(url[:3], "") + (url[3:] if url[:3] in ("gh:", "gl:") else url)
+    # copier's shorthands for GitHub and GitLab
+    prefix = {"gh:": "https://github.com/", "gl:": "https://gitlab.com/"}.get(url[:3])
+    clone_url = prefix + url[3:] if prefix else url
     try:
         subprocess.run(["git", "clone", "--quiet", "--depth", "1", clone_url, str(target / "t")],
                        check=True, capture_output=True, text=True, env=env, timeout=300)
