@@ -91,36 +91,43 @@ def pre_commit_home(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("pre-commit-home")
 
 
-def try_repo(hook_repo: Path, home: Path, ws: Path, *args: str) -> subprocess.CompletedProcess:
+def pre_commit(home: Path, ws: Path, *args: str) -> subprocess.CompletedProcess:
     env = checkout_env()
     env.pop("PYTHONPATH")  # the hook must run the copy pre-commit installed, not this checkout
     env.update(PRE_COMMIT_HOME=str(home), PRE_COMMIT_COLOR="never", **GIT_IDENTITY)
-    return subprocess.run([sys.executable, "-m", "pre_commit", "try-repo", str(hook_repo), *args],
+    return subprocess.run([sys.executable, "-m", "pre_commit", *args],
                           cwd=ws, env=env, capture_output=True, text=True, timeout=900)
 
 
 @pytest.fixture
-def workspace(make_workspace) -> Path:
+def workspace(make_workspace, hook_repo) -> Path:
+    """A fresh workspace whose committed .pre-commit-config.yaml uses both hooks from ``hook_repo``,
+    pinned to its commit as a user would pin a tag."""
     ws = make_workspace()
     assert (ws / ".git").exists()
+    rev = git("rev-parse", "HEAD", cwd=hook_repo).strip()
+    config = {"repos": [{"repo": str(hook_repo), "rev": rev,
+                         "hooks": [{"id": "osmosis-doctor"}, {"id": "osmosis-validate"}]}]}
+    (ws / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    git("add", ".pre-commit-config.yaml", cwd=ws)
+    git("commit", "-qm", "use the osmosis hooks", cwd=ws)
     return ws
 
 
-@pytest.mark.slow
-def test_doctor_hook_passes_on_a_clean_workspace(hook_repo, pre_commit_home, workspace):
-    proc = try_repo(hook_repo, pre_commit_home, workspace, "osmosis-doctor", "--all-files")
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert re.search(r"osmosis doctor\.+Passed", proc.stdout), proc.stdout
+# `pre-commit try-repo` keeps its hook environment in a throw-away store (it ignores
+# PRE_COMMIT_HOME), so every call reinstalls the tool from PyPI: one test uses it, as the issue
+# asks; the others go through a .pre-commit-config.yaml, the way users run the hooks, whose
+# environment PRE_COMMIT_HOME keeps for the whole module.
 
 
 @pytest.mark.slow
-def test_doctor_hook_fails_with_the_code_on_a_broken_config(hook_repo, pre_commit_home, workspace):
+def test_try_repo_doctor_fails_with_the_code_on_a_broken_config(hook_repo, pre_commit_home, workspace):
     config = break_eval_config(workspace)
     # pre-commit stashes unstaged edits before running hooks: stage the breakage so the hook sees it
     git("add", str(config), cwd=workspace)
     expected = {c for c in doctor_codes(workspace) if c.startswith("CFG")}
     assert expected, "osmosis doctor itself should flag the unknown key"
-    proc = try_repo(hook_repo, pre_commit_home, workspace, "osmosis-doctor", "--all-files")
+    proc = pre_commit(pre_commit_home, workspace, "try-repo", str(hook_repo), "osmosis-doctor", "--all-files")
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert re.search(r"osmosis doctor\.+Failed", proc.stdout), proc.stdout
     for code in expected:
@@ -129,10 +136,34 @@ def test_doctor_hook_fails_with_the_code_on_a_broken_config(hook_repo, pre_commi
 
 
 @pytest.mark.slow
-def test_validate_hook_checks_changed_config_and_skill(hook_repo, pre_commit_home, workspace):
+def test_doctor_hook_passes_on_a_clean_workspace_then_fails_on_a_broken_config(pre_commit_home, workspace):
+    proc = pre_commit(pre_commit_home, workspace, "run", "osmosis-doctor", "--all-files")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert re.search(r"osmosis doctor\.+Passed", proc.stdout), proc.stdout
+
+    config = break_eval_config(workspace)
+    git("add", str(config), cwd=workspace)
+    expected = {c for c in doctor_codes(workspace) if c.startswith("CFG")}
+    proc = pre_commit(pre_commit_home, workspace, "run", "osmosis-doctor", "--all-files")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert re.search(r"osmosis doctor\.+Failed", proc.stdout), proc.stdout
+    assert expected and all(code in proc.stdout for code in expected), proc.stdout
+
+    # installed as a git hook, it blocks the commit
+    assert pre_commit(pre_commit_home, workspace, "install").returncode == 0
+    commit = subprocess.run(["git", "commit", "-qm", "break the config"], cwd=workspace,
+                            env={**checkout_env(), "PRE_COMMIT_HOME": str(pre_commit_home), "PRE_COMMIT_COLOR": "never"},
+                            capture_output=True, text=True)
+    assert commit.returncode != 0, commit.stdout + commit.stderr
+    assert all(code in commit.stdout + commit.stderr for code in expected)
+
+
+@pytest.mark.slow
+def test_validate_hook_checks_changed_config_and_skill(pre_commit_home, workspace):
     config = break_eval_config(workspace)
     skill_md = workspace / ".agents" / "skills" / "plan-training" / "SKILL.md"
     text = skill_md.read_text(encoding="utf-8")
+    assert "name: plan-training" in text
     skill_md.write_text(text.replace("name: plan-training", "name: plan-trainingx", 1), encoding="utf-8")
     git("add", "-A", cwd=workspace)
     rel_config = config.relative_to(workspace).as_posix()
@@ -141,17 +172,17 @@ def test_validate_hook_checks_changed_config_and_skill(hook_repo, pre_commit_hom
     direct = osmosis("validate", rel_config, rel_skill, "--format", "json", cwd=workspace)
     assert direct.returncode == 1, direct.stdout + direct.stderr
 
-    proc = try_repo(hook_repo, pre_commit_home, workspace, "osmosis-validate", "--files", rel_config, rel_skill)
+    proc = pre_commit(pre_commit_home, workspace, "run", "osmosis-validate", "--files", rel_config, rel_skill)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert re.search(r"osmosis validate\.+Failed", proc.stdout), proc.stdout
     assert re.search(r"CFG\d{3}", proc.stdout) and re.search(r"SKL\d{3}", proc.stdout), proc.stdout
 
 
 @pytest.mark.slow
-def test_validate_hook_passes_on_clean_files_and_skips_others(hook_repo, pre_commit_home, workspace):
-    proc = try_repo(hook_repo, pre_commit_home, workspace, "osmosis-validate", "--all-files")
+def test_validate_hook_passes_on_clean_files_and_skips_others(pre_commit_home, workspace):
+    proc = pre_commit(pre_commit_home, workspace, "run", "osmosis-validate", "--all-files")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert re.search(r"osmosis validate\.+Passed", proc.stdout), proc.stdout
-    proc = try_repo(hook_repo, pre_commit_home, workspace, "osmosis-validate", "--files", "AGENTS.md")
+    proc = pre_commit(pre_commit_home, workspace, "run", "osmosis-validate", "--files", "AGENTS.md")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "(no files to check)Skipped" in proc.stdout.replace(".", ""), proc.stdout
