@@ -312,15 +312,6 @@ def _position(mark: Any) -> tuple[int, int]:
     return mark.line + 1, mark.column + 1 + (3 if mark.line == 0 else 0)
 
 
-_FORBIDDEN_TOKENS = {
-    "FlowMappingStartToken": "flow-style mapping `{...}`",
-    "FlowSequenceStartToken": "flow-style list `[...]`",
-    "AnchorToken": "anchor `&...`",
-    "AliasToken": "alias `*...`",
-    "TagToken": "tag `!...`",
-}
-
-
 # YAML 1.1 (pyyaml) breaks lines at NEL, LS and PS; YAML 1.2 (strictyaml) reads them as ordinary
 # characters. Swap them for private-use stand-ins while parsing and back in the values.
 _YAML11_BREAKS = str.maketrans({"\x85": "\ue085", "\u2028": "\ue028", "\u2029": "\ue029"})
@@ -328,41 +319,37 @@ _YAML11_RESTORE = str.maketrans({"\ue085": "\x85", "\ue028": "\u2028", "\ue029":
 
 
 class _StrictYamlError(Exception):
+    """A YAML feature strictyaml refuses (flow style, anchors, aliases, tags, duplicate keys)."""
+
     def __init__(self, what: str, mark: Any):
         super().__init__(what)
         self.what, self.mark = what, mark
 
 
 def _load_front_matter(front: str, display: str) -> tuple[dict[str, _Field], Diagnostic | None]:
-    import yaml  # lazily: only when a skill is checked
+    """The front matter's top-level fields (with the key's position), or the one problem that stops reading it."""
+    simple = _read_simple(front)
+    return (simple, None) if simple is not None else _read_yaml(front, display)
 
-    front = front.translate(_YAML11_BREAKS)
+
+def _read_yaml(front: str, display: str) -> tuple[dict[str, _Field], Diagnostic | None]:
+    import yaml  # lazily: only for front matter the fast path leaves alone
+
     try:
-        for token in yaml.scan(front, Loader=yaml.BaseLoader):
-            what = _FORBIDDEN_TOKENS.get(type(token).__name__)
-            if what:
-                raise _StrictYamlError(what, token.start_mark)
-        node = yaml.compose(front, Loader=yaml.BaseLoader)
-        if node is None or not isinstance(node, yaml.MappingNode):
-            kind = "empty" if node is None else ("a list" if isinstance(node, yaml.SequenceNode) else "a bare value")
-            line, column = _position(node.start_mark if node is not None else None)
+        events = yaml.parse(front.translate(_YAML11_BREAKS), Loader=yaml.BaseLoader)
+        top = _single_document(events)
+        if not isinstance(top, _Mapping):
+            kind = "empty" if top is None else ("a list" if isinstance(top, list) else "a bare value")
+            line, column = _position(getattr(top, "mark", None))
             return {}, FRONT_MATTER_NOT_MAPPING.at(
                 display, f"the front matter is {kind}, not `key: value` lines", line=line, column=column)
-        fields: dict[str, _Field] = {}
-        for key_node, value_node in node.value:
-            key = _plain(key_node)
-            if not isinstance(key, str):
-                raise _StrictYamlError("non-string key", key_node.start_mark)
-            if key in fields:
-                raise _StrictYamlError(f"duplicate key {key!r}", key_node.start_mark)
-            fields[key] = _Field(_plain(value_node), *_position(key_node.start_mark))
-        return fields, None
+        return {key: _Field(value, *_position(mark)) for key, (value, mark) in top.items()}, None
     except _StrictYamlError as err:
         line, column = _position(err.mark)
         return {}, FRONT_MATTER_STRICT_YAML.at(
             display, f"the front matter uses a {err.what}, which the Agent Skills reference parser rejects",
             line=line, column=column)
-    except (yaml.YAMLError, TypeError, ValueError, RecursionError) as err:
+    except (yaml.YAMLError, RecursionError) as err:
         mark = getattr(err, "problem_mark", None) or getattr(err, "context_mark", None)
         line, column = _position(mark)
         problem = getattr(err, "problem", None) or str(err).splitlines()[0]
@@ -370,23 +357,132 @@ def _load_front_matter(front: str, display: str) -> tuple[dict[str, _Field], Dia
             display, f"the front matter is not valid YAML: {problem}", line=line, column=column)
 
 
-def _plain(node: Any) -> Any:
-    """A composed node as strictyaml's data: strings, lists and dicts; duplicate keys refused."""
+# The fast path: front matter made only of `key: value` lines (and one level of `metadata:`
+# entries) whose values are unquoted text with no YAML syntax in it, or quoted text with no escapes.
+# That is what nearly every SKILL.md looks like, and reading it needs no YAML parser. Anything else
+# goes to pyyaml; a property test checks that both readings agree wherever the fast path answers.
+_SIMPLE_VALUE = r"""(?:[A-Za-z0-9(][^#:'"\t\r]*?|"[^"\\\r\t]*"|'[^'\r\t]*')"""
+_SIMPLE_LINE = re.compile(rf"^(?P<indent> *)(?P<key>[A-Za-z][A-Za-z0-9_-]*):(?: (?P<value>{_SIMPLE_VALUE}))? *$")
+_IGNORABLE_LINE = re.compile(r"^ *(?:#[ -~]*)?$")
+
+
+def _read_simple(front: str) -> dict[str, _Field] | None:
+    """Fields of plain-text front matter, or None when it holds anything else (pyyaml then decides)."""
+    if not front.isascii():
+        return None
+    lines = front.split("\n")
+    if lines[0].strip():  # text on the opening `---` line
+        return None
+    fields: dict[str, _Field] = {}
+    parent: str | None = None  # the top-level key whose indented entries follow
+    child_indent = 0
+    for number, line in enumerate(lines[1:], start=2):
+        if _IGNORABLE_LINE.match(line):
+            continue
+        match = _SIMPLE_LINE.match(line)
+        if match is None:
+            return None
+        key, raw, indent = match["key"], match["value"], len(match["indent"])
+        if indent:
+            if parent is None or (child_indent and indent != child_indent):
+                return None
+            child_indent = indent
+            entries = fields[parent].value
+            if raw is None or key in entries:
+                return None
+            entries[key] = _unquote(raw)
+            continue
+        if key in fields:
+            return None
+        if raw is None:  # only `metadata:` may open a block here; empty values go to pyyaml
+            if key != "metadata":
+                return None
+            parent, child_indent = key, 0
+            fields[key] = _Field({}, number, 1)
+            continue
+        parent = None
+        fields[key] = _Field(_unquote(raw), number, 1)
+    if any(isinstance(f.value, dict) and not f.value for f in fields.values()):
+        return None  # `metadata:` with nothing under it is an empty string to YAML
+    return fields or None
+
+
+def _unquote(raw: str) -> str:
+    return raw[1:-1] if raw[:1] in ("'", '"') else raw.rstrip()
+
+
+class _Mapping(dict):
+    """The top-level mapping: key -> (value, key mark)."""
+
+
+class _Scalar(str):
+    mark: Any = None
+
+
+def _single_document(events: Any) -> Any:
+    """The one document's data from a pyyaml event stream (None when there is none).
+
+    Built from parser events rather than composed nodes: one pass, and the events still show the
+    anchors, tags and flow style that strictyaml refuses.
+    """
     import yaml
 
-    if isinstance(node, yaml.ScalarNode):
-        return node.value.translate(_YAML11_RESTORE)
-    if isinstance(node, yaml.SequenceNode):
-        return [_plain(item) for item in node.value]
-    mapping: dict[Any, Any] = {}
-    for key_node, value_node in node.value:
-        key = _plain(key_node)
+    top = None
+    for event in events:
+        if isinstance(event, yaml.DocumentStartEvent):
+            if top is not None:
+                raise yaml.composer.ComposerError(
+                    "expected a single document in the stream", None, "but found another document", event.start_mark)
+            top = _node(events, next(events), top_level=True)
+    return top
+
+
+def _node(events: Any, event: Any, top_level: bool = False) -> Any:
+    import yaml
+
+    if isinstance(event, yaml.AliasEvent):
+        raise _StrictYamlError("alias `*...`", event.start_mark)
+    if getattr(event, "anchor", None) is not None:
+        raise _StrictYamlError("anchor `&...`", event.start_mark)
+    if getattr(event, "tag", None) is not None:
+        raise _StrictYamlError("tag `!...`", event.start_mark)
+    if isinstance(event, yaml.ScalarEvent):
+        value = _Scalar(event.value.translate(_YAML11_RESTORE))
+        value.mark = event.start_mark
+        return value
+    if event.flow_style:
+        kind = "mapping `{...}`" if isinstance(event, yaml.MappingStartEvent) else "list `[...]`"
+        raise _StrictYamlError(f"flow-style {kind}", event.start_mark)
+    if isinstance(event, yaml.SequenceStartEvent):
+        items = []
+        for item in iter(lambda: next(events), None):
+            if isinstance(item, yaml.SequenceEndEvent):
+                return items
+            items.append(_node(events, item))
+    mapping: dict[str, Any] = _Mapping() if top_level else {}
+    mapping_mark = event.start_mark
+    for key_event in iter(lambda: next(events), None):
+        if isinstance(key_event, yaml.MappingEndEvent):
+            break
+        key = _node(events, key_event)
         if not isinstance(key, str):
-            raise _StrictYamlError("non-string key", key_node.start_mark)
+            raise _StrictYamlError("non-string key", key_event.start_mark)
         if key in mapping:
-            raise _StrictYamlError(f"duplicate key {key!r}", key_node.start_mark)
-        mapping[key] = _plain(value_node)
+            raise _StrictYamlError(f"duplicate key {str(key)!r}", key_event.start_mark)
+        value = _node(events, next(events))
+        mapping[str(key)] = (_plain(value), key.mark) if top_level else _plain(value)
+    if top_level:
+        mapping.mark = mapping_mark  # type: ignore[attr-defined]
     return mapping
+
+
+def _plain(value: Any) -> Any:
+    """Drop the position bookkeeping: plain str, list and dict, as strictyaml's data."""
+    if isinstance(value, _Scalar):
+        return str(value)
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
 
 
 # --- fields -----------------------------------------------------------------------------------------

@@ -147,3 +147,20 @@ def test_not_a_folder_and_empty_folder(tmp_path):
     (tmp_path / "empty").mkdir()
     assert [f.code for f in check_skill_dir(tmp_path / "empty", "empty")] == ["SKL001"]
     assert [f.code for f in check_skill_dir(tmp_path / "nothing", "nothing")] == ["SKL001"]
+
+
+def test_plain_skills_are_read_without_importing_yaml():
+    # doctor runs this on every call: the common front matter needs no YAML parser at all.
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from generator.checks.skills import check_skill_dir\n"
+        "from generator.resources import SKILL_NAMES, skills_dir\n"
+        "assert all(check_skill_dir(skills_dir() / n, n) == [] for n in SKILL_NAMES)\n"
+        "print('yaml' in sys.modules)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=Path(__file__).parents[2])
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "False"

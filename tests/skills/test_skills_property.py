@@ -64,3 +64,29 @@ def test_verdict_agrees_with_skills_ref_on_mutated_front_matter(edits):
         reference_invalid = bool(reference_validate(folder))
         ours = [d for d in check_skill_dir(folder, "my-skill") if d.severity == Severity.ERROR]
     assert reference_invalid == bool(ours), (text, [d.message for d in ours])
+
+
+@settings(max_examples=400, deadline=None)
+@given(_mutations())
+def test_fast_path_reads_what_pyyaml_reads(edits):
+    from generator.checks.skills import _read_simple, _read_yaml
+
+    front = "\n" + VALID + "license: MIT\nallowed-tools: Bash(git:*) Read\nmetadata2: x\n"
+    for at, cut, piece in edits:
+        at = min(at, len(front))
+        front = front[:at] + piece + front[at + cut:]
+    fast = _read_simple(front)
+    if fast is None:
+        return  # not simple: pyyaml decides alone
+    slow, problem = _read_yaml(front, "SKILL.md")
+    assert problem is None, (front, problem)
+    assert fast == slow, front
+
+
+def test_fast_path_answers_for_the_bundled_skills():
+    from generator.checks.skills import _read_simple
+    from generator.resources import SKILL_NAMES, skills_dir
+
+    for name in SKILL_NAMES:
+        front = (skills_dir() / name / "SKILL.md").read_text(encoding="utf-8").split("---", 2)[1]
+        assert _read_simple(front) is not None, name
