@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import TextIO
 from urllib.parse import quote
@@ -13,6 +14,7 @@ from generator.reporters import Report
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/osmosis-ai/osmosis-workspace"
+WORKSPACE_ANCHOR = "pyproject.toml"
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
 
@@ -38,6 +40,11 @@ def _result(d: Diagnostic, report: Report, index: dict[str, int]) -> dict:
     if d.code in index:
         result["ruleIndex"] = index[d.code]
     path = report.repo_path(d)
+    if path is None:
+        # GitHub code scanning rejects a result without a file location; a workspace-wide finding
+        # is pinned to the workspace's pyproject.toml (every workspace has one), without a region.
+        path = report.repo_path(dataclasses.replace(d, path=WORKSPACE_ANCHOR, line=None, column=None))
+        d = dataclasses.replace(d, line=None, column=None)
     if path is not None:
         physical: dict = {"artifactLocation": {"uri": quote(path), "uriBaseId": "%SRCROOT%"}}
         if d.line is not None:

@@ -109,3 +109,6 @@ def test_sarif_output_has_the_required_structure():
     assert len(run["results"]) == 3 and len(run["tool"]["driver"]["rules"]) == len(load_rules())
     for result in run["results"]:
         assert run["tool"]["driver"]["rules"][result["ruleIndex"]]["id"] == result["ruleId"]
+        assert result["locations"], "GitHub code scanning rejects results without a location"
+    workspace_wide = run["results"][2]["locations"][0]["physicalLocation"]
+    assert workspace_wide == {"artifactLocation": {"uri": "pyproject.toml", "uriBaseId": "%SRCROOT%"}}
