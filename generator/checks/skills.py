@@ -259,8 +259,7 @@ def check_skill_text(text: str, folder_name: str, display: str, skill_dir: Path 
     found = _delimiter_findings(text, front, display)
     odd_break = re.search("[\x85\u2028\u2029]", front)
     if odd_break:
-        line = 1 + text.count("\n", 0, 3 + odd_break.start())
-        column = 3 + odd_break.start() - text.rfind("\n", 0, 3 + odd_break.start())
+        line, column = _line_column(text, 3 + odd_break.start())
         found.append(FRONT_MATTER_LINE_SEPARATOR.at(
             display, f"the front matter holds the Unicode line break U+{ord(odd_break.group()):04X}",
             line=line, column=column))
@@ -268,10 +267,14 @@ def check_skill_text(text: str, folder_name: str, display: str, skill_dir: Path 
     if problem is not None:
         return found + [problem]
     found.extend(_field_findings(data, folder_name, display))
-    body_line = 1 + text.count("\n", 0, 6 + len(front))  # the line of the closing `---`
-    body_column = 7 + len(front) - (text.rfind("\n", 0, 6 + len(front)) + 1)
+    body_line, body_column = _line_column(text, 6 + len(front))  # just after the closing `---`
     found.extend(_body_findings(body, body_line, body_column, display, skill_dir))
     return found
+
+
+def _line_column(text: str, offset: int) -> tuple[int, int]:
+    """1-based line and column of ``offset`` in ``text``."""
+    return text.count("\n", 0, offset) + 1, offset - text.rfind("\n", 0, offset)
 
 
 def _folder_name(path: Path) -> str:
@@ -281,19 +284,19 @@ def _folder_name(path: Path) -> str:
 
 def _delimiter_findings(text: str, front: str, display: str) -> list[Diagnostic]:
     found = []
-    first_line = text.split("\n", 1)[0]
-    if first_line.rstrip("\r").rstrip() != "---":
+    first_line = text[: text.find("\n")] if "\n" in text else text
+    if first_line.rstrip() != "---":
         found.append(FRONT_MATTER_DELIMITERS.at(
             display, "the opening `---` shares its line with other text", line=1, column=4))
     close_at = 3 + len(front)  # offset of the closing `---`
     line_start = text.rfind("\n", 0, close_at) + 1
     line_end = text.find("\n", close_at)
-    line_end = len(text) if line_end < 0 else line_end
-    if text[line_start:line_end].strip() != "---":
+    if text[line_start: len(text) if line_end < 0 else line_end].strip() != "---":
+        line, column = _line_column(text, close_at)
         found.append(FRONT_MATTER_DELIMITERS.at(
             display, "the front matter ends at a `---` that is not on a line of its own "
                      "(the reference validator stops reading the front matter there)",
-            line=text.count("\n", 0, close_at) + 1, column=close_at - line_start + 1))
+            line=line, column=column))
     return found
 
 
@@ -364,11 +367,12 @@ def _read_yaml(front: str, display: str) -> tuple[dict[str, _Field], Diagnostic 
 _SIMPLE_VALUE = r"""(?:[A-Za-z0-9(][^#:'"\t\r]*?|"[^"\\\r\t]*"|'[^'\r\t]*')"""
 _SIMPLE_LINE = re.compile(rf"^(?P<indent> *)(?P<key>[A-Za-z][A-Za-z0-9_-]*):(?: (?P<value>{_SIMPLE_VALUE}))? *$")
 _IGNORABLE_LINE = re.compile(r"^ *(?:#[ -~]*)?$")
+_NOT_SIMPLE_TEXT = re.compile(r"[^\n -~]")  # tabs, CR, control and non-ASCII characters: pyyaml's call
 
 
 def _read_simple(front: str) -> dict[str, _Field] | None:
     """Fields of plain-text front matter, or None when it holds anything else (pyyaml then decides)."""
-    if not front.isascii():
+    if _NOT_SIMPLE_TEXT.search(front):
         return None
     lines = front.split("\n")
     if lines[0].strip():  # text on the opening `---` line

@@ -38,8 +38,8 @@ def test_random_front_matter_never_raises(front):
     assert all(d.column is None or d.column >= 1 for d in found)
 
 
-def _mutations():
-    edit = st.tuples(st.integers(0, len(VALID)), st.integers(0, 2), st.sampled_from(PIECES))
+def _mutations(pieces=PIECES):
+    edit = st.tuples(st.integers(0, len(VALID)), st.integers(0, 2), st.sampled_from(pieces))
     return st.lists(edit, min_size=1, max_size=3)
 
 
@@ -67,7 +67,7 @@ def test_verdict_agrees_with_skills_ref_on_mutated_front_matter(edits):
 
 
 @settings(max_examples=400, deadline=None)
-@given(_mutations())
+@given(_mutations([*PIECES, "\x07", "\x7f", "\x00", "  ", "\n   ", " # c", "#"]))
 def test_fast_path_reads_what_pyyaml_reads(edits):
     from generator.checks.skills import _read_simple, _read_yaml
 
