@@ -201,7 +201,7 @@ def _scan(path: Path, suffix: str, size: int, findings: Findings) -> int | None:
         from generator.datasets.csvfile import scan_csv
 
         with open(path, "rb") as fh:
-            return scan_csv(fh, findings)
+            return scan_csv(fh, findings)  # None: stopped at an over-long line
     from generator.datasets.parquetfile import scan_parquet
 
     return scan_parquet(path, size, findings)

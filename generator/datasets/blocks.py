@@ -2,8 +2,9 @@
 
 Two shapes: lists of complete byte lines (JSON lines: each line is parsed on its own, as bytes,
 which orjson reads directly) and decoded text chunks cut on character boundaries (JSON arrays may
-be one enormous line; CSV rows are split by the csv module itself). Only a single line longer
-than the block (or one array element, in jsonarray.py) is ever held whole.
+be one enormous line; CSV rows are split by the csv module itself). A line is held whole only
+up to MAX_LINE (an array element up to jsonarray.MAX_ELEMENT); beyond that it is reported, not read
+into memory.
 """
 
 from __future__ import annotations
@@ -17,35 +18,47 @@ from generator.datasets.findings import Findings
 
 BLOCK_SIZE = 4 << 20
 BOM = codecs.BOM_UTF8
+# No dataset row is this long; a longer "line" is usually a whole JSON array in a .jsonl file.
+MAX_LINE = 32 << 20
+# Stands in for a line longer than MAX_LINE (compared by identity; a NUL byte is never valid JSON).
+LONG_LINE = b"\x00 line longer than MAX_LINE"
 
 
-def line_blocks(fh: BinaryIO, start: int, end: int, block_size: int = BLOCK_SIZE) -> Iterator[list[bytes]]:
+def line_blocks(
+    fh: BinaryIO, start: int, end: int, block_size: int = BLOCK_SIZE, max_line: int | None = None
+) -> Iterator[list[bytes]]:
     """The lines of bytes ``[start, end)`` of ``fh`` (without their ``\\n``), a block's worth at a time.
 
-    ``start`` must be at a line start; a line that starts before ``end`` but runs past it is
-    read whole, so adjacent ranges split at line starts see every line exactly once.
+    ``start`` and ``end`` must be line starts (or the end of the file), so adjacent ranges see
+    every line exactly once. A line longer than ``max_line`` is not held: it is skipped and
+    :data:`LONG_LINE` stands in its place.
     """
+    max_line = MAX_LINE if max_line is None else max_line
     fh.seek(start)
-    pos, carry = start, b""
+    pos, carry, skipping = start, b"", False
     while pos < end:
         data = fh.read(min(block_size, end - pos))
         if not data:
             break
         pos += len(data)
-        lines = data.split(b"\n")
-        if carry:
-            lines[0] = carry + lines[0]  # cheaper than joining the whole block to the carry
+        if skipping:
+            cut = data.find(b"\n")
+            if cut < 0:
+                continue
+            lines = [LONG_LINE, *data[cut + 1 :].split(b"\n")]
+            skipping = False
+        else:
+            lines = data.split(b"\n")
+            if carry:
+                lines[0] = carry + lines[0]  # cheaper than joining the whole block to the carry
         carry = lines.pop()
+        if len(carry) > max_line:
+            carry, skipping = b"", True
         if lines:
             yield lines
-    if carry and pos >= end:
-        # ``end`` fell inside a line: finish it, as the next range skips it.
-        while more := fh.read(block_size):
-            cut = more.find(b"\n")
-            carry += more if cut < 0 else more[:cut]
-            if cut >= 0:
-                break
-    if carry:
+    if skipping:
+        yield [LONG_LINE]
+    elif carry:
         yield [carry]
 
 

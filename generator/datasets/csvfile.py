@@ -14,12 +14,17 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import BinaryIO
 
-from generator.datasets.blocks import BLOCK_SIZE, text_chunks
+from generator.datasets import blocks
+from generator.datasets.blocks import BLOCK_SIZE, MAX_LINE, text_chunks
 from generator.datasets.columns import ColumnSpec, RowChecker
 from generator.datasets.findings import Findings
 
 # Prompts can be long; the csv module's default field limit (128 KiB) would call them errors.
-FIELD_LIMIT = 1 << 30
+FIELD_LIMIT = MAX_LINE
+
+
+class _LineTooLong(Exception):
+    """A physical line longer than MAX_LINE: not held in memory; the scan stops there."""
 
 
 @contextmanager
@@ -42,14 +47,22 @@ def _lines(fh: BinaryIO, findings: Findings, block_size: int) -> Iterator[str]:
                 yield line
             else:
                 carry = line
+        if len(carry) > blocks.MAX_LINE:
+            raise _LineTooLong
     if carry:
         yield carry
 
 
-def scan_csv(fh: BinaryIO, findings: Findings, block_size: int = BLOCK_SIZE) -> int:
-    """Check the header and every record; returns the number of rows."""
+def scan_csv(fh: BinaryIO, findings: Findings, block_size: int = BLOCK_SIZE) -> int | None:
+    """Check the header and every record; returns the number of rows (None when the scan stopped
+    at a line too long to hold)."""
+    reader = csv.reader(_lines(fh, findings, block_size), strict=True)
     with _field_limit(max(FIELD_LIMIT, csv.field_size_limit())):
-        return _scan(csv.reader(_lines(fh, findings, block_size), strict=True), findings)
+        try:
+            return _scan(reader, findings)
+        except _LineTooLong:
+            findings.add("malformed", f"line is longer than {MAX_LINE >> 20} MB; not checked (nor the rest of the file)", reader.line_num + 1)
+            return None
 
 
 def _scan(reader, findings: Findings) -> int:

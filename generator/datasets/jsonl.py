@@ -24,7 +24,7 @@ from pathlib import Path
 
 import orjson
 
-from generator.datasets.blocks import BLOCK_SIZE, BOM, line_blocks, line_start_after
+from generator.datasets.blocks import BLOCK_SIZE, BOM, LONG_LINE, MAX_LINE, line_blocks, line_start_after
 from generator.datasets.columns import ColumnSpec, RowChecker
 from generator.datasets.findings import Findings
 
@@ -48,6 +48,14 @@ def _parse_slowly(line: bytes, lineno: int, findings: Findings) -> tuple[bool, o
     """Why ``line`` did not parse fast: (False, None) after recording a blank, encoding or syntax
     problem; (True, value) when the standard library reads it after all (orjson refuses a few
     things json accepts, such as integers beyond 64 bits)."""
+    if line is LONG_LINE:
+        findings.add(
+            "malformed",
+            f"line is longer than {MAX_LINE >> 20} MB; not checked",
+            lineno,
+            hint="JSON lines hold one row a line; a JSON array belongs in a .json file",
+        )
+        return False, None
     if not line.strip():
         findings.add("blank-line", "blank line", lineno)
         return False, None
@@ -115,13 +123,15 @@ def scan_range(path: Path, start: int, end: int, spec: ColumnSpec | None, block_
 def _first_spec(path: Path, start: int, findings: Findings) -> ColumnSpec | None:
     """The column spec from the first object row within PRESCAN_BYTES, its findings recorded."""
     with open(path, "rb") as fh:
-        for lineno, line in enumerate(next(line_blocks(fh, start, start + PRESCAN_BYTES, PRESCAN_BYTES), []), 1):
-            try:
-                obj = orjson.loads(line)
-            except orjson.JSONDecodeError:
-                continue
-            if isinstance(obj, dict):
-                return ColumnSpec.from_columns(list(obj), lineno, findings)
+        fh.seek(start)
+        lines = fh.read(PRESCAN_BYTES).split(b"\n")[:-1]  # the last piece may be cut short
+    for lineno, line in enumerate(lines, 1):
+        try:
+            obj = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            continue
+        if isinstance(obj, dict):
+            return ColumnSpec.from_columns(list(obj), lineno, findings)
     return None
 
 

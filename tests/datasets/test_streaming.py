@@ -152,3 +152,31 @@ def test_line_blocks_any_block_size(block):
     data = b"a\n\nbb\r\nccc\nlast-without-newline"
     lines = [line for b in line_blocks(io.BytesIO(data), 0, len(data), block) for line in b]
     assert lines == data.split(b"\n")
+
+
+def test_an_over_long_jsonl_line_is_skipped_not_held(tmp_path, monkeypatch):
+    from generator.datasets import blocks
+
+    monkeypatch.setattr(blocks, "MAX_LINE", 4096)
+    rows = [json.dumps(good_row(i)) for i in range(5)]
+    long_line = json.dumps([good_row(i) for i in range(200)])  # ~30 KB: an array on one line
+    path = tmp_path / "long.jsonl"
+    path.write_text("\n".join(rows[:2] + [long_line] + rows[2:]) + "\n")
+    with open(path, "rb") as fh:
+        lines = [line for b in line_blocks(fh, 0, path.stat().st_size, 1024) for line in b]
+    assert len(lines) == 6 and lines[2] is blocks.LONG_LINE and max(map(len, lines)) < 4096
+    result = jsonl.scan_range(path, 0, path.stat().st_size, None, block_size=1024)
+    assert result.rows == 5
+    assert [(f.kind, f.line) for f in result.findings.shown] == [("malformed", 3)]
+    assert "longer than" in result.findings.shown[0].message
+
+
+def test_an_over_long_csv_line_stops_the_scan(monkeypatch):
+    from generator.datasets import blocks
+
+    monkeypatch.setattr(blocks, "MAX_LINE", 4096)
+    data = ("user_prompt,ground_truth\nq,1\nq," + "9" * 20_000 + "\nq,3\n").encode()
+    fh = RecordingReader(data)
+    findings = Findings()
+    assert scan_csv(fh, findings, block_size=1024) is None
+    assert [(f.kind, f.line) for f in findings.shown] == [("no-system-prompt", 1), ("malformed", 3)]
