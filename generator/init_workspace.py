@@ -122,7 +122,7 @@ def init_command(
         code = _git_step(target)
         if code == 0:
             _record_pristine(target)
-    print_next_steps(shown, rollout, here=target == cwd)
+    print_next_steps(shown, rollout, _rollout_sources(target / "rollouts" / rollout), here=target == cwd)
     return code
 
 
@@ -315,11 +315,17 @@ def _display(target: Path, cwd: Path) -> str:
     return "." if rel == Path(".") else rel.as_posix()
 
 
-def print_next_steps(shown: str, rollout: str, *, here: bool) -> None:
+def _rollout_sources(rollout_dir: Path) -> list[str]:
+    """The rollout's own top-level Python files: what a user edits differs per template."""
+    return sorted(p.name for p in rollout_dir.glob("*.py")) if rollout_dir.is_dir() else []
+
+
+def print_next_steps(shown: str, rollout: str, sources: list[str], *, here: bool) -> None:
     steps = [] if here else [f"cd {shown}"]
+    code = ", ".join(f"rollouts/{rollout}/{name}" for name in sources) or f"rollouts/{rollout}/"
     steps += [
         "read AGENTS.md (coding agents: it is the workspace contract)",
-        f"edit rollouts/{rollout}/main.py and grading.py, data/{rollout}.jsonl, configs/eval/{rollout}.toml",
+        f"edit {code}, data/{rollout}.jsonl, configs/eval/{rollout}.toml",
         "osmosis doctor",
         f"(cd rollouts/{rollout} && python -m pytest)",
         "cp .env.example .env   # your LLM key for local evaluation",

@@ -274,3 +274,20 @@ def test_dot_dot_in_path_is_normalised(tmp_path):
     assert result.exit_code == 0, result.output
     assert tomllib.loads((tmp_path / "calc-ws/pyproject.toml").read_text())["project"]["name"] == "calc-ws"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["calc-ws", "x"]
+
+
+@pytest.mark.parametrize(
+    "template, present, absent",
+    [
+        ("multiply", ["rollouts/multiply/main.py", "rollouts/multiply/grading.py"], ["server.py"]),
+        ("calculator-remote", ["rollouts/calculator-remote/server.py", "rollouts/calculator-remote/tools.py"], ["main.py"]),
+    ],
+)
+def test_next_steps_name_the_files_the_template_rendered(tmp_path, template, present, absent):
+    result = init(str(tmp_path / "ws"), "--template", template, "--defaults", "--no-git")
+    assert result.exit_code == 0, result.output
+    edit_line = next(line for line in result.output.splitlines() if line.strip().startswith("edit "))
+    for name in present:
+        assert name in edit_line
+    for name in absent:
+        assert name not in edit_line
