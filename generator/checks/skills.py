@@ -673,40 +673,54 @@ def _claude_link_findings(ws_root: Path, present: set[str]) -> list[Diagnostic]:
     root = str(ws_root)
     agents = ws_root / ".agents" / "skills"
     claude = ws_root / ".claude" / "skills"
-    entries = {p.name for p in claude.iterdir()} if claude.is_dir() and not claude.is_symlink() else set()
+    entries = set()
+    if claude.is_dir() and not claude.is_symlink():
+        # Plain files (a README, .gitkeep) are not skills: Claude Code ignores them, so do we.
+        entries = {p.name for p in claude.iterdir() if not p.name.startswith(".") and (p.is_dir() or p.is_symlink())}
     found = []
     for name in sorted(present | entries):
         link = claude / name
         display = f".claude/skills/{name}"
-        expected = os.path.realpath(agents / name)
+        relink = f"`ln -sfn ../../.agents/skills/{name} {display}` (from the workspace root)"
         canonical = name in present
         if not link.is_symlink():
             if not link.exists():
                 found.append(CLAUDE_LINK_MISSING.at(
-                    display, f"{display} is missing, so Claude Code does not see the skill {name!r}"))
-            elif link.is_dir():
-                message = (f"{display} is a copied folder, not a link to .agents/skills/{name}" if canonical else
-                           f"{display} is a folder with no .agents/skills/{name}: the skill lives only in .claude/")
-                hint = None if canonical else (
-                    f"move it: `git mv {display} .agents/skills/{name}`, then "
-                    f"`ln -s ../../.agents/skills/{name} {display}`")
-                found.append(CLAUDE_SKILL_COPY.at(display, message, hint=hint))
+                    display, f"{display} is missing, so Claude Code does not see the skill {name!r}",
+                    hint=f"run `osmosis doctor --fix`, or {relink}"))
+            elif not link.is_dir():
+                found.append(CLAUDE_LINK_WRONG_TARGET.at(
+                    display, f"{display} is a file, not a link to .agents/skills/{name}",
+                    hint=f"remove the file, then {relink}"))
+            elif canonical:
+                found.append(CLAUDE_SKILL_COPY.at(
+                    display, f"{display} is a copied folder, not a link to .agents/skills/{name}",
+                    hint=f"move any edits into .agents/skills/{name}, delete the copy, then {relink}"))
             else:
-                found.append(CLAUDE_LINK_WRONG_TARGET.at(display, f"{display} is a file, not a link to a skill folder"))
+                found.append(CLAUDE_SKILL_COPY.at(
+                    display, f"{display} is a folder with no .agents/skills/{name}: the skill lives only in .claude/",
+                    hint=f"move it: `git mv {display} .agents/skills/{name}`, then {relink}"))
             continue
         target = os.readlink(link)
         lexical = os.path.normpath(os.path.join(claude, target))
         if not _inside(lexical, root) or (os.path.exists(link) and not _inside(os.path.realpath(link), root)):
-            found.append(SKILL_PATH_ESCAPES.at(display, f"{display} links to {target!r}, outside the workspace"))
+            found.append(SKILL_PATH_ESCAPES.at(
+                display, f"{display} links to {target!r}, outside the workspace",
+                hint=f"keep the skill in .agents/skills/{name}, then {relink}"))
         elif not os.path.exists(link):
-            diagnostic = CLAUDE_LINK_BROKEN.at(display, f"{display} links to {target!r}, which does not exist")
-            if not canonical and name not in SKILL_NAMES:  # nothing to relink to, nor to restore
-                diagnostic = dataclasses.replace(diagnostic, fixable=False, hint=f"remove the broken link {display}")
-            found.append(diagnostic)
-        elif os.path.realpath(link) != expected or not canonical:
+            if canonical or name in SKILL_NAMES:  # --fix relinks it (restoring a bundled skill first)
+                found.append(CLAUDE_LINK_BROKEN.at(
+                    display, f"{display} links to {target!r}, which does not exist",
+                    hint=f"run `osmosis doctor --fix`, or {relink}"))
+            else:
+                found.append(dataclasses.replace(CLAUDE_LINK_BROKEN.at(
+                    display, f"{display} links to {target!r}, which does not exist",
+                    hint=f"remove the broken link: `rm {display}`"), fixable=False))
+        elif not canonical or os.path.realpath(link) != os.path.realpath(agents / name):
             found.append(CLAUDE_LINK_WRONG_TARGET.at(
-                display, f"{display} links to {target!r}, not to .agents/skills/{name}"))
+                display, f"{display} links to {target!r}, not to .agents/skills/{name}", hint=f"relink it: {relink}"))
         elif os.path.isabs(target):
-            found.append(CLAUDE_LINK_ABSOLUTE.at(display, f"{display} is an absolute link ({target}); "
-                                                          "it breaks in other clones"))
+            found.append(CLAUDE_LINK_ABSOLUTE.at(
+                display, f"{display} is an absolute link ({target}); it breaks in other clones",
+                hint=f"run `osmosis doctor --fix`, or {relink}"))
     return found

@@ -187,3 +187,18 @@ def test_initialised_workspace_carries_every_bundled_skill_linked(make_workspace
     for name in SKILL_NAMES:
         assert os.readlink(root / ".claude/skills" / name) == f"../../.agents/skills/{name}"
         assert (root / ".claude/skills" / name / "SKILL.md").is_file()
+
+
+def test_plain_files_under_claude_skills_are_not_skills(ws_root):
+    (ws_root / ".claude/skills/README.md").write_text("these are links\n")
+    (ws_root / ".claude/skills/.gitkeep").write_text("")
+    assert _skills_findings(ws_root) == []
+
+
+def test_file_in_place_of_a_link_and_hints_name_the_skill(ws_root):
+    link = ws_root / ".claude/skills/plan-training"
+    link.unlink()
+    link.write_text("not a link")
+    [finding] = _skills_findings(ws_root)
+    assert finding.code == "SKL031"
+    assert "ln -sfn ../../.agents/skills/plan-training .claude/skills/plan-training" in finding.hint
