@@ -138,6 +138,8 @@ def test_skill_md_path_is_accepted_for_its_folder(tmp_path):
 
 
 def test_folder_name_of_dot_is_the_current_folder(tmp_path, monkeypatch):
+    # A deliberate difference: `agentskills validate .` compares the name with Path(".").name, which
+    # is "" (so it rejects every skill validated as `.`); we compare with the folder's real name.
     folder = _skill(tmp_path, HEAD)
     monkeypatch.chdir(folder)
     assert check_skill_dir(Path("."), ".") == []
