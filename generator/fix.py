@@ -13,11 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from generator.resources import SKILL_NAMES, skills_dir, templates_dir
-from generator.workspace import Workspace
+from generator.workspace import AGENT_FILES, REQUIRED_FOLDERS, Workspace
 
-REQUIRED_FOLDERS = ("rollouts", "configs/eval", "configs/training", "data")
-# Root files restored from the workspace template (contract section 1).
-TEMPLATE_FILES = ("AGENTS.md", "CLAUDE.md", "configs/AGENTS.md")
 ANSWERS_FILE = ".copier-answers.yml"
 
 Repair = Callable[[Path], list[str]]
@@ -127,7 +124,7 @@ def restore_template_files(root: Path) -> list[str]:
         template = templates_dir() / "workspace" / "template"
     except FileNotFoundError:
         return []
-    for rel in TEMPLATE_FILES:
+    for rel in AGENT_FILES:
         dest = root / rel
         if dest.exists() or dest.is_symlink() or not _inside(root, dest):
             continue

@@ -18,6 +18,9 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 CONFIG_KINDS = ("eval", "training")
+# Contract section 1: what every workspace holds. Layout checks them, `doctor --fix` restores them.
+REQUIRED_FOLDERS = ("rollouts", "configs/eval", "configs/training", "data")
+AGENT_FILES = ("AGENTS.md", "CLAUDE.md", "configs/AGENTS.md")
 DATASET_SUFFIXES = (".jsonl", ".json", ".csv", ".parquet")
 
 

@@ -18,16 +18,13 @@ from generator.diagnostics import Diagnostic
 from generator.names import NAME_RULE_TEXT, name_problem
 from generator.registry import rule
 from generator.toml_locate import TomlDoc
-from generator.workspace import Workspace
+from generator.workspace import AGENT_FILES, REQUIRED_FOLDERS, Workspace
 
 FAMILY = "layout"
 
-REQUIRED_FOLDERS = ("rollouts", "configs/eval", "configs/training", "data")
 # `@AGENTS.md` (Claude Code's import), `@./AGENTS.md`, or a plain mention of the root AGENTS.md;
 # `configs/AGENTS.md` alone does not count: it is not the workspace contract.
 _AGENTS_POINTER = re.compile(r"(?<![\w/.-])(?:@?\./)?@?AGENTS\.md")
-# Agent instruction files `doctor --fix` restores from the bundled workspace template.
-AGENT_FILES = ("AGENTS.md", "CLAUDE.md", "configs/AGENTS.md")
 
 MISSING_FOLDER = rule(
     "LAY001", "missing-folder", FAMILY, "error",
