@@ -91,3 +91,17 @@ def test_entrypoint_patterns_use_the_documented_sdk_names():
         'type == "output_text"',
     ]:
         assert phrase in text, phrase
+
+
+@pytest.mark.parametrize(
+    "kind, reference",
+    [("eval", "evaluate-rollouts/references/eval-config.md"), ("training", "submit-training/references/training-config.md")],
+)
+def test_config_examples_pass_our_config_check(tmp_path, kind, reference):
+    # The skills teach agents what a config looks like: the example must be one `osmosis validate` accepts.
+    from generator.checks.configs import check_config_file
+
+    example = re.search(r"```toml\n(.*?)```", (skills_dir() / reference).read_text(encoding="utf-8"), re.S).group(1)
+    path = tmp_path / f"{kind}.toml"
+    path.write_text(example, encoding="utf-8")
+    assert check_config_file(path, kind, None, path.name) == []
