@@ -4,8 +4,10 @@ A skill folder's SKILL.md is judged the way the reference validator (`skills-ref
 `agentskills validate`) judges it, so that our valid/invalid verdict agrees with it: the same
 front-matter split (the text between the first two `---`), the same YAML subset (strictyaml, which
 reads every scalar as a string and refuses flow style, anchors, tags and duplicate keys) and the
-same name/description/compatibility limits. We parse with pyyaml's BaseLoader, which also keeps
-every scalar a string, and reject strictyaml's forbidden features from the token stream ourselves.
+same name/description/compatibility limits. Plain `key: value` front matter (nearly every skill) is
+read by a small exact reader without any YAML import; anything else goes to pyyaml's BaseLoader,
+which also keeps every scalar a string, and we reject strictyaml's forbidden features from the
+parser's events ourselves. tests/skills/ checks the agreement on a corpus and by property tests.
 
 On top of that verdict we add findings the reference does not make: warnings (body length, odd
 delimiters, metadata shape) and, for errors, relative body links whose file is missing or lies
@@ -24,7 +26,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from generator.checks import workspace_check
-from generator.diagnostics import Diagnostic, Severity
+from generator.diagnostics import Diagnostic
 from generator.registry import Rule, rule
 from generator.resources import SKILL_NAMES
 from generator.settings import extra_skills  # bad values there are SET findings, not ours
@@ -37,7 +39,6 @@ MAX_BODY_LINES = 500
 ALLOWED_KEYS = ("name", "description", "license", "compatibility", "metadata", "allowed-tools")
 
 _F = "skills"
-_SPEC = "https://agentskills.io/specification"
 
 
 def _rule(code: str, name: str, severity: str, summary: str, why: str, fix: str, example: str = "",
