@@ -202,3 +202,14 @@ def test_file_in_place_of_a_link_and_hints_name_the_skill(ws_root):
     [finding] = _skills_findings(ws_root)
     assert finding.code == "SKL031"
     assert "ln -sfn ../../.agents/skills/plan-training .claude/skills/plan-training" in finding.hint
+
+
+def test_doctor_fix_restores_a_deleted_bundled_skill(make_workspace):
+    root = make_workspace()
+    shutil.rmtree(root / ".agents/skills/debug-rollouts")
+    code, report = _doctor_json(root)
+    assert code == 1
+    assert {(d["code"], d["fixable"]) for d in report["diagnostics"]} == {("SKL027", True), ("SKL030", True)}
+    fixed = CliRunner().invoke(app, ["doctor", str(root), "--select", "SKL", "--fix"])
+    assert fixed.exit_code == 0, fixed.output
+    assert (root / ".claude/skills/debug-rollouts/SKILL.md").is_file()
