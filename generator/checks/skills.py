@@ -649,13 +649,14 @@ def check_skills(ws: Workspace) -> list[Diagnostic]:
     """Every skill in .agents/skills/, the bundled ones present, and their .claude/skills/ links."""
     found: list[Diagnostic] = []
     root = os.path.realpath(ws.root)
-    for skill_dir in ws.skill_dirs:
+    skill_dirs = [d for d in ws.skill_dirs if not d.name.startswith(".")]  # .git, editor caches: not skills
+    for skill_dir in skill_dirs:
         display = f".agents/skills/{skill_dir.name}"
         if skill_dir.is_symlink() and not _inside(os.path.realpath(skill_dir), root):
             found.append(SKILL_PATH_ESCAPES.at(display, f"{display} is a link to a folder outside the workspace"))
             continue
         found.extend(check_skill_dir(skill_dir, display))
-    present = {d.name for d in ws.skill_dirs}
+    present = {d.name for d in skill_dirs}
     for name in SKILL_NAMES:
         if name not in present:
             found.append(BUNDLED_SKILL_MISSING.at(

@@ -213,3 +213,8 @@ def test_doctor_fix_restores_a_deleted_bundled_skill(make_workspace):
     fixed = CliRunner().invoke(app, ["doctor", str(root), "--select", "SKL", "--fix"])
     assert fixed.exit_code == 0, fixed.output
     assert (root / ".claude/skills/debug-rollouts/SKILL.md").is_file()
+
+
+def test_hidden_folders_under_agents_skills_are_not_skills(ws_root):
+    (ws_root / ".agents/skills/.cache").mkdir()
+    assert _skills_findings(ws_root) == []
