@@ -24,6 +24,7 @@ from generator.datasets.findings import Findings
 USER, TRUTH, LABEL, SYSTEM, METADATA = "user_prompt", "ground_truth", "label", "system_prompt", "metadata"
 KNOWN = (USER, TRUTH, LABEL, SYSTEM, METADATA)
 
+
 def _squash(name: str) -> str:
     return re.sub(r"[^a-z0-9]", "", name.lower())
 
