@@ -68,12 +68,15 @@ def scan_parquet(path: Path, size: int, findings: Findings) -> int | None:
         findings.add("malformed", f"unreadable parquet footer: {err}")
         return None
     spec = ColumnSpec.from_columns(list(schema.names), None, findings)
+    types: dict[str, object] = {}
+    for field in schema:  # not schema.field(name): that raises when a name is duplicated
+        types.setdefault(field.name, field.type)
     for name in (*spec.nonempty, *spec.strings):
-        problem = _type_problem(schema.field(name).type, "string")
+        problem = _type_problem(types[name], "string")
         if problem:
             findings.add("not-string", f"column `{name}` {problem}")
     if spec.metadata:
-        problem = _type_problem(schema.field(spec.metadata).type, "object")
+        problem = _type_problem(types[spec.metadata], "object")
         if problem:
             findings.add("metadata", f"column `{spec.metadata}` {problem}")
     _check_statistics(meta, schema, spec, findings)
@@ -89,13 +92,16 @@ def _check_statistics(meta, schema, spec: ColumnSpec, findings: Findings) -> Non
             continue
         nulls = empties = 0
         for g in range(meta.num_row_groups):
-            stats = meta.row_group(g).column(index).statistics
-            if stats is None:
+            try:
+                stats = meta.row_group(g).column(index).statistics
+                if stats is None:
+                    continue
+                if stats.has_null_count:
+                    nulls += stats.null_count
+                if name in spec.nonempty and stats.has_min_max and stats.min in ("", b""):
+                    empties += 1
+            except Exception:  # noqa: BLE001  statistics of a type pyarrow cannot decode: no evidence either way
                 continue
-            if stats.has_null_count:
-                nulls += stats.null_count
-            if name in spec.nonempty and stats.has_min_max and stats.min in ("", b""):
-                empties += 1
         if nulls:
             kind = "metadata" if name == spec.metadata else "not-string"
             findings.add(kind, f"column `{name}` has {nulls} null value{'s' if nulls != 1 else ''}")

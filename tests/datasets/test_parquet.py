@@ -108,3 +108,11 @@ def test_too_few_rows(tmp_path, rows):
     found = check_dataset_file(_write(tmp_path / "few.parquet", cols), "few.parquet")
     assert [d.code for d in found] == ["DAT011"]
     assert f"has {rows} rows" in found[0].message
+
+
+def test_duplicate_column_names(tmp_path):
+    values = pa.array([f"v{i}" for i in range(5)])
+    table = pa.Table.from_arrays([values] * 4, names=["system_prompt", "user_prompt", "ground_truth", "ground_truth"])
+    pq.write_table(table, tmp_path / "dup.parquet")
+    found = check_dataset_file(tmp_path / "dup.parquet", "dup.parquet")
+    assert codes(found) == [("DAT016", None, None)]
