@@ -158,7 +158,9 @@ class RowChecker:
             missing, extra = spec.keys - row.keys(), row.keys() - spec.keys
             parts = ([f"missing {shown_list(missing)}"] if missing else []) + ([f"extra {shown_list(extra)}"] if extra else [])
             where = f"line {spec.line}" if spec.line else "the first row"
-            add("divergent-keys", f"row's keys differ from the first row's ({where}): {'; '.join(parts)}", line, column)
+            renames = [(e, m) for m in sorted(missing) for e in [near_miss(m, extra)] if e]
+            hint = "; ".join(f"rename {shown(e)} to {shown(m)}" for e, m in renames) or None
+            add("divergent-keys", f"row's keys differ from the first row's ({where}): {'; '.join(parts)}", line, column, hint)
         for name in spec.nonempty:
             if name in row:
                 value = row[name]

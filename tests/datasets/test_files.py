@@ -133,3 +133,11 @@ def test_odd_column_names_are_quoted_in_one_line_messages(write):
     found = check_dataset_file(write("o.jsonl", jsonl_bytes(rows)), "o.jsonl")
     assert [d.code for d in found] == ["DAT010", "DAT010"]
     assert found[0].message.endswith('extra "", "bad\\nname"')
+
+
+def test_divergent_row_with_a_misspelt_key_gets_a_rename_hint(write):
+    rows = [good_row(i) for i in range(4)]
+    rows[2]["User_prompt"] = rows[2].pop("user_prompt")
+    found = check_dataset_file(write("d.jsonl", jsonl_bytes(rows)), "d.jsonl")
+    assert [(d.code, d.line) for d in found] == [("DAT010", 3)]
+    assert found[0].hint == "rename `User_prompt` to `user_prompt`"

@@ -82,3 +82,36 @@ def test_block_readers_match_reading_whole(data, block):
     whole = Findings()
     "".join(text_chunks(io.BytesIO(data), whole, 1 << 20))
     assert findings.shown == whole.shown  # same bad bytes at the same places, whatever the block size
+
+
+PARQUET_TYPES = {
+    "string": (st.none() | st.text(max_size=5), "string"),
+    "int": (st.none() | st.integers(-5, 5), "int64"),
+    "struct": (st.none() | st.fixed_dictionaries({"id": st.integers(0, 3)}), None),
+    "list": (st.none() | st.lists(st.text(max_size=2), max_size=2), None),
+}
+
+
+@SETTINGS
+@given(
+    columns=st.lists(st.tuples(st.sampled_from(NAMES), st.sampled_from(sorted(PARQUET_TYPES))), max_size=6),
+    n_rows=st.integers(0, 6),
+    data=st.data(),
+)
+def test_random_parquet_tables_never_raise(columns, n_rows, data):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    arrays = []
+    for _, kind in columns:
+        values = data.draw(st.lists(PARQUET_TYPES[kind][0], min_size=n_rows, max_size=n_rows))
+        type_name = PARQUET_TYPES[kind][1]
+        arrays.append(pa.array(values, type=getattr(pa, type_name)() if type_name else None))
+    table = pa.Table.from_arrays(arrays, names=[name for name, _ in columns]) if columns else pa.table({})
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "t.parquet"
+        pq.write_table(table, path)
+        found = check_dataset_file(path, "data/t.parquet")
+    assert all(isinstance(d, Diagnostic) and d.code in RULES for d in found)
+    if n_rows < 4:
+        assert any(d.code == "DAT011" for d in found)
