@@ -96,8 +96,9 @@ def _mixed_file() -> bytes:
     return ("\n".join(lines) + "\n").encode()
 
 
-def test_parallel_scan_reports_what_the_serial_scan_does(write, monkeypatch):
-    path = write("mixed.jsonl", _mixed_file())
+@pytest.mark.parametrize("prefix", [b"", b"\xef\xbb\xbf", b"not json\n"], ids=["plain", "bom", "bad-first-line"])
+def test_parallel_scan_reports_what_the_serial_scan_does(write, monkeypatch, prefix):
+    path = write("mixed.jsonl", prefix + _mixed_file())
     size = path.stat().st_size
     serial, parallel = checks.Findings(), checks.Findings()
     rows_serial = jsonl.scan_file(path, size, serial, parallel=False)
