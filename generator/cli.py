@@ -12,7 +12,7 @@ import typer
 
 from generator import __version__, typer_compat
 from generator.commands import dataset, doctor, init, rollout, schema, template, update, validate
-from generator.commands._common import internal_error_line
+from generator.commands._common import internal_error_line, quiet_broken_pipe
 from generator.errors import EXIT_INTERNAL, UserError
 
 HELP = """Create and check Osmosis RL training workspaces.
@@ -75,6 +75,8 @@ def main() -> None:
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
         sys.exit(130)
+    except BrokenPipeError:  # e.g. `osmosis --help | head -1`
+        sys.exit(quiet_broken_pipe())
     except Exception as err:  # noqa: BLE001  the contract: never a traceback
         typer.echo(internal_error_line(err), err=True)
         sys.exit(EXIT_INTERNAL)

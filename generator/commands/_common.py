@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import functools
+import os
+import sys
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -38,6 +40,24 @@ def internal_error_line(err: BaseException) -> str:
     return f"internal error: {type(err).__name__}: {err} (this is a bug in osmosis; please report it at {REPORT_URL})"
 
 
+# What a shell reports for a process ended by SIGPIPE (128 + 13), as git and coreutils do under
+# `| head`; not one of the documented codes because no report was delivered at all.
+EXIT_BROKEN_PIPE = 141
+
+
+def quiet_broken_pipe() -> int:
+    """The reader of our output went away (`osmosis doctor | head`): not a bug, so no message.
+
+    stdout is pointed at /dev/null so the interpreter's last flush does not raise again and print
+    "Exception ignored". Returns the exit code to use."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real file descriptor (e.g. a test runner's capture)
+        pass
+    return EXIT_BROKEN_PIPE
+
+
 def handles_errors(fn: F) -> F:
     """Run a command body; a returned int is the exit code, a UserError prints one line and exits
     (its code), anything else unexpected is an internal error (exit 3)."""
@@ -46,6 +66,10 @@ def handles_errors(fn: F) -> F:
     def wrapper(*args, **kwargs):
         try:
             code = fn(*args, **kwargs)
+            # Flush here, not at interpreter exit, so a closed pipe is seen while we can handle it.
+            sys.stdout.flush()
+        except BrokenPipeError:
+            raise typer.Exit(quiet_broken_pipe()) from None
         except UserError as err:
             typer.echo(f"error: {err.message}", err=True)
             if err.hint:
