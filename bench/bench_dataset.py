@@ -5,8 +5,9 @@ For each JSONL size: one warm-up run of each tool, then ``--runs`` runs alternat
 (so background load hits both alike). Reported per tool: median and best wall time, throughput,
 CPU time (user + sys, including worker processes), the largest single process's peak RSS
 (its VmHWM) and the peak proportional set size of the whole process tree, both sampled from /proc
-every 20 ms (PSS shares copy-on-write pages between forked workers fairly, so it is the honest
-total; a process living under 20 ms may be missed, which only affects jq on small files). The CLI's start-up counts: both tools are timed as whole processes.
+every 5 ms (PSS shares copy-on-write pages between forked workers fairly, so it is the honest
+total). A process that ends before the first sample (jq on a tiny file) gets wait4's ru_maxrss
+instead, an upper bound. The CLI's start-up counts: both tools are timed as whole processes.
 
     python bench/bench_dataset.py            # 10 MB and 1 GB JSONL, 5M-row parquet
     python bench/bench_dataset.py --quick    # 10 MB and 100 MB JSONL, 500k-row parquet
@@ -117,21 +118,32 @@ def _memory_kb(pid: int) -> tuple[int, int]:
 
 
 def run(cmd: list[str]) -> Sample:
-    """Run ``cmd`` (stdout to /dev/null) and measure it, sampling memory every 20 ms."""
+    """Run ``cmd`` (stdout to /dev/null) and measure it, sampling memory every 5 ms."""
     peak_pss, peak_rss = [0], {}
     done = threading.Event()
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
 
+    def exec_done() -> bool:
+        # Between fork and exec the child still shows this process's memory: skip those samples.
+        try:
+            with open(f"/proc/{proc.pid}/cmdline", "rb") as fh:
+                return fh.read().split(b"\0")[1 : len(cmd)] == [os.fsencode(a) for a in cmd[1:]]
+        except OSError:
+            return False
+
     def sample() -> None:
         while not done.is_set():
+            if not exec_done():
+                done.wait(0.001)
+                continue
             total = 0
             for pid in [proc.pid, *_descendants(proc.pid)]:
                 pss, hwm = _memory_kb(pid)
                 total += pss
                 peak_rss[pid] = max(peak_rss.get(pid, 0), hwm)
             peak_pss[0] = max(peak_pss[0], total)
-            done.wait(0.02)
+            done.wait(0.005)
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
@@ -143,7 +155,9 @@ def run(cmd: list[str]) -> Sample:
     err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
     if proc.returncode != 0:
         print(f"  ! {' '.join(cmd[-3:])} exited {proc.returncode}: {err.strip()[:300]}", file=sys.stderr)
-    max_rss = max(peak_rss.values(), default=0)
+    # A process that ended before the first sample: fall back to wait4's figure, an upper bound
+    # (it can include this process's memory at fork).
+    max_rss = max(peak_rss.values(), default=0) or usage.ru_maxrss
     return Sample(wall, usage.ru_utime + usage.ru_stime, max_rss / 1024, peak_pss[0] / 1024, proc.returncode)
 
 
