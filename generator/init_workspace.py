@@ -9,6 +9,7 @@ folder (--force) takes back what it had moved. Existing files are never overwrit
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import sys
 import tempfile
@@ -41,6 +42,8 @@ class TemplateSource:
 class Placement:
     created: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    made_dirs: list[str] = field(default_factory=list)  # folders `place` created inside an existing target
+    whole_target: bool = False  # the target did not exist: the staging folder was renamed to it
 
 
 def init_command(
@@ -119,7 +122,12 @@ def init_command(
             typer.echo(f"  {rel}")
     code = 0
     if not no_git:
-        code = _git_step(target)
+        had_repo = find_git_root(target) is not None
+        try:
+            code = _git_step(target)
+        except KeyboardInterrupt:  # Ctrl-C before the first commit exists: take back all init added
+            take_back(target, placement, remove_git=not had_repo)
+            raise
         if code == 0:
             _record_pristine(target)
     print_next_steps(shown, rollout, _rollout_sources(target / "rollouts" / rollout), here=target == cwd)
@@ -179,6 +187,7 @@ def place(staging: Path, target: Path) -> Placement:
     placement = Placement()
     if not target.exists():
         os.rename(staging, target)
+        placement.whole_target = True
         placement.created = [p.relative_to(target).as_posix() for p in sorted(target.rglob("*")) if not p.is_dir() or p.is_symlink()]
         return placement
     moved: list[Path] = []
@@ -214,7 +223,24 @@ def place(staging: Path, target: Path) -> Placement:
             shutil.rmtree(folder, ignore_errors=True)
         raise
     placement.skipped.sort()
+    placement.made_dirs = [d.relative_to(target).as_posix() for d in made_dirs]
     return placement
+
+
+def take_back(target: Path, placement: Placement, *, remove_git: bool) -> None:
+    """Undo `place` (and a repository init made): the user's own files in ``target`` stay as they were."""
+    if placement.whole_target:
+        shutil.rmtree(target, ignore_errors=True)
+        return
+    if remove_git:
+        shutil.rmtree(target / ".git", ignore_errors=True)
+    for rel in reversed(placement.created):
+        (target / rel).unlink(missing_ok=True)
+    for rel in reversed(placement.made_dirs):  # deepest first; a folder the user filled meanwhile stays
+        try:
+            (target / rel).rmdir()
+        except OSError:
+            pass
 
 
 def _files_under(folder: Path, staging: Path) -> list[str]:
@@ -321,7 +347,7 @@ def _rollout_sources(rollout_dir: Path) -> list[str]:
 
 
 def print_next_steps(shown: str, rollout: str, sources: list[str], *, here: bool) -> None:
-    steps = [] if here else [f"cd {shown}"]
+    steps = [] if here else [f"cd {shlex.quote(shown)}"]
     code = ", ".join(f"rollouts/{rollout}/{name}" for name in sources) or f"rollouts/{rollout}/"
     steps += [
         "read AGENTS.md (coding agents: it is the workspace contract)",

@@ -11,6 +11,11 @@ from typing import Any
 from generator.errors import UserError
 
 
+# pip byte-compiles the bundled templates' own .py files on install; copier skips bytecode only for
+# templates without `_subdirectory` (ours all have one), so every render leaves it out explicitly.
+BYTECODE = ("__pycache__", "*.py[co]")
+
+
 class RenderError(UserError):
     """Copier refused or failed to render (a bad answer, an unsafe template, a broken template)."""
 
@@ -42,8 +47,10 @@ def render(
             worker = run_copy(
                 str(src), str(dst), data=dict(data), user_defaults=dict(user_defaults or {}),
                 defaults=defaults, unsafe=unsafe, quiet=True, overwrite=False, cleanup_on_error=False,
-                skip_tasks=skip_tasks,
+                skip_tasks=skip_tasks, exclude=list(BYTECODE),
             )
+    except KeyboardInterrupt:  # Ctrl-C at a question: copier's CopierAnswersInterrupt is also a CopierError
+        raise KeyboardInterrupt from None
     except CopierError as err:
         raise RenderError(f"template {src.name}: {_one_line(err)}") from None
     except ValueError as err:  # copier reports an answer its validator rejects as ValueError
