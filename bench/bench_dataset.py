@@ -14,14 +14,14 @@ instead, an upper bound. The CLI's start-up counts: both tools are timed as whol
 
 Generated files are kept in bench/.work/ (git-ignored) and reused when present.
 
-Measured 2026-11-22 on the 2-CPU development VM, shared with other jobs (load average 2-4), so wall
-times are noisy; CPU time is the steadier figure. Median of 5:
+Measured 2026-11-22 on the 2-CPU development VM, shared with other jobs, so wall times are noisy;
+CPU time is the steadier figure. Median of 5, two runs (load average 3.6 / 5.5 at the start):
 
 | file | osmosis s (CPU s) | jq s (CPU s) | jq / osmosis | osmosis max RSS / tree PSS |
 |---|---|---|---|---|
-| 10 MB JSONL | 0.24 (0.22) | 0.15 (0.14) | 0.63x | 36 MB / 29 MB |
-| 1 GB JSONL | 5.02 (4.69), best 2.70 | 16.09 (14.09) | 3.2x (5.1x best) | 36 MB / 61 MB |
-| 5M-row parquet | 0.76 (0.39) | - | - | 76 MB / 68 MB |
+| 10 MB JSONL | 0.24 / 0.42 (0.22 / 0.19) | 0.15 / 0.25 (0.14 / 0.12) | 0.63x / 0.60x | 36 MB / 30 MB |
+| 1 GB JSONL | 5.02 / 9.53 (4.69 / 4.80) | 16.09 / 28.67 (14.09 / 13.05) | 3.2x / 3.0x | 36 MB / 61 MB |
+| 5M-row parquet | 0.76 / 1.07 (0.39 / 0.44) | - | - | 78 MB / 69 MB |
 
 On 10 MB the Python interpreter's start-up alone (about 0.2 s for `python -c pass` here) is more
 than jq's whole run; the check itself takes about 0.05 s.

@@ -13,13 +13,12 @@ from generator.checks import workspace_check
 from generator.datasets.findings import Findings
 from generator.diagnostics import Diagnostic
 from generator.registry import Rule, rule
-from generator.workspace import Workspace
+from generator.workspace import DATASET_SUFFIXES, Workspace
 
 FAMILY = "datasets"
 MIN_ROWS = 4
 # The platform's "5 GB"; read as decimal gigabytes, the stricter of the two readings.
 MAX_BYTES = 5 * 1000**3
-FORMATS = (".jsonl", ".json", ".csv", ".parquet")
 
 
 def _rule(code: str, name: str, severity: str, summary: str, why: str, fix: str, example: str = "") -> Rule:
@@ -211,7 +210,7 @@ def findings_of(path: Path) -> Findings:
     """Every finding for the dataset at ``path``, by kind (the format is chosen by extension)."""
     findings = Findings()
     suffix = path.suffix.lower()
-    if suffix not in FORMATS:
+    if suffix not in DATASET_SUFFIXES:
         shown = f"`{path.suffix}`" if path.suffix else "no extension"
         findings.add("unknown-format", f"{shown} is not a dataset format; use .jsonl, .json, .csv or .parquet")
         return findings

@@ -37,7 +37,6 @@ class RangeResult:
     findings: Findings
     lines: int  # lines seen in the range (rows, blank and bad lines)
     rows: int  # lines holding an object
-    spec: ColumnSpec | None
 
 
 def _reject_constant(name: str) -> object:
@@ -117,7 +116,7 @@ def scan_range(path: Path, start: int, end: int, spec: ColumnSpec | None, block_
                         spec = checker.spec
                         keys, nonempty, strings, meta = spec.keys, spec.nonempty, spec.strings, spec.metadata
             base += len(lines)
-    return RangeResult(findings, base, rows, checker.spec)
+    return RangeResult(findings, base, rows)
 
 
 def _first_spec(path: Path, start: int, findings: Findings) -> ColumnSpec | None:
