@@ -174,6 +174,12 @@ def _suggested_workspace_name(answers: dict[str, str], target: Path | None) -> s
 def check_target(target: Path, force: bool) -> None:
     if target.exists() and not target.is_dir():
         raise UserError(f"{target} exists and is not a folder")
+    if (target / ".copier-answers.yml").is_file():
+        # --force would keep every root file, so a second rollout would be left out of the uv members,
+        # .env.example and the pristine base that `osmosis update` merges from
+        raise UserError(f"{target} is already an Osmosis workspace (or another copier project): it has .copier-answers.yml",
+                        hint="add a rollout with `osmosis rollout new NAME --template T`; "
+                             "take newer templates with `osmosis update`")
     if not target.parent.is_dir():
         raise UserError(f"the folder {target.parent} does not exist; create it first")
     if target.is_dir() and any(target.iterdir()) and not force:
@@ -346,6 +352,14 @@ def _rollout_sources(rollout_dir: Path) -> list[str]:
     return sorted(p.name for p in rollout_dir.glob("*.py")) if rollout_dir.is_dir() else []
 
 
+def rollout_test_steps(rollout: str) -> list[str]:
+    """How to run a rollout's tests; pytest is not a dependency of osmosis-workspace, so say to install it."""
+    import importlib.util
+
+    install = [] if importlib.util.find_spec("pytest") is not None else ["pip install pytest"]
+    return [*install, f"(cd rollouts/{rollout} && python -m pytest)"]
+
+
 def print_next_steps(shown: str, rollout: str, sources: list[str], *, here: bool) -> None:
     steps = [] if here else [f"cd {shlex.quote(shown)}"]
     code = ", ".join(f"rollouts/{rollout}/{name}" for name in sources) or f"rollouts/{rollout}/"
@@ -353,7 +367,7 @@ def print_next_steps(shown: str, rollout: str, sources: list[str], *, here: bool
         "read AGENTS.md (coding agents: it is the workspace contract)",
         f"edit {code}, data/{rollout}.jsonl, configs/eval/{rollout}.toml",
         "osmosis doctor",
-        f"(cd rollouts/{rollout} && python -m pytest)",
+        *rollout_test_steps(rollout),
         "cp .env.example .env   # your LLM key for local evaluation",
         f"osmosis eval run configs/eval/{rollout}.toml --limit 5",
         f"git push, then: osmosis eval submit configs/eval/{rollout}.toml",

@@ -31,7 +31,7 @@ ENV_EXAMPLE = ".env.example"
 def rollout_new_command(*, name: str, template: str, workspace: Path, data: list[str], defaults: bool, trust: bool) -> int:
     from generator import pristine
     from generator.external import check_trust, load_config, open_template, questions
-    from generator.init_workspace import parse_data, place
+    from generator.init_workspace import parse_data, place, rollout_test_steps
 
     if problem := name_problem(name, kind="rollout"):
         raise UserError(problem, hint=f"names use {NAME_RULE_TEXT}")
@@ -91,7 +91,7 @@ def rollout_new_command(*, name: str, template: str, workspace: Path, data: list
         typer.echo(f"  updated {rel}")
     typer.echo("\nNext steps:")
     for step in (
-        f"(cd rollouts/{name} && python -m pytest)",
+        *rollout_test_steps(name),
         "osmosis doctor",
         f"git add -A && git commit -m 'Add rollout {name}'",
         f"osmosis eval run configs/eval/{name}.toml --limit 5",
