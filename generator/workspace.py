@@ -85,14 +85,33 @@ class Workspace:
         except (ValueError, RuntimeError, OSError):
             return path.as_posix()
 
+    def outside(self, path: Path) -> bool:
+        """Whether ``path`` leads, through symlinks, out of the workspace (doctor never reads there:
+        on an untrusted pull request a link could point at any file on the CI machine)."""
+        try:
+            path.resolve().relative_to(self.root.resolve())
+        except ValueError:
+            return True
+        except (OSError, RuntimeError):  # a symlink loop (RuntimeError before 3.13) leads nowhere
+            return False
+        return False
+
     def read_text(self, path: Path) -> str | None:
-        """The file's text, or None when it is missing or not UTF-8; read once per snapshot."""
+        """The file's text, or None when it is missing, not UTF-8 or outside the workspace; read
+        once per snapshot."""
         if path not in self._texts:
+            if self.outside(path):
+                self._texts[path] = None
+                return None
             try:
                 self._texts[path] = path.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError):
                 self._texts[path] = None
         return self._texts[path]
+
+    def unread_reason(self, path: Path) -> str:
+        """Why read_text gave None for an existing file, for a finding's message."""
+        return "links outside the workspace, so it was not read" if self.outside(path) else "cannot be read as UTF-8 text"
 
     @cached_property
     def git_root(self) -> Path | None:
@@ -103,7 +122,8 @@ class Workspace:
         base = self.root / "rollouts"
         if not base.is_dir():
             return []
-        return sorted(p for p in base.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
+        # A folder linked in from outside the workspace is reported by the layout check, never read.
+        return sorted(p for p in base.iterdir() if p.is_dir() and not p.name.startswith((".", "_")) and not self.outside(p))
 
     def config_files(self, kind: str) -> list[Path]:
         base = self.root / "configs" / kind

@@ -10,6 +10,7 @@ rules (rollout folder, entrypoint, local dataset, schema directive, file naming)
 from __future__ import annotations
 
 import difflib
+import os
 import json
 import math
 import posixpath
@@ -196,6 +197,13 @@ NON_FINITE = _rule(
     fix="Use a finite number.",
     example='[training]\nlr = nan',
 )
+CONFIG_OUTSIDE = _rule(
+    "CFG024", "config-outside-workspace", "error",
+    summary="A config file under configs/ is a symlink to a file outside the workspace.",
+    why="The platform reads configs from the repository, where the linked file is not; doctor does not read outside the workspace either.",
+    fix="Copy the config into configs/eval/ or configs/training/ and commit it, instead of linking to it.",
+    example="configs/eval/multiply.toml -> ~/shared/multiply.toml",
+)
 
 _ENV_RESERVED_HINT = RESERVED_ENV_NAME.fix
 _KIND_TABLES = {"eval": {"evaluation"}, "training": {"training", "sampling", "checkpoints"}}
@@ -223,6 +231,8 @@ def check_config_file(path: Path, kind: str | None, ws: Workspace | None, displa
 
     ``kind`` None guesses it from the folder or the tables (eval when nothing tells).
     """
+    if ws is not None and ws.outside(path):
+        return [CONFIG_OUTSIDE.at(display, f"{display} links outside the workspace (to {os.path.realpath(path)}); not checked")]
     text = ws.read_text(path) if ws is not None else _read(path)
     if text is None:
         why = "is not UTF-8 text (TOML must be)" if path.is_file() else "cannot be read"

@@ -419,7 +419,7 @@ def _pyproject_findings(ws: Workspace, folder: Path) -> list[Diagnostic]:
         return [MISSING_ROLLOUT_PYPROJECT.at(shown, f"rollout {folder.name!r} has no pyproject.toml")]
     text = ws.read_text(path)
     if text is None:
-        return [INVALID_ROLLOUT_PYPROJECT.at(shown, "pyproject.toml cannot be read as UTF-8 text")]
+        return [INVALID_ROLLOUT_PYPROJECT.at(shown, f"pyproject.toml {ws.unread_reason(path)}")]
     doc = TomlDoc.parse(text)
     if doc.data is None:
         err = doc.error

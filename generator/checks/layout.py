@@ -9,6 +9,8 @@ init` writes and what a clone keeps), else the workspace folder's name (what the
 
 from __future__ import annotations
 
+import os
+
 import dataclasses
 import re
 from pathlib import Path
@@ -69,6 +71,13 @@ INVALID_ROLLOUT_NAME = rule(
     why="The folder name is the rollout's name on the platform; configs refer to it and the platform rejects invalid ones.",
     fix="Rename the folder under rollouts/ (and the `rollout` value in its configs) to a valid name.",
     example="rollouts/Multiply_v2/",
+)
+ROLLOUT_OUTSIDE = rule(
+    "LAY010", "rollout-outside-workspace", FAMILY, "error",
+    summary="A folder under rollouts/ is a symlink to a folder outside the workspace.",
+    why="The platform syncs only the repository, so the linked code is not there; doctor does not read outside the workspace either.",
+    fix="Move the rollout's files into rollouts/<rollout>/ and commit them, instead of linking to them.",
+    example="rollouts/multiply -> ../../shared/multiply",
 )
 NOT_IN_GIT = rule(
     "LAY007", "not-a-git-repository", FAMILY, "error",
@@ -131,7 +140,7 @@ def check_root_pyproject(ws: Workspace) -> list[Diagnostic]:
         return [MISSING_ROOT_PYPROJECT.at("pyproject.toml", "the workspace root has no pyproject.toml")] + _folder_name(ws)
     text = ws.read_text(path)
     if text is None:
-        return [INVALID_ROOT_PYPROJECT.at("pyproject.toml", "pyproject.toml cannot be read as UTF-8 text")]
+        return [INVALID_ROOT_PYPROJECT.at("pyproject.toml", f"pyproject.toml {ws.unread_reason(path)}")]
     doc = TomlDoc.parse(text)
     if doc.data is None:
         err = doc.error
@@ -166,6 +175,11 @@ def check_rollout_names(ws: Workspace) -> list[Diagnostic]:
         problem = name_problem(folder.name, kind="rollout")
         if problem:
             found.append(INVALID_ROLLOUT_NAME.at(f"rollouts/{folder.name}", problem))
+    base = ws.root / "rollouts"
+    linked = sorted(p for p in base.iterdir() if p.is_symlink() and ws.outside(p)) if base.is_dir() else []
+    for link in linked:
+        found.append(ROLLOUT_OUTSIDE.at(
+            f"rollouts/{link.name}", f"rollouts/{link.name} links to {os.readlink(link)!r}, outside the workspace; not checked"))
     return found
 
 
@@ -175,7 +189,9 @@ def check_claude_md(ws: Workspace) -> list[Diagnostic]:
     if not path.is_file():
         return []  # LAY002 says it is missing
     text = ws.read_text(path)
-    if text is not None and _AGENTS_POINTER.search(text):
+    if text is None:
+        return [CLAUDE_WITHOUT_AGENTS.at("CLAUDE.md", f"CLAUDE.md {ws.unread_reason(path)}; whether it points to AGENTS.md is unknown")]
+    if _AGENTS_POINTER.search(text):
         return []
     return [CLAUDE_WITHOUT_AGENTS.at("CLAUDE.md", "CLAUDE.md neither imports (@AGENTS.md) nor mentions AGENTS.md")]
 

@@ -283,11 +283,27 @@ def check_env_example(text: str, display: str) -> list[Diagnostic]:
     return found
 
 
+def read_env_example(ws: Workspace) -> str | None:
+    """.env.example's text, or None when there is none (or it links outside the workspace).
+
+    Names are ASCII, so a stray Latin-1 byte in a comment must not hide the whole file: bytes that
+    are not UTF-8 are replaced rather than making the file look absent."""
+    path = ws.root / ENV_EXAMPLE
+    text = ws.read_text(path)
+    if text is not None or ws.outside(path) or not path.is_file():
+        return text
+    try:
+        return path.read_bytes().decode("utf-8", errors="replace")
+    except OSError:
+        return None
+
+
 def missing_env_example_names(ws: Workspace) -> list[tuple[str, Path, tuple[int, int] | None]]:
     """Each (secret name, config, position) required by a config but absent from .env.example."""
-    text = ws.read_text(ws.root / ENV_EXAMPLE)
+    text = read_env_example(ws)
     listed = {name for name, *_ in env_example_entries(text or "")}
     missing = []
+    seen: set[tuple[str, Path]] = set()
     for kind in CONFIG_KINDS:
         for path in ws.config_files(kind):
             config_text = ws.read_text(path)
@@ -297,7 +313,10 @@ def missing_env_example_names(ws: Workspace) -> list[tuple[str, Path, tuple[int,
             if not isinstance(required, list):
                 continue
             for i, name in enumerate(required):
-                if isinstance(name, str) and re.fullmatch(r"[A-Z][A-Z0-9_]*", name) and name not in listed:
+                # a name listed twice (CFG012) is missing once
+                if isinstance(name, str) and re.fullmatch(r"[A-Z][A-Z0-9_]*", name) and name not in listed \
+                        and (name, path) not in seen:
+                    seen.add((name, path))
                     missing.append((name, path, doc.locator.value(("secrets", "required", i))))
     return missing
 
@@ -314,15 +333,16 @@ def fix_env_example(root: Path) -> list[str]:
     if not names or target.is_symlink() or (target.exists() and not target.is_file()):
         return []
     try:
-        # exact text (not Workspace.read_text's universal newlines) to keep the file's line endings
-        text = target.read_bytes().decode("utf-8") if target.exists() else ""
-    except (OSError, UnicodeDecodeError):
-        return []  # unreadable or not UTF-8: leave it to the person
-    nl = "\r\n" if "\r\n" in text else "\n"
-    addition = "" if not text or text.endswith("\n") else nl
-    addition += f"# Required by configs' [secrets] (values go in your untracked .env, never here).{nl}"
-    addition += "".join(f"{name}={nl}" for name in names)
-    with target.open("a", encoding="utf-8", newline="") as handle:
+        # exact bytes (not Workspace.read_text's universal newlines) to keep the file's line endings
+        data = target.read_bytes() if target.exists() else b""
+    except OSError:
+        return []  # unreadable: leave it to the person
+    nl = b"\r\n" if b"\r\n" in data else b"\n"
+    addition = b"" if not data or data.endswith(b"\n") else nl
+    addition += b"# Required by configs' [secrets] (values go in your untracked .env, never here)." + nl
+    # ASCII only, appended as bytes: safe whatever encoding the existing lines are in.
+    addition += b"".join(name.encode("ascii") + b"=" + nl for name in names)
+    with target.open("ab") as handle:
         handle.write(addition)
     return [f"{ENV_EXAMPLE}: added {name}=" for name in names]
 
@@ -363,12 +383,14 @@ def check_secrets(ws: Workspace) -> list[Diagnostic]:
             text = ws.read_text(path)
             if text is not None:
                 found += check_config_secrets(TomlDoc.parse(text), ws.rel(path))
-    example = ws.read_text(ws.root / ENV_EXAMPLE)
+    example = read_env_example(ws)
     if example is not None:
         found += check_env_example(example, ENV_EXAMPLE)
+    linked_out = ws.outside(ws.root / ENV_EXAMPLE)
     for name, path, position in missing_env_example_names(ws):
         line, column = position or (None, None)
-        why = f"{ENV_EXAMPLE} does not list it" if example is not None else f"there is no {ENV_EXAMPLE}"
+        why = (f"{ENV_EXAMPLE} does not list it" if example is not None
+               else f"{ENV_EXAMPLE} links outside the workspace" if linked_out else f"there is no {ENV_EXAMPLE}")
         found.append(MISSING_FROM_ENV_EXAMPLE.at(ws.rel(path), f"secret {name} is required but {why}", line=line, column=column,
                                                  hint=f"Add `{name}=` to {ENV_EXAMPLE} (`osmosis doctor --fix` appends it)."))
     if ws.git_root is not None:

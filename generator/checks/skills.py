@@ -652,8 +652,13 @@ def check_skills(ws: Workspace) -> list[Diagnostic]:
     skill_dirs = [d for d in ws.skill_dirs if not d.name.startswith(".")]  # .git, editor caches: not skills
     for skill_dir in skill_dirs:
         display = f".agents/skills/{skill_dir.name}"
-        if skill_dir.is_symlink() and not _inside(os.path.realpath(skill_dir), root):
-            found.append(SKILL_PATH_ESCAPES.at(display, f"{display} is a link to a folder outside the workspace"))
+        if ws.outside(skill_dir):  # a linked skill folder, or .agents/ itself linked in from elsewhere
+            found.append(SKILL_PATH_ESCAPES.at(display, f"{display} leads outside the workspace through a symlink; not checked"))
+            continue
+        escaping = [f for f in (skill_dir / "SKILL.md", skill_dir / "skill.md") if f.is_symlink() and ws.outside(f)]
+        if escaping:
+            file_display = f"{display}/{escaping[0].name}"
+            found.append(SKILL_PATH_ESCAPES.at(file_display, f"{file_display} is a link to a file outside the workspace; not checked"))
             continue
         found.extend(check_skill_dir(skill_dir, display))
     present = {d.name for d in skill_dirs}

@@ -1,0 +1,291 @@
+"""Issue 3's "done when", one case per check: break a fresh `osmosis init` workspace in exactly one
+way a person would, run `osmosis doctor --format json`, and see the right code at the right place.
+
+Each case is (id, edit, code, path, line): ``edit`` takes the workspace root; ``line`` None means
+the finding is about a whole file or folder. The workspace is the multiply template's, so line
+numbers refer to its rendered files (configs/eval/multiply.toml: [experiment] on line 6,
+`rollout` 7, `entrypoint` 8, `model_path` 9, `dataset` 10, `required` 14, `n` 17).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from generator.cli import app
+
+EVAL = "configs/eval/multiply.toml"
+TRAIN = "configs/training/multiply.toml"
+MAIN = "rollouts/multiply/main.py"
+RPY = "rollouts/multiply/pyproject.toml"
+DATA = "data/multiply.jsonl"
+SKILL = ".agents/skills/plan-training/SKILL.md"
+
+
+def sub(rel: str, old: str, new: str) -> Callable[[Path], None]:
+    def edit(root: Path) -> None:
+        path = root / rel
+        text = path.read_text(encoding="utf-8")
+        assert old in text, f"{rel} no longer holds {old!r}: update this case"
+        path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return edit
+
+
+def append(rel: str, text: str) -> Callable[[Path], None]:
+    def edit(root: Path) -> None:
+        with (root / rel).open("a", encoding="utf-8") as fh:
+            fh.write(text)
+    return edit
+
+
+def remove(rel: str) -> Callable[[Path], None]:
+    def edit(root: Path) -> None:
+        path = root / rel
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        else:
+            path.unlink()
+    return edit
+
+
+def relink(rel: str, target: str) -> Callable[[Path], None]:
+    def edit(root: Path) -> None:
+        (root / rel).unlink()
+        (root / rel).symlink_to(target)
+    return edit
+
+
+def outside_link(rel: str, content: str | None) -> Callable[[Path], None]:
+    """Replace ``rel`` with a symlink to a file (or, content None, a folder) outside the workspace."""
+    def edit(root: Path) -> None:
+        target = root.parent / ("elsewhere-" + rel.replace("/", "-"))
+        if content is None:
+            target.mkdir()
+            (target / "main.py").write_text("raise SystemExit('never read')\n", encoding="utf-8")
+        else:
+            target.write_text(content, encoding="utf-8")
+        path = root / rel
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        elif path.exists() or path.is_symlink():
+            path.unlink()
+        path.symlink_to(target)
+    return edit
+
+
+def git(root: Path, *args: str) -> None:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}
+    subprocess.run(["git", *args], cwd=root, check=True, capture_output=True, env=env)
+
+
+def track_env(root: Path) -> None:
+    (root / ".env").write_text("OPENAI_API_KEY=sk-live\n", encoding="utf-8")
+    git(root, "add", "-f", ".env")
+    git(root, "commit", "-m", "oops")
+
+
+def rename_rollout(root: Path) -> None:
+    (root / "rollouts/multiply").rename(root / "rollouts/Multiply_2")
+
+
+def rename_training_config(root: Path) -> None:
+    (root / TRAIN).rename(root / "configs/training/other.toml")
+
+
+def latin1_env_example(root: Path) -> None:
+    # a Latin-1 comment must not make the file look absent (it used to: "there is no .env.example")
+    (root / ".env.example").write_bytes(b"# caf\xe9\nOPENAI_API_KEY=\n")
+    sub(EVAL, '["OPENAI_API_KEY"]', '["OPENAI_API_KEY", "HF_TOKEN"]')(root)
+
+
+def no_entrypoint(root: Path) -> None:
+    # without configs naming another module, main.py is the entrypoint the rollout must have
+    for rel in (MAIN, EVAL, TRAIN):
+        (root / rel).unlink()
+
+
+WORKFLOW = "class MultiplyWorkflow(AgentWorkflow):"
+
+CASES = [
+    # Layout
+    ("LAY001", remove("data"), "LAY001", "data", None),
+    ("LAY002", remove("AGENTS.md"), "LAY002", "AGENTS.md", None),
+    ("LAY003", remove("pyproject.toml"), "LAY003", "pyproject.toml", None),
+    ("LAY004", sub("pyproject.toml", 'name = "demo"', 'name = "demo'), "LAY004", "pyproject.toml", 4),
+    ("LAY005", sub("pyproject.toml", 'name = "demo"', 'name = "My_WS"'), "LAY005", "pyproject.toml", 4),
+    ("LAY006", rename_rollout, "LAY006", "rollouts/Multiply_2", None),
+    ("LAY007", remove(".git"), "LAY007", None, None),
+    ("LAY008", lambda r: (r / "CLAUDE.md").write_text("# Notes\n", encoding="utf-8"), "LAY008", "CLAUDE.md", None),
+    ("LAY009", lambda r: (r / ".osmosis/schemas/eval.schema.json").write_text("{}", encoding="utf-8"),
+     "LAY009", ".osmosis/schemas/eval.schema.json", None),
+    ("LAY010-rollout-linked-out", outside_link("rollouts/multiply", None), "LAY010", "rollouts/multiply", None),
+    # Configs
+    ("CFG001", sub(EVAL, 'rollout = "multiply"', "rollout = multiply"), "CFG001", EVAL, 7),
+    ("CFG001-not-utf8", lambda r: (r / EVAL).write_bytes(b'[experiment]\nrollout = "caf\xe9"\n'), "CFG001", EVAL, 1),
+    ("CFG002", sub(EVAL, 'model_path = "openai/gpt-5-mini"\n', ""), "CFG002", EVAL, 6),
+    ("CFG003", sub(EVAL, "batch_size", "batchsize"), "CFG003", EVAL, 18),
+    ("CFG004", sub(EVAL, "n = 1", 'n = "4"'), "CFG004", EVAL, 17),
+    ("CFG005", sub(EVAL, "n = 1", "n = 0"), "CFG005", EVAL, 17),
+    ("CFG006", sub(EVAL, '"openai/gpt-5-mini"', '""'), "CFG006", EVAL, 9),
+    ("CFG007", sub(EVAL, 'dataset = "data/multiply.jsonl"', 'dataset = "data/multiply.jsonl"\ncommit_sha = "HEAD~1"'),
+     "CFG007", EVAL, 11),
+    ("CFG008", sub(EVAL, 'dataset = "data/multiply.jsonl"',
+                   'dataset = "data/multiply.jsonl"\nbranch = "main"\ncommit_sha = "abcdef1"'), "CFG008", EVAL, 12),
+    ("CFG009", append(EVAL, '\n[env]\nlog_level = "debug"\n'), "CFG009", EVAL, 24),
+    ("CFG010", append(EVAL, '\n[env]\nROLLOUT_PORT = "9000"\n'), "CFG010", EVAL, 24),
+    ("CFG011", sub(EVAL, '["OPENAI_API_KEY"]', '["OPENAI_API_KEY", "openai_key"]'), "CFG011", EVAL, 14),
+    ("CFG012", sub(EVAL, '["OPENAI_API_KEY"]', '["OPENAI_API_KEY", "OPENAI_API_KEY"]'), "CFG012", EVAL, 14),
+    ("CFG013", append(EVAL, '\n[env]\nOPENAI_API_KEY = "x"\n'), "CFG013", EVAL, 14),
+    ("CFG014", sub(EVAL, '[secrets]\n', "[secret_names]\n"), "CFG014", EVAL, 1),
+    ("CFG015", sub(EVAL, 'rollout = "multiply"', 'rollout = "a/b"'), "CFG015", EVAL, 7),
+    ("CFG016", sub(EVAL, 'rollout = "multiply"', 'rollout = "multiplyy"'), "CFG016", EVAL, 7),
+    ("CFG017", sub(EVAL, 'entrypoint = "main.py"', 'entrypoint = "../other/main.py"'), "CFG017", EVAL, 8),
+    ("CFG018", sub(EVAL, 'entrypoint = "main.py"', 'entrypoint = "server.py"'), "CFG018", EVAL, 8),
+    ("CFG019", sub(EVAL, '"data/multiply.jsonl"', '"data/multiplied.jsonl"'), "CFG019", EVAL, 10),
+    ("CFG020", remove(EVAL), "CFG020", "rollouts/multiply", None),
+    ("CFG021", rename_training_config, "CFG021", "configs/training/other.toml", 6),
+    ("CFG022", sub(EVAL, "#:schema ../../.osmosis/schemas/eval.schema.json", "#:schema ./eval.json"), "CFG022", EVAL, 1),
+    ("CFG023", sub(TRAIN, "lr = 1e-6", "lr = nan"), "CFG023", TRAIN, 12),
+    ("CFG024-config-linked-out", outside_link(EVAL, '[experiment]\nrollout = "multiply"\n'), "CFG024", EVAL, None),
+    # Secrets
+    ("SEC001", append(EVAL, '\n[env]\nLLM = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789"\n'), "SEC001", EVAL, 24),
+    ("SEC002", append(EVAL, '\n[env]\nMY_API_KEY = "hunter2hunter2"\n'), "SEC002", EVAL, 24),
+    ("SEC003", append(EVAL, '\n[env]\nFOO = "Zx8Qp2Lm9Vb7Nc4Kd1Rt6Yh3Wj5Ge0Sa"\n'), "SEC003", EVAL, 24),
+    ("SEC004", track_env, "SEC004", ".env", None),
+    ("SEC005", sub(EVAL, '["OPENAI_API_KEY"]', '["OPENAI_API_KEY", "HF_TOKEN"]'), "SEC005", EVAL, 14),
+    ("SEC005-latin1-env-example", latin1_env_example, "SEC005", EVAL, 14),
+    ("SEC006", append(".env.example", "HF_TOKEN=hf_abcdefghijklmnopqrstuvwxyzABCDEF\n"), "SEC006", ".env.example", 5),
+    # Entrypoints
+    ("ENT001", no_entrypoint, "ENT001", MAIN, None),
+    ("ENT002", sub(MAIN, WORKFLOW, WORKFLOW[:-1]), "ENT002", MAIN, 33),
+    ("ENT003", sub(MAIN, WORKFLOW, "class MultiplyWorkflow:"), "ENT003", MAIN, None),
+    ("ENT004", append(MAIN, "\n\nclass Other(AgentWorkflow):\n    async def run(self, ctx):\n        pass\n"), "ENT004", MAIN, 66),
+    ("ENT005", append(MAIN, "\n\nclass G2(Grader):\n    async def grade(self, ctx):\n        pass\n"), "ENT005", MAIN, 66),
+    ("ENT006", sub(MAIN, "    async def run(self", "    def run(self"), "ENT006", MAIN, 34),
+    ("ENT007", sub(MAIN, "    async def grade(self", "    def grade(self"), "ENT007", MAIN, 45),
+    ("ENT008", remove(RPY), "ENT008", RPY, None),
+    ("ENT009", sub(RPY, '  "osmosis-ai[server]>=0.2,<0.3",\n', ""), "ENT009", RPY, 6),
+    ("ENT010", append(RPY, "[[[\n"), "ENT010", RPY, 17),
+    # Datasets
+    ("DAT003", lambda r: (r / DATA).open("ab").write(b"\xff\xfe\n"), "DAT003", DATA, 26),
+    ("DAT004", lambda r: (r / DATA).write_text("\n".join(
+        ("{bad json" if i == 2 else line) for i, line in enumerate((r / DATA).read_text().splitlines())) + "\n"),
+     "DAT004", DATA, 3),
+    ("DAT009", sub(DATA, '"ground_truth": "171304.4148"', '"ground_truth": ""'), "DAT009", DATA, 1),
+    ("DAT011", lambda r: (r / "data/small.jsonl").write_text(
+        "".join((r / DATA).read_text().splitlines(True)[:2])), "DAT011", "data/small.jsonl", None),
+    # Skills
+    ("SKL004", sub(SKILL, "---\nname:", "name:"), "SKL004", SKILL, 1),
+    ("SKL010", sub(SKILL, "license:", "licence:"), "SKL010", SKILL, 4),
+    ("SKL017", sub(SKILL, "name: plan-training", "name: plan-train"), "SKL017", SKILL, 2),
+    ("SKL025", lambda r: (r / SKILL).write_text(
+        "---\nname: plan-training\ndescription: Plans a run. Use when planning.\n---\n\nSee [notes](references/nope.md).\n",
+        encoding="utf-8"), "SKL025", SKILL, 6),
+    ("SKL027", remove(".agents/skills/plan-training"), "SKL027", ".agents/skills/plan-training", None),
+    ("SKL028", remove(".claude/skills/plan-training"), "SKL028", ".claude/skills/plan-training", None),
+    ("SKL029", lambda r: relink(".claude/skills/plan-training", str(r / ".agents/skills/plan-training"))(r),
+     "SKL029", ".claude/skills/plan-training", None),
+    ("SKL030", relink(".claude/skills/plan-training", "../../.agents/skills/nothing"), "SKL030", ".claude/skills/plan-training", None),
+    ("SKL031", relink(".claude/skills/plan-training", "../../.agents/skills/debug-rollouts"), "SKL031",
+     ".claude/skills/plan-training", None),
+    ("SKL033-skill-md-linked-out", outside_link(SKILL, "---\nname: plan-training\ndescription: d\n---\n"), "SKL033", SKILL, None),
+    # Git Sync
+    ("GIT001", append(MAIN, "# edited\n"), "GIT001", None, None),
+    ("GIT002", sub(EVAL, 'dataset = "data/multiply.jsonl"', 'dataset = "data/multiply.jsonl"\ncommit_sha = "deadbeef"'),
+     "GIT002", EVAL, 11),
+    ("GIT003", sub(EVAL, 'dataset = "data/multiply.jsonl"', 'dataset = "data/multiply.jsonl"\nbranch = "no-such-branch"'),
+     "GIT003", EVAL, 11),
+]
+
+
+def doctor_json(root: Path) -> tuple[int, dict]:
+    result = CliRunner().invoke(app, ["doctor", str(root), "--format", "json"])
+    assert result.exit_code in (0, 1), result.output
+    return result.exit_code, json.loads(result.stdout)
+
+
+_PRISTINE: dict[str, Path] = {}
+
+
+@pytest.fixture
+def fresh(make_workspace, tmp_path_factory, tmp_path) -> Path:
+    """A fresh workspace: `osmosis init` runs once (through make_workspace) and each test gets a
+    copy of it, git history and skill links included, under its own tmp_path."""
+    if "root" not in _PRISTINE:
+        built = make_workspace()
+        keep = tmp_path_factory.mktemp("pristine") / "demo"
+        shutil.copytree(built, keep, symlinks=True)
+        _PRISTINE["root"] = keep
+    root = tmp_path / "copy" / "demo"
+    shutil.copytree(_PRISTINE["root"], root, symlinks=True)
+    return root
+
+
+@pytest.mark.parametrize(("edit", "code", "path", "line"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_each_break_is_reported_at_its_place(fresh, edit, code, path, line):
+    root = fresh
+    edit(root)
+    exit_code, report = doctor_json(root)
+    mine = [d for d in report["diagnostics"] if d["code"] == code]
+    assert mine, f"no {code}; got {[(d['code'], d['path'], d['line']) for d in report['diagnostics']]}"
+    assert (path, line) in [(d["path"], d["line"]) for d in mine], mine
+    for d in mine:
+        assert d["message"] and "\n" not in d["message"] and d["hint"], d
+    errors = [d for d in report["diagnostics"] if d["severity"] == "error"]
+    assert exit_code == (1 if errors else 0) and report["ok"] is (not errors)
+
+
+def test_every_workspace_rule_has_a_case_or_a_reason():
+    """A new rule needs a case above (or a stated reason it cannot be made from one edit)."""
+    from generator.doctor import load_rules
+
+    elsewhere = {
+        # need more than one edit of a fresh workspace, or are exercised by their own suites:
+        "LAY100",  # templates' TODO(osmosis) placeholders: tests/layout (the multiply template has none)
+        "GIT004", "GIT005",  # unreadable repository / unpushed commits: tests/gitsync
+        "SET001", "SET002", "SET003", "SET004",  # settings and suppressions: tests/doctor/test_doctor_settings.py
+        "ENT011", "ENT012", "ENT013", "ENT014", "ENT015",  # remote-rollout server / model client: tests/entrypoints
+    }
+    covered = {c[2] for c in CASES}
+    families = ("LAY", "CFG", "SEC", "ENT", "GIT")  # datasets and skills keep exhaustive corpora of their own
+    missing = sorted(r.code for r in load_rules()
+                     if r.code.startswith(families) and r.code not in covered | elsewhere)
+    assert not missing, f"no fresh-workspace case for {missing}"
+
+
+def test_a_latin1_env_example_still_lists_its_names_and_fix_appends_bytes(fresh):
+    latin1_env_example(fresh)
+    _, report = doctor_json(fresh)
+    missing = [d["message"] for d in report["diagnostics"] if d["code"] == "SEC005"]
+    assert missing == ["secret HF_TOKEN is required but .env.example does not list it"], missing
+    result = CliRunner().invoke(app, ["doctor", str(fresh), "--fix"])
+    assert "added HF_TOKEN=" in result.output
+    data = (fresh / ".env.example").read_bytes()
+    assert data.startswith(b"# caf\xe9\nOPENAI_API_KEY=\n") and data.endswith(b"HF_TOKEN=\n")
+
+
+def test_a_secret_listed_twice_is_missing_from_env_example_once(fresh):
+    sub(EVAL, '["OPENAI_API_KEY"]', '["OPENAI_API_KEY", "HF_TOKEN", "HF_TOKEN"]')(fresh)
+    _, report = doctor_json(fresh)
+    assert [d["code"] for d in report["diagnostics"] if d["code"] == "SEC005"] == ["SEC005"]
+
+
+def test_files_linked_in_from_outside_are_never_read(fresh):
+    # A pull request can add links to any file on the CI machine: doctor must not read (or echo) it.
+    leak = '[experiment]\nrollout = "multiply"\n[env]\nLEAK = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789"\n'
+    outside_link(EVAL, leak)(fresh)
+    outside_link(".env.example", "OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwxyz0123456789\n")(fresh)
+    outside_link("CLAUDE.md", "@AGENTS.md\n")(fresh)
+    _, report = doctor_json(fresh)
+    codes = {d["code"] for d in report["diagnostics"]}
+    assert "CFG024" in codes and not codes & {"SEC001", "SEC006", "CFG002"}, report["diagnostics"]
+    claude = [d["message"] for d in report["diagnostics"] if d["path"] == "CLAUDE.md"]
+    assert claude == ["CLAUDE.md links outside the workspace, so it was not read; whether it points to AGENTS.md is unknown"], claude
