@@ -18,12 +18,14 @@ def _forget_double_modules() -> None:
 
 
 @pytest.fixture
-def sdk_double():
+def sdk_double(monkeypatch):
     """Put the TEST DOUBLE of osmosis-ai (and of `agents`, `strands`) on sys.path; yields its control module.
 
-    Everything is removed again afterwards, so no other test sees the double by accident.
+    Everything is removed again afterwards, so no other test sees the double by accident. The path goes
+    through monkeypatch: a test's own monkeypatch.syspath_prepend restores the sys.path it first saw,
+    which would otherwise bring the double back after this fixture removed it.
     """
-    sys.path.insert(0, str(SDK_DOUBLE))
+    monkeypatch.syspath_prepend(str(SDK_DOUBLE))
     _forget_double_modules()
     from osmosis_ai import _double
 
@@ -33,7 +35,6 @@ def sdk_double():
     finally:
         _double.reset()
         _forget_double_modules()
-        sys.path.remove(str(SDK_DOUBLE))
 
 
 @pytest.fixture
