@@ -91,12 +91,16 @@ def pre_commit_home(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("pre-commit-home")
 
 
-def pre_commit(home: Path, ws: Path, *args: str) -> subprocess.CompletedProcess:
+def hook_env(home: Path) -> dict[str, str]:
     env = checkout_env()
     env.pop("PYTHONPATH")  # the hook must run the copy pre-commit installed, not this checkout
     env.update(PRE_COMMIT_HOME=str(home), PRE_COMMIT_COLOR="never", **GIT_IDENTITY)
+    return env
+
+
+def pre_commit(home: Path, ws: Path, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "pre_commit", *args],
-                          cwd=ws, env=env, capture_output=True, text=True, timeout=900)
+                          cwd=ws, env=hook_env(home), capture_output=True, text=True, timeout=900)
 
 
 @pytest.fixture
@@ -152,8 +156,7 @@ def test_doctor_hook_passes_on_a_clean_workspace_then_fails_on_a_broken_config(p
     # installed as a git hook, it blocks the commit
     assert pre_commit(pre_commit_home, workspace, "install").returncode == 0
     commit = subprocess.run(["git", "commit", "-qm", "break the config"], cwd=workspace,
-                            env={**checkout_env(), "PRE_COMMIT_HOME": str(pre_commit_home), "PRE_COMMIT_COLOR": "never"},
-                            capture_output=True, text=True)
+                            env=hook_env(pre_commit_home), capture_output=True, text=True, timeout=900)
     assert commit.returncode != 0, commit.stdout + commit.stderr
     assert all(code in commit.stdout + commit.stderr for code in expected)
 
