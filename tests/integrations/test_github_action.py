@@ -229,3 +229,16 @@ def test_workspace_below_the_repository_root_annotates_repo_paths(tmp_path, osmo
     results = run_doctor_steps(inputs_with(path="agents"), repo, osmosis_bin, tmp_path)
     assert results[-1].returncode == 1
     assert f"file=agents/{config.relative_to(nested).as_posix()}," in results[-1].stdout
+
+
+def test_an_input_cannot_inject_shell_commands(tmp_path, osmosis_bin, make_workspace):
+    ws = make_workspace()
+    evil_path = "$(touch pwned)`touch pwned2`; touch pwned3"
+    results = run_doctor_steps(inputs_with(path=evil_path), ws, osmosis_bin, tmp_path)
+    assert results[-1].returncode == 2
+    assert f"{evil_path} does not exist" in results[-1].stderr  # the path reached osmosis literally
+    results = run_doctor_steps(inputs_with(args="--ignore $(touch${IFS}pwned4)"), ws, osmosis_bin, tmp_path)
+    assert results[-1].returncode == 2
+    assert "$(touch${ifs}pwned4)" in results[-1].stderr.lower()  # an unknown code, not a command
+    for folder in (ws, tmp_path):
+        assert not [p.name for p in folder.iterdir() if p.name.startswith("pwned")]
