@@ -22,6 +22,10 @@ CONFIG_KINDS = ("eval", "training")
 REQUIRED_FOLDERS = ("rollouts", "configs/eval", "configs/training", "data")
 AGENT_FILES = ("AGENTS.md", "CLAUDE.md", "configs/AGENTS.md")
 DATASET_SUFFIXES = (".jsonl", ".json", ".csv", ".parquet")
+# Configs, pyproject files and agent notes are a few KB; a file this big is a mistake or an attack
+# (a million-key config took 36 s and 900 MB), so it is reported unread instead of parsed.
+MAX_TEXT_BYTES = 2_000_000
+NOT_UTF8 = "cannot be read as UTF-8 text"
 
 
 class NotAWorkspace(Exception):
@@ -100,7 +104,7 @@ class Workspace:
         """The file's text, or None when it is missing, not UTF-8 or outside the workspace; read
         once per snapshot."""
         if path not in self._texts:
-            if self.outside(path):
+            if self.outside(path) or self._too_big(path):
                 self._texts[path] = None
                 return None
             try:
@@ -109,9 +113,20 @@ class Workspace:
                 self._texts[path] = None
         return self._texts[path]
 
+    @staticmethod
+    def _too_big(path: Path) -> bool:
+        try:
+            return path.stat().st_size > MAX_TEXT_BYTES
+        except OSError:
+            return False
+
     def unread_reason(self, path: Path) -> str:
         """Why read_text gave None for an existing file, for a finding's message."""
-        return "links outside the workspace, so it was not read" if self.outside(path) else "cannot be read as UTF-8 text"
+        if self.outside(path):
+            return "links outside the workspace, so it was not read"
+        if self._too_big(path):
+            return f"is larger than {MAX_TEXT_BYTES} bytes, so it was not read"
+        return NOT_UTF8
 
     @cached_property
     def git_root(self) -> Path | None:

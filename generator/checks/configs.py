@@ -25,7 +25,7 @@ from generator.registry import Rule, rule
 from generator.schemas import CONFIG_KINDS, load_schema, schema_directive, schema_filename
 from generator.schemas.evaluate import Violation, violations
 from generator.toml_locate import TomlDoc
-from generator.workspace import DATASET_SUFFIXES, Workspace
+from generator.workspace import DATASET_SUFFIXES, NOT_UTF8, Workspace
 
 FAMILY = "configs"
 
@@ -235,7 +235,8 @@ def check_config_file(path: Path, kind: str | None, ws: Workspace | None, displa
         return [CONFIG_OUTSIDE.at(display, f"{display} links outside the workspace (to {os.path.realpath(path)}); not checked")]
     text = ws.read_text(path) if ws is not None else _read(path)
     if text is None:
-        why = "is not UTF-8 text (TOML must be)" if path.is_file() else "cannot be read"
+        reason = ws.unread_reason(path) if ws is not None else NOT_UTF8
+        why = ("is not UTF-8 text (TOML must be)" if reason == NOT_UTF8 else reason) if path.is_file() else "cannot be read"
         return [TOML_SYNTAX.at(display, f"{path.name} {why}", line=1 if path.is_file() else None,
                                column=1 if path.is_file() else None)]
     kind = kind or guess_config_kind(path, text) or "eval"

@@ -289,3 +289,13 @@ def test_files_linked_in_from_outside_are_never_read(fresh):
     assert "CFG024" in codes and not codes & {"SEC001", "SEC006", "CFG002"}, report["diagnostics"]
     claude = [d["message"] for d in report["diagnostics"] if d["path"] == "CLAUDE.md"]
     assert claude == ["CLAUDE.md links outside the workspace, so it was not read; whether it points to AGENTS.md is unknown"], claude
+
+
+def test_a_huge_config_is_reported_unread_not_parsed(fresh):
+    from generator.workspace import MAX_TEXT_BYTES
+
+    with (fresh / EVAL).open("a", encoding="utf-8") as fh:
+        fh.write("\n[advanced]\n" + "".join(f'k{i} = "{i}"\n' for i in range(MAX_TEXT_BYTES // 10)))
+    _, report = doctor_json(fresh)
+    found = [(d["code"], d["message"]) for d in report["diagnostics"] if d["path"] == EVAL]
+    assert found == [("CFG001", f"multiply.toml is larger than {MAX_TEXT_BYTES} bytes, so it was not read")], found
