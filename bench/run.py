@@ -368,12 +368,16 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--scales takes comma-separated integers, e.g. 1,10,100")
     if not scales or scales[0] != 1 or any(n < 1 for n in scales):
         parser.error("--scales must start with 1 (the reference workspace)")
+    groups = {group.split(" ", 1)[0] for group, _ in ROWS}
+    only = set(args.only.split(",")) if args.only else None
+    if only and not only <= groups:
+        parser.error(f"--only takes row numbers among {','.join(sorted(groups))}")
 
     work = Path(tempfile.mkdtemp(prefix="osmosis-bench-"))
     b = Bench(work=work, runs=args.runs, warmup=args.warmup, quick=args.quick, scales=scales, env=bench_env(),
               dataset_mb=tuple(args.dataset_mb or ()), parquet_rows=args.parquet_rows)
     try:
-        rows = run_rows(b, set(args.only.split(",")) if args.only else None)
+        rows = run_rows(b, only)
         print(f"osmosis benchmarks: median of {b.runs} runs after {b.warmup} warm-up; "
               f"python {platform.python_version()}, {os.cpu_count()} cpus")
         print(format_table(rows))
@@ -387,7 +391,11 @@ def main(argv: list[str] | None = None) -> int:
             print(importtime.format_report(report))
             result["importtime"] = report
         if args.json_path:
-            args.json_path.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+            try:
+                args.json_path.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+            except OSError as err:
+                print(f"error: cannot write {args.json_path}: {err.strerror}", file=sys.stderr)
+                return 2
     finally:
         if args.keep:
             print(f"workspaces kept in {work}")
