@@ -67,6 +67,11 @@ update.register(app)
 
 def main() -> None:
     """Console-script entry point: user errors exit 2 (or as they say), internal errors exit 3."""
+    from generator.platform_cli import platform_command, refusal
+
+    if (command := platform_command(sys.argv[1:])) is not None:
+        typer.echo(refusal(command), err=True)
+        sys.exit(2)
     try:
         app(prog_name="osmosis", standalone_mode=True)
     except UserError as err:  # raised outside a command body (commands catch their own)

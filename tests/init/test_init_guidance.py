@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from generator.cli import app
 
 RUNNER = CliRunner()
+REPO = Path(__file__).resolve().parents[2]
 
 
 def without_pytest(monkeypatch) -> None:
@@ -55,3 +62,34 @@ def test_init_force_on_an_existing_workspace_is_refused_and_points_to_rollout_ne
     after = {p.relative_to(ws).as_posix(): p.read_bytes() for p in sorted(ws.rglob("*")) if p.is_file()}
     assert after == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["ws"]  # no staging folder left beside it
+
+
+def run_cli(*args: str, cwd) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.run([sys.executable, "-m", "generator", *args], cwd=cwd, env=env, capture_output=True,
+                          text=True, stdin=subprocess.DEVNULL, timeout=60)
+
+
+@pytest.mark.parametrize("argv", [["eval", "run", "configs/eval/multiply.toml", "--limit", "5"],
+                                  ["eval", "submit", "configs/eval/multiply.toml"],
+                                  ["train", "submit", "configs/training/multiply.toml"],
+                                  ["auth", "login"], ["dataset", "upload", "data/multiply.jsonl"],
+                                  ["serve", "-m", "server:agent_loop"]])
+def test_platform_commands_from_the_next_steps_say_which_cli_they_belong_to(tmp_path, argv):
+    # init's next steps list `osmosis eval run ...`; typed into this `osmosis` they must not end in a bare
+    # "No such command": both packages install a command named `osmosis`.
+    proc = run_cli(*argv, cwd=tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    said = proc.stderr
+    assert f"`osmosis {' '.join(argv[:2] if argv[0] == 'dataset' else argv[:1])}`" in said
+    assert "osmosis-ai" in said and "python -m generator" in said
+    assert "No such command" not in said and "Traceback" not in said
+    assert len(said.strip().splitlines()) <= 2
+
+
+def test_our_dataset_command_is_not_mistaken_for_the_platforms(tmp_path):
+    (tmp_path / "rows.jsonl").write_text("".join(
+        json.dumps({"user_prompt": f"q{i}", "ground_truth": str(i)}) + "\n" for i in range(4)))
+    proc = run_cli("dataset", "validate", "rows.jsonl", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "osmosis-ai" not in proc.stderr
