@@ -554,7 +554,7 @@ def _name_findings(field: _Field, folder_name: str, display: str) -> list[Diagno
             display, f"`name` is {len(name)} characters long; the limit is {MAX_NAME_LENGTH}", **at))
     if name != name.lower():
         found.append(NAME_NOT_LOWERCASE.at(display, f"`name` {name!r} has uppercase letters", **at,
-                                           hint=f"use {name.lower()!r} (and rename the folder to match)"))
+                                           hint=f"use {_valid_name(name)!r} (and rename the folder to match)"))
     if name.startswith("-") or name.endswith("-"):
         found.append(NAME_HYPHENS.at(display, f"`name` {name!r} starts or ends with a hyphen", **at))
     if "--" in name:
@@ -637,6 +637,11 @@ def _link_problem(target: str, root: str) -> tuple[Rule, str] | None:
     if not os.path.exists(joined):
         return LINK_TARGET_MISSING, f"the link {target!r} points to a file that does not exist"
     return None
+
+
+def _valid_name(name: str) -> str:
+    """A spelling of ``name`` that the name rule accepts ('Plan_Training' -> 'plan-training'), for hints."""
+    return re.sub(r"-{2,}", "-", re.sub(r"[^a-z0-9-]", "-", name.lower())).strip("-")
 
 
 # --- workspace ------------------------------------------------------------------------------------------

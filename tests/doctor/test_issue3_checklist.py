@@ -299,3 +299,10 @@ def test_a_huge_config_is_reported_unread_not_parsed(fresh):
     _, report = doctor_json(fresh)
     found = [(d["code"], d["message"]) for d in report["diagnostics"] if d["path"] == EVAL]
     assert found == [("CFG001", f"multiply.toml is larger than {MAX_TEXT_BYTES} bytes, so it was not read")], found
+
+
+def test_the_uppercase_name_hint_suggests_a_valid_name(fresh):
+    sub(SKILL, "name: plan-training", "name: Plan_Training")(fresh)
+    _, report = doctor_json(fresh)
+    hints = [d["hint"] for d in report["diagnostics"] if d["code"] == "SKL014"]
+    assert hints == ["use 'plan-training' (and rename the folder to match)"], hints
