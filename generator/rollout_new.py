@@ -9,6 +9,8 @@ user's comments and order.
 from __future__ import annotations
 
 import fnmatch
+import os
+import shlex
 import shutil
 import sys
 import tempfile
@@ -90,7 +92,9 @@ def rollout_new_command(*, name: str, template: str, workspace: Path, data: list
     for rel in changed:
         typer.echo(f"  updated {rel}")
     typer.echo("\nNext steps:")
+    to_root = _cd_to(root)
     for step in (
+        *([f"cd {shlex.quote(to_root)}"] if to_root else []),  # the steps below are relative to the root
         *rollout_test_steps(name),
         "osmosis doctor",
         f"git add -A && git commit -m 'Add rollout {name}'",
@@ -98,6 +102,17 @@ def rollout_new_command(*, name: str, template: str, workspace: Path, data: list
     ):
         typer.echo(f"  {step}")
     return 0
+
+
+def _cd_to(root: Path) -> str | None:
+    """How to get from the current folder to ``root``: None when already there, a short relative path
+    when it is below or above, else the absolute path."""
+    rel = Path(os.path.relpath(root.resolve(), Path.cwd().resolve()))
+    if rel == Path("."):
+        return None
+    if ".." not in rel.parts or set(rel.parts) == {".."}:
+        return rel.as_posix()
+    return str(root.resolve())
 
 
 def _shown(path: Path) -> str:

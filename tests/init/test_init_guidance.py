@@ -37,7 +37,8 @@ def test_next_steps_say_to_install_pytest_before_running_the_tests_when_it_is_mi
     install = listed.index("pip install pytest")
     assert listed[install + 1] == "(cd rollouts/multiply && python -m pytest)"
 
-    result = RUNNER.invoke(app, ["rollout", "new", "adder", "--defaults", "--workspace", str(ws)])
+    monkeypatch.chdir(ws)
+    result = RUNNER.invoke(app, ["rollout", "new", "adder", "--defaults"])
     assert result.exit_code == 0, result.output
     listed = steps(result.output)
     assert listed[:2] == ["pip install pytest", "(cd rollouts/adder && python -m pytest)"]
@@ -93,3 +94,24 @@ def test_our_dataset_command_is_not_mistaken_for_the_platforms(tmp_path):
     proc = run_cli("dataset", "validate", "rows.jsonl", cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "osmosis-ai" not in proc.stderr
+
+
+def test_rollout_new_from_inside_a_rollout_starts_its_next_steps_at_the_workspace_root(tmp_path, monkeypatch):
+    ws = tmp_path / "my ws"
+    assert RUNNER.invoke(app, ["init", str(ws), "--defaults", "--no-git"]).exit_code == 0
+    monkeypatch.chdir(ws / "rollouts" / "multiply")
+    result = RUNNER.invoke(app, ["rollout", "new", "adder", "--defaults"])
+    assert result.exit_code == 0, result.output
+    listed = steps(result.output)
+    assert listed[0] == "cd ../.."
+    assert "(cd rollouts/adder && python -m pytest)" in listed  # relative to the root the first step goes to
+
+    monkeypatch.chdir(tmp_path)
+    result = RUNNER.invoke(app, ["rollout", "new", "other", "--defaults", "--workspace", str(ws)])
+    assert result.exit_code == 0, result.output
+    assert steps(result.output)[0] == "cd 'my ws'"
+
+    monkeypatch.chdir(ws)
+    result = RUNNER.invoke(app, ["rollout", "new", "third", "--defaults"])
+    assert result.exit_code == 0, result.output
+    assert not steps(result.output)[0].startswith("cd ")
