@@ -8,6 +8,7 @@ file ignores it, and `--strict/--no-strict` beats `strict`.
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import os
 import sys
@@ -82,6 +83,11 @@ class Selection:
     def active_selector(self, selector: str) -> bool:
         """Whether any rule named by ``selector`` (a code or prefix) is checked."""
         return any(self.active(code) for code in RULES if code.startswith(selector))
+
+    def keeps_settings_finding(self, d: Diagnostic) -> bool:
+        """A finding about `[tool.osmosis]` itself: `select` does not hide it (a misspelt setting
+        would silently do nothing), only an explicit ignore does."""
+        return dataclasses.replace(self, select=None).keeps(d)
 
     def keeps(self, d: Diagnostic) -> bool:
         if not self.active(d.code):
@@ -159,9 +165,9 @@ def diagnose(
     selection = selection_for(cli_select, cli_ignore, settings)
     families = families_to_run(selection)
     tagged = run_checks(ws, families)
-    tagged += [("settings", d) for d in settings_found]
 
     kept = [(f, d) for f, d in tagged if selection.keeps(d)]
+    kept += [("settings", d) for d in settings_found if selection.keeps_settings_finding(d)]
     toml_files = [ws.root / "pyproject.toml", *ws.config_files("eval"), *ws.config_files("training")]
     toml_files += [ws.root / d.path for _, d in kept if d.path and d.path.endswith(suppress.SUFFIXES)]
     texts = suppress.read_texts(ws.root, list(dict.fromkeys(p for p in toml_files if p.is_file())), ws.read_text)

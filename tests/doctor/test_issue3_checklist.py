@@ -306,3 +306,37 @@ def test_the_uppercase_name_hint_suggests_a_valid_name(fresh):
     _, report = doctor_json(fresh)
     hints = [d["hint"] for d in report["diagnostics"] if d["code"] == "SKL014"]
     assert hints == ["use 'plan-training' (and rename the folder to match)"], hints
+
+
+@pytest.mark.parametrize("where", ["file", "command line"])
+def test_a_misspelt_setting_is_reported_even_when_select_leaves_out_settings(fresh, where):
+    # Issue 6: "unknown settings are reported, not ignored"; a `select` that names only the
+    # families a team cares about must not hide a typo in the settings themselves.
+    select_line = 'select = ["CFG"]\n' if where == "file" else ""
+    append("pyproject.toml", f"\n[tool.osmosis]\n{select_line}ignroe = [\"CFG005\"]\n")(fresh)
+    args = ["doctor", str(fresh), "--format", "json"] + (["--select", "CFG"] if where != "file" else [])
+    report = json.loads(CliRunner().invoke(app, args).stdout)
+    assert [d["code"] for d in report["diagnostics"] if d["code"].startswith("SET")] == ["SET001"], report
+
+
+def test_an_explicitly_ignored_settings_code_stays_quiet(fresh):
+    append("pyproject.toml", '\n[tool.osmosis]\nignore = ["SET001"]\nignroe = []\n')(fresh)
+    _, report = doctor_json(fresh)
+    assert report["diagnostics"] == []
+
+
+REMOTE = "rollouts/calculator-remote/server.py"
+
+
+@pytest.mark.parametrize(("old", "new", "code", "line"), [
+    ('    name = "calculator-remote"', '    title = "calculator-remote"', "ENT011", 27),
+    ("def get_tools(", "def tools(", "ENT012", 27),
+    ("    async def run(self, ctx: RolloutContext)", "    def run(self, ctx: RolloutContext)", "ENT013", 35),
+    ("agent_loop = CalculatorAgentLoop()\napp = create_app(agent_loop)", "app = None", "ENT014", 27),
+], ids=["ENT011", "ENT012", "ENT013", "ENT014"])
+def test_remote_rollout_server_breaks(make_workspace, old, new, code, line):
+    root = make_workspace(template="calculator-remote")
+    sub(REMOTE, old, new)(root)
+    exit_code, report = doctor_json(root)
+    assert (code, REMOTE, line) in [(d["code"], d["path"], d["line"]) for d in report["diagnostics"]], report
+    assert exit_code == 1
