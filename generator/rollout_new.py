@@ -33,7 +33,7 @@ ENV_EXAMPLE = ".env.example"
 def rollout_new_command(*, name: str, template: str, workspace: Path, data: list[str], defaults: bool, trust: bool) -> int:
     from generator import pristine
     from generator.external import check_trust, load_config, open_template, questions
-    from generator.init_workspace import parse_data, place, rollout_test_steps
+    from generator.init_workspace import parse_data, place, rollout_test_steps, take_back
 
     if problem := name_problem(name, kind="rollout"):
         raise UserError(problem, hint=f"names use {NAME_RULE_TEXT}")
@@ -73,17 +73,22 @@ def rollout_new_command(*, name: str, template: str, workspace: Path, data: list
                 listed = ", ".join(collisions[:10]) + (f" and {len(collisions) - 10} more" if len(collisions) > 10 else "")
                 raise UserError(f"not adding rollout {name!r}: these files already exist: {listed}",
                                 hint="nothing was written; move them away or pick another name")
+            _check_root_pyproject(root, name)
             new_files = _files(staging)
             with tempfile.TemporaryDirectory(prefix="osmosis-pristine-") as tmp:
                 pending = _pristine_with(root, staging, Path(tmp))
+                root_files = _read_root_files(root)
                 placement = place(staging, root)
-                changed = register_rollout(root, name)
-                if pending is not None:
-                    register_rollout(pending, name)
-                    from generator import pristine as _p
-
-                    repo = _p.git_root(root)
-                    _p.record(repo, root, pending, f"osmosis: pristine render of new rollout {name}")
+                try:  # all of the rollout or none of it: a failure or Ctrl-C from here on takes it back
+                    changed = register_rollout(root, name)
+                    if pending is not None:
+                        register_rollout(pending, name)
+                        repo = pristine.git_root(root)
+                        pristine.record(repo, root, pending, f"osmosis: pristine render of new rollout {name}")
+                except BaseException:
+                    take_back(root, placement, remove_git=False)
+                    _restore_root_files(root, root_files)
+                    raise
         finally:
             shutil.rmtree(staging, ignore_errors=True)
     typer.echo(f"Added rollout {name} (template {template}) to {_shown(root)}:")
@@ -102,6 +107,33 @@ def rollout_new_command(*, name: str, template: str, workspace: Path, data: list
     ):
         typer.echo(f"  {step}")
     return 0
+
+
+ROOT_FILES = ("pyproject.toml", ENV_EXAMPLE)  # what register_rollout may edit
+
+
+def _check_root_pyproject(root: Path, rollout: str) -> None:
+    """Refuse before writing anything when the root pyproject cannot learn about the rollout."""
+    pyproject = root / "pyproject.toml"
+    if not pyproject.is_file():
+        return
+    try:
+        tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
+        raise UserError(f"{pyproject} is not valid TOML ({' '.join(str(err).split())}); nothing was written",
+                        hint=f"fix it, then run `osmosis rollout new {rollout}` again") from None
+
+
+def _read_root_files(root: Path) -> dict[str, bytes | None]:
+    return {rel: ((root / rel).read_bytes() if (root / rel).is_file() else None) for rel in ROOT_FILES}
+
+
+def _restore_root_files(root: Path, saved: dict[str, bytes | None]) -> None:
+    for rel, content in saved.items():
+        if content is None:
+            (root / rel).unlink(missing_ok=True)
+        else:
+            (root / rel).write_bytes(content)
 
 
 def _cd_to(root: Path) -> str | None:
