@@ -33,7 +33,12 @@ class ConfigRef:
 
 
 def workspace_configs(ws: Workspace) -> list[ConfigRef]:
-    """Every eval and training config of ``ws`` that parses as TOML, in a stable order."""
+    """Every eval and training config of ``ws`` that parses as TOML, in a stable order (computed
+    once per snapshot)."""
+    return ws.memo("config_refs", lambda: _read_configs(ws))
+
+
+def _read_configs(ws: Workspace) -> list[ConfigRef]:
     found = []
     for kind in CONFIG_KINDS:
         for path in ws.config_files(kind):

@@ -106,7 +106,9 @@ class TomlDoc:
         return self.text.split("\n", 1)[0].rstrip("\r")
 
 
-@lru_cache(maxsize=128)
+# Large enough that a workspace of a few thousand configs parses each one once per run (several
+# families read every config); bounded so a long-lived process does not grow without limit.
+@lru_cache(maxsize=4096)
 def _parse(text: str) -> TomlDoc:
     return TomlDoc._parse_uncached(text)
 

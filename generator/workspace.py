@@ -10,7 +10,8 @@ import sys
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -26,6 +27,22 @@ DATASET_SUFFIXES = (".jsonl", ".json", ".csv", ".parquet")
 # (a million-key config took 36 s and 900 MB), so it is reported unread instead of parsed.
 MAX_TEXT_BYTES = 2_000_000
 NOT_UTF8 = "cannot be read as UTF-8 text"
+
+
+def first_bad_utf8(path: Path) -> tuple[int, int] | None:
+    """(line, column), 1-based, of the first byte of ``path`` that is not UTF-8; None if all are."""
+    try:
+        data = path.read_bytes()
+        data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        start = err.start
+        return data.count(b"\n", 0, start) + 1, start - (data.rfind(b"\n", 0, start) + 1) + 1
+    except OSError:
+        return None
+    return None
+
+
+T = TypeVar("T")
 
 
 class NotAWorkspace(Exception):
@@ -69,6 +86,7 @@ class Workspace:
 
     root: Path
     _texts: dict[Path, str | None] = field(default_factory=dict, repr=False)
+    _memo: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @classmethod
     def at(cls, path: Path) -> "Workspace":
@@ -128,6 +146,21 @@ class Workspace:
             return f"is larger than {MAX_TEXT_BYTES} bytes, so it was not read"
         return NOT_UTF8
 
+    def unread_hint(self, path: Path) -> str:
+        """How to fix what unread_reason says."""
+        if self.outside(path):
+            return "Copy the file into the workspace and commit it, instead of linking to it."
+        if self._too_big(path):
+            return "Keep settings files small: move generated or bulk content out of it (datasets belong in data/)."
+        return "Re-save the file as UTF-8 (e.g. `iconv -f latin1 -t utf-8 FILE`), or fix the reported bytes."
+
+    def memo(self, key: str, compute: Callable[[], T]) -> T:
+        """``compute()`` once per snapshot: derived views several check families share (parsed
+        configs, say) cost one pass however many checks read them."""
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
+
     @cached_property
     def git_root(self) -> Path | None:
         return find_git_root(self.root)
@@ -150,6 +183,11 @@ class Workspace:
         if not base.is_dir():
             return []
         return sorted(p for p in base.rglob("*") if p.is_file() and p.suffix in DATASET_SUFFIXES)
+
+    @cached_property
+    def resolved_data_files(self) -> frozenset[Path]:
+        """``data_files`` with links resolved, for "is this file one doctor checks anyway" tests."""
+        return frozenset(p.resolve() for p in self.data_files)
 
     @cached_property
     def skill_dirs(self) -> list[Path]:

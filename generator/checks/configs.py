@@ -25,7 +25,7 @@ from generator.registry import Rule, rule
 from generator.schemas import CONFIG_KINDS, load_schema, schema_directive, schema_filename
 from generator.schemas.evaluate import Violation, violations
 from generator.toml_locate import TomlDoc
-from generator.workspace import DATASET_SUFFIXES, NOT_UTF8, Workspace
+from generator.workspace import DATASET_SUFFIXES, NOT_UTF8, Workspace, first_bad_utf8
 
 FAMILY = "configs"
 
@@ -235,10 +235,15 @@ def check_config_file(path: Path, kind: str | None, ws: Workspace | None, displa
         return [CONFIG_OUTSIDE.at(display, f"{display} links outside the workspace (to {os.path.realpath(path)}); not checked")]
     text = ws.read_text(path) if ws is not None else _read(path)
     if text is None:
+        if not path.is_file():
+            return [TOML_SYNTAX.at(display, f"{path.name} cannot be read")]
         reason = ws.unread_reason(path) if ws is not None else NOT_UTF8
-        why = ("is not UTF-8 text (TOML must be)" if reason == NOT_UTF8 else reason) if path.is_file() else "cannot be read"
-        return [TOML_SYNTAX.at(display, f"{path.name} {why}", line=1 if path.is_file() else None,
-                               column=1 if path.is_file() else None)]
+        hint = ws.unread_hint(path) if ws is not None else None
+        if reason != NOT_UTF8:
+            return [TOML_SYNTAX.at(display, f"{path.name} {reason}", hint=hint)]
+        line, column = first_bad_utf8(path) or (1, 1)
+        return [TOML_SYNTAX.at(display, f"{path.name} is not UTF-8 text (TOML must be)", line=line, column=column,
+                               hint="Re-save the file as UTF-8 (e.g. `iconv -f latin1 -t utf-8 FILE`), or fix the reported bytes.")]
     kind = kind or guess_config_kind(path, text) or "eval"
     doc = TomlDoc.parse(text)
     return sorted(check_config_doc(doc, kind, ws, path, display), key=Diagnostic.sort_key)
@@ -562,7 +567,9 @@ def _dataset(value: str, ws: Workspace, loc, display: str) -> Iterator[Diagnosti
     except OSError:
         inside = False
     if not inside:
-        yield DATASET_NOT_FOUND.at(display, f"dataset {_show(value)} is not under data/", line=line, column=column,
+        # data/x.jsonl that is a symlink out of the workspace *is* under data/ as written: say so.
+        where = "links outside the workspace" if posixpath.normpath(relative).startswith("data/") else "is not under data/"
+        yield DATASET_NOT_FOUND.at(display, f"dataset {_show(value)} {where}", line=line, column=column,
                                    hint="Move the file into data/ and write dataset = \"data/<file>\".")
         return
     if not target.is_file():
@@ -573,7 +580,7 @@ def _dataset(value: str, ws: Workspace, loc, display: str) -> Iterator[Diagnosti
             message += f"; did you mean {guess[0]!r}?"
         yield DATASET_NOT_FOUND.at(display, message, line=line, column=column)
         return
-    if target.resolve() not in {p.resolve() for p in ws.data_files}:
+    if target.resolve() not in ws.resolved_data_files:
         # doctor checks data/'s dataset files itself; only a file it does not list is checked here.
         from generator.checks.datasets import check_dataset_file
 

@@ -189,15 +189,14 @@ def check_entrypoint_file(path: Path, display: str) -> list[Diagnostic]:
 
 @workspace_check(FAMILY)
 def check_rollout_entrypoints(ws: Workspace) -> list[Diagnostic]:
-    configs = workspace_configs(ws)
+    named_by_rollout: dict[str, list[str | None]] = {}
+    for config in workspace_configs(ws):
+        rollout, entrypoint = config.experiment_str("rollout"), config.experiment_str("entrypoint")
+        if rollout and entrypoint:
+            named_by_rollout.setdefault(rollout, []).append(entrypoint)
     found: list[Diagnostic] = []
     for folder in ws.rollout_dirs:
-        named = [
-            c.experiment_str("entrypoint")
-            for c in configs
-            if c.experiment_str("rollout") == folder.name and c.experiment_str("entrypoint")
-        ]
-        found += _check_rollout(ws, folder, named)
+        found += _check_rollout(ws, folder, named_by_rollout.get(folder.name, []))
     return _dedupe(found)
 
 
@@ -419,7 +418,7 @@ def _pyproject_findings(ws: Workspace, folder: Path) -> list[Diagnostic]:
         return [MISSING_ROLLOUT_PYPROJECT.at(shown, f"rollout {folder.name!r} has no pyproject.toml")]
     text = ws.read_text(path)
     if text is None:
-        return [INVALID_ROLLOUT_PYPROJECT.at(shown, f"pyproject.toml {ws.unread_reason(path)}")]
+        return [INVALID_ROLLOUT_PYPROJECT.at(shown, f"pyproject.toml {ws.unread_reason(path)}", hint=ws.unread_hint(path))]
     doc = TomlDoc.parse(text)
     if doc.data is None:
         err = doc.error
