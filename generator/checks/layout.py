@@ -140,7 +140,7 @@ def check_root_pyproject(ws: Workspace) -> list[Diagnostic]:
         return [MISSING_ROOT_PYPROJECT.at("pyproject.toml", "the workspace root has no pyproject.toml")] + _folder_name(ws)
     text = ws.read_text(path)
     if text is None:
-        return [INVALID_ROOT_PYPROJECT.at("pyproject.toml", f"pyproject.toml {ws.unread_reason(path)}")]
+        return [INVALID_ROOT_PYPROJECT.at("pyproject.toml", f"pyproject.toml {ws.unread_reason(path)}", hint=ws.unread_hint(path))]
     doc = TomlDoc.parse(text)
     if doc.data is None:
         err = doc.error

@@ -129,7 +129,8 @@ CASES = [
     ("LAY010-rollout-linked-out", outside_link("rollouts/multiply", None), "LAY010", "rollouts/multiply", None),
     # Configs
     ("CFG001", sub(EVAL, 'rollout = "multiply"', "rollout = multiply"), "CFG001", EVAL, 7),
-    ("CFG001-not-utf8", lambda r: (r / EVAL).write_bytes(b'[experiment]\nrollout = "caf\xe9"\n'), "CFG001", EVAL, 1),
+    # the first byte that is not UTF-8 (the Latin-1 é) is on line 2, column 15
+    ("CFG001-not-utf8", lambda r: (r / EVAL).write_bytes(b'[experiment]\nrollout = "caf\xe9"\n'), "CFG001", EVAL, 2),
     ("CFG002", sub(EVAL, 'model_path = "openai/gpt-5-mini"\n', ""), "CFG002", EVAL, 6),
     ("CFG003", sub(EVAL, "batch_size", "batchsize"), "CFG003", EVAL, 18),
     ("CFG004", sub(EVAL, "n = 1", 'n = "4"'), "CFG004", EVAL, 17),
@@ -150,6 +151,8 @@ CASES = [
     ("CFG017", sub(EVAL, 'entrypoint = "main.py"', 'entrypoint = "../other/main.py"'), "CFG017", EVAL, 8),
     ("CFG018", sub(EVAL, 'entrypoint = "main.py"', 'entrypoint = "server.py"'), "CFG018", EVAL, 8),
     ("CFG019", sub(EVAL, '"data/multiply.jsonl"', '"data/multiplied.jsonl"'), "CFG019", EVAL, 10),
+    ("CFG019-data-link-out", lambda r: (outside_link("data/ext.jsonl", (r / DATA).read_text())(r),
+                                        sub(EVAL, '"data/multiply.jsonl"', '"data/ext.jsonl"')(r)), "CFG019", EVAL, 10),
     ("CFG020", remove(EVAL), "CFG020", "rollouts/multiply", None),
     ("CFG021", rename_training_config, "CFG021", "configs/training/other.toml", 6),
     ("CFG022", sub(EVAL, "#:schema ../../.osmosis/schemas/eval.schema.json", "#:schema ./eval.json"), "CFG022", EVAL, 1),
@@ -180,6 +183,7 @@ CASES = [
         ("{bad json" if i == 2 else line) for i, line in enumerate((r / DATA).read_text().splitlines())) + "\n"),
      "DAT004", DATA, 3),
     ("DAT009", sub(DATA, '"ground_truth": "171304.4148"', '"ground_truth": ""'), "DAT009", DATA, 1),
+    ("DAT019-data-link-out", outside_link("data/ext.jsonl", "{}\n"), "DAT019", "data/ext.jsonl", None),
     ("DAT011", lambda r: (r / "data/small.jsonl").write_text(
         "".join((r / DATA).read_text().splitlines(True)[:2])), "DAT011", "data/small.jsonl", None),
     # Skills
@@ -289,6 +293,14 @@ def test_files_linked_in_from_outside_are_never_read(fresh):
     assert "CFG024" in codes and not codes & {"SEC001", "SEC006", "CFG002"}, report["diagnostics"]
     claude = [d["message"] for d in report["diagnostics"] if d["path"] == "CLAUDE.md"]
     assert claude == ["CLAUDE.md links outside the workspace, so it was not read; whether it points to AGENTS.md is unknown"], claude
+
+
+def test_a_data_file_linked_out_is_named_as_such(fresh):
+    outside_link("data/ext.jsonl", "{}\n")(fresh)
+    sub(EVAL, '"data/multiply.jsonl"', '"data/ext.jsonl"')(fresh)
+    _, report = doctor_json(fresh)
+    assert [d["message"] for d in report["diagnostics"] if d["code"] == "CFG019"] == [
+        'dataset "data/ext.jsonl" links outside the workspace']
 
 
 def test_a_huge_config_is_reported_unread_not_parsed(fresh):
