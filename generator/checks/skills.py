@@ -567,7 +567,9 @@ def _name_findings(field: _Field, folder_name: str, display: str) -> list[Diagno
     if unicodedata.normalize("NFKC", folder_name) != name:
         found.append(NAME_FOLDER_MISMATCH.at(
             display, f"`name` {name!r} differs from the folder name {folder_name!r}", **at,
-            hint=f"set `name: {folder_name}` or rename the folder to {name!r}"))
+            # offer the rename only when the name itself is valid: otherwise it would move the error
+            hint=(f"set `name: {folder_name}` or rename the folder to {name!r}" if _valid_name(name) == name
+                  else f"set `name: {folder_name}`")))
     return found
 
 

@@ -318,6 +318,8 @@ def test_the_uppercase_name_hint_suggests_a_valid_name(fresh):
     _, report = doctor_json(fresh)
     hints = [d["hint"] for d in report["diagnostics"] if d["code"] == "SKL014"]
     assert hints == ["use 'plan-training' (and rename the folder to match)"], hints
+    # and the name/folder mismatch does not suggest renaming the folder to the invalid name
+    assert [d["hint"] for d in report["diagnostics"] if d["code"] == "SKL017"] == ["set `name: plan-training`"]
 
 
 @pytest.mark.parametrize("where", ["file", "command line"])
