@@ -8,7 +8,9 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+from generator import __version__
 from generator.errors import UserError
+from generator.resources import templates_dir
 
 
 # pip byte-compiles the bundled templates' own .py files on install; copier skips bytecode only for
@@ -41,6 +43,10 @@ def render(
     from copier import run_copy
     from copier.errors import CopierError
 
+    if _is_bundled(src):
+        # Bundled templates pin the tool in what they generate (the CI workflow); a hidden question,
+        # never recorded in the answers, so `osmosis update` moves the pin to the installed version.
+        data = {"osmosis_version": __version__, **data}
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # copier's dirty-template and deprecation warnings are noise here
@@ -59,6 +65,13 @@ def render(
     if not answers_file.is_file():
         return dict(worker.answers.combined)
     return yaml.safe_load(answers_file.read_text(encoding="utf-8")) or {}
+
+
+def _is_bundled(src: Path) -> bool:
+    try:
+        return src.resolve().is_relative_to(templates_dir().resolve())
+    except FileNotFoundError:
+        return False
 
 
 def _one_line(err: BaseException) -> str:

@@ -7,6 +7,7 @@ import sys
 
 import yaml
 
+from generator import __version__
 from generator.init_workspace import add_workspace_member
 
 try:
@@ -25,7 +26,8 @@ def test_ci_workflow_is_a_valid_github_workflow_running_doctor(make_workspace):
     assert set(data[True]) == {"push", "pull_request"}  # YAML 1.1 reads the key `on` as True
     runs = [s.get("run", "") for job in data["jobs"].values() for s in job["steps"]]
     uses = [s.get("uses", "") for job in data["jobs"].values() for s in job["steps"]]
-    assert "pip install osmosis-workspace" in runs and "osmosis doctor --format github" in runs
+    # CI installs the version that generated the workspace, not whatever is newest
+    assert f'pip install "osmosis-workspace=={__version__}"' in runs and "osmosis doctor --format github" in runs
     assert any(u.startswith("actions/setup-python@") for u in uses)
 
 
