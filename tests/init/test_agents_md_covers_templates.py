@@ -1,0 +1,57 @@
+"""AGENTS.md is the one file every coding agent reads: it must describe every kind of rollout the
+bundled templates render (any of them can join a workspace later through `osmosis rollout new`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from generator import catalog
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
+
+ROLLOUT_TEMPLATES = [t.name for t in catalog.rollout_templates()]
+
+
+@pytest.fixture(scope="module")
+def agents_md(tmp_path_factory):
+    from typer.testing import CliRunner
+
+    from generator.cli import app
+
+    ws = tmp_path_factory.mktemp("agents") / "ws"
+    result = CliRunner().invoke(app, ["init", str(ws), "--defaults", "--no-git"])
+    assert result.exit_code == 0, result.output
+    return ws, (ws / "AGENTS.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("template", ROLLOUT_TEMPLATES)
+def test_agents_md_names_the_entrypoint_and_scoring_module_of_every_template(agents_md, template, tmp_path):
+    from typer.testing import CliRunner
+
+    from generator.cli import app
+
+    _, text = agents_md
+    ws = tmp_path / "ws"
+    assert CliRunner().invoke(app, ["init", str(ws), "--template", template, "--defaults", "--no-git"]).exit_code == 0
+    config = tomllib.loads(next((ws / "configs" / "eval").glob("*.toml")).read_text())["experiment"]
+    assert f"rollouts/<rollout>/{config['entrypoint']}" in text, config["entrypoint"]
+    rollout_dir = ws / "rollouts" / config["rollout"]
+    scoring = [p.name for p in rollout_dir.glob("*.py") if p.name in {"grading.py", "judge.py", "rewards.py"}]
+    assert scoring, sorted(p.name for p in rollout_dir.iterdir())
+    for name in scoring:
+        assert name in text, name
+
+
+def test_agents_md_describes_the_remote_rollout_server_protocol(agents_md):
+    _, text = agents_md
+    for needle in ("RolloutAgentLoop", "get_tools", "create_app(agent_loop)", "osmosis serve -m server:agent_loop",
+                   "ctx.complete"):
+        assert needle in text, needle
+
+
+def test_agents_md_warns_that_both_clis_are_called_osmosis(agents_md):
+    _, text = agents_md
+    assert "python -m generator" in text
