@@ -58,10 +58,14 @@ def find_git_root(start: Path) -> Path | None:
 
 
 def find_root(start: Path) -> Path:
-    """The workspace root for ``start``: the nearest folder holding ``rollouts/`` or ``configs/``,
-    looking no higher than the git top level; else the git top level if it holds either.
+    """The workspace root for ``start``, looking no higher than the git top level:
 
-    Raises NotAWorkspace when neither is found.
+    1. the nearest folder holding both ``rollouts/`` and ``configs/`` (a rollout may keep its own
+       ``configs/`` or ``tests/rollouts/``; that does not make it a workspace);
+    2. else the git top level, if it holds either (a workspace missing one of them);
+    3. else the nearest folder holding either (a workspace outside git, missing one of them).
+
+    Raises NotAWorkspace when none is found.
     """
     start = start.resolve()
     if not start.exists():
@@ -69,11 +73,23 @@ def find_root(start: Path) -> Path:
     if start.is_file():
         start = start.parent
     git_root = find_git_root(start)
+    candidates = []
     for candidate in (start, *start.parents):
-        if (candidate / "rollouts").is_dir() or (candidate / "configs").is_dir():
-            return candidate
+        candidates.append(candidate)
         if candidate == git_root:
             break
+
+    def has(folder: Path, name: str) -> bool:
+        return (folder / name).is_dir()
+
+    for candidate in candidates:
+        if has(candidate, "rollouts") and has(candidate, "configs"):
+            return candidate
+    if git_root is not None and (has(git_root, "rollouts") or has(git_root, "configs")):
+        return git_root
+    for candidate in candidates:
+        if has(candidate, "rollouts") or has(candidate, "configs"):
+            return candidate
     raise NotAWorkspace(
         f"{start} is not inside an Osmosis workspace (no rollouts/ or configs/ folder found); "
         "run `osmosis init` to create one"

@@ -354,3 +354,15 @@ def test_remote_rollout_server_breaks(make_workspace, old, new, code, line):
     exit_code, report = doctor_json(root)
     assert (code, REMOTE, line) in [(d["code"], d["path"], d["line"]) for d in report["diagnostics"]], report
     assert exit_code == 1
+
+
+@pytest.mark.parametrize("inner", ["rollouts/multiply/configs", "rollouts/multiply/tests/rollouts"])
+def test_a_subfolder_with_its_own_configs_or_rollouts_folder_is_not_the_root(fresh, inner):
+    # The root holds rollouts/ AND configs/; a rollout keeping e.g. model configs in configs/ is
+    # still inside the workspace, so doctor run from there checks the whole workspace.
+    (fresh / inner).mkdir(parents=True)
+    start = (fresh / inner).parent
+    result = CliRunner().invoke(app, ["doctor", str(start), "--format", "json"])
+    report = json.loads(result.stdout)
+    assert Path(report["workspace"]).resolve() == fresh.resolve(), report["workspace"]
+    assert result.exit_code == 0 and report["diagnostics"] == [], report["diagnostics"]
