@@ -77,6 +77,7 @@ def init_command(
     # abspath, not resolve: normalise `..` but keep the user's symlinked folders as they named them
     target = cwd if here else (Path(os.path.abspath(cwd / path)) if path is not None else None)
     suggested = _suggested_workspace_name(answers, target)
+    named_by_folder = target is not None and "workspace_name" not in answers
     ws_data = {k: v for k, v in answers.items() if k in ws_questions}
     ro_data = {k: v for k, v in answers.items() if k in ro_questions}
     user_defaults = {}
@@ -116,6 +117,9 @@ def init_command(
     shown = _display(target, cwd)
     typer.echo(f"Created workspace {ws_answers.get('workspace_name')!s} in {shown} "
                f"(template {rollout_template.name}, rollout {rollout}).")
+    if named_by_folder and not suggested and not interactive:
+        typer.echo(f"note: the folder name {target.name!r} is not a valid workspace name ({NAME_RULE_TEXT}), "
+                   f"so the default was used; choose one with --data workspace_name=NAME")
     if placement.skipped:
         typer.echo(f"Kept {len(placement.skipped)} existing file(s); not overwritten:")
         for rel in placement.skipped:

@@ -115,3 +115,19 @@ def test_rollout_new_from_inside_a_rollout_starts_its_next_steps_at_the_workspac
     result = RUNNER.invoke(app, ["rollout", "new", "third", "--defaults"])
     assert result.exit_code == 0, result.output
     assert not steps(result.output)[0].startswith("cd ")
+
+
+def test_a_folder_name_that_is_not_a_valid_workspace_name_is_explained(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = RUNNER.invoke(app, ["init", "My_Agent", "--defaults", "--no-git"])
+    assert result.exit_code == 0, result.output
+    assert "Created workspace my-workspace in My_Agent" in result.output
+    note = next(line for line in result.output.splitlines() if "My_Agent" in line and "not a valid" in line)
+    assert "--data workspace_name=" in note
+    assert (tmp_path / "My_Agent" / "AGENTS.md").read_text().startswith("# my-workspace")
+
+    for args in (["good-name"], []):  # a valid folder name, or no PATH (the folder is named after the default)
+        result = RUNNER.invoke(app, ["init", *args, "--defaults", "--no-git"])
+        assert result.exit_code == 0, result.output
+        assert "not a valid" not in result.output
+    assert (tmp_path / "my-workspace" / "AGENTS.md").is_file()
