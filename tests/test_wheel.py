@@ -60,3 +60,6 @@ def test_wheel_installs_and_initialises_a_workspace(tmp_path):
         for src in (REPO / "skills" / name).rglob("*"):
             if src.is_file() and "__pycache__" not in src.parts:
                 assert (agents / name / src.relative_to(REPO / "skills" / name)).read_bytes() == src.read_bytes()
+    # pip byte-compiled the bundled templates' .py files on install; none of that bytecode is rendered
+    assert list((venv / "lib").rglob("_bundled/templates/**/*.pyc")), "pip did not compile the templates"
+    assert [p for p in ws.rglob("*") if p.name == "__pycache__" or p.suffix == ".pyc"] == []
