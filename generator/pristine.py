@@ -16,6 +16,8 @@ import hashlib
 import os
 import subprocess
 import tempfile
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -188,13 +190,28 @@ def stamp_tree(root: Path, labels: dict[str, str] | None = None) -> None:
 # -- rendering the pristine tree ---------------------------------------------------------------
 
 
+@contextmanager
+def open_recorded(entry: Recorded) -> Iterator[Any]:
+    """The template an answers file names, opened; one that has moved or gone says which rollout needs it."""
+    from generator.external import open_template
+
+    with ExitStack() as stack:
+        try:
+            source = stack.enter_context(open_template(entry.template, kind="rollout" if entry.bundled else None))
+        except UserError as err:
+            raise UserError(f"{entry.path} names template {entry.template}, which cannot be opened: {err.message}",
+                            exit_code=err.exit_code,
+                            hint="put the template back at that path or URL; `osmosis update` renders it again to merge") from None
+        yield source
+
+
 def render_pristine(root: Path, dest: Path, *, trust: bool = False) -> list[Recorded]:
     """Render, into empty folder ``dest``, what the installed templates make for ``root``'s answers.
 
     Returns the answers it used. External templates are fetched again and pass the trust gate.
     """
     from generator import assets, catalog
-    from generator.external import check_trust, open_template
+    from generator.external import check_trust
     from generator.render import render
     from generator.rollout_new import register_rollout
 
@@ -208,7 +225,7 @@ def render_pristine(root: Path, dest: Path, *, trust: bool = False) -> list[Reco
             render(template.path, dest, data=entry.answers, defaults=True)
             stamp_render(dest, entry.path, WORKSPACE, template.path)
             continue
-        with open_template(entry.template, kind="rollout" if entry.bundled else None) as source:
+        with open_recorded(entry) as source:
             check_trust(source, trust=trust)
             # Tasks ran once, at init / rollout new; a re-render must not repeat their side effects.
             render(source.path, dest, data=entry.answers, defaults=True, unsafe=trust and not source.bundled,

@@ -63,7 +63,6 @@ def behind(root: Path) -> list[tuple[str, str, str | None, str]]:
     Only the content hash counts: a new package version that leaves a template as it was is current.
     """
     from generator import catalog
-    from generator.external import open_template
 
     stale = []
     entries = pristine.recorded(root)
@@ -73,7 +72,7 @@ def behind(root: Path) -> list[tuple[str, str, str | None, str]]:
         if entry.is_workspace:
             installed = pristine.fingerprint(catalog.workspace_template().path, workspace=True)
         else:
-            with open_template(entry.template, kind="rollout" if entry.bundled else None) as source:
+            with pristine.open_recorded(entry) as source:
                 installed = pristine.fingerprint(source.path)
         if pristine.content_hash(entry.version) != pristine.content_hash(installed):
             stale.append((entry.path, entry.template, entry.version, installed))
