@@ -90,7 +90,7 @@ def init_command(
         check_target(target, force)
 
     staging_parent = (target or cwd / "_").parent
-    staging = Path(tempfile.mkdtemp(prefix=".osmosis-init-", dir=staging_parent))
+    staging = make_staging(staging_parent, ".osmosis-init-")
     try:
         from generator.render import render
 
@@ -173,6 +173,16 @@ def _suggested_workspace_name(answers: dict[str, str], target: Path | None) -> s
     if name_problem(name, kind="workspace") is None:
         return name
     return None
+
+
+def make_staging(parent: Path, prefix: str) -> Path:
+    """A staging folder beside where the files go (same filesystem, so moving them in is a rename).
+    A folder the user may not write to is their situation to fix, not a bug in osmosis."""
+    try:
+        return Path(tempfile.mkdtemp(prefix=prefix, dir=parent))
+    except OSError as err:
+        raise UserError(f"cannot write in {parent}: {err.strerror or err}",
+                        hint="check the folder's permissions, or choose another folder") from None
 
 
 def check_target(target: Path, force: bool) -> None:

@@ -33,7 +33,7 @@ ENV_EXAMPLE = ".env.example"
 def rollout_new_command(*, name: str, template: str, workspace: Path, data: list[str], defaults: bool, trust: bool) -> int:
     from generator import pristine
     from generator.external import check_trust, load_config, open_template, questions
-    from generator.init_workspace import parse_data, place, rollout_test_steps, take_back
+    from generator.init_workspace import make_staging, parse_data, place, rollout_test_steps, take_back
 
     if problem := name_problem(name, kind="rollout"):
         raise UserError(problem, hint=f"names use {NAME_RULE_TEXT}")
@@ -58,7 +58,7 @@ def rollout_new_command(*, name: str, template: str, workspace: Path, data: list
         if unknown:
             raise UserError(f"unknown question {unknown[0]!r} in --data; template {source.label} asks: {', '.join(sorted(asked))}")
         interactive = not defaults and sys.stdin.isatty()
-        staging = Path(tempfile.mkdtemp(prefix=".osmosis-new-", dir=root))
+        staging = make_staging(root, ".osmosis-new-")
         try:
             from generator.render import render
 

@@ -124,3 +124,33 @@ def test_ctrl_c_at_a_question_prints_no_internals_and_leaves_nothing(tmp_path):
     assert code == 130, screen
     assert "AnswersMap" not in screen and "Traceback" not in screen and "error:" not in screen
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_folder_that_cannot_be_written_is_a_user_error_not_a_bug(tmp_path, monkeypatch):
+    import tempfile
+
+    real_mkdtemp = tempfile.mkdtemp
+    locked = tmp_path / "locked"
+    locked.mkdir()
+
+    def denied(*args, **kwargs):
+        where = kwargs.get("dir", args[2] if len(args) > 2 else None)
+        if where is not None and Path(where) == locked:
+            raise PermissionError(1, "Operation not permitted", str(Path(where) / ".osmosis-x"))
+        return real_mkdtemp(*args, **kwargs)
+
+    monkeypatch.setattr(tempfile, "mkdtemp", denied)
+    result = RUNNER.invoke(app, ["init", str(locked / "ws"), "--defaults", "--no-git"])
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith(f"error: cannot write in {locked}: Operation not permitted")
+    assert "internal error" not in result.output
+    assert list(locked.iterdir()) == []
+
+    ws = tmp_path / "ws"
+    result = RUNNER.invoke(app, ["init", str(ws), "--defaults", "--no-git"])
+    assert result.exit_code == 0, result.output
+    locked = ws
+    result = RUNNER.invoke(app, ["rollout", "new", "adder", "--defaults", "--workspace", str(ws)])
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith(f"error: cannot write in {ws}: Operation not permitted")
+    assert not (ws / "rollouts" / "adder").exists()
