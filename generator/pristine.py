@@ -312,6 +312,35 @@ def _identity_env(repo: Path) -> dict[str, str]:
     return env
 
 
+def base_commit(repo: Path, root: Path, ref: str) -> str | None:
+    """The pristine commit the workspace really carries: the newest on ``ref`` whose template versions
+    match every answers file in the workspace; the tip when none does.
+
+    `osmosis update` moves the ref before the user commits; an update backed out with `git checkout .`
+    leaves the workspace at an older render. Merging from the tip would then count the template's
+    changes as already applied, and they would never arrive.
+    """
+    tip = resolve_ref(repo, ref)
+    if tip is None:
+        return None
+    mine = {entry.path: entry.version for entry in recorded(root)}
+    for commit in git(repo, "rev-list", "--first-parent", tip).decode().split():
+        if all(_version_at(repo, commit, rel) == version for rel, version in mine.items()):
+            return commit
+    return tip
+
+
+def _version_at(repo: Path, commit: str, rel: str) -> Any:
+    done = subprocess.run(["git", "cat-file", "-p", f"{commit}:{rel}"], cwd=repo, capture_output=True, check=False)
+    if done.returncode != 0:
+        return None
+    try:
+        data = yaml.safe_load(done.stdout.decode("utf-8")) or {}
+    except (UnicodeDecodeError, yaml.YAMLError):
+        return None
+    return data.get(VERSION_KEY) if isinstance(data, dict) else None
+
+
 def record(repo: Path, root: Path, tree_dir: Path, message: str) -> str:
     """Commit ``tree_dir`` (untouched render) to the workspace's pristine ref; returns the commit id."""
     with tempfile.TemporaryDirectory(prefix="osmosis-index-") as tmp:

@@ -186,7 +186,7 @@ def _pristine_with(root: Path, staging: Path, scratch: Path) -> Path | None:
         return None  # a workspace from before pristine refs: `osmosis update` says what to do
     tree = scratch / "w"
     tree.mkdir()
-    pristine.extract(repo, ref, tree)
+    pristine.extract(repo, pristine.base_commit(repo, root, ref) or ref, tree)
     shutil.copytree(staging, tree, symlinks=True, dirs_exist_ok=True)
     return tree
 

@@ -231,7 +231,7 @@ def update(root: Path, *, conflict: str, trust: bool) -> int:
         base_dir, new_dir = Path(tmp) / "base", Path(tmp) / "new"
         base_dir.mkdir()
         new_dir.mkdir()
-        pristine.extract(repo, ref, base_dir)
+        pristine.extract(repo, pristine.base_commit(repo, root, ref) or ref, base_dir)
         pristine.render_pristine(root, new_dir, trust=trust)
         outcome = merge_trees(root, base_dir, new_dir, conflict=conflict)
         pristine.record(repo, root, new_dir, "osmosis: pristine render at update")
