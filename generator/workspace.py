@@ -138,7 +138,8 @@ class Workspace:
         """The file's text, or None when it is missing, not UTF-8 or outside the workspace; read
         once per snapshot."""
         if path not in self._texts:
-            if self.outside(path) or self._too_big(path):
+            # is_file: a FIFO or device would block the read forever
+            if self.outside(path) or self._too_big(path) or not path.is_file():
                 self._texts[path] = None
                 return None
             try:

@@ -497,7 +497,7 @@ def _cross_file(data: dict, kind: str, ws: Workspace, path: Path, doc: TomlDoc, 
 def _in_config_folder(ws: Workspace, path: Path, kind: str) -> bool:
     try:
         return path.resolve().parent == (ws.root / "configs" / kind).resolve()
-    except OSError:
+    except (OSError, RuntimeError):
         return False
 
 
@@ -525,7 +525,7 @@ def _entrypoint(entry: str, folder: Path | None, rollout: str | None, loc, displ
     target = folder / entry
     try:
         inside = target.resolve().is_relative_to(folder.resolve())
-    except OSError:
+    except (OSError, RuntimeError):  # RuntimeError: a symlink loop (Python < 3.13)
         inside = False
     if not inside:
         yield ENTRYPOINT_OUTSIDE.at(display, f"entrypoint {_show(entry)} resolves outside rollouts/{rollout}/ (through a symlink)",
@@ -560,11 +560,10 @@ def _dataset(value: str, ws: Workspace, loc, display: str) -> Iterator[Diagnosti
         return
     normal = posixpath.normpath(text)
     relative = normal if normal.startswith("data/") else ("data/" + normal if "/" not in normal else normal)
-    data_dir = (ws.root / "data").resolve()
     target = ws.root / relative
     try:
-        inside = target.resolve().is_relative_to(data_dir)
-    except OSError:
+        inside = target.resolve().is_relative_to((ws.root / "data").resolve())
+    except (OSError, RuntimeError):  # RuntimeError: a symlink loop (Python < 3.13)
         inside = False
     if not inside:
         # data/x.jsonl that is a symlink out of the workspace *is* under data/ as written: say so.
@@ -589,7 +588,7 @@ def _dataset(value: str, ws: Workspace, loc, display: str) -> Iterator[Diagnosti
 
 def _directive(doc: TomlDoc, kind: str, ws: Workspace, path: Path, display: str) -> Iterator[Diagnostic]:
     expected = schema_directive(kind)
-    schema_file = (ws.root / ".osmosis" / "schemas" / schema_filename(kind)).resolve()
+    schema_file = _real(ws.root / ".osmosis" / "schemas" / schema_filename(kind))
     first = doc.first_line().strip()
     match = re.match(r"^#:schema\s+(\S+)\s*$", first)
     if match is None:
@@ -597,17 +596,20 @@ def _directive(doc: TomlDoc, kind: str, ws: Workspace, path: Path, display: str)
         message = f"first line is not `{expected}`"
     else:
         target = match.group(1)
-        if "://" not in target and (path.parent / target).resolve() == schema_file:
+        if "://" not in target and _real(path.parent / target) == schema_file:
             return
         message = f"`#:schema {target}` does not point at the workspace's {schema_filename(kind)}"
     hint = f"Make the first line `{_relative_directive(path, schema_file)}` (`osmosis doctor --fix` does it)."
     yield SCHEMA_DIRECTIVE.at(display, message, line=1, column=1, hint=hint)
 
 
-def _relative_directive(config: Path, schema_file: Path) -> str:
-    import os
+def _real(path: Path) -> Path:
+    # os.path.realpath, unlike Path.resolve() before Python 3.13, does not raise on a symlink loop
+    return Path(os.path.realpath(path))
 
-    rel = os.path.relpath(schema_file, config.resolve().parent)
+
+def _relative_directive(config: Path, schema_file: Path) -> str:
+    rel = os.path.relpath(schema_file, _real(config).parent)
     return "#:schema " + Path(rel).as_posix()
 
 
@@ -622,6 +624,8 @@ def fix_schema_directives(root: Path) -> list[str]:
     changed = []
     for kind in CONFIG_KINDS:
         for path in ws.config_files(kind):
+            if ws.outside(path) or not path.is_file():  # never write through a link out (CFG024), nor read a FIFO
+                continue
             try:
                 # exact bytes, not Workspace.read_text: universal newlines would turn CRLF files into LF
                 text = path.read_bytes().decode("utf-8")
@@ -630,7 +634,7 @@ def fix_schema_directives(root: Path) -> list[str]:
             doc = TomlDoc.parse(text)
             if doc.error is not None or path.is_symlink() or not list(_directive(doc, kind, ws, path, "")):
                 continue
-            schema_file = (ws.root / ".osmosis" / "schemas" / schema_filename(kind)).resolve()
+            schema_file = _real(ws.root / ".osmosis" / "schemas" / schema_filename(kind))
             line = _relative_directive(path, schema_file)
             first, sep, rest = text.partition("\n")
             newline = "\r\n" if first.endswith("\r") else "\n"

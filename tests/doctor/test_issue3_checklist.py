@@ -366,3 +366,44 @@ def test_a_subfolder_with_its_own_configs_or_rollouts_folder_is_not_the_root(fre
     report = json.loads(result.stdout)
     assert Path(report["workspace"]).resolve() == fresh.resolve(), report["workspace"]
     assert result.exit_code == 0 and report["diagnostics"] == [], report["diagnostics"]
+
+
+def _loop(rel: str) -> Callable[[Path], None]:
+    """Replace ``rel`` with a symlink to itself."""
+    def edit(root: Path) -> None:
+        remove(rel)(root)
+        (root / rel).symlink_to(Path(rel).name)
+    return edit
+
+
+@pytest.mark.parametrize("rel", ["data", ".osmosis", "configs/eval", "rollouts/multiply", MAIN, EVAL, ".env.example",
+                                 "pyproject.toml", RPY, "CLAUDE.md", ".agents/skills", ".claude/skills"])
+def test_a_symlink_loop_is_a_finding_not_a_crash(fresh, rel):
+    _loop(rel)(fresh)
+    result = CliRunner().invoke(app, ["doctor", str(fresh), "--format", "json"])
+    assert result.exit_code in (0, 1), result.output  # findings (some only warnings), never exit 3
+    assert json.loads(result.stdout)["diagnostics"]
+
+
+def test_a_named_pipe_among_the_configs_does_not_block(fresh):
+    import sys
+
+    os.mkfifo(fresh / "configs/eval/pipe.toml")
+    os.mkfifo(fresh / "data/pipe.jsonl")
+    # a subprocess with a timeout: if reading the pipe blocked, the test fails instead of hanging
+    result = subprocess.run([sys.executable, "-m", "generator", "doctor", str(fresh), "--format", "json"],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1, result.stderr
+    found = [(d["code"], d["path"]) for d in json.loads(result.stdout)["diagnostics"]]
+    assert ("CFG001", "configs/eval/pipe.toml") in found, found
+
+
+def test_fix_never_writes_through_a_config_folder_linked_out(fresh, tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    foreign = elsewhere / "multiply.toml"
+    foreign.write_text('[experiment]\nrollout = "multiply"\n', encoding="utf-8")
+    shutil.rmtree(fresh / "configs/training")
+    (fresh / "configs/training").symlink_to(elsewhere)
+    CliRunner().invoke(app, ["doctor", str(fresh), "--fix"])
+    assert foreign.read_text(encoding="utf-8") == '[experiment]\nrollout = "multiply"\n'
