@@ -204,7 +204,12 @@ def check_workspace_schemas(ws: Workspace) -> list[Diagnostic]:
     for kind in KINDS:
         rel = f"{WORKSPACE_SCHEMA_DIR}/{schema_filename(kind)}"
         current = _read_inside(ws.root, ws.root / rel)
-        if current is None:
+        if current is None and ws.outside(ws.root / rel):
+            # --fix never writes through a link out of the workspace, so this one is not fixable
+            found.append(dataclasses.replace(STALE_SCHEMA.at(
+                rel, f"{rel} links outside the workspace, so it was not read",
+                hint="Replace the link with a real .osmosis/schemas/ folder, then run `osmosis doctor --fix`."), fixable=False))
+        elif current is None:
             found.append(STALE_SCHEMA.at(rel, f"{rel} is missing"))
         elif _normalise(current) != _normalise(schema_bytes(kind)):
             found.append(STALE_SCHEMA.at(rel, f"{rel} differs from the {kind} schema of this osmosis version"))

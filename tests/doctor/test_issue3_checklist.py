@@ -407,3 +407,13 @@ def test_fix_never_writes_through_a_config_folder_linked_out(fresh, tmp_path):
     (fresh / "configs/training").symlink_to(elsewhere)
     CliRunner().invoke(app, ["doctor", str(fresh), "--fix"])
     assert foreign.read_text(encoding="utf-8") == '[experiment]\nrollout = "multiply"\n'
+
+
+def test_schemas_linked_out_are_not_called_missing_nor_fixable(fresh, tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    shutil.copytree(fresh / ".osmosis", elsewhere)
+    shutil.rmtree(fresh / ".osmosis")
+    (fresh / ".osmosis").symlink_to(elsewhere)
+    _, report = doctor_json(fresh)
+    lay009 = [d for d in report["diagnostics"] if d["code"] == "LAY009"]
+    assert len(lay009) == 3 and all("links outside the workspace" in d["message"] and not d["fixable"] for d in lay009)
