@@ -72,6 +72,10 @@ def init_command(
         if key in answers and (problem := name_problem(answers[key], kind=kind)):
             raise UserError(f"{problem}", hint=f"names use {NAME_RULE_TEXT}")
 
+    if not no_git and shutil.which("git") is None:  # gitpython needs the git program; say so before writing
+        raise UserError("git is not installed (not found on PATH); osmosis init makes a repository with a first commit",
+                        hint="install git, or pass --no-git to create the workspace without a repository")
+
     interactive = not defaults and sys.stdin.isatty()
     cwd = Path.cwd()
     # abspath, not resolve: normalise `..` but keep the user's symlinked folders as they named them

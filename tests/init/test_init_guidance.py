@@ -131,3 +131,20 @@ def test_a_folder_name_that_is_not_a_valid_workspace_name_is_explained(tmp_path,
         assert result.exit_code == 0, result.output
         assert "not a valid" not in result.output
     assert (tmp_path / "my-workspace" / "AGENTS.md").is_file()
+
+
+def test_missing_git_is_refused_before_anything_is_written(tmp_path, monkeypatch):
+    import shutil
+
+    real_which = shutil.which
+    monkeypatch.setattr(shutil, "which", lambda cmd, *a, **k: None if cmd == "git" else real_which(cmd, *a, **k))
+    monkeypatch.chdir(tmp_path)
+    result = RUNNER.invoke(app, ["init", "ws", "--defaults"])
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith("error: git is not installed")
+    assert "--no-git" in result.output and len(result.output.splitlines()) == 2
+    assert list(tmp_path.iterdir()) == []
+
+    result = RUNNER.invoke(app, ["init", "ws", "--defaults", "--no-git"])
+    assert result.exit_code == 0, result.output
+    assert not (tmp_path / "ws" / ".git").exists()
