@@ -152,10 +152,26 @@ def _run(target: Target, fn: Callable, ws: Workspace | None, display: str) -> li
 
     try:
         if target.kind == "config":
-            return list(fn(target.path, target.config_kind, ws, display))
+            return list(fn(target.path, target.config_kind, ws, display)) + _config_secrets(target.path, ws, display)
         return list(fn(target.path, display))
     except Exception as err:  # noqa: BLE001  a bug in a check: exit 3 with the culprit named
         raise CheckCrashed(f"the {target.kind} check crashed on {display}: {type(err).__name__}: {err}") from err
+
+
+def _config_secrets(path: Path, ws: Workspace | None, display: str) -> list[Diagnostic]:
+    """Credentials in a config: doctor reports them as its own family, so check_config_file does
+    not; validate (the pre-commit hook on a changed config) must catch them too."""
+    from generator.checks.secrets import check_config_secrets
+    from generator.toml_locate import TomlDoc
+
+    if ws is not None:
+        text = ws.read_text(path)
+    else:
+        try:
+            text = path.read_text(encoding="utf-8") if path.is_file() else None
+        except (OSError, UnicodeDecodeError):
+            text = None
+    return check_config_secrets(TomlDoc.parse(text), display) if text is not None else []
 
 
 def _filtered(found: list[Diagnostic], target: Target, ws: Workspace | None) -> list[Diagnostic]:

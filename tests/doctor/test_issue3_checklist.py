@@ -417,3 +417,17 @@ def test_schemas_linked_out_are_not_called_missing_nor_fixable(fresh, tmp_path):
     _, report = doctor_json(fresh)
     lay009 = [d for d in report["diagnostics"] if d["code"] == "LAY009"]
     assert len(lay009) == 3 and all("links outside the workspace" in d["message"] and not d["fixable"] for d in lay009)
+
+
+@pytest.mark.parametrize("inside", [True, False], ids=["in-workspace", "loose-file"])
+def test_validate_finds_a_credential_in_a_config(fresh, tmp_path, inside):
+    # osmosis validate is what the pre-commit hook runs on a changed config: it must catch the
+    # committed credential doctor catches (SEC001), not only the config rules.
+    append(TRAIN, '\n[env]\nHF_TOKEN = "hf_abcdefghijklmnopqrstuvwxyzABCDEF"\n')(fresh)
+    target = fresh / TRAIN
+    if not inside:
+        target = tmp_path / "loose.toml"
+        shutil.copy(fresh / TRAIN, target)
+    result = CliRunner().invoke(app, ["validate", str(target), "--kind", "training", "--format", "json"])
+    found = [(d["code"], d["line"]) for d in json.loads(result.stdout)["diagnostics"]]
+    assert ("SEC001", 30) in found and result.exit_code == 1, found
