@@ -27,11 +27,13 @@ def entrypoint(rendered, sdk_double, monkeypatch):
     rollout_dir = rendered / "rollouts" / "multiply"
     monkeypatch.syspath_prepend(str(rollout_dir))
     monkeypatch.delitem(sys.modules, "grading", raising=False)
+    monkeypatch.delitem(sys.modules, "scoring", raising=False)
     spec = importlib.util.spec_from_file_location("multiply_main", rollout_dir / "main.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     yield module
     sys.modules.pop("grading", None)
+    sys.modules.pop("scoring", None)
 
 
 def concrete_subclasses(module, base):
@@ -114,10 +116,12 @@ def test_renamed_rollout_keeps_working(make_workspace, sdk_double, monkeypatch):
     rollout_dir = ws / "rollouts" / "times-two"
     monkeypatch.syspath_prepend(str(rollout_dir))
     sys.modules.pop("grading", None)
+    sys.modules.pop("scoring", None)
     spec = importlib.util.spec_from_file_location("times_two_main", rollout_dir / "main.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     sys.modules.pop("grading", None)
+    sys.modules.pop("scoring", None)
     sdk_double.script_policy("#### 6")
     outcome = sdk_double.run_backend(module.backend, {"user_prompt": "val1 = 2\nval2 = 3", "ground_truth": "6"})
     assert outcome.rewards == {"times-two": 1.0}

@@ -1,9 +1,10 @@
-"""The multiply template's grading.py (loaded straight from the template) and its dataset."""
+"""The multiply template's scoring.py and grading.py (loaded straight from the template) and its dataset."""
 
 from __future__ import annotations
 
 import importlib.util
 import json
+import sys
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
@@ -12,23 +13,37 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 TEMPLATE = Path(__file__).resolve().parents[2] / "templates" / "multiply" / "template"
-GRADING = TEMPLATE / "rollouts" / "{{ rollout_name }}" / "grading.py"
+ROLLOUT = TEMPLATE / "rollouts" / "{{ rollout_name }}"
+SCORING = ROLLOUT / "scoring.py"
+GRADING = ROLLOUT / "grading.py"
 DATA = TEMPLATE / "data" / "{{ rollout_name }}.jsonl"
 
 
-def load_grading():
-    spec = importlib.util.spec_from_file_location("multiply_grading", GRADING)
+def load(path: Path, name: str, **siblings):
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    # grading.py does `from scoring import ...`; hand it this scoring module without touching sys.path
+    saved = {k: sys.modules.get(k) for k in siblings}
+    sys.modules.update(siblings)
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                sys.modules.pop(key, None)
+            else:
+                sys.modules[key] = value
     return module
 
 
-grading = load_grading()
+scoring = load(SCORING, "multiply_scoring")
+grading = load(GRADING, "multiply_grading", scoring=scoring)
 
 
-def test_grading_imports_no_sdk():
-    source = GRADING.read_text()
-    assert "osmosis_ai" not in source and "strands" not in source
+def test_grading_and_scoring_import_no_sdk():
+    for path in (SCORING, GRADING):
+        source = path.read_text()
+        assert "osmosis_ai" not in source and "import strands" not in source and "from strands" not in source
 
 
 @pytest.mark.parametrize(

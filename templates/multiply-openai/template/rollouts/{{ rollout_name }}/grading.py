@@ -1,84 +1,46 @@
-"""Grading for the multiply task on OpenAI Agents SDK samples.
+"""Grading for the multiply task on OpenAI Agents SDK samples: finds the answer text in a sample.
 
 An OpenAI-Agents sample holds Responses-API items, not chat messages: the answer is the text of the
-`output_text` parts of the last assistant `message` item. This module imports neither osmosis_ai
-nor agents, so its tests run anywhere (`python -m pytest`).
+`output_text` parts of the last assistant `message` item that has any (refusals, reasoning and tool
+items carry no answer). The scoring rule itself is in scoring.py, shared by every multiply template.
+This module imports neither osmosis_ai nor agents, so its tests run anywhere (`python -m pytest`).
 """
 
 from __future__ import annotations
 
-import math
-import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-TOLERANCE = 0.01  # the task's rule: within 0.01 of the ground truth earns the reward
+from scoring import extract_answer
+from scoring import score as reward  # main.py grades with `reward(answer_text(...), label)`
 
-# A signed decimal, allowing thousands separators ("1,234.5") and a leading dot (".5").
-_NUMBER = re.compile(r"[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?:[eE][-+]?\d+)?")
+__all__ = ["answer_text", "extract_answer", "reward"]
 
 
 def _field(item: Any, key: str) -> Any:
     # Persisted items are dicts; items still in memory may be pydantic models.
-    if isinstance(item, Mapping):
-        return item.get(key)
-    return getattr(item, key, None)
+    return item.get(key) if isinstance(item, Mapping) else getattr(item, key, None)
+
+
+def _output_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, (list, tuple)):
+        return ""
+    texts = (_field(part, "text") for part in content if _field(part, "type") == "output_text")
+    return "".join(t for t in texts if isinstance(t, str))
 
 
 def answer_text(items: Iterable[Any] | None) -> str:
     """The text of the last assistant message among Responses-API items ("" when there is none)."""
-    for item in reversed(list(items or [])):
+    try:
+        items = list(items or [])
+    except TypeError:
+        return ""
+    for item in reversed(items):
         if _field(item, "role") != "assistant" or _field(item, "type") not in (None, "message"):
             continue
-        content = _field(item, "content")
-        if isinstance(content, str):
-            return content
-        texts = [
-            _field(part, "text")
-            for part in content or []
-            if _field(part, "type") == "output_text"
-        ]
-        return "".join(t for t in texts if isinstance(t, str))
+        text = _output_text(_field(item, "content"))
+        if text.strip():
+            return text
     return ""
-
-
-def _numbers(text: str) -> list[float]:
-    found = []
-    for match in _NUMBER.finditer(text):
-        token = match.group(0)
-        if not any(ch.isdigit() for ch in token):
-            continue
-        try:
-            value = float(token.replace(",", ""))
-        except ValueError:
-            continue
-        if math.isfinite(value):
-            found.append(value)
-    return found
-
-
-def extract_answer(text: str | None) -> float | None:
-    """The number after the last `####`, else the last number in the text, else None."""
-    if not text:
-        return None
-    marker = text.rfind("####")
-    if marker != -1:
-        after = _numbers(text[marker + 4 :])
-        if after:
-            return after[0]
-    numbers = _numbers(text)
-    return numbers[-1] if numbers else None
-
-
-def reward(text: str | None, ground_truth: str | None) -> float:
-    """1.0 when the answer is within TOLERANCE of the ground truth, else 0.0 (never raises)."""
-    answer = extract_answer(text)
-    if answer is None or ground_truth is None:
-        return 0.0
-    try:
-        expected = float(str(ground_truth).replace(",", "").strip())
-    except ValueError:
-        return 0.0
-    if not math.isfinite(expected):
-        return 0.0
-    return 1.0 if abs(answer - expected) <= TOLERANCE else 0.0

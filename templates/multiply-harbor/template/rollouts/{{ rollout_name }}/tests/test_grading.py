@@ -1,11 +1,14 @@
-import math
+"""Tests for grading.py: reading the answer text out of Strands messages. The scoring rule itself is
+tested in test_scoring.py. No osmosis-ai or model needed: `python -m pytest` from this folder."""
+
+from __future__ import annotations
 
 import pytest
 
-from grading import answer_text, extract_answer, reward
+from grading import last_assistant_text, score
 
 
-def test_answer_text_takes_the_last_assistant_message_in_any_content_shape():
+def test_last_assistant_text_takes_the_last_assistant_message_with_text():
     messages = [
         {"role": "system", "content": "multiply"},
         {"role": "user", "content": [{"text": "val1 = 2\nval2 = 3"}]},
@@ -13,32 +16,33 @@ def test_answer_text_takes_the_last_assistant_message_in_any_content_shape():
         {"role": "user", "content": [{"toolResult": {"content": [{"text": "6"}]}}]},
         {"role": "assistant", "content": [{"text": "The product is "}, {"text": "#### 6"}]},
     ]
-    assert answer_text(messages) == "The product is #### 6"
-    assert answer_text([{"role": "assistant", "content": "#### 7"}]) == "#### 7"
+    assert last_assistant_text(messages) == "The product is #### 6"
 
 
-@pytest.mark.parametrize("messages", [None, [], [{"role": "user", "content": "hi"}],
+def test_last_assistant_text_reads_each_content_shape():
+    chat = [{"role": "assistant", "content": "#### 1"}, {"role": "user", "content": "more"},
+            {"role": "assistant", "content": "#### 2"}]
+    tool_only_last = [{"role": "assistant", "content": "#### 4"},
+                      {"role": "assistant", "content": [{"toolUse": {"name": "x"}}]}]
+    assert last_assistant_text(chat) == "#### 2"
+    assert last_assistant_text(tool_only_last) == "#### 4"
+    assert last_assistant_text([{"role": "assistant", "content": {"text": "#### 5"}}]) == "#### 5"
+
+    class Message:  # a live SDK object rather than a recorded dict
+        role = "assistant"
+        content = "#### 7"
+
+    assert last_assistant_text([Message()]) == "#### 7"
+
+
+@pytest.mark.parametrize("messages", [None, [], 5, [{"role": "user", "content": "hi"}],
                                       [{"role": "assistant", "content": None}], ["not a message"]])
-def test_answer_text_is_empty_without_assistant_text(messages):
-    assert answer_text(messages) == ""
+def test_last_assistant_text_is_empty_without_assistant_text(messages):
+    assert last_assistant_text(messages) == ""
 
 
-@pytest.mark.parametrize("text, expected", [("#### 171304.4148", 171304.4148), ("#### -1,000.5", -1000.5),
-                                            ("last one: 3 and 8", 8.0), ("#### 9 not 11", 9.0)])
-def test_extract_answer(text, expected):
-    assert math.isclose(extract_answer(text), expected)
-
-
-@pytest.mark.parametrize("text", [None, "", "no digits", "####"])
-def test_extract_answer_none(text):
-    assert extract_answer(text) is None
-
-
-def test_reward():
-    assert reward("#### 171304.41", "171304.4148") == 1.0
-    assert reward("#### 171304.39", "171304.4148") == 0.0
-
-
-@pytest.mark.parametrize("text, truth", [("", "6"), ("???", "6"), ("#### 6", None), ("#### 6", "six")])
-def test_reward_zero_for_empty_or_malformed(text, truth):
-    assert reward(text, truth) == 0.0
+def test_a_sample_is_graded_from_its_last_answer():
+    messages = [{"role": "assistant", "content": [{"text": "#### 5"}]},
+                {"role": "assistant", "content": [{"text": "Corrected: #### 6"}]}]
+    assert score(last_assistant_text(messages), "6") == 1.0
+    assert score(last_assistant_text(messages), "5") == 0.0

@@ -1,8 +1,11 @@
-import math
+"""Tests for grading.py: reading the answer text out of Responses-API items. The scoring rule itself
+is tested in test_scoring.py. No osmosis-ai, agents or model needed: `python -m pytest` from this folder."""
+
+from __future__ import annotations
 
 import pytest
 
-from grading import answer_text, extract_answer, reward
+from grading import answer_text, reward
 
 
 def assistant(*texts, part_type="output_text"):
@@ -22,11 +25,14 @@ def test_answer_text_reads_output_text_parts_of_last_assistant_message():
     assert answer_text(items) == "The product is #### 6"
 
 
-def test_answer_text_ignores_non_text_parts():
+def test_answer_text_ignores_non_text_parts_and_non_message_items():
     assert answer_text([assistant("nope", part_type="refusal")]) == ""
+    # a refusal after a real answer does not hide that answer
+    assert answer_text([assistant("#### 6"), assistant("nope", part_type="refusal")]) == "#### 6"
+    assert answer_text([assistant("#### 6"), {"type": "reasoning", "role": "assistant", "content": "#### 9"}]) == "#### 6"
 
 
-def test_answer_text_accepts_objects_as_well_as_dicts():
+def test_answer_text_accepts_objects_and_plain_string_content():
     class Part:
         type = "output_text"
         text = "#### 12"
@@ -37,39 +43,16 @@ def test_answer_text_accepts_objects_as_well_as_dicts():
         content = [Part()]
 
     assert answer_text([Item()]) == "#### 12"
+    assert answer_text([{"role": "assistant", "content": "#### 3"}]) == "#### 3"
 
 
-@pytest.mark.parametrize("items", [None, [], [{"role": "user", "content": "hi"}], [{"type": "reasoning"}]])
+@pytest.mark.parametrize("items", [None, [], 5, [{"role": "user", "content": "hi"}], [{"type": "reasoning"}],
+                                   [{"type": "message", "role": "assistant", "content": 7}]])
 def test_answer_text_is_empty_without_an_assistant_message(items):
     assert answer_text(items) == ""
 
 
-@pytest.mark.parametrize(
-    "text, expected",
-    [
-        ("#### 171304.4148", 171304.4148),
-        ("work: 1 2 3\n#### -42.5", -42.5),
-        ("#### 1,234.5", 1234.5),
-        ("no marker, last number wins: 3 then 7.25", 7.25),
-        ("#### about 9, not 11", 9.0),
-        ("12 before the marker #### no number after", 12.0),
-    ],
-)
-def test_extract_answer(text, expected):
-    assert math.isclose(extract_answer(text), expected)
-
-
-@pytest.mark.parametrize("text", [None, "", "no digits at all", "####", "- . ,"])
-def test_extract_answer_none_when_no_number(text):
-    assert extract_answer(text) is None
-
-
-def test_reward_within_tolerance():
-    assert reward("#### 171304.41", "171304.4148") == 1.0
-    assert reward("#### 171304.40", "171304.4148") == 0.0
-
-
-@pytest.mark.parametrize("text, truth", [("", "6"), ("garbage", "6"), ("#### 6", None), ("#### 6", "not a number"),
-                                          ("#### 6", "nan"), ("#### inf", "6")])
-def test_reward_zero_for_empty_or_malformed(text, truth):
-    assert reward(text, truth) == 0.0
+def test_a_sample_is_graded_from_its_last_answer():
+    items = [assistant("#### 5"), assistant("Corrected: ", "#### 6")]
+    assert reward(answer_text(items), "6") == 1.0
+    assert reward(answer_text(items), "5") == 0.0
