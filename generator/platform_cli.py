@@ -23,4 +23,4 @@ def refusal(command: str) -> str:
     return (f"error: `{command}` belongs to the Osmosis platform CLI (package osmosis-ai), not to this osmosis "
             f"(osmosis-workspace: init, doctor, validate, rollout, template, update)\n"
             "hint: pip install osmosis-ai; both install a command named `osmosis` and the one installed last wins, "
-            "so in that environment run this one as `python -m generator`")
+            "so in that environment run this one as `osmosis-workspace` (or `python -m generator`)")

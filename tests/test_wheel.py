@@ -42,6 +42,9 @@ def test_wheel_installs_and_initialises_a_workspace(tmp_path):
 
     listing = run([venv / BIN / "osmosis", "template", "list"], cwd=work, env=env).stdout
     assert "multiply " in listing
+    # the alias that osmosis-ai's own `osmosis` command cannot shadow
+    version = run([venv / BIN / "osmosis-workspace", "--version"], cwd=work, env=env).stdout
+    assert version.startswith("osmosis-workspace ")
 
     run([venv / BIN / "osmosis", "init", "from-wheel", "--defaults", "--no-git"], cwd=work, env=env,
         stdin=subprocess.DEVNULL)

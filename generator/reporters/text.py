@@ -1,4 +1,8 @@
-"""Human-readable report: one line per group with a mark, findings under it, a one-line verdict."""
+"""Human-readable report: one line per group with a mark, findings under it, a one-line verdict.
+
+Passing groups are listed too (issue 3: one line per check family), so a clean run shows what was
+checked, not only that nothing was found.
+"""
 
 from __future__ import annotations
 
@@ -62,8 +66,6 @@ def _group_lines(group: Group, report: Report, marks: dict) -> list[str]:
     level = worst(group.diagnostics)
     if group.note and not group.diagnostics:
         return [f"- {group.label}: {group.note}"]
-    if level is None and not report.verbose:
-        return []
     mark = _paint(marks[level], _COLOURS[level], report.color)
     lines = [f"{mark} {group.label}"]
     for d in group.diagnostics:

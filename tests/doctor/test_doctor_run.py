@@ -26,7 +26,9 @@ def test_error_exits_1_with_family_mark_location_code_and_hint(standard, mini_ws
     assert "    configs/eval/a.toml:2:6 CFG901 the word bad" in lines
     assert "      hint: Fix CFG901." in lines
     assert lines[-1] == "1 error, 1 warning; 1 fixable with `osmosis doctor --fix`"
-    assert "✓" not in result.stdout  # passing families only with -v
+    # every family gets its line (issue 3): the ones without findings are marked as passing
+    passing = [line for line in lines if line.startswith("✓ ")]
+    assert passing and all(not line.endswith(("Layout", "Configs")) for line in passing)
 
 
 def test_warnings_pass_unless_strict(standard, mini_ws, run):
@@ -202,7 +204,9 @@ def test_real_workspace_end_to_end(make_workspace, run):
     ws = make_workspace()
     clean = run("doctor", ws)
     assert clean.exit_code == 0, clean.output
-    assert clean.stdout == "No issues found.\n"
+    assert clean.stdout == (
+        "✓ Layout\n✓ Configs\n✓ Secrets\n✓ Entrypoints\n✓ Datasets\n✓ Skills\n✓ Git Sync\nNo issues found.\n"
+    )
     (ws / "CLAUDE.md").unlink()
     text = run("doctor", ws)
     assert text.exit_code == 1 and "✗ Layout" in text.stdout and "CLAUDE.md" in text.stdout

@@ -54,14 +54,14 @@ def test_agents_md_describes_the_remote_rollout_server_protocol(agents_md):
 
 def test_agents_md_warns_that_both_clis_are_called_osmosis(agents_md):
     _, text = agents_md
-    assert "python -m generator" in text
+    assert "osmosis-workspace doctor" in text
 
 
 def test_workspace_readme_warns_before_installing_the_platform_cli(agents_md):
     ws, _ = agents_md
     readme = (ws / "README.md").read_text(encoding="utf-8")
     install = readme.index("pip install osmosis-ai")
-    assert "python -m generator doctor" in readme[install - 400: install + 400]
+    assert "osmosis-workspace doctor" in readme[install - 400: install + 400]
 
 
 def test_workspace_readme_quick_start_installs_what_its_commands_run(agents_md):

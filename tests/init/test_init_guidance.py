@@ -83,7 +83,7 @@ def test_platform_commands_from_the_next_steps_say_which_cli_they_belong_to(tmp_
     assert proc.returncode == 2, proc.stderr
     said = proc.stderr
     assert f"`osmosis {' '.join(argv[:2] if argv[0] == 'dataset' else argv[:1])}`" in said
-    assert "osmosis-ai" in said and "python -m generator" in said
+    assert "osmosis-ai" in said and "osmosis-workspace" in said
     assert "No such command" not in said and "Traceback" not in said
     assert len(said.strip().splitlines()) <= 2
 

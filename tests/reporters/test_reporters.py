@@ -102,6 +102,7 @@ def test_text_groups_marks_and_verdict():
         "! Secrets",
         "    (workspace) SEC001 bad value",
         "      hint: fix SEC001",
+        "✓ Layout",  # a family that passed still gets its line (issue 3)
         "1 error, 1 warning; 1 fixable with `osmosis doctor --fix`",
     ]
 
@@ -116,5 +117,5 @@ def test_text_falls_back_to_ascii_marks_on_a_non_utf8_stream():
 
 
 def test_text_no_issues_and_nothing_checked():
-    assert render("text", Report([], groups=[Group("Layout", [])])) == "No issues found.\n"
+    assert render("text", Report([], groups=[Group("Layout", [])])) == "✓ Layout\nNo issues found.\n"
     assert render("text", Report([], groups=[Group("a.toml", note="skipped: x")], files_checked=0)) == "- a.toml: skipped: x\nNothing was checked.\n"
