@@ -51,6 +51,8 @@ class Row:
     label: str
     reference_label: str
     target: float | None = None  # highest acceptable subject/reference ratio
+    max_peak_mib: float | None = None  # absolute targets of the subject (issue 5's dataset rows)
+    max_seconds: float | None = None
     subject: Timing | None = None
     reference: Timing | None = None
     note: str = ""
@@ -66,9 +68,27 @@ class Row:
     def verdict(self) -> str:
         if self.error is not None:
             return "ERROR"
-        if self.target is None or self.ratio is None:
+        checks = []
+        if self.target is not None and self.ratio is not None:
+            checks.append(self.ratio <= self.target)
+        if self.subject is not None and self.max_peak_mib is not None:
+            checks.append(self.subject.peak_mib < self.max_peak_mib)
+        if self.subject is not None and self.max_seconds is not None:
+            checks.append(self.subject.median_s < self.max_seconds)
+        if not checks:
             return "info"
-        return "ok" if self.ratio <= self.target else "MISS"
+        return "ok" if all(checks) else "MISS"
+
+    @property
+    def target_text(self) -> str:
+        parts = []
+        if self.target is not None:
+            parts.append(f"<= {self.target:g}x")
+        if self.max_peak_mib is not None:
+            parts.append(f"< {self.max_peak_mib:g} MiB")
+        if self.max_seconds is not None:
+            parts.append(f"< {self.max_seconds:g} s")
+        return ", ".join(parts) or "-"
 
     def as_dict(self) -> dict:
         return {
@@ -79,6 +99,8 @@ class Row:
             "reference": self.reference.as_dict() if self.reference else None,
             "ratio": None if self.ratio is None else round(self.ratio, 4),
             "target": self.target,
+            "max_peak_mib": self.max_peak_mib,
+            "max_seconds": self.max_seconds,
             "verdict": self.verdict,
             "note": self.note,
             "error": self.error,
@@ -197,12 +219,15 @@ def row_datasets(b: Bench) -> list[Row]:
             row.reference = _timing(bench_dataset.jq(path), series["jq"])
             row.reference_label = f"jq -c '{bench_dataset.JQ_FILTER}'"
             row.note = "both read every row; jq only parses (and filters) them, osmosis also checks them"
+            # issue 5: at least 2x jq's throughput, peak memory under 100 MB at any size
+            row.target, row.max_peak_mib = 0.5, 100.0
         else:
             row.reference_label = "pyarrow.parquet.read_schema (footer only)"
             row.reference, = measure(
                 [b.cmd([PY, "-c", "import sys, pyarrow.parquet as pq; pq.read_schema(sys.argv[1])", str(path)])],
                 runs=b.runs, warmup=b.warmup,
             )
+            row.max_seconds = 1.0  # issue 5: the parquet schema check under 1 s whatever the row count
         if any(sample["exit_code"] for sample in series["osmosis"]):
             row.error = f"osmosis dataset validate exited non-zero on {name} (a clean generated file)"
         rows.append(row)
@@ -310,7 +335,7 @@ def format_table(rows: list[Row]) -> str:
     lines = [header]
     for r in rows:
         ratio = "-" if r.ratio is None else f"{r.ratio:.2f}x"
-        target = "-" if r.target is None else f"<= {r.target:g}x"
+        target = r.target_text
         lines.append((
             r.group.split(" ", 1)[0], r.label, _ms(r.subject), _mib(r.subject),
             r.reference_label, _ms(r.reference), _mib(r.reference), ratio, target, r.verdict,
