@@ -94,7 +94,9 @@ def _walk(folder: Path, forced_kind: str | None) -> list[Target]:
 def collect(paths: list[Path], forced_kind: str | None, only: str | None) -> list[Target]:
     targets: list[Target] = []
     for path in paths:
-        if not path.exists():
+        # A link that leads nowhere (a loop, a dangling link) exists as a link: the dataset check
+        # reports it as a finding, as doctor does, rather than calling it missing.
+        if not path.exists() and not (path.is_symlink() and path.suffix in DATASET_SUFFIXES):
             raise UserError(f"{path} does not exist")
         if path.is_dir():
             if only is None and (path / "SKILL.md").is_file():
@@ -131,6 +133,8 @@ class _Workspaces:
         self.by_root: dict[Path, Workspace] = {}
 
     def of(self, path: Path) -> Workspace | None:
+        if path.is_symlink() and not path.exists():
+            path = path.parent  # find_root resolves its start, which raises on a symlink loop
         try:
             root = find_root(path)
         except NotAWorkspace:
@@ -140,9 +144,11 @@ class _Workspaces:
 
 def _display(path: Path, ws: Workspace | None) -> str:
     if ws is not None:
+        # A link that leads nowhere is shown where it is: resolving it fails (or, on a loop, raises).
+        real = path.parent.resolve() / path.name if path.is_symlink() and not path.exists() else path.resolve()
         try:
-            return path.resolve().relative_to(ws.root.resolve()).as_posix()
-        except ValueError:
+            return real.relative_to(ws.root.resolve()).as_posix()
+        except (ValueError, OSError, RuntimeError):  # RuntimeError: a symlink loop (Python < 3.13)
             pass
     return path.as_posix()
 

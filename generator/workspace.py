@@ -6,6 +6,7 @@ looking at one file read it once. Nothing here imports or runs user code.
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -199,12 +200,15 @@ class Workspace:
         base = self.root / "data"
         if not base.is_dir():
             return []
-        return sorted(p for p in base.rglob("*") if p.is_file() and p.suffix in DATASET_SUFFIXES)
+        # is_symlink too: a link that never reaches a file (a loop, a dangling link) is not is_file(),
+        # but it is a dataset the user meant to ship, so the dataset check reports it.
+        return sorted(p for p in base.rglob("*") if p.suffix in DATASET_SUFFIXES and (p.is_file() or p.is_symlink()))
 
     @cached_property
     def resolved_data_files(self) -> frozenset[Path]:
         """``data_files`` with links resolved, for "is this file one doctor checks anyway" tests."""
-        return frozenset(p.resolve() for p in self.data_files)
+        # os.path.realpath, unlike Path.resolve() before Python 3.13, does not raise on a symlink loop
+        return frozenset(Path(os.path.realpath(p)) for p in self.data_files)
 
     @cached_property
     def skill_dirs(self) -> list[Path]:

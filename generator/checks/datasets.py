@@ -7,6 +7,8 @@ file whole); this module owns the rules, maps the readers' finding kinds to them
 
 from __future__ import annotations
 
+import errno
+import os
 from pathlib import Path
 
 from generator.checks import workspace_check
@@ -34,9 +36,10 @@ UNKNOWN_FORMAT = _rule(
 )  # fmt: skip
 UNREADABLE = _rule(
     "DAT002", "dataset-unreadable", "error",
-    summary="The dataset file cannot be opened or read.",
-    why="A file the checker cannot read, the platform cannot read either.",
-    fix="Check that the path is a regular file and readable (permissions, a broken link).",
+    summary="The dataset file cannot be opened or read: not a regular file, no permission, or a link that never reaches a file (a symlink loop, a dangling link).",
+    why="A file the checker cannot read, the platform cannot read either; a link in data/ that leads nowhere is a dataset that is not there.",
+    fix="Check that the path is a regular file and readable (permissions); replace a looping or dangling link with the file itself.",
+    example="data/loop.jsonl -> loop.jsonl   # a link to itself",
 )  # fmt: skip
 ENCODING = _rule(
     "DAT003", "dataset-encoding", "error",
@@ -206,6 +209,44 @@ def _scan(path: Path, suffix: str, size: int, findings: Findings) -> int | None:
     return scan_parquet(path, size, findings)
 
 
+_LINK_HINT = "Replace the link with the dataset file itself, or point it at a file that exists (`ls -l` shows where it points)."
+
+
+def _broken_link(path: Path) -> str | None:
+    """Why ``path``, a link that never reaches a file, cannot be read; None for anything else.
+
+    Told apart by the errno of stat (ELOOP, ENOENT) rather than Path.resolve, which raises on a
+    loop only before Python 3.13."""
+    if not path.is_symlink():
+        return None
+    try:
+        path.stat()
+    except OSError as err:
+        if err.errno == errno.ELOOP:
+            return _loop_message(path)
+        if err.errno == errno.ENOENT:
+            return f"is a broken link: it points to {os.readlink(path)}, which does not exist"
+        raise
+    return None
+
+
+def _loop_message(path: Path) -> str:
+    """The loop spelled out as the links are written (a.jsonl -> b.jsonl -> a.jsonl)."""
+    seen = [os.path.normpath(path)]
+    chain = [path.name]
+    here = seen[0]
+    while os.path.islink(here) and len(chain) <= 40:  # 40: the kernel's own limit on link hops
+        written = os.readlink(here)
+        here = os.path.normpath(os.path.join(os.path.dirname(here), written))
+        chain.append(written)
+        if here in seen:
+            if len(chain) == 2:
+                return "is a symlink loop: it points to itself"
+            return f"is a symlink loop ({' -> '.join(chain)}): the links point at each other and never reach a file"
+        seen.append(here)
+    return "is a symlink loop: following its links never reaches a file"
+
+
 def findings_of(path: Path) -> Findings:
     """Every finding for the dataset at ``path``, by kind (the format is chosen by extension)."""
     findings = Findings()
@@ -215,6 +256,10 @@ def findings_of(path: Path) -> Findings:
         findings.add("unknown-format", f"{shown} is not a dataset format; use .jsonl, .json, .csv or .parquet")
         return findings
     try:
+        broken = _broken_link(path)
+        if broken is not None:
+            findings.add("unreadable", broken, hint=_LINK_HINT)
+            return findings
         if not path.is_file():
             findings.add("unreadable", "not a regular file")
             return findings
@@ -252,11 +297,10 @@ def check_dataset_file(path: Path, display: str) -> list[Diagnostic]:
 @workspace_check(FAMILY)
 def check_data_folder(ws: Workspace) -> list[Diagnostic]:
     """Every dataset file under data/ (links out of the workspace are reported, not followed)."""
-    root = ws.root.resolve()
     found: list[Diagnostic] = []
     for path in ws.data_files:
         display = path.relative_to(ws.root).as_posix() if path.is_relative_to(ws.root) else ws.rel(path)
-        if not path.resolve().is_relative_to(root):
+        if ws.outside(path):
             found.append(OUTSIDE_WORKSPACE.at(display, "links to a file outside the workspace; not checked"))
             continue
         found.extend(check_dataset_file(path, display))
