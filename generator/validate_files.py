@@ -62,7 +62,15 @@ def classify_file(path: Path, forced_kind: str | None) -> Target:
         return Target(path.parent, "skill")
     if path.suffix == ".py":
         return Target(path, "entrypoint")
-    raise UserError(f"{path}: cannot tell what this file is; osmosis validate checks {WHAT_WE_CHECK}")
+    raise UserError(f"{path}: cannot tell what this file is; osmosis validate checks {WHAT_WE_CHECK}{_did_you_mean(path)}")
+
+
+def _did_you_mean(path: Path) -> str:
+    """"; did you mean x.jsonl?" for a nearly-dataset name (x.jsnol, x.JSONL), as doctor's DAT020 says."""
+    from generator.datasets.extensions import suggested_name
+
+    suggestion = suggested_name(path.name)
+    return f"; did you mean {suggestion}?" if suggestion else ""
 
 
 def _walk(folder: Path, forced_kind: str | None) -> list[Target]:
@@ -111,7 +119,7 @@ def collect(paths: list[Path], forced_kind: str | None, only: str | None) -> lis
             targets += walked
             continue
         if only == "dataset" and path.suffix not in DATASET_SUFFIXES:
-            raise UserError(f"{path} is not a dataset file (expected {', '.join(DATASET_SUFFIXES)})")
+            raise UserError(f"{path} is not a dataset file (expected {', '.join(DATASET_SUFFIXES)}){_did_you_mean(path)}")
         targets.append(classify_file(path, forced_kind))
     return list(dict.fromkeys(targets))
 

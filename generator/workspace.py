@@ -196,13 +196,18 @@ class Workspace:
         return sorted(base.glob("*.toml")) if base.is_dir() else []
 
     @cached_property
-    def data_files(self) -> list[Path]:
+    def data_entries(self) -> list[Path]:
+        """Every file under data/, datasets or not (notes, a README, a mistyped name)."""
         base = self.root / "data"
         if not base.is_dir():
             return []
         # is_symlink too: a link that never reaches a file (a loop, a dangling link) is not is_file(),
-        # but it is a dataset the user meant to ship, so the dataset check reports it.
-        return sorted(p for p in base.rglob("*") if p.suffix in DATASET_SUFFIXES and (p.is_file() or p.is_symlink()))
+        # but it is a file the user meant to ship, so the dataset check reports it.
+        return sorted(p for p in base.rglob("*") if p.is_file() or p.is_symlink())
+
+    @cached_property
+    def data_files(self) -> list[Path]:
+        return [p for p in self.data_entries if p.suffix in DATASET_SUFFIXES]
 
     @cached_property
     def resolved_data_files(self) -> frozenset[Path]:

@@ -1,4 +1,4 @@
-"""Checks: datasets (contract section 4). Rules DAT001-DAT019.
+"""Checks: datasets (contract section 4). Rules DAT001-DAT020.
 
 The reading is done by generator.datasets (one module per format, streaming, never loading a
 file whole); this module owns the rules, maps the readers' finding kinds to them, and turns the
@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 
 from generator.checks import workspace_check
+from generator.datasets.extensions import suggested_name
 from generator.datasets.findings import Findings
 from generator.diagnostics import Diagnostic
 from generator.registry import Rule, rule
@@ -154,6 +155,14 @@ OUTSIDE_WORKSPACE = _rule(
     fix="Copy the file into data/ instead of linking to it (or keep large files out of data/).",
 )  # fmt: skip
 
+MISNAMED = _rule(
+    "DAT020", "dataset-misnamed", "warning",
+    summary="A file in data/ is named nearly like a dataset (`x.jsnol`, `x.jsonl.txt`, `x.JSONL`, `x.ndjson`) but not quite; the right name is suggested. Other files there (a README, notes) are not reported.",
+    why="The platform picks a dataset's parser by its lower-case extension, so the file is not read as the dataset it looks like, and doctor does not check its rows either.",
+    fix="Rename the file as suggested (or, if it is not a dataset, give it a name that does not look like one).",
+    example="data/train.jsnol   # did you mean train.jsonl?",
+)  # fmt: skip
+
 _BY_KIND: dict[str, Rule] = {
     "unknown-format": UNKNOWN_FORMAT,
     "unreadable": UNREADABLE,
@@ -294,15 +303,30 @@ def check_dataset_file(path: Path, display: str) -> list[Diagnostic]:
     return to_diagnostics(findings_of(Path(path)), display)
 
 
+def _misnamed(path: Path, display: str) -> list[Diagnostic]:
+    """DAT020 for a file whose name is nearly a dataset's; nothing for notes and READMEs
+    (generator.datasets.extensions says which is which)."""
+    suggestion = suggested_name(path.name)
+    if suggestion is None:
+        return []
+    message = f"{path.name} looks like a dataset but is not named as one (the platform reads .jsonl, .json, .csv, .parquet); did you mean {suggestion}?"
+    hint = f"Rename it to {suggestion} (if it is not a dataset, give it a name that does not look like one)."
+    return [MISNAMED.at(display, message, hint=hint)]
+
+
 @workspace_check(FAMILY)
 def check_data_folder(ws: Workspace) -> list[Diagnostic]:
-    """Every dataset file under data/ (links out of the workspace are reported, not followed)."""
+    """Every dataset file under data/ (links out of the workspace are reported, not followed), and
+    any other file there whose name is nearly a dataset's."""
     found: list[Diagnostic] = []
-    for path in ws.data_files:
+    datasets = set(ws.data_files)
+    for path in ws.data_entries:
         display = path.relative_to(ws.root).as_posix() if path.is_relative_to(ws.root) else ws.rel(path)
-        if ws.outside(path):
+        if path not in datasets:
+            found.extend(_misnamed(path, display))
+        elif ws.outside(path):
             found.append(OUTSIDE_WORKSPACE.at(display, "links to a file outside the workspace; not checked"))
-            continue
-        found.extend(check_dataset_file(path, display))
+        else:
+            found.extend(check_dataset_file(path, display))
     return found
 
