@@ -101,19 +101,19 @@ def refresh_schemas(root: Path) -> list[str]:
 
 def _answers(root: Path) -> dict:
     """The workspace template's answers (names in AGENTS.md), with the template's defaults beneath."""
-    import yaml
+    from generator import yamlio
 
     answers: dict = {}
     try:
-        questions = yaml.safe_load((templates_dir() / "workspace" / "copier.yml").read_text(encoding="utf-8")) or {}
+        questions = yamlio.safe_load((templates_dir() / "workspace" / "copier.yml").read_text(encoding="utf-8")) or {}
         answers.update({k: v.get("default") for k, v in questions.items() if not k.startswith("_") and isinstance(v, dict)})
-    except (OSError, yaml.YAMLError):
+    except (OSError, yamlio.YAMLError):
         pass
     answers["workspace_name"] = root.resolve().name
     try:
-        saved = yaml.safe_load((root / ANSWERS_FILE).read_text(encoding="utf-8")) or {}
+        saved = yamlio.safe_load((root / ANSWERS_FILE).read_text(encoding="utf-8")) or {}
         answers.update({k: v for k, v in saved.items() if not str(k).startswith("_")})
-    except (OSError, yaml.YAMLError, AttributeError):
+    except (OSError, yamlio.YAMLError, AttributeError):
         pass
     return answers
 

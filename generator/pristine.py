@@ -24,7 +24,7 @@ from typing import Any
 
 import yaml
 
-from generator import __version__
+from generator import __version__, yamlio
 from generator.errors import UserError
 
 ANSWERS_FILE = ".copier-answers.yml"
@@ -101,7 +101,7 @@ def _looks_external(template: str) -> bool:
 
 def read_answers(path: Path) -> dict[str, Any]:
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        data = yamlio.safe_load(path.read_text(encoding="utf-8")) or {}
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as err:
         raise UserError(f"cannot read {path}: {' '.join(str(err).split())[:200]}") from None
     if not isinstance(data, dict):
@@ -339,7 +339,7 @@ def _version_at(repo: Path, commit: str, rel: str) -> Any:
     if done.returncode != 0:
         return None
     try:
-        data = yaml.safe_load(done.stdout.decode("utf-8")) or {}
+        data = yamlio.safe_load(done.stdout.decode("utf-8")) or {}
     except (UnicodeDecodeError, yaml.YAMLError):
         return None
     return data.get(VERSION_KEY) if isinstance(data, dict) else None
