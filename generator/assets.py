@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator import resources
+from generator.paths import is_inside
 
 AGENT_SKILLS = Path(".agents/skills")
 CLAUDE_SKILLS = Path(".claude/skills")
@@ -36,19 +37,10 @@ class AssetReport:
         return self.created + self.updated
 
 
-def inside(root: Path, path: Path) -> bool:
-    """Whether ``path`` (following any symlinks on the way) stays inside ``root``."""
-    try:
-        path.resolve().relative_to(root.resolve())
-    except ValueError:
-        return False
-    return True
-
-
 def _place_bytes(root: Path, rel: Path, data: bytes, overwrite: bool, report: AssetReport) -> None:
     target = root / rel
     shown = rel.as_posix()
-    if not inside(root, target.parent) or (target.is_symlink() and not inside(root, target)):
+    if not is_inside(root, target.parent) or (target.is_symlink() and not is_inside(root, target)):
         report.skipped.append(shown)
         return
     if target.is_file():
@@ -100,7 +92,7 @@ def link_claude_skills(dest: Path, *, overwrite: bool = False) -> AssetReport:
     if not skills.is_dir():
         return report
     links = dest / CLAUDE_SKILLS
-    if not inside(dest, links):
+    if not is_inside(dest, links):
         report.skipped.append(CLAUDE_SKILLS.as_posix())
         return report
     for skill in sorted(p for p in skills.iterdir() if p.is_dir() and not p.is_symlink()):

@@ -12,6 +12,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+from generator.paths import is_inside
 from generator.resources import SKILL_NAMES, skills_dir, templates_dir
 from generator.workspace import AGENT_FILES, REQUIRED_FOLDERS, Workspace
 
@@ -20,20 +21,11 @@ ANSWERS_FILE = ".copier-answers.yml"
 Repair = Callable[[Path], list[str]]
 
 
-def _inside(root: Path, path: Path) -> bool:
-    """Never write through a link that leads out of the workspace."""
-    try:
-        path.resolve().relative_to(root.resolve())
-    except ValueError:
-        return False
-    return True
-
-
 def create_folders(root: Path) -> list[str]:
     done = []
     for rel in REQUIRED_FOLDERS:
         folder = root / rel
-        if not folder.exists() and not folder.is_symlink() and _inside(root, folder):
+        if not folder.exists() and not folder.is_symlink() and is_inside(root, folder):
             folder.mkdir(parents=True)
             done.append(f"created folder {rel}/")
     return done
@@ -69,7 +61,7 @@ def link_skills(root: Path) -> list[str]:
 
     links = root / CLAUDE_SKILLS
     repaired: dict[str, str] = {}
-    if links.is_dir() and _inside(root, links):
+    if links.is_dir() and is_inside(root, links):
         for link in links.iterdir():
             # A dangling link has nothing behind it to lose; a working one (even elsewhere) is the user's.
             skill = root / ".agents" / "skills" / link.name
@@ -126,7 +118,7 @@ def restore_template_files(root: Path) -> list[str]:
         return []
     for rel in AGENT_FILES:
         dest = root / rel
-        if dest.exists() or dest.is_symlink() or not _inside(root, dest):
+        if dest.exists() or dest.is_symlink() or not is_inside(root, dest):
             continue
         static, jinja = template / rel, template / f"{rel}.jinja"
         if static.is_file():

@@ -22,6 +22,7 @@ import typer
 from generator import assets, catalog
 from generator.errors import EXIT_INTERNAL, UserError
 from generator.names import NAME_RULE_TEXT, name_problem
+from generator.paths import is_inside
 from generator.workspace import find_git_root
 
 # Used for the first commit only when git has no identity configured, and said so.
@@ -225,7 +226,7 @@ def place(staging: Path, target: Path) -> Placement:
                 if src.is_symlink():  # a link to a folder (.claude/skills/<n>) is placed like a file
                     dirnames.remove(d)
                     filenames.append(d)
-                elif dest.is_symlink() or (dest.exists() and not dest.is_dir()) or not assets.inside(target, dest):
+                elif dest.is_symlink() or (dest.exists() and not dest.is_dir()) or not is_inside(target, dest):
                     dirnames.remove(d)  # never write through a link, nor replace a file by a folder
                     placement.skipped.extend(_files_under(src, staging))
                 elif not dest.exists():
@@ -234,7 +235,7 @@ def place(staging: Path, target: Path) -> Placement:
             for f in sorted(filenames):
                 src, dest = Path(src_dir) / f, dest_dir / f
                 rel = (rel_dir / f).as_posix()
-                if os.path.lexists(dest) or not assets.inside(target, dest.parent):
+                if os.path.lexists(dest) or not is_inside(target, dest.parent):
                     placement.skipped.append(rel)
                     continue
                 os.replace(src, dest)

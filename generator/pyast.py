@@ -13,6 +13,8 @@ import ast
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from generator.paths import is_inside, real_path
+
 # The SDK classes our checks care about, and the method each one leaves abstract.
 SDK_PACKAGE = "osmosis_ai"
 WORKFLOW, GRADER, LOOP = "AgentWorkflow", "Grader", "RolloutAgentLoop"
@@ -78,14 +80,6 @@ class ModuleRef:
 
 
 Resolved = Ext | ClassRef | ModuleRef | None
-
-
-def real_path(path: Path) -> Path:
-    """``path`` resolved, or made absolute when it cannot be (a symlink loop raises on Python < 3.13)."""
-    try:
-        return path.resolve()
-    except (OSError, RuntimeError):
-        return path.absolute()
 
 
 def parse_source(source: bytes | str, path: Path) -> Module:
@@ -195,11 +189,7 @@ class Resolver:
         return self._modules[key]
 
     def _inside(self, path: Path) -> bool:
-        try:
-            real_path(path).relative_to(self.root)
-        except ValueError:
-            return False
-        return True
+        return is_inside(self.root, path)
 
     def _sibling(self, base: Path, dotted: str) -> Module | None:
         """The module ``dotted`` relative to folder ``base``, if it is a file inside the rollout."""

@@ -160,12 +160,12 @@ def _files(base: Path) -> list[str]:
 
 def _collisions(staging: Path, root: Path) -> list[str]:
     """Rendered files that exist in the workspace already, or would be written through a link out of it."""
-    from generator.assets import inside
+    from generator.paths import is_inside
 
     found = []
     for rel in _files(staging):
         dest = root / rel
-        if dest.exists() or dest.is_symlink() or not inside(root, dest.parent):
+        if dest.exists() or dest.is_symlink() or not is_inside(root, dest.parent):
             found.append(rel)
     return found
 
@@ -254,10 +254,10 @@ def _listed_names(text: str) -> set[str]:
 
 def add_env_example_names(root: Path, names: list[str], rollout: str) -> bool:
     """Append the ``names`` .env.example lacks (empty values), never touching what is there."""
-    from generator.assets import inside
+    from generator.paths import is_inside
 
     path = root / ENV_EXAMPLE
-    if path.is_symlink() and not inside(root, path):
+    if path.is_symlink() and not is_inside(root, path):
         return False
     existing = path.read_text(encoding="utf-8") if path.is_file() else ""
     missing = [n for n in names if n not in _listed_names(existing)]

@@ -117,10 +117,10 @@ def _files(base: Path) -> set[str]:
 
 
 def _write(root: Path, rel: str, content: bytes | str | None) -> None:
-    from generator.assets import inside
+    from generator.paths import is_inside
 
     dest = root / rel
-    if not inside(root, dest.parent):
+    if not is_inside(root, dest.parent):
         raise UserError(f"refusing to write {rel}: it leads out of the workspace through a symlink")
     if content is None:
         if dest.is_symlink() or dest.is_file():

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from generator.diagnostics import Diagnostic
 from generator.errors import UserError
+from generator.paths import is_inside
 from generator.workspace import CONFIG_KINDS, DATASET_SUFFIXES, NotAWorkspace, Workspace, find_root
 
 # kind -> (module, function); imported only when a path of that kind is validated.
@@ -200,18 +201,10 @@ def _filtered(found: list[Diagnostic], target: Target, ws: Workspace | None) -> 
     selection = selection_for((), (), settings)
     kept = [d for d in found if selection.keeps(d)]
     if target.path.suffix in suppress.SUFFIXES and target.path.is_file():
-        texts = suppress.read_texts(ws.root, [target.path.resolve()], ws.read_text) if _inside(target.path, ws.root) else {}
+        texts = suppress.read_texts(ws.root, [target.path.resolve()], ws.read_text) if is_inside(ws.root, target.path) else {}
         kept, notes = suppress.apply(kept, texts, selection.active_selector)
         kept += [d for d in notes if selection.keeps(d)]
     return kept
-
-
-def _inside(path: Path, root: Path) -> bool:
-    try:
-        path.resolve().relative_to(root.resolve())
-    except ValueError:
-        return False
-    return True
 
 
 def validate_command(

@@ -31,8 +31,8 @@ from generator.pyast import (
     Resolver,
     binding_site,
     module_classes,
-    real_path,
 )
+from generator.paths import is_inside, real_path
 from generator.registry import rule
 from generator.toml_locate import TomlDoc
 from generator.workspace import Workspace
@@ -207,7 +207,7 @@ def _check_rollout(ws: Workspace, folder: Path, named: list[str | None]) -> list
     for name in dict.fromkeys(named):
         candidate = folder / name  # type: ignore[operator]
         # A missing or escaping entrypoint is the config checks' finding; only check real ones.
-        if candidate.suffix == ".py" and candidate.is_file() and _inside(folder, candidate):
+        if candidate.suffix == ".py" and candidate.is_file() and is_inside(folder, candidate):
             entries.append(candidate)
     default = folder / DEFAULT_ENTRYPOINT
     if not named and default.is_file():
@@ -248,16 +248,8 @@ def _top_level_modules(folder: Path) -> list[Path]:
     """The rollout's own modules: top-level .py files, without tests (which may define fakes)."""
     return sorted(
         p for p in folder.glob("*.py")
-        if p.is_file() and not _TEST_MODULE.match(p.name) and _inside(folder, p)
+        if p.is_file() and not _TEST_MODULE.match(p.name) and is_inside(folder, p)
     )
-
-
-def _inside(folder: Path, path: Path) -> bool:
-    try:
-        real_path(path).relative_to(real_path(folder))
-    except ValueError:
-        return False
-    return True
 
 
 # -- the entrypoint module -------------------------------------------------------------------

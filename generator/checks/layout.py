@@ -18,6 +18,7 @@ from pathlib import Path
 from generator.checks import workspace_check
 from generator.diagnostics import Diagnostic
 from generator.names import NAME_RULE_TEXT, name_problem
+from generator.paths import is_inside
 from generator.registry import rule
 from generator.toml_locate import TomlDoc
 from generator.workspace import AGENT_FILES, REQUIRED_FOLDERS, Workspace
@@ -223,8 +224,9 @@ def _normalise(data: bytes) -> bytes:
 
 def _read_inside(root: Path, path: Path) -> bytes | None:
     """The file's bytes, or None when missing, unreadable or (via a symlink) outside the workspace."""
+    if not is_inside(root, path):
+        return None
     try:
-        path.resolve().relative_to(root.resolve())
         return path.read_bytes() if path.is_file() else None
-    except (ValueError, OSError, RuntimeError):  # RuntimeError: a symlink loop (Python < 3.13)
+    except OSError:
         return None

@@ -13,7 +13,6 @@ import math
 import re
 import subprocess
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
