@@ -85,18 +85,9 @@ def workspace_template() -> TemplateInfo:
 
 def read_copier_config(template_dir: Path) -> dict[str, Any]:
     """The template's copier.yml as data (settings start with ``_``; the other keys are questions)."""
-    from generator import yamlio
+    from generator.external import load_config  # lazily: `template list` needs no YAML
 
-    path = copier_file(template_dir)
-    if path is None:
-        raise UserError(f"{template_dir} is not a copier template (no copier.yml)")
-    try:
-        data = yamlio.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (yamlio.YAMLError, UnicodeDecodeError) as err:
-        raise UserError(f"{path} is not valid YAML: {err}") from None
-    if not isinstance(data, dict):
-        raise UserError(f"{path} must hold a mapping of settings and questions")
-    return data
+    return load_config(template_dir)
 
 
 def questions(template_dir: Path) -> dict[str, dict[str, Any]]:

@@ -22,6 +22,7 @@ from typing import Any
 
 import yaml
 
+from generator import yamlio
 from generator.catalog import copier_file as config_path
 from generator.catalog import find_bundled, rollout_templates
 from generator.errors import UserError
@@ -45,12 +46,9 @@ class TemplateSource:
         return self.spec if self.bundled else (self.url or str(self.path))
 
 
-class _CopierLoader(yaml.SafeLoader):
-    """SafeLoader that tolerates copier's `!include` tag (included files are not followed here).
-
-    catalog.read_copier_config reads the bundled templates, which use no tags; any template a user
-    points at may, so this loader is the forgiving one.
-    """
+class _CopierLoader(yamlio.SAFE_LOADER):
+    """The safe loader, tolerating copier's `!include` tag (included files are not followed here):
+    the one reader of every copier.yml, bundled or the user's."""
 
 
 _CopierLoader.add_constructor("!include", lambda loader, node: None)

@@ -7,9 +7,9 @@ from typing import Any
 
 import yaml
 
-_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 YAMLError = yaml.YAMLError
 
 
 def safe_load(text: str) -> Any:
-    return yaml.load(text, Loader=_SAFE_LOADER)  # noqa: S506  a safe loader, C or Python
+    return yaml.load(text, Loader=SAFE_LOADER)  # noqa: S506  a safe loader, C or Python
