@@ -287,8 +287,6 @@ def doctor_command(
 
     from generator.reporters import Report
 
-    git_root = ws.git_root
-    prefix = ws.root.resolve().relative_to(git_root.resolve()).as_posix() if git_root else ""
     report = Report(
         diagnostics=outcome.diagnostics,
         groups=outcome.groups,
@@ -299,7 +297,7 @@ def doctor_command(
         files_checked=outcome.files_checked,
         elapsed=time.perf_counter() - started,
         fixes=fixes if fmt in ("text", "json") else [],
-        path_prefix="" if prefix == "." else prefix,
+        path_prefix=ws.repo_prefix,
     )
     if fix and fmt == "text" and not fixes:
         report.fixes = []

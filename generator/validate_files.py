@@ -247,10 +247,6 @@ def validate_command(
         everything += found
 
     only_ws = next(iter(workspaces.by_root.values())) if len(workspaces.by_root) == 1 else None
-    prefix = ""
-    if only_ws is not None and only_ws.git_root is not None:
-        rel = only_ws.root.resolve().relative_to(only_ws.git_root.resolve()).as_posix()
-        prefix = "" if rel == "." else rel
     report = Report(
         diagnostics=sorted(everything, key=Diagnostic.sort_key),
         groups=groups,
@@ -260,7 +256,7 @@ def validate_command(
         color=True,
         files_checked=sum(1 for g in groups if not g.note),
         elapsed=time.perf_counter() - started,
-        path_prefix=prefix,
+        path_prefix=only_ws.repo_prefix if only_ws else "",
         command="osmosis doctor",
     )
     emit(report, fmt, None)

@@ -184,6 +184,15 @@ class Workspace:
         return find_git_root(self.root)
 
     @cached_property
+    def repo_prefix(self) -> str:
+        """The root relative to the git top level ("" when they are the same or there is no git):
+        CI annotations and SARIF locations are resolved against the repository."""
+        if self.git_root is None:
+            return ""
+        rel = self.root.resolve().relative_to(self.git_root.resolve()).as_posix()
+        return "" if rel == "." else rel
+
+    @cached_property
     def rollout_dirs(self) -> list[Path]:
         base = self.root / "rollouts"
         if not base.is_dir():
