@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.checks import workspace_check
-from generator.checks.configs import walk
+from generator.checks.configs import dotted, walk
 from generator.diagnostics import Diagnostic
 from generator.registry import Rule, rule
 from generator.toml_locate import TomlDoc
@@ -212,7 +212,7 @@ def check_config_secrets(doc: TomlDoc, display: str) -> list[Diagnostic]:
             continue
         reported.add(hit.token)
         line, column = doc.locator.value(path) or (None, None)
-        where = _dotted(path)
+        where = dotted(path)
         if hit.rule is SECRET_NAMED_VALUE:
             message = f"`{where}` is named like a secret and has a literal value ({_masked(hit, value)})"
         else:
@@ -235,12 +235,6 @@ def _masked(hit: Hit, value: str) -> str:
     if hit.what == "a password in a URL":
         return re.sub(r"(://[^/\s:@]+:)[^/\s@]+@", r"\1****@", hit.token)
     return mask(hit.token)
-
-
-def _dotted(path: tuple) -> str:
-    from generator.checks.configs import dotted
-
-    return dotted(path)
 
 
 def _position(text: str, index: int) -> tuple[int, int]:
