@@ -19,13 +19,10 @@ from typing import BinaryIO
 from generator.datasets.blocks import BLOCK_SIZE, text_chunks
 from generator.datasets.columns import RowChecker
 from generator.datasets.findings import Findings
+from generator.datasets.jsonl import reject_constant
 
 MAX_ELEMENT = 64 << 20
 _SPACE = re.compile(r"[ \t\n\r]*")
-
-
-def _reject_constant(name: str) -> object:
-    raise ValueError(f"{name} is not valid JSON")
 
 
 class _Cursor:
@@ -73,7 +70,7 @@ def scan_json_array(fh: BinaryIO, findings: Findings, block_size: int = BLOCK_SI
     """Check every element; returns (rows, whether the whole file was read as one array)."""
     cur = _Cursor(fh, findings, block_size)
     checker = RowChecker(findings)
-    decode = json.JSONDecoder(parse_constant=_reject_constant).raw_decode
+    decode = json.JSONDecoder(parse_constant=reject_constant).raw_decode
 
     def broken(message: str, p: int, hint: str | None = None) -> tuple[int, bool]:
         line, col = cur.where(p)

@@ -39,7 +39,7 @@ class RangeResult:
     rows: int  # lines holding an object
 
 
-def _reject_constant(name: str) -> object:
+def reject_constant(name: str) -> object:
     raise ValueError(f"{name} is not valid JSON")
 
 
@@ -65,7 +65,7 @@ def _parse_slowly(line: bytes, lineno: int, findings: Findings) -> tuple[bool, o
         findings.add("encoding", f"byte 0x{line[err.start]:02x} is not valid UTF-8", lineno, column)
         return False, None
     try:
-        return True, json.loads(text, parse_constant=_reject_constant)
+        return True, json.loads(text, parse_constant=reject_constant)
     except json.JSONDecodeError as err:
         findings.add("malformed", f"not valid JSON: {err.msg}", lineno, err.colno)
     except (ValueError, RecursionError) as err:
