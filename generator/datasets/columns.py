@@ -98,12 +98,7 @@ class ColumnSpec:
         if SYSTEM not in present:
             guess = near_miss(SYSTEM, present)
             if guess:
-                findings.add(
-                    "missing-column",
-                    f"no `{SYSTEM}` column, but there is {shown(guess)} (column names must match exactly, case included)",
-                    line,
-                    hint=f"rename {shown(guess)} to `{SYSTEM}`",
-                )
+                _misspelt(findings, f"`{SYSTEM}`", guess, SYSTEM, line)
             else:
                 findings.add("no-system-prompt", f"no `{SYSTEM}` column: rows reach the model without a system message", line)
         nonempty = tuple(c for c in (USER, TRUTH, LABEL) if c in present)
@@ -117,14 +112,18 @@ def _missing(findings: Findings, wanted: str, present: set[str], line: int | Non
         guess, target = near_miss(alias, present), alias
     name = f"`{wanted}` (or `{alias}`)" if alias else f"`{wanted}`"
     if guess:
-        findings.add(
-            "missing-column",
-            f"no {name} column, but there is {shown(guess)} (column names must match exactly, case included)",
-            line,
-            hint=f"rename {shown(guess)} to `{target}`",
-        )
+        _misspelt(findings, name, guess, target, line)
     else:
         findings.add("missing-column", f"no {name} column ({role}); columns are: {shown_list(present) or 'none'}", line)
+
+
+def _misspelt(findings: Findings, name: str, guess: str, target: str, line: int | None) -> None:
+    findings.add(
+        "missing-column",
+        f"no {name} column, but there is {shown(guess)} (column names must match exactly, case included)",
+        line,
+        hint=f"rename {shown(guess)} to `{target}`",
+    )
 
 
 def _quote_hint(name: str, value: object) -> str:
