@@ -213,7 +213,7 @@ def place(staging: Path, target: Path) -> Placement:
     if not target.exists():
         os.rename(staging, target)
         placement.whole_target = True
-        placement.created = [p.relative_to(target).as_posix() for p in sorted(target.rglob("*")) if not p.is_dir() or p.is_symlink()]
+        placement.created = files_in(target, target)
         return placement
     moved: list[Path] = []
     made_dirs: list[Path] = []
@@ -228,7 +228,7 @@ def place(staging: Path, target: Path) -> Placement:
                     filenames.append(d)
                 elif dest.is_symlink() or (dest.exists() and not dest.is_dir()) or not is_inside(target, dest):
                     dirnames.remove(d)  # never write through a link, nor replace a file by a folder
-                    placement.skipped.extend(_files_under(src, staging))
+                    placement.skipped.extend(files_in(src, staging))
                 elif not dest.exists():
                     dest.mkdir()
                     made_dirs.append(dest)
@@ -268,8 +268,9 @@ def take_back(target: Path, placement: Placement, *, remove_git: bool) -> None:
             pass
 
 
-def _files_under(folder: Path, staging: Path) -> list[str]:
-    return [p.relative_to(staging).as_posix() for p in sorted(folder.rglob("*")) if not p.is_dir() or p.is_symlink()]
+def files_in(folder: Path, base: Path) -> list[str]:
+    """The files and links under ``folder`` (a link to a folder counts as one file), relative to ``base``, sorted."""
+    return sorted(p.relative_to(base).as_posix() for p in folder.rglob("*") if p.is_symlink() or not p.is_dir())
 
 
 def add_workspace_member(root: Path, rollout: str) -> bool:

@@ -33,7 +33,7 @@ ENV_EXAMPLE = ".env.example"
 def rollout_new_command(*, name: str, template: str, workspace: Path, data: list[str], defaults: bool, trust: bool) -> int:
     from generator import pristine
     from generator.external import check_trust, load_config, open_template, questions
-    from generator.init_workspace import make_staging, parse_data, place, rollout_test_steps, take_back
+    from generator.init_workspace import files_in, make_staging, parse_data, place, rollout_test_steps, take_back
 
     if problem := name_problem(name, kind="rollout"):
         raise UserError(problem, hint=f"names use {NAME_RULE_TEXT}")
@@ -68,13 +68,13 @@ def rollout_new_command(*, name: str, template: str, workspace: Path, data: list
                 raise UserError(f"template {source.label} did not render rollouts/{name}/; is it a rollout template?")
             label = source.spec if source.bundled else (source.url or str(source.path))
             pristine.stamp_render(staging, f"rollouts/{name}/{pristine.ANSWERS_FILE}", label, source.path)
-            collisions = _collisions(staging, root)
+            new_files = files_in(staging, staging)
+            collisions = _collisions(new_files, root)
             if collisions:
                 listed = ", ".join(collisions[:10]) + (f" and {len(collisions) - 10} more" if len(collisions) > 10 else "")
                 raise UserError(f"not adding rollout {name!r}: these files already exist: {listed}",
                                 hint="nothing was written; move them away or pick another name")
             _check_root_pyproject(root, name)
-            new_files = _files(staging)
             with tempfile.TemporaryDirectory(prefix="osmosis-pristine-") as tmp:
                 pending = _pristine_with(root, staging, Path(tmp))
                 root_files = _read_root_files(root)
@@ -154,16 +154,12 @@ def _shown(path: Path) -> str:
         return str(path)
 
 
-def _files(base: Path) -> list[str]:
-    return sorted(p.relative_to(base).as_posix() for p in base.rglob("*") if p.is_symlink() or not p.is_dir())
-
-
-def _collisions(staging: Path, root: Path) -> list[str]:
+def _collisions(rendered: list[str], root: Path) -> list[str]:
     """Rendered files that exist in the workspace already, or would be written through a link out of it."""
     from generator.paths import is_inside
 
     found = []
-    for rel in _files(staging):
+    for rel in rendered:
         dest = root / rel
         if dest.exists() or dest.is_symlink() or not is_inside(root, dest.parent):
             found.append(rel)
