@@ -172,7 +172,15 @@ KNOWN_SETTINGS = tuple(_READERS)
 
 
 def load_settings(ws: Workspace) -> tuple[Settings, list[Diagnostic]]:
-    """The workspace's settings and the findings about them (unknown keys, wrong types, unknown codes)."""
+    """The workspace's settings and the findings about them (unknown keys, wrong types, unknown codes).
+
+    Read once per snapshot: doctor, the skills check (extra-skills) and validate (once per file
+    named) all ask."""
+    settings, found = ws.memo("settings", lambda: _read_settings(ws))
+    return settings, list(found)
+
+
+def _read_settings(ws: Workspace) -> tuple[Settings, list[Diagnostic]]:
     table = ws.pyproject.get("tool", {}).get("osmosis", {})
     text = ws.read_text(ws.root / PYPROJECT) or ""
     reader = _Reader(text)
