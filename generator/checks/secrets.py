@@ -18,6 +18,7 @@ from pathlib import Path
 
 from generator.checks import workspace_check
 from generator.checks.configs import dotted, walk
+from generator.config_refs import workspace_configs
 from generator.diagnostics import Diagnostic
 from generator.registry import Rule, rule
 from generator.toml_locate import TomlDoc
@@ -297,20 +298,17 @@ def missing_env_example_names(ws: Workspace) -> list[tuple[str, Path, tuple[int,
     listed = {name for name, *_ in env_example_entries(text or "")}
     missing = []
     seen: set[tuple[str, Path]] = set()
-    for kind in CONFIG_KINDS:
-        for path in ws.config_files(kind):
-            config_text = ws.read_text(path)
-            doc = TomlDoc.parse(config_text) if config_text is not None else None
-            secrets = (doc.data or {}).get("secrets") if doc else None
-            required = secrets.get("required") if isinstance(secrets, dict) else None
-            if not isinstance(required, list):
-                continue
-            for i, name in enumerate(required):
-                # a name listed twice (CFG012) is missing once
-                if isinstance(name, str) and re.fullmatch(r"[A-Z][A-Z0-9_]*", name) and name not in listed \
-                        and (name, path) not in seen:
-                    seen.add((name, path))
-                    missing.append((name, path, doc.locator.value(("secrets", "required", i))))
+    for config in workspace_configs(ws):
+        secrets = config.doc.data.get("secrets")
+        required = secrets.get("required") if isinstance(secrets, dict) else None
+        if not isinstance(required, list):
+            continue
+        for i, name in enumerate(required):
+            # a name listed twice (CFG012) is missing once
+            if isinstance(name, str) and re.fullmatch(r"[A-Z][A-Z0-9_]*", name) and name not in listed \
+                    and (name, config.path) not in seen:
+                seen.add((name, config.path))
+                missing.append((name, config.path, config.doc.locator.value(("secrets", "required", i))))
     return missing
 
 
