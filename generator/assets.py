@@ -128,3 +128,10 @@ def write_schemas(dest: Path, *, overwrite: bool = False) -> AssetReport:
         _place_bytes(dest, Path(WORKSPACE_SCHEMA_DIR) / schema_filename(kind), schema_bytes(kind), overwrite, report)
     return report
 
+
+def add_all(dest: Path) -> None:
+    """The skills, their Claude links and the schemas, as a fresh workspace gets them. `osmosis init`
+    and the pristine render that `osmosis update` merges from both call this, so the two stay alike."""
+    install_skills(dest)
+    link_claude_skills(dest)
+    write_schemas(dest)

@@ -108,9 +108,7 @@ def init_command(
         from generator.rollout_new import register_rollout
 
         register_rollout(staging, rollout)  # uv member + the rollout's secrets in .env.example
-        assets.install_skills(staging)
-        assets.link_claude_skills(staging)
-        assets.write_schemas(staging)
+        assets.add_all(staging)
         pristine.stamp_tree(staging, {rollout: rollout_template.name})  # template versions, for `osmosis update`
         if target is None:  # interactive without PATH: the folder is named after the answer
             target = cwd / str(ws_answers["workspace_name"])

@@ -233,9 +233,7 @@ def render_pristine(root: Path, dest: Path, *, trust: bool = False) -> list[Reco
             if (dest / entry.path).is_file():
                 stamp(dest / entry.path, entry.template, fingerprint(source.path))
         register_rollout(dest, Path(entry.path).parent.name)
-    assets.install_skills(dest)
-    assets.link_claude_skills(dest)
-    assets.write_schemas(dest)
+    assets.add_all(dest)
     return entries
 
 
