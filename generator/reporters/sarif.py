@@ -43,16 +43,15 @@ def _result(d: Diagnostic, report: Report, index: dict[str, int]) -> dict:
     if path is None:
         # GitHub code scanning rejects a result without a file location; a workspace-wide finding
         # is pinned to the workspace's pyproject.toml (every workspace has one), without a region.
-        path = report.repo_path(dataclasses.replace(d, path=WORKSPACE_ANCHOR, line=None, column=None))
-        d = dataclasses.replace(d, line=None, column=None)
-    if path is not None:
-        physical: dict = {"artifactLocation": {"uri": quote(path), "uriBaseId": "%SRCROOT%"}}
-        if d.line is not None:
-            region = {"startLine": d.line}
-            if d.column is not None:
-                region["startColumn"] = d.column
-            physical["region"] = region
-        result["locations"] = [{"physicalLocation": physical}]
+        d = dataclasses.replace(d, path=WORKSPACE_ANCHOR, line=None, column=None)
+        path = report.repo_path(d)
+    physical: dict = {"artifactLocation": {"uri": quote(path), "uriBaseId": "%SRCROOT%"}}
+    if d.line is not None:
+        region = {"startLine": d.line}
+        if d.column is not None:
+            region["startColumn"] = d.column
+        physical["region"] = region
+    result["locations"] = [{"physicalLocation": physical}]
     return result
 
 
