@@ -83,18 +83,14 @@ def workspace_template() -> TemplateInfo:
     return found
 
 
-def read_copier_config(template_dir: Path) -> dict[str, Any]:
-    """The template's copier.yml as data (settings start with ``_``; the other keys are questions)."""
+def questions(template_dir: Path) -> dict[str, dict[str, Any]]:
+    """Question name -> its spec (a bare value in copier.yml is shorthand for its default; keys
+    starting with ``_`` are settings)."""
     from generator.external import load_config  # lazily: `template list` needs no YAML
 
-    return load_config(template_dir)
-
-
-def questions(template_dir: Path) -> dict[str, dict[str, Any]]:
-    """Question name -> its spec (a bare value in copier.yml is shorthand for its default)."""
     return {
         key: (value if isinstance(value, dict) else {"default": value})
-        for key, value in read_copier_config(template_dir).items()
+        for key, value in load_config(template_dir).items()
         if not key.startswith("_")
     }
 

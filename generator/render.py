@@ -8,7 +8,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from generator import __version__
+from generator import __version__, yamlio
 from generator.errors import UserError
 from generator.resources import templates_dir
 
@@ -39,7 +39,6 @@ def render(
     extensions, which only non-bundled templates may carry (``--trust``). ``skip_tasks`` renders
     without running the template's tasks (re-renders for `osmosis update` must not repeat them).
     """
-    import yaml
     from copier import run_copy
     from copier.errors import CopierError
 
@@ -64,7 +63,7 @@ def render(
     answers_file = dst / worker.answers_relpath
     if not answers_file.is_file():
         return dict(worker.answers.combined)
-    return yaml.safe_load(answers_file.read_text(encoding="utf-8")) or {}
+    return yamlio.safe_load(answers_file.read_text(encoding="utf-8")) or {}
 
 
 def _is_bundled(src: Path) -> bool:
