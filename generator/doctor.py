@@ -300,7 +300,6 @@ def doctor_command(
         path_prefix=ws.repo_prefix,
     )
     if fix and fmt == "text" and not fixes:
-        report.fixes = []
         print("Nothing to fix automatically.", file=sys.stderr)
     emit(report, fmt, output)
     return report.exit_code
