@@ -8,7 +8,7 @@ gitpython is imported only inside the check, and only when the workspace is in a
 from __future__ import annotations
 
 import re
-from pathlib import Path, PurePosixPath
+from pathlib import PurePosixPath
 
 from generator.checks import workspace_check
 from generator.config_refs import ConfigRef, workspace_configs
@@ -72,7 +72,7 @@ def check_git_sync(ws: Workspace) -> list[Diagnostic]:
         return [GIT_UNREADABLE.at(None, f"cannot open the git repository at {ws.git_root} ({type(err).__name__})")]
     try:
         with repo:
-            prefix = _workspace_prefix(ws)
+            prefix = PurePosixPath(ws.repo_prefix or ".")
             found = _uncommitted(repo, prefix) + _unpushed(repo, prefix)
             for config in workspace_configs(ws):
                 found += _pins(repo, ws, config)
@@ -84,14 +84,6 @@ def check_git_sync(ws: Workspace) -> list[Diagnostic]:
 def _one_line(err: BaseException) -> str:
     text = " ".join(str(err).split())
     return text[:200] or type(err).__name__
-
-
-def _workspace_prefix(ws: Workspace) -> PurePosixPath:
-    """The workspace root relative to the top of the git work tree ('.' when they coincide)."""
-    try:
-        return PurePosixPath(ws.root.resolve().relative_to(Path(ws.git_root).resolve()).as_posix())
-    except ValueError:
-        return PurePosixPath(".")
 
 
 def _uncommitted(repo, prefix: PurePosixPath) -> list[Diagnostic]:
