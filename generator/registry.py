@@ -7,6 +7,7 @@ A retired code is never reused: add a new one.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from generator.diagnostics import Diagnostic, Severity
@@ -84,6 +85,18 @@ def rule(
     declared = Rule(code, name, family, Severity(severity), summary, why, fix, example, fixable)
     RULES[code] = declared
     return declared
+
+
+def family_rules(family: str) -> Callable[..., Rule]:
+    """:func:`rule` with the family filled in, for a module that declares one family's rules."""
+    if family not in FAMILIES:
+        raise ValueError(f"unknown family {family!r}")
+
+    def declare(code: str, name: str, severity: Severity | str, summary: str, why: str, fix: str,
+                example: str = "", fixable: bool = False) -> Rule:  # fmt: skip
+        return rule(code, name, family, severity, summary, why, fix, example, fixable)
+
+    return declare
 
 
 def all_rules() -> list[Rule]:

@@ -21,7 +21,7 @@ from typing import Any
 
 from generator.checks import workspace_check
 from generator.diagnostics import Diagnostic
-from generator.registry import Rule, rule
+from generator.registry import family_rules
 from generator.schemas import CONFIG_KINDS, load_schema, schema_directive, schema_filename
 from generator.schemas.evaluate import Violation, violations
 from generator.toml_locate import TomlDoc
@@ -30,9 +30,7 @@ from generator.workspace import DATASET_SUFFIXES, NOT_UTF8, Workspace, first_bad
 FAMILY = "configs"
 
 
-def _rule(code: str, name: str, severity: str, summary: str, why: str, fix: str, example: str = "",
-          fixable: bool = False) -> Rule:  # fmt: skip
-    return rule(code, name, FAMILY, severity, summary, why, fix, example, fixable)
+_rule = family_rules(FAMILY)
 
 
 TOML_SYNTAX = _rule(

@@ -15,7 +15,7 @@ from generator.checks import workspace_check
 from generator.datasets.extensions import suggested_name
 from generator.datasets.findings import Findings
 from generator.diagnostics import Diagnostic
-from generator.registry import Rule, rule
+from generator.registry import Rule, family_rules
 from generator.workspace import DATASET_SUFFIXES, Workspace
 
 FAMILY = "datasets"
@@ -24,8 +24,7 @@ MIN_ROWS = 4
 MAX_BYTES = 5 * 1000**3
 
 
-def _rule(code: str, name: str, severity: str, summary: str, why: str, fix: str, example: str = "") -> Rule:
-    return rule(code, name, FAMILY, severity, summary, why, fix, example)
+_rule = family_rules(FAMILY)
 
 
 UNKNOWN_FORMAT = _rule(

@@ -20,7 +20,7 @@ from generator.checks import workspace_check
 from generator.checks.configs import dotted, walk
 from generator.config_refs import workspace_configs
 from generator.diagnostics import Diagnostic
-from generator.registry import Rule, rule
+from generator.registry import Rule, family_rules
 from generator.toml_locate import TomlDoc
 from generator.workspace import CONFIG_KINDS, Workspace
 
@@ -28,9 +28,7 @@ FAMILY = "secrets"
 ENV_EXAMPLE = ".env.example"
 
 
-def _rule(code: str, name: str, severity: str, summary: str, why: str, fix: str, example: str = "",
-          fixable: bool = False) -> Rule:  # fmt: skip
-    return rule(code, name, FAMILY, severity, summary, why, fix, example, fixable)
+_rule = family_rules(FAMILY)
 
 
 _MOVE = "Delete the value, rotate the credential (it is in your git history once committed), and list its NAME in `[secrets] required`; set the value on the platform and in your untracked .env."

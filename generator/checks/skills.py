@@ -27,7 +27,7 @@ from urllib.parse import unquote
 
 from generator.checks import workspace_check
 from generator.diagnostics import Diagnostic
-from generator.registry import Rule, rule
+from generator.registry import Rule, family_rules
 from generator.resources import SKILL_NAMES
 from generator.settings import extra_skills  # bad values there are SET findings, not ours
 from generator.workspace import Workspace
@@ -41,9 +41,7 @@ ALLOWED_KEYS = ("name", "description", "license", "compatibility", "metadata", "
 _F = "skills"
 
 
-def _rule(code: str, name: str, severity: str, summary: str, why: str, fix: str, example: str = "",
-          fixable: bool = False) -> Rule:
-    return rule(code, name, _F, severity, summary, why, fix, example, fixable)
+_rule = family_rules(_F)
 
 
 # --- the skill folder and its front matter (what `agentskills validate` also judges) ---------------
