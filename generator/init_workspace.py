@@ -153,7 +153,7 @@ def resolve_template(name: str, trust: bool = False) -> TemplateSource:
     from generator.external import resolve_checked
 
     source = resolve_checked(name, trust=trust, kind="rollout")
-    return TemplateSource(source.spec if source.bundled else source.label, source.path, bundled=source.bundled)
+    return TemplateSource(source.label, source.path, bundled=source.bundled)  # label: the bundled name, else URL or path
 
 
 def parse_data(items: list[str]) -> dict[str, str]:
