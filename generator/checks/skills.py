@@ -464,19 +464,44 @@ def _node(events: Any, event: Any, top_level: bool = False) -> Any:
             items.append(_node(events, item))
     mapping: dict[str, Any] = _Mapping() if top_level else {}
     mapping_mark = event.start_mark
+    merged: dict[str, Any] = {}
     for key_event in iter(lambda: next(events), None):
         if isinstance(key_event, yaml.MappingEndEvent):
             break
         key = _node(events, key_event)
         if not isinstance(key, str):
             raise _StrictYamlError("non-string key", key_event.start_mark)
+        if key == "<<" and key_event.style is None:  # a plain `<<` is YAML's merge key, as for strictyaml
+            value_event = next(events)
+            for source in _merge_sources(_node(events, value_event), mapping_mark, value_event.start_mark):
+                for name, item in source.items():
+                    merged.setdefault(name, item)
+            continue
         if key in mapping:
             raise _StrictYamlError(f"duplicate key {str(key)!r}", key_event.start_mark)
         value = _node(events, next(events))
         mapping[str(key)] = (_plain(value), key.mark) if top_level else _plain(value)
+    # Keys written out in the mapping win over merged ones. At the top level strictyaml's data
+    # leaves merged keys out altogether (checked against skills-ref), so the verdicts agree.
+    for name, item in merged.items() if not top_level else ():
+        mapping.setdefault(name, item)
     if top_level:
         mapping.mark = mapping_mark  # type: ignore[attr-defined]
     return mapping
+
+
+def _merge_sources(value: Any, mapping_mark: Any, value_mark: Any) -> list[dict]:
+    """What a merge key's value merges in: a mapping, or a list of them; anything else is the
+    error YAML (and so the reference parser) raises."""
+    import yaml
+
+    sources = value if isinstance(value, list) else [value]
+    if not all(isinstance(s, dict) for s in sources):
+        found = "scalar" if isinstance(value, str) else "list of other values"
+        raise yaml.constructor.ConstructorError(
+            "while constructing a mapping", mapping_mark,
+            f"expected a mapping or list of mappings for merging, but found {found}", value_mark)
+    return sources
 
 
 def _plain(value: Any) -> Any:
