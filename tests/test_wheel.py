@@ -19,6 +19,22 @@ def run(cmd, **kwargs) -> subprocess.CompletedProcess:
     return proc
 
 
+def _site_dirs_of_this_run() -> list[str]:
+    """The site-packages folders the running test session imports its dependencies from."""
+    return [p for p in sys.path if Path(p).name in ("site-packages", "dist-packages") and Path(p).is_dir()]
+
+
+def _inherit_dependencies(python: Path) -> None:
+    """Append this run's site-packages to the new venv's path through a .pth file.
+
+    Paths listed in a .pth file are appended after the venv's own site-packages, and .pth files inside
+    them are not processed, so the editable install of this checkout stays invisible: only the wheel
+    provides `generator`.
+    """
+    site = run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"]).stdout.strip()
+    (Path(site) / "_test_run_dependencies.pth").write_text("\n".join(_site_dirs_of_this_run()) + "\n")
+
+
 @pytest.mark.slow
 def test_wheel_installs_and_initialises_a_workspace(tmp_path):
     dist = tmp_path / "dist"
@@ -27,10 +43,12 @@ def test_wheel_installs_and_initialises_a_workspace(tmp_path):
     assert len(wheels) == 1
 
     venv = tmp_path / "venv"
-    # System site-packages provide the dependencies; the wheel itself is installed for real (no editable, no deps).
-    run([sys.executable, "-m", "venv", "--system-site-packages", venv])
+    # The wheel is installed for real (not editable, no deps). Its dependencies come from the environment this
+    # test runs in: `--system-site-packages` would give the *base* interpreter's packages, not this venv's.
+    run([sys.executable, "-m", "venv", venv])
     python = venv / BIN / "python"
     run([python, "-m", "pip", "install", "--no-deps", "--no-index", "--quiet", wheels[0]])
+    _inherit_dependencies(python)
 
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     work = tmp_path / "work"
