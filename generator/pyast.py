@@ -286,6 +286,24 @@ class Resolver:
             return self.resolve(module, binding.value, _seen)
         return None
 
+    def value_site(self, module: Module, name: str, _seen: frozenset = frozenset()) -> tuple[Module, ast.Assign | ast.AnnAssign] | None:
+        """The module-level assignment that gives ``name`` in ``module`` its value (``x = Call(...)``),
+        following imports from the rollout's own modules and plain aliases (``y = x``)."""
+        marker = (id(module), name)
+        if marker in _seen or len(_seen) > MAX_ALIAS_CHAIN:
+            return None
+        _seen = _seen | {marker}
+        binding = module.bindings.get(name)
+        if isinstance(binding, ast.Assign | ast.AnnAssign):
+            if isinstance(binding.value, ast.Name):
+                return self.value_site(module, binding.value.id, _seen)
+            return module, binding
+        if isinstance(binding, _FromImport):
+            target = self._import_target(module, binding.stmt)
+            if isinstance(target, Module):
+                return self.value_site(target, binding.name, _seen)
+        return None
+
     # -- classes -----------------------------------------------------------------------------
 
     def bases(self, cls: ClassRef) -> list[Resolved]:

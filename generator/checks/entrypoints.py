@@ -17,9 +17,9 @@ import re
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
-from generator.checks import workspace_check
+from generator.checks import sdk_compat, workspace_check
 from generator.config_refs import workspace_configs
-from generator.diagnostics import Diagnostic
+from generator.diagnostics import Diagnostic, Severity
 from generator.pyast import (
     GRADER,
     LOOP,
@@ -34,6 +34,8 @@ from generator.pyast import (
 )
 from generator.paths import is_inside, real_path
 from generator.registry import rule
+from generator.sdk_generations import NAMES_BY_NAME
+from generator.sdk_target import Target
 from generator.toml_locate import TomlDoc
 from generator.workspace import Workspace
 
@@ -162,8 +164,11 @@ Display = Callable[[Path], str]
 # -- file level (osmosis validate) -----------------------------------------------------------
 
 
-def check_entrypoint_file(path: Path, display: str) -> list[Diagnostic]:
-    """Check one entrypoint module; sibling modules are looked up beside it. Never raises."""
+def check_entrypoint_file(path: Path, display: str, *, sdk_requirement: str | None = None) -> list[Diagnostic]:
+    """Check one entrypoint module; sibling modules are looked up beside it. The code is judged
+    against the osmosis-ai that ``sdk_requirement`` (else the pyproject.toml beside the file,
+    else an unpinned requirement) installs. Never raises."""
+    target = sdk_compat.file_target(path, sdk_requirement)
     resolver = Resolver(path.parent)
     module = resolver.module(path)
     base = PurePosixPath(display).parent
@@ -179,8 +184,9 @@ def check_entrypoint_file(path: Path, display: str) -> list[Diagnostic]:
     found = _syntax_findings([module], show)
     if module.tree is not None:
         loops = _loop_findings(resolver, [module], show)
-        found += _entrypoint_findings(resolver, module, show, is_server=bool(loops.leaves))
-        found += loops.findings
+        found += _entrypoint_findings(resolver, module, show, is_server=bool(loops.leaves), target=target)
+        found += _loop_era_only(loops.findings, target)
+        found += sdk_compat.api_findings(resolver, module, show, target)
     return _dedupe(found)
 
 
@@ -219,13 +225,16 @@ def _check_rollout(ws: Workspace, folder: Path, named: list[str | None]) -> list
         if all(m is not other for other in modules):
             modules.append(m)
 
+    target = sdk_compat.rollout_target(ws, folder)
     found = _syntax_findings(modules, show)
     loops = _loop_findings(resolver, modules, show)
-    found += loops.findings
+    found += _loop_era_only(loops.findings, target)
     for module in entry_modules:
         if module.tree is not None:
             is_server = any(leaf.module is module for leaf in loops.leaves)
-            found += _entrypoint_findings(resolver, module, show, is_server=is_server)
+            found += _entrypoint_findings(resolver, module, show, is_server=is_server, target=target)
+    for path in sdk_compat.rollout_modules(folder):
+        found += sdk_compat.api_findings(resolver, resolver.module(path), show, target)
     if not named and not default.is_file() and not loops.leaves:
         found.append(MISSING_ENTRYPOINT.at(
             show(default),
@@ -281,12 +290,20 @@ def _namespace_classes(resolver: Resolver, module: Module, kind: str) -> list[tu
     return sorted(by_key.values(), key=lambda item: (item[1] or 0, item[2] or 0))
 
 
-def _entrypoint_findings(resolver: Resolver, module: Module, show: Display, *, is_server: bool) -> list[Diagnostic]:
+def _loop_era_only(findings: list[Diagnostic], target: Target) -> list[Diagnostic]:
+    """RolloutAgentLoop findings, only when the generation has the class: elsewhere the import
+    itself is the one finding (ENT019)."""
+    gen = target.generation
+    return findings if gen is None or gen.key in NAMES_BY_NAME[LOOP].where else []
+
+
+def _entrypoint_findings(resolver: Resolver, module: Module, show: Display, *, is_server: bool, target: Target) -> list[Diagnostic]:
     path = show(module.path)
     found: list[Diagnostic] = []
     concrete: dict[str, list[tuple[ClassRef, int | None, int | None]]] = {}
+    bound_by_kind: dict[str, list[tuple[ClassRef, int | None, int | None]]] = {}
     for kind in (WORKFLOW, GRADER):
-        bound = _namespace_classes(resolver, module, kind)
+        bound = bound_by_kind[kind] = _namespace_classes(resolver, module, kind)
         concrete[kind] = [item for item in bound if resolver.is_abstract(item[0], kind) is None]
         if kind == WORKFLOW and not concrete[kind] and not is_server:
             if bound:
@@ -305,9 +322,12 @@ def _entrypoint_findings(resolver: Resolver, module: Module, show: Display, *, i
                 listing += f" and {len(items) - 5} more"
             _, line, column = items[1]
             limit = "exactly one" if kind == WORKFLOW else "at most one"
+            # Only the 0.2.23-0.2.31 submit check counts them; under 0.3 it is the template's rule.
+            scanned = target.generation is None or target.generation.submit_scan
             found.append(dup_rule.at(
-                path, f"{len(items)} concrete {label} subclasses: {listing}; the entrypoint needs {limit}",
-                line=line, column=column,
+                path, f"{len(items)} concrete {label} subclasses: {listing}; the entrypoint needs {limit}"
+                + ("" if scanned else " (the template's rule; 0.3 runs the one its backend names)"),
+                line=line, column=column, severity=None if scanned else Severity.WARNING,
             ))
     for kind, sync_rule in ((WORKFLOW, SYNC_RUN), (GRADER, SYNC_GRADE)):
         method = REQUIRED_METHOD[kind]
@@ -322,6 +342,8 @@ def _entrypoint_findings(resolver: Resolver, module: Module, show: Display, *, i
                     line=stmt.lineno, column=stmt.col_offset + 1,
                 ))
     found += _client_findings(resolver, module, path)
+    if not is_server:
+        found += sdk_compat.entrypoint_findings(resolver, module, show, target, bound_by_kind, concrete)
     return found
 
 

@@ -104,7 +104,7 @@ def test_long_class_and_alias_chains_stay_cheap_and_bounded(tmp_path):
     path = tmp_path / "main.py"
     path.write_text(source)
     started = time.monotonic()
-    [d] = check_entrypoint_file(path, "main.py")
+    found = check_entrypoint_file(path, "main.py")
     assert time.monotonic() - started < 10
-    assert d.code == "ENT004"  # every subclass inherits run: all concrete
+    [d] = [f for f in found if f.code == "ENT004"]  # every subclass inherits run: all concrete
     assert "more" in d.message and len(d.message) < 300

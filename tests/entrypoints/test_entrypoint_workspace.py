@@ -84,16 +84,33 @@ def test_entrypoint_escaping_the_rollout_is_not_followed(workspace):
     assert found(workspace) == []
 
 
+# The remote-server API exists only in 0.2.7-0.2.17, none of which the index still serves: pinned
+# there, the loop rules apply and the requirement is the one finding (ENT017).
+REMOTE_ERA_PYPROJECT = '[project]\nname = "m"\ndependencies = ["osmosis-ai==0.2.17"]\n'
+UNSATISFIABLE = ("ENT017", "rollouts/multiply/pyproject.toml", 3, 17)
+
+
 def test_server_rollout_needs_no_main_py(workspace):
     (rollout(workspace) / "main.py").unlink()
     write(rollout(workspace) / "server.py", SERVER_PY)
+    write(rollout(workspace) / "pyproject.toml", REMOTE_ERA_PYPROJECT)
     point_configs_at(workspace, "server.py")
-    assert found(workspace) == []
+    assert found(workspace) == [UNSATISFIABLE]
 
 
 def test_server_module_found_by_subclass_not_by_file_name(workspace):
     write(rollout(workspace) / "remote_agent.py", SERVER_PY.replace("agent_loop = Calc()\napp = create_app(agent_loop)\n", ""))
-    assert found(workspace) == [("ENT014", "rollouts/multiply/remote_agent.py", 4, 1)]
+    write(rollout(workspace) / "pyproject.toml", REMOTE_ERA_PYPROJECT)
+    # main.py's AgentWorkflow (0.2.18+) is itself foreign to 0.2.17
+    assert found(workspace) == [
+        ("ENT014", "rollouts/multiply/remote_agent.py", 4, 1), ("ENT019", "rollouts/multiply/main.py", 1, 32), UNSATISFIABLE,
+    ]
+
+
+def test_server_code_under_0_3_is_one_import_finding(workspace):
+    write(rollout(workspace) / "remote_agent.py", SERVER_PY.replace("agent_loop = Calc()\napp = create_app(agent_loop)\n", ""))
+    # no ENT011-ENT014: the loop class does not exist in 0.3, so its shape is beside the point
+    assert found(workspace) == [("ENT019", "rollouts/multiply/remote_agent.py", 1, 32)]
 
 
 def test_test_modules_are_not_scanned_for_loops(workspace):
@@ -131,7 +148,8 @@ def test_invalid_rollout_pyproject(workspace):
 @pytest.mark.parametrize("spec", ["osmosis-ai", "osmosis-ai[server]>=0.2", "Osmosis_AI ==0.2.1", "osmosis.ai; python_version>'3.9'", "osmosis-ai @ git+https://example.com/sdk"])
 def test_any_spelling_of_the_sdk_requirement_is_accepted(workspace, spec):
     write(rollout(workspace) / "pyproject.toml", f'[project]\nname = "m"\ndependencies = ["{spec}"]\n')
-    assert found(workspace) == []
+    # whether the version fits is ENT016/ENT017's business (tests/entrypoints/test_sdk_generations.py)
+    assert [c for c, *_ in found(workspace) if c not in ("ENT016", "ENT017")] == []
 
 
 def test_poetry_dependencies_are_accepted(workspace):

@@ -28,7 +28,7 @@ ROLLOUT_PYPROJECT = '''\
 [project]
 name = "multiply"
 version = "0.1.0"
-dependencies = ["osmosis-ai[server]>=0.2", "strands-agents"]
+dependencies = ["osmosis-ai[server]>=0.3.1,<0.4", "strands-agents"]
 '''
 
 CONFIG = '''\

@@ -1,5 +1,6 @@
-# expect: ENT015 10:18
-# expect: ENT015 14:16
+# sdk: osmosis-ai[server]>=0.2,<0.3
+# expect: ENT015 11:18
+# expect: ENT015 15:16
 import openai
 from openai import AsyncOpenAI
 from osmosis_ai.rollout import AgentWorkflow, Grader

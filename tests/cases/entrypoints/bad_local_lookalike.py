@@ -1,3 +1,4 @@
+# sdk: osmosis-ai[server]>=0.2,<0.3
 # expect: ENT003 -
 """A home-made class called AgentWorkflow is not the SDK's."""
 

@@ -1,4 +1,5 @@
-# expect: ENT013 11:5
+# sdk: osmosis-ai==0.2.17
+# expect: ENT013 12:5
 from osmosis_ai.rollout import RolloutAgentLoop
 
 

@@ -1,4 +1,5 @@
-# expect: ENT014 5:1
+# sdk: osmosis-ai==0.2.17
+# expect: ENT014 6:1
 from osmosis_ai.rollout import RolloutAgentLoop as Loop
 
 

@@ -1,4 +1,5 @@
-# expect: ENT011 5:1
+# sdk: osmosis-ai==0.2.17
+# expect: ENT011 6:1
 from osmosis_ai.rollout import RolloutAgentLoop
 
 

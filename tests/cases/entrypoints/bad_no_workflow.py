@@ -1,3 +1,4 @@
+# sdk: osmosis-ai[server]>=0.2,<0.3
 # expect: ENT003 -
 """Only a grader: nothing for the platform to run."""
 from osmosis_ai.rollout import Grader

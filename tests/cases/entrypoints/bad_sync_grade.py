@@ -1,4 +1,5 @@
-# expect: ENT007 12:5
+# sdk: osmosis-ai[server]>=0.2,<0.3
+# expect: ENT007 13:5
 from osmosis_ai.rollout import AgentWorkflow, Grader
 
 

@@ -1,4 +1,5 @@
-# expect: ENT002 6:29
+# sdk: osmosis-ai[server]>=0.2,<0.3
+# expect: ENT002 7:29
 from osmosis_ai.rollout import AgentWorkflow
 
 

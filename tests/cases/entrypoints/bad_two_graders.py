@@ -1,4 +1,5 @@
-# expect: ENT005 15:1
+# sdk: osmosis-ai[server]>=0.2,<0.3
+# expect: ENT005 16:1
 import osmosis_ai.rollout as r
 
 

@@ -1,5 +1,6 @@
-# expect: ENT004 11:1
-from osmosis_ai.rollout import AgentWorkflow
+# sdk: osmosis-ai[server]>=0.2,<0.3
+# expect: ENT004 12:1
+from osmosis_ai.rollout import AgentWorkflow, Grader
 
 
 class First(AgentWorkflow):
@@ -10,4 +11,9 @@ class First(AgentWorkflow):
 Alias = First
 class Second(AgentWorkflow):
     async def run(self, ctx):
+        return None
+
+
+class MyGrader(Grader):
+    async def grade(self, ctx):
         return None

@@ -1,4 +1,5 @@
-# expect: ENT003 6:1
+# sdk: osmosis-ai[server]>=0.2,<0.3
+# expect: ENT003 7:1
 """The only workflow never defines run(), so it is abstract."""
 from osmosis_ai.rollout import AgentWorkflow
 

@@ -1,3 +1,4 @@
+# sdk: osmosis-ai[server]>=0.2,<0.3
 # expect: nothing
 """Imported under other names, and the class aliased: still one workflow and one grader."""
 from osmosis_ai.rollout import AgentWorkflow as AW, Grader as G

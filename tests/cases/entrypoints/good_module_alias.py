@@ -1,3 +1,4 @@
+# sdk: osmosis-ai[server]>=0.2,<0.3
 # expect: nothing
 """Bases reached through module aliases."""
 import osmosis_ai.rollout as r

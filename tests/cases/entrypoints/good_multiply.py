@@ -1,3 +1,4 @@
+# sdk: osmosis-ai[server]>=0.2,<0.3
 # expect: nothing
 """The multiply rollout, Strands flavour: one workflow, one grader."""
 import re

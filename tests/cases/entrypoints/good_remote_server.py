@@ -1,3 +1,4 @@
+# sdk: osmosis-ai==0.2.17
 # expect: nothing
 """A remote-rollout server module: a RolloutAgentLoop with a name, get_tools, async run, an instance."""
 from osmosis_ai.rollout import RolloutAgentLoop, RolloutContext, RolloutResult, create_app

@@ -1,8 +1,13 @@
 from abc import ABC
 
-from osmosis_ai.rollout import AgentWorkflow
+from osmosis_ai.rollout import AgentWorkflow, Grader
 
 
 class Shared(AgentWorkflow, ABC):
     def run(self, ctx):
+        return None
+
+
+class MyGrader(Grader):
+    async def grade(self, ctx):
         return None

@@ -1,7 +1,11 @@
+# sdk: osmosis-ai[server]>=0.2,<0.3
 # expect: ENT006 7:5 base.py
-from base import Shared
+import base
 
 
-class MyWorkflow(Shared):
+class MyWorkflow(base.Shared):
     def helper(self):
         return None
+
+
+MyGrader = base.MyGrader

@@ -1,15 +1,16 @@
+# sdk: osmosis-ai[server]>=0.2,<0.3
 # expect: nothing
-"""Bases defined in sibling modules: a relative import and a plain one (base.py is beside it)."""
-from .base import BaseWorkflow
-from graders import BaseGrader
+"""Bases defined in sibling modules: a relative import and a plain one (base.py is beside it), of the modules: the bases stay out of the namespace."""
+from . import base
+import graders
 from . import shared
 
 
-class MyWorkflow(BaseWorkflow):
+class MyWorkflow(base.BaseWorkflow):
     async def run(self, ctx):
         return shared.VALUE
 
 
-class MyGrader(BaseGrader):
+class MyGrader(graders.BaseGrader):
     async def grade(self, ctx):
         return None

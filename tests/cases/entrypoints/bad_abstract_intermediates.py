@@ -1,4 +1,6 @@
-# expect: nothing
+# sdk: osmosis-ai[server]>=0.2,<0.3
+# expect: ENT024 11:1
+# expect: ENT024 26:1
 """Abstract intermediates (ABC, @abstractmethod, or no run/grade) are not concrete."""
 import abc
 from abc import ABC, abstractmethod
