@@ -103,7 +103,7 @@ def test_server_module_found_by_subclass_not_by_file_name(workspace):
     write(rollout(workspace) / "pyproject.toml", REMOTE_ERA_PYPROJECT)
     # main.py's AgentWorkflow (0.2.18+) is itself foreign to 0.2.17
     assert found(workspace) == [
-        ("ENT014", "rollouts/multiply/remote_agent.py", 4, 1), ("ENT019", "rollouts/multiply/main.py", 1, 32), UNSATISFIABLE,
+        ("ENT014", "rollouts/multiply/remote_agent.py", 4, 1), UNSATISFIABLE, ("ENT019", "rollouts/multiply/main.py", 1, 32),
     ]
 
 
