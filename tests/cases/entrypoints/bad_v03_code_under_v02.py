@@ -1,0 +1,29 @@
+# sdk: osmosis-ai[server]>=0.2,<0.3
+# expect: ENT020 17:16
+# expect: ENT020 22:16
+"""0.3 code pinned to 0.2: the strands module and the server exist there, but not get_sample or set_reward."""
+import os
+
+import uvicorn
+from osmosis_ai.rollout import AgentWorkflow, AgentWorkflowContext, Grader, GraderContext, LocalBackend, get_rollout_context
+from osmosis_ai.rollout.integrations.agents.strands import OsmosisRolloutModel, OsmosisStrandsAgent
+from osmosis_ai.rollout.server import create_rollout_server
+
+
+class MultiplyWorkflow(AgentWorkflow):
+    async def run(self, ctx: AgentWorkflowContext) -> None:
+        agent = OsmosisStrandsAgent(name="multiply", model=OsmosisRolloutModel(params={}), messages=ctx.prompt)
+        await agent.invoke_async()
+        assert get_rollout_context().get_sample() is not None
+
+
+class MultiplyGrader(Grader):
+    async def grade(self, ctx: GraderContext) -> None:
+        text = ctx.sample.messages[-1]["content"] if ctx.sample else ""
+        ctx.set_reward(1.0 if ctx.label and ctx.label in text else 0.0)
+
+
+app = create_rollout_server(backend=LocalBackend(workflow=MultiplyWorkflow, grader=MultiplyGrader))
+
+if __name__ == "__main__":
+    uvicorn.run(app, host="0.0.0.0", port=int(os.environ.get("_OSMOSIS_ROLLOUT_PORT", "8000")))
