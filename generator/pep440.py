@@ -205,6 +205,12 @@ class Requirement:
         return cls(normalise_name(m.group(1)), extras, spec, url, marker.strip() or None, text.strip())
 
 
+def requirement_name(requirement: str) -> str | None:
+    """The normalised project name of a PEP 508 requirement (``Osmosis_AI[server]>=0.2`` -> osmosis-ai)."""
+    match = _NAME.match(requirement)
+    return normalise_name(match.group(1)) if match else None
+
+
 def normalise_name(name: str) -> str:
     """A project or extra name as installers compare it (PEP 503)."""
     return re.sub(r"[-_.]+", "-", name.strip()).lower()

@@ -15,11 +15,12 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from generator.checks import sdk_compat, workspace_check
 from generator.config_refs import workspace_configs
-from generator.diagnostics import Diagnostic, Severity
+from generator.diagnostics import Diagnostic
 from generator.pyast import (
     GRADER,
     LOOP,
@@ -33,8 +34,8 @@ from generator.pyast import (
     module_classes,
 )
 from generator.paths import is_inside, real_path
+from generator.pep440 import requirement_name
 from generator.registry import rule
-from generator.sdk_generations import NAMES_BY_NAME
 from generator.sdk_target import Target
 from generator.toml_locate import TomlDoc
 from generator.workspace import Workspace
@@ -155,7 +156,6 @@ MODEL_CLIENTS = frozenset({
     "litellm.completion", "litellm.acompletion",
 })
 SDK_DEPENDENCY = "osmosis-ai"
-_REQUIREMENT_NAME = re.compile(r"\s*([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)")
 _TEST_MODULE = re.compile(r"^(test_.*|.*_test|conftest)\.py$")
 
 Display = Callable[[Path], str]
@@ -165,9 +165,8 @@ Display = Callable[[Path], str]
 
 
 def check_entrypoint_file(path: Path, display: str, *, sdk_requirement: str | None = None) -> list[Diagnostic]:
-    """Check one entrypoint module; sibling modules are looked up beside it. The code is judged
-    against the osmosis-ai that ``sdk_requirement`` (else the pyproject.toml beside the file,
-    else an unpinned requirement) installs. Never raises."""
+    """Check one entrypoint module (siblings looked up beside it) against the osmosis-ai that
+    ``sdk_requirement``, else the pyproject.toml beside it, installs. Never raises."""
     target = sdk_compat.file_target(path, sdk_requirement)
     resolver = Resolver(path.parent)
     module = resolver.module(path)
@@ -185,7 +184,7 @@ def check_entrypoint_file(path: Path, display: str, *, sdk_requirement: str | No
     if module.tree is not None:
         loops = _loop_findings(resolver, [module], show)
         found += _entrypoint_findings(resolver, module, show, is_server=bool(loops.leaves), target=target)
-        found += _loop_era_only(loops.findings, target)
+        found += sdk_compat.loop_era_only(loops.findings, target)
         found += sdk_compat.api_findings(resolver, module, show, target)
     return _dedupe(found)
 
@@ -228,7 +227,7 @@ def _check_rollout(ws: Workspace, folder: Path, named: list[str | None]) -> list
     target = sdk_compat.rollout_target(ws, folder)
     found = _syntax_findings(modules, show)
     loops = _loop_findings(resolver, modules, show)
-    found += _loop_era_only(loops.findings, target)
+    found += sdk_compat.loop_era_only(loops.findings, target)
     for module in entry_modules:
         if module.tree is not None:
             is_server = any(leaf.module is module for leaf in loops.leaves)
@@ -290,13 +289,6 @@ def _namespace_classes(resolver: Resolver, module: Module, kind: str) -> list[tu
     return sorted(by_key.values(), key=lambda item: (item[1] or 0, item[2] or 0))
 
 
-def _loop_era_only(findings: list[Diagnostic], target: Target) -> list[Diagnostic]:
-    """RolloutAgentLoop findings, only when the generation has the class: elsewhere the import
-    itself is the one finding (ENT019)."""
-    gen = target.generation
-    return findings if gen is None or gen.key in NAMES_BY_NAME[LOOP].where else []
-
-
 def _entrypoint_findings(resolver: Resolver, module: Module, show: Display, *, is_server: bool, target: Target) -> list[Diagnostic]:
     path = show(module.path)
     found: list[Diagnostic] = []
@@ -322,12 +314,10 @@ def _entrypoint_findings(resolver: Resolver, module: Module, show: Display, *, i
                 listing += f" and {len(items) - 5} more"
             _, line, column = items[1]
             limit = "exactly one" if kind == WORKFLOW else "at most one"
-            # Only the 0.2.23-0.2.31 submit check counts them; under 0.3 it is the template's rule.
-            scanned = target.generation is None or target.generation.submit_scan
+            severity, why = sdk_compat.scan_severity(target)
             found.append(dup_rule.at(
-                path, f"{len(items)} concrete {label} subclasses: {listing}; the entrypoint needs {limit}"
-                + ("" if scanned else " (the template's rule; 0.3 runs the one its backend names)"),
-                line=line, column=column, severity=None if scanned else Severity.WARNING,
+                path, f"{len(items)} concrete {label} subclasses: {listing}; the entrypoint needs {limit}{why}",
+                line=line, column=column, severity=severity,
             ))
     for kind, sync_rule in ((WORKFLOW, SYNC_RUN), (GRADER, SYNC_GRADE)):
         method = REQUIRED_METHOD[kind]
@@ -367,10 +357,10 @@ def _client_findings(resolver: Resolver, module: Module, path: str) -> list[Diag
 # -- remote rollout server modules -----------------------------------------------------------
 
 
+@dataclass
 class _Loops:
-    def __init__(self) -> None:
-        self.findings: list[Diagnostic] = []
-        self.leaves: list[ClassRef] = []
+    findings: list[Diagnostic] = field(default_factory=list)
+    leaves: list[ClassRef] = field(default_factory=list)
 
 
 def _loop_findings(resolver: Resolver, modules: list[Module], show: Display) -> _Loops:
@@ -459,12 +449,6 @@ def _declares_sdk(data: dict) -> bool:
 def _table(data: dict, key: str) -> dict:
     value = data.get(key)
     return value if isinstance(value, dict) else {}
-
-
-def requirement_name(requirement: str) -> str | None:
-    """The normalised project name of a PEP 508 requirement (``Osmosis_AI[server]>=0.2`` -> osmosis-ai)."""
-    match = _REQUIREMENT_NAME.match(requirement)
-    return re.sub(r"[-_.]+", "-", match.group(1)).lower() if match else None
 
 
 def _dedupe(found: list[Diagnostic]) -> list[Diagnostic]:

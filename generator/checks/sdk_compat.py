@@ -449,6 +449,21 @@ def _known_module(dotted: str) -> bool:
     return dotted in _KNOWN_MODULES
 
 
+def scan_severity(target: Target) -> tuple[Severity | None, str]:
+    """How a rule the 0.2.23-0.2.31 submit check enforces applies: as declared where the
+    generation scans the entrypoint, else a warning (under 0.3 it is the template's rule)."""
+    if target.generation is None or target.generation.submit_scan:
+        return None, ""
+    return Severity.WARNING, " (the template's rule; 0.3 runs the one class its backend names)"
+
+
+def loop_era_only(findings: list[Diagnostic], target: Target) -> list[Diagnostic]:
+    """RolloutAgentLoop findings, kept only when the generation has the class: elsewhere the
+    import is the one finding (ENT019)."""
+    gen = target.generation
+    return findings if gen is None or gen.key in NAMES_BY_NAME["RolloutAgentLoop"].where else []
+
+
 # -- the entrypoint's structure -------------------------------------------------------------------
 
 Bound = list[tuple[ClassRef, "int | None", "int | None"]]
