@@ -272,10 +272,7 @@ class _Ctx:
                     # one finding per import statement: it is the one line to fix
                     problems = [p for a in node.names if a.name != "*" and (p := self._judge(node.module, a.name, a))]  # type: ignore[arg-type]
                     if problems:
-                        at = problems[0][0]
-                        hints = [h for _, _, h in problems]
-                        self._add(NAME_NOT_IN_GENERATION, at, "; ".join(m for _, m, _ in problems) + f" {self.under}",
-                                  hint=" ".join(dict.fromkeys(hints)))
+                        self._add(NAME_NOT_IN_GENERATION, problems[0][0], self._listing(problems), hint=_joined_hints(problems))
             elif isinstance(node, ast.Import):
                 for alias in node.names:
                     if _is_sdk(alias.name):
@@ -291,7 +288,15 @@ class _Ctx:
                         seen.add(key)
                         problem = self._judge(base.dotted, node.attr, node)
                         if problem:
-                            self._add(NAME_NOT_IN_GENERATION, node, f"{problem[1]} {self.under}", hint=problem[2])
+                            self._add(NAME_NOT_IN_GENERATION, node, self._listing([problem]), hint=problem[2])
+
+    def _listing(self, problems: list[tuple[ast.AST, str, str]]) -> str:
+        """``Under G: A, B: only in ...; C: moved to ...``, names grouped by what is wrong with them."""
+        by_reason: dict[str, list[str]] = {}
+        for at, reason, _ in problems:
+            by_reason.setdefault(reason, []).append(getattr(at, "name", None) or getattr(at, "attr", "?"))
+        parts = "; ".join(f"{', '.join(names)}: {reason}" for reason, names in by_reason.items())
+        return f"{self.under[0].upper()}{self.under[1:]}, {parts}"
 
     def _module_missing(self, dotted: str, at: ast.AST) -> bool:
         if not self.gen.modules_known:
@@ -309,7 +314,7 @@ class _Ctx:
         key = self.gen.key
         if row is None:
             if key in CLOSED_MODULES.get(module, ()):
-                return at, f"{module} has no {name}", "Remove it or pin the generation the code was written for."
+                return at, f"not in {module}", "Remove what does not exist, or pin the generation the code was written for."
             return None
         modules = row.where.get(key)
         if modules is None and not self.gen.modules_known and key not in row.instead:
@@ -317,14 +322,14 @@ class _Ctx:
         if modules is None:
             instead = row.instead.get(key)
             others = [g.label for g in GENERATIONS if g.key in row.where]
-            had = f" (only {' and '.join(others)} had it)" if others else " (no release ever had it)"
-            hint = f"Instead of {name}: {instead}." if instead else "Remove it or pin the generation the code was written for."
-            return at, f"{name} does not exist{had}", hint
+            had = f"only in {' and '.join(others)}" if others else "never released"
+            hint = f"Instead of {name}: {instead}." if instead else "Remove what does not exist, or pin the generation the code was written for."
+            return at, had, hint
         if module in modules:
             return None
         elsewhere = any(module in mods for mods in row.where.values())
         if elsewhere or key in CLOSED_MODULES.get(module, ()):
-            return at, f"{name} is not in {module} but in {modules[0]}", f"from {modules[0]} import {name}"
+            return at, f"moved from {module} to {modules[0]}", f"from {modules[0]} import {name}"
         return None
 
     # context API ----------------------------------------------------------------------------
@@ -428,6 +433,20 @@ class _Ctx:
         line = getattr(at, "lineno", None)
         column = getattr(at, "col_offset", None)
         self.found.append(rule.at(self.path, message, line=line, column=None if column is None else column + 1, hint=hint))
+
+
+def _joined_hints(problems: list[tuple[ast.AST, str, str]]) -> str:
+    """One hint for one import statement: moved names as one import line per module, then advice."""
+    moves: dict[str, list[str]] = {}
+    advice: list[str] = []
+    for _, _, hint in problems:
+        if hint.startswith("from "):
+            module, _, name = hint[len("from "):].partition(" import ")
+            moves.setdefault(module, []).append(name)
+        else:
+            advice.append(hint)
+    lines = [f"from {module} import {', '.join(names)}" for module, names in moves.items()]
+    return "; ".join(lines + list(dict.fromkeys(advice)))
 
 
 def _is_sdk(dotted: str | None) -> bool:
