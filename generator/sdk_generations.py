@@ -263,7 +263,8 @@ ATTRIBUTES: tuple[Attribute, ...] = (
     _a("RolloutContext", "api_key", "AB"),
     _a("RolloutContext", "rollout_id", "AB"),
     _a("RolloutContext", "register_sample_source", "A", B="set_sample_source(source), once per rollout"),
-    _a("RolloutContext", "register_agent", "A", B="set_sample_source(source), once per rollout"),
+    # 0.2.18-0.2.19 only: no release of generation A on the index has it
+    _a("RolloutContext", "register_agent", "", A="register_sample_source(name, source)", B="set_sample_source(source), once per rollout"),
     _a("RolloutContext", "sample_sources", "A", B="sample_source"),
     _a("RolloutContext", "get_samples", "A", B="get_sample()"),
     _a("RolloutContext", "set_sample_source", "B", A="register_sample_source(name, source)"),

@@ -279,8 +279,10 @@ class _Ctx:
                         self._module_missing(alias.name, alias)
         # `import osmosis_ai.rollout as r` ... `r.OsmosisStrandsAgent`: judged at its first use
         seen: set[str] = set()
-        for node in ast.walk(self.module.tree):  # type: ignore[arg-type]
-            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name | ast.Attribute):
+        attributes = sorted((n for n in ast.walk(self.module.tree) if isinstance(n, ast.Attribute)),  # type: ignore[arg-type]
+                            key=lambda n: (n.lineno, n.col_offset))
+        for node in attributes:
+            if isinstance(node.value, ast.Name | ast.Attribute):
                 base = self.resolver.resolve(self.module, node.value)
                 if isinstance(base, Ext) and _known_module(base.dotted):
                     key = f"{base.dotted}.{node.attr}"
@@ -592,6 +594,8 @@ def _importable_findings(resolver: Resolver, module: Module, path: str, call: as
     for kw in call.keywords:
         if kw.arg not in _IMPORTED_ARGUMENTS:
             continue
+        if kw.arg == "agent" and isinstance(kw.value, ast.Constant):
+            continue  # a string agent may be a native harbor agent's name, not an import path
         problem = _import_path_problem(resolver, module, kw.value)
         if problem:
             found.append(NOT_IMPORTABLE.at(
