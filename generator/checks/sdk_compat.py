@@ -277,20 +277,34 @@ class _Ctx:
                 for alias in node.names:
                     if _is_sdk(alias.name):
                         self._module_missing(alias.name, alias)
-        # `import osmosis_ai.rollout as r` ... `r.OsmosisStrandsAgent`: judged at its first use
+        # `import osmosis_ai.rollout as r` ... `r.OsmosisStrandsAgent`: judged at its first use. Each
+        # attribute chain is unwound once from its outermost node, so long chains cost linear time.
+        inner = {id(n.value) for n in ast.walk(self.module.tree) if isinstance(n, ast.Attribute)}  # type: ignore[arg-type]
+        chains = sorted((n for n in ast.walk(self.module.tree) if isinstance(n, ast.Attribute) and id(n) not in inner),  # type: ignore[arg-type]
+                        key=lambda n: (n.lineno, n.col_offset))
         seen: set[str] = set()
-        attributes = sorted((n for n in ast.walk(self.module.tree) if isinstance(n, ast.Attribute)),  # type: ignore[arg-type]
-                            key=lambda n: (n.lineno, n.col_offset))
-        for node in attributes:
-            if isinstance(node.value, ast.Name | ast.Attribute):
-                base = self.resolver.resolve(self.module, node.value)
-                if isinstance(base, Ext) and _known_module(base.dotted):
-                    key = f"{base.dotted}.{node.attr}"
-                    if key not in seen and not _known_module(key):
+        for outer in chains:
+            links: list[ast.Attribute] = []
+            node: ast.AST = outer
+            while isinstance(node, ast.Attribute):
+                links.append(node)
+                node = node.value
+            if not isinstance(node, ast.Name):
+                continue
+            base = self.resolver.lookup(self.module, node.id)
+            if not isinstance(base, Ext) or not _is_sdk(base.dotted):
+                continue
+            dotted = base.dotted
+            for link in reversed(links):
+                key = f"{dotted}.{link.attr}"
+                if _known_module(dotted) and not _known_module(key):
+                    if key not in seen:
                         seen.add(key)
-                        problem = self._judge(base.dotted, node.attr, node)
+                        problem = self._judge(dotted, link.attr, link)
                         if problem:
-                            self._add(NAME_NOT_IN_GENERATION, node, self._listing([problem]), hint=problem[2])
+                            self._add(NAME_NOT_IN_GENERATION, link, self._listing([problem]), hint=problem[2])
+                    break
+                dotted = key
 
     def _listing(self, problems: list[tuple[ast.AST, str, str]]) -> str:
         """``Under G: A, B: only in ...; C: moved to ...``, names grouped by what is wrong with them."""
@@ -355,13 +369,14 @@ class _Ctx:
                 owners[arg.arg] = owner
         if is_grade and len(fn.args.args) >= 2:
             owners.setdefault(fn.args.args[1].arg, "GraderContext")
-        for stmt in ast.walk(fn):
+        own = list(_own_nodes(fn))
+        for stmt in own:
             if isinstance(stmt, ast.Assign) and self._is_get_rollout_context(stmt.value):
                 for t in stmt.targets:
                     if isinstance(t, ast.Name):
                         owners[t.id] = "RolloutContext"
         uses: list[tuple[ast.Attribute, str]] = []
-        for node in ast.walk(fn):
+        for node in own:
             if not isinstance(node, ast.Attribute):
                 continue
             if isinstance(node.value, ast.Name) and node.value.id in owners:
@@ -435,6 +450,17 @@ class _Ctx:
         line = getattr(at, "lineno", None)
         column = getattr(at, "col_offset", None)
         self.found.append(rule.at(self.path, message, line=line, column=None if column is None else column + 1, hint=hint))
+
+
+def _own_nodes(fn: ast.AST):
+    """The nodes of ``fn``'s body, without those of functions and classes nested in it (they are
+    visited as functions of their own): every node is looked at once."""
+    stack = list(ast.iter_child_nodes(fn))
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+            stack.extend(ast.iter_child_nodes(node))
 
 
 def _joined_hints(problems: list[tuple[ast.AST, str, str]]) -> str:
