@@ -262,11 +262,12 @@ class _Ctx:
     def __post_init__(self) -> None:
         self.found: list[Diagnostic] = []
         self.under = f"under {self.target.describe()}"
+        self.nodes = list(ast.walk(self.module.tree))  # type: ignore[arg-type]  (walked once, filtered per check)
 
     # imports ------------------------------------------------------------------------------
 
     def imports(self) -> None:
-        for node in ast.walk(self.module.tree):  # type: ignore[arg-type]
+        for node in self.nodes:
             if isinstance(node, ast.ImportFrom) and node.level == 0 and _is_sdk(node.module):
                 if not self._module_missing(node.module, node):  # type: ignore[arg-type]
                     # one finding per import statement: it is the one line to fix
@@ -279,9 +280,9 @@ class _Ctx:
                         self._module_missing(alias.name, alias)
         # `import osmosis_ai.rollout as r` ... `r.OsmosisStrandsAgent`: judged at its first use. Each
         # attribute chain is unwound once from its outermost node, so long chains cost linear time.
-        inner = {id(n.value) for n in ast.walk(self.module.tree) if isinstance(n, ast.Attribute)}  # type: ignore[arg-type]
-        chains = sorted((n for n in ast.walk(self.module.tree) if isinstance(n, ast.Attribute) and id(n) not in inner),  # type: ignore[arg-type]
-                        key=lambda n: (n.lineno, n.col_offset))
+        attributes = [n for n in self.nodes if isinstance(n, ast.Attribute)]
+        inner = {id(n.value) for n in attributes}
+        chains = sorted((n for n in attributes if id(n) not in inner), key=lambda n: (n.lineno, n.col_offset))
         seen: set[str] = set()
         for outer in chains:
             links: list[ast.Attribute] = []
@@ -356,7 +357,7 @@ class _Ctx:
             id(stmt) for c in module_classes(self.module) if c.key in graders
             for stmt in c.node.body if isinstance(stmt, ast.AsyncFunctionDef | ast.FunctionDef) and stmt.name == "grade"
         }
-        for fn in ast.walk(self.module.tree):  # type: ignore[arg-type]
+        for fn in self.nodes:
             if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
                 self._function_context_api(fn, id(fn) in grade_methods)
 
@@ -417,7 +418,7 @@ class _Ctx:
 
     def harbor_and_port(self) -> None:
         known = harbor_arguments_known()
-        for node in ast.walk(self.module.tree):  # type: ignore[arg-type]
+        for node in self.nodes:
             if isinstance(node, ast.Call):
                 callee = self.resolver.resolve(self.module, node.func)
                 dotted = callee.dotted if isinstance(callee, Ext) else ""
