@@ -65,11 +65,19 @@ rollout.register(app)
 update.register(app)
 
 
+def command_paths() -> set[tuple[str, ...]]:
+    """Our command paths (`("doctor",)`, `("rollout", "new")`), read from the registrations without building click."""
+    paths = {(c.name,) for c in app.registered_commands if c.name}
+    for group in app.registered_groups:
+        paths |= {(group.name, c.name) for c in group.typer_instance.registered_commands if c.name}
+    return paths
+
+
 def main() -> None:
     """Console-script entry point: user errors exit 2 (or as they say), internal errors exit 3."""
     from generator.platform_cli import platform_command, refusal
 
-    if (command := platform_command(sys.argv[1:])) is not None:
+    if (command := platform_command(sys.argv[1:], command_paths())) is not None:
         typer.echo(refusal(command), err=True)
         sys.exit(2)
     try:

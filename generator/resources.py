@@ -9,7 +9,9 @@ _PACKAGE = Path(__file__).resolve().parent
 _BUNDLED = _PACKAGE / "_bundled"  # filled by the wheel build (pyproject force-include)
 _SOURCE_ROOT = _PACKAGE.parent  # a source checkout keeps them beside the package
 
-SKILL_NAMES = ("plan-training", "create-rollouts", "evaluate-rollouts", "debug-rollouts", "submit-training")
+# The platform's stage loop (contract section 5): a workspace carries all nine.
+SKILL_NAMES = ("plan-training", "plan-eval", "create-rollouts", "evaluate-rollouts", "debug-rollouts", "submit-eval",
+               "submit-training", "submit-benchmarks", "deploy-models")
 
 
 def _bundled(name: str) -> Path:

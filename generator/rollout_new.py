@@ -103,10 +103,18 @@ def rollout_new_command(*, name: str, template: str, workspace: Path, data: list
         *rollout_test_steps(name),
         "osmosis doctor",
         f"git add -A && git commit -m 'Add rollout {name}'",
-        f"osmosis eval run configs/eval/{name}.toml --limit 5",
+        f"osmosis eval run configs/eval/{name}.toml --dataset-file data/{name}.jsonl --rows 0-4",
+        *reference_config_step(root),
     ):
         typer.echo(f"  {step}")
     return 0
+
+
+def reference_config_step(root: Path) -> list[str]:
+    """Where every config key is explained: the workspace's commented reference configs, when it has them."""
+    present = [f"configs/{kind}/default.toml" for kind in ("eval", "training", "benchmark")
+               if (root / "configs" / kind / "default.toml").is_file()]
+    return [f"every config key, commented: {', '.join(present)}"] if present else []
 
 
 ROOT_FILES = ("pyproject.toml", ENV_EXAMPLE)  # what register_rollout may edit

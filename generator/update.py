@@ -2,10 +2,11 @@
 
 A real three-way merge per file, offline: base = the pristine render recorded at the last init /
 rollout new / update (``refs/osmosis/pristine``, see generator.pristine), ours = the working tree,
-theirs = what the installed templates render now for the same answers. A file only the template
-changed is replaced; a file only the user changed is kept; a file both changed is merged with
-`git merge-file`, and what cannot be merged is left as conflict markers (``--conflict inline``) or
-as the user's file plus a ``<file>.rej`` patch (``--conflict rej``). Exit 1 when any remain.
+theirs = what the installed templates render now for the same answers. Which files may change, and
+how, is the workspace's ownership policy (generator.ownership): a managed file only the template
+changed is replaced, one both changed is merged with `git merge-file`, and what cannot be merged is
+left as conflict markers (``--conflict inline``) or as the user's file plus a ``<file>.rej`` patch
+(``--conflict rej``); the user's own files are only added. Exit 1 when conflicts remain.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ import difflib
 import os
 import subprocess
 import tempfile
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import typer
@@ -26,21 +26,8 @@ from generator.workspace import NotAWorkspace, find_root
 CONFLICT_MODES = ("inline", "rej")
 
 
-@dataclass
-class Outcome:
-    updated: list[str] = field(default_factory=list)  # template change applied (user had not touched it)
-    merged: list[str] = field(default_factory=list)  # both changed, merged cleanly
-    added: list[str] = field(default_factory=list)
-    removed: list[str] = field(default_factory=list)
-    kept: list[str] = field(default_factory=list)  # the user's version kept (deleted or changed a removed file)
-    conflicts: list[str] = field(default_factory=list)  # files with markers, or <file>.rej written
-
-    @property
-    def changed(self) -> bool:
-        return bool(self.updated or self.merged or self.added or self.removed or self.conflicts)
-
-
-def update_command(*, path: Path, check: bool, conflict: str, trust: bool = False) -> int:
+def update_command(*, path: Path, check: bool, conflict: str, trust: bool = False, dry_run: bool = False,
+                   adopt: bool = False) -> int:
     if conflict not in CONFLICT_MODES:
         raise UserError(f"--conflict must be one of {', '.join(CONFLICT_MODES)}, not {conflict!r}")
     if not path.exists():
@@ -51,7 +38,11 @@ def update_command(*, path: Path, check: bool, conflict: str, trust: bool = Fals
         raise UserError(str(err)) from None
     if check:
         return check_command(root)
-    return update(root, conflict=conflict, trust=trust)
+    if adopt:
+        from generator.adopt import adopt_command
+
+        return adopt_command(root, conflict=conflict, dry_run=dry_run)
+    return update(root, conflict=conflict, trust=trust, dry_run=dry_run)
 
 
 # -- --check -----------------------------------------------------------------------------------
@@ -175,57 +166,21 @@ def _rej(rel: str, base: bytes | None, theirs: bytes | None) -> bytes:
     return "".join(diff).encode("utf-8")
 
 
-def merge_trees(root: Path, base_dir: Path, new_dir: Path, *, conflict: str) -> Outcome:
-    """Apply the change from ``base_dir`` to ``new_dir`` onto the workspace at ``root``."""
-    out = Outcome()
-    for rel in sorted(_files(base_dir) | _files(new_dir)):
-        base, theirs = _read(base_dir / rel), _read(new_dir / rel)
-        if base == theirs:
-            continue  # the template did not change it
-        target = root / rel
-        blocked = any(p.is_file() or (p.is_symlink() and not p.is_dir()) for p in target.parents if root in p.parents)
-        if blocked or (target.is_dir() and not target.is_symlink()):
-            out.conflicts.append(f"{rel} (something of yours is in the way; the template's version was not written)")
-            continue
-        ours = _read(target)
-        if ours == theirs:
-            continue  # the user already has the new version
-        if ours == base:  # untouched by the user: take the template's version
-            _write(root, rel, theirs)
-            (out.removed if theirs is None else out.added if base is None else out.updated).append(rel)
-            continue
-        if ours is None:
-            if base is None:  # pragma: no cover - ours == base covers it
-                continue
-            out.kept.append(f"{rel} (you deleted it; the template changed it)")
-            continue
-        if theirs is None:
-            out.kept.append(f"{rel} (you changed it; the template no longer has it)")
-            continue
-        if _is_text(ours, base, theirs):
-            merged, conflicted = merge_file(ours, base or b"", theirs, rel)  # type: ignore[arg-type]
-            if not conflicted:
-                _write(root, rel, merged)
-                out.merged.append(rel)
-                continue
-            if conflict == "inline":
-                _write(root, rel, merged)
-                out.conflicts.append(rel)
-                continue
-        # --conflict rej, or nothing line-based to merge: keep the user's file, write the template's change beside it.
-        _write(root, f"{rel}.rej", _rej(rel, base if isinstance(base, bytes) else None, theirs if isinstance(theirs, bytes) else None))
-        out.conflicts.append(f"{rel}.rej")
-    return out
+def update(root: Path, *, conflict: str, trust: bool, dry_run: bool = False) -> int:
+    from generator import ownership
 
-
-def update(root: Path, *, conflict: str, trust: bool) -> int:
     repo = pristine.git_root(root)
     if repo is None:
         raise UserError(f"{root} is not inside a git repository; `osmosis update` merges with git",
                         hint="run `git init` and commit; `osmosis update` then records its base")
-    _require_clean(repo, root)
+    if not dry_run:  # a dry run writes nothing, so it may look at a dirty tree
+        _require_clean(repo, root)
     ref = pristine.ref_name(repo, root)
     if pristine.resolve_ref(repo, ref) is None:
+        if dry_run:
+            behind(root)  # says so when the workspace was not made by `osmosis init`
+            typer.echo(f"dry run: no {ref} yet; `osmosis update` would record the current templates' render as the base")
+            return 0
         return _adopt(repo, root, ref, trust=trust)
     with tempfile.TemporaryDirectory(prefix="osmosis-update-") as tmp:
         base_dir, new_dir = Path(tmp) / "base", Path(tmp) / "new"
@@ -233,10 +188,11 @@ def update(root: Path, *, conflict: str, trust: bool) -> int:
         new_dir.mkdir()
         pristine.extract(repo, pristine.base_commit(repo, root, ref) or ref, base_dir)
         pristine.render_pristine(root, new_dir, trust=trust)
-        outcome = merge_trees(root, base_dir, new_dir, conflict=conflict)
-        pristine.record(repo, root, new_dir, "osmosis: pristine render at update")
-    _report(outcome)
-    return EXIT_FINDINGS if outcome.conflicts else 0
+        plan = ownership.apply(root, base_dir, new_dir, ownership.load(root), conflict=conflict, dry_run=dry_run)
+        if not dry_run:
+            pristine.record(repo, root, new_dir, "osmosis: pristine render at update")
+    ownership.report(plan, dry_run=dry_run, echo=typer.echo)
+    return EXIT_FINDINGS if plan.conflicts else 0
 
 
 def _adopt(repo: Path, root: Path, ref: str, *, trust: bool) -> int:
@@ -257,20 +213,3 @@ def _adopt(repo: Path, root: Path, ref: str, *, trust: bool) -> int:
         pristine.record(repo, root, new_dir, "osmosis: pristine render recorded by update")
     typer.echo(f"recorded the current templates' render as {ref}; nothing to merge (future updates merge from it)")
     return 0
-
-
-def _report(out: Outcome) -> None:
-    if not out.changed and not out.kept:
-        typer.echo("already up to date: nothing to merge")
-        return
-    for label, items in (("updated", out.updated), ("merged", out.merged), ("added", out.added),
-                         ("removed", out.removed), ("kept yours", out.kept)):
-        for item in items:
-            typer.echo(f"  {label:10} {item}")
-    if out.conflicts:
-        typer.echo(f"{len(out.conflicts)} conflict(s) to resolve by hand:")
-        for item in out.conflicts:
-            typer.echo(f"  conflict   {item}")
-        typer.echo("resolve the conflict markers (or apply and delete the .rej files), then review with `git diff` and commit")
-    else:
-        typer.echo("review with `git diff`, run `osmosis doctor`, then commit")

@@ -17,11 +17,13 @@ def register(app: typer.Typer) -> None:
         check: bool = typer.Option(False, "--check", help="Change nothing; exit 1 when behind the installed templates."),
         conflict: str = typer.Option("inline", "--conflict", help="How to show conflicts: inline (conflict markers in the file) or rej (your file kept, <file>.rej beside it)."),
         trust: bool = typer.Option(False, "--trust", help="Allow a non-bundled template's tasks, migrations and Jinja extensions."),
+        dry_run: bool = typer.Option(False, "--dry-run", help="Change nothing; print what each file would get: new, unchanged, replaced, merged, conflict, left alone."),
+        adopt: bool = typer.Option(False, "--adopt", help="Take over a workspace `osmosis init` did not make (e.g. a copy of the platform's template): record a base, add what is missing; rollouts untouched."),
     ) -> int:
-        """Bring the workspace and its rollouts up to the installed templates and skills (three-way merge).
+        """Bring the workspace up to the installed templates and skills, as .osmosis-ownership.toml allows.
 
-        Example: osmosis update --check
+        Example: osmosis update --dry-run
         """
         from generator.update import update_command
 
-        return update_command(path=path, check=check, conflict=conflict, trust=trust)
+        return update_command(path=path, check=check, conflict=conflict, trust=trust, dry_run=dry_run, adopt=adopt)

@@ -45,11 +45,37 @@ def test_agents_md_names_the_entrypoint_and_scoring_module_of_every_template(age
         assert name in text, name
 
 
-def test_agents_md_describes_the_remote_rollout_server_protocol(agents_md):
+def test_agents_md_describes_the_custom_loop_and_what_became_of_the_remote_server(agents_md):
+    # 0.3 has no remote rollout server: its place is a custom loop over the rollout context's endpoint,
+    # and an agent meeting an old server.py must learn that it is 0.2 code to port.
     _, text = agents_md
-    for needle in ("RolloutAgentLoop", "get_tools", "create_app(agent_loop)", "osmosis serve -m server:agent_loop",
-                   "ctx.complete"):
+    for needle in ("get_rollout_context().chat_completions_url", "api_key", "RolloutAgentLoop", "create_app(agent_loop)",
+                   "0.2.7-0.2.17"):
         assert needle in text, needle
+    assert "osmosis serve" not in text
+
+
+def test_agent_files_fit_codex_project_doc_limit(agents_md):
+    # Codex reads AGENTS.md files from the repository root down to the working folder and stops at
+    # 32 KiB in all (project_doc_max_bytes); an agent working in configs/ reads both.
+    ws, text = agents_md
+    both = len(text.encode("utf-8")) + len((ws / "configs" / "AGENTS.md").read_bytes())
+    assert both < 32 * 1024, both
+
+
+def test_agent_files_state_the_automation_conventions(agents_md):
+    ws, text = agents_md
+    for needle in ("--json", "--format json", "INTERACTIVE_REQUIRED", "Exit 0", "--yes", "explicit yes",
+                   "osmosis secret set", "configs/benchmark/", "model deploy", ".osmosis-ownership.toml"):
+        assert needle in text, needle
+    gate = text[text.index("## The loop"):text.index("## Entrypoint rules")]
+    assert "only after a managed evaluation" in gate
+    claude = (ws / "CLAUDE.md").read_text(encoding="utf-8")
+    assert "@AGENTS.md" in claude and "explicit yes" in claude
+    configs = (ws / "configs" / "AGENTS.md").read_text(encoding="utf-8")
+    for table in ("[experiment]", "[evaluation]", "[training]", "[sampling]", "[checkpoints]", "[[agents]]",
+                  "[execution]", "[verifier]", "default.toml"):
+        assert table in configs, table
 
 
 def test_agents_md_warns_that_both_clis_are_called_osmosis(agents_md):

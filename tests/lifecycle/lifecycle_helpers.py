@@ -34,3 +34,14 @@ def snapshot(root: Path) -> dict[str, bytes]:
     """Every file under ``root`` except .git, with its bytes (to prove nothing was written)."""
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*"))
             if p.is_file() and ".git" not in p.relative_to(root).parts}
+
+
+def merge_rollouts(workspace: Path) -> None:
+    """Make rollouts shared files in the workspace's ownership policy (the default only ever adds to
+    them), so template changes to a rollout are merged three ways; committed."""
+    policy = workspace / ".osmosis-ownership.toml"
+    text = policy.read_text(encoding="utf-8")
+    assert '    "rollouts/**",\n' in text
+    text = text.replace('    "rollouts/**",\n', "").replace("shared = [\n", 'shared = [\n    "rollouts/**",\n')
+    policy.write_text(text, encoding="utf-8")
+    commit_all(workspace, "merge template changes into rollouts")

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from lifecycle_helpers import cli, commit_all, git, snapshot
+from lifecycle_helpers import cli, commit_all, git, merge_rollouts, snapshot
 
 REPO = Path(__file__).resolve().parents[2]
 SOURCE = REPO / "templates" / "multiply-openai"
@@ -47,6 +47,7 @@ def ws(tmp_path):
     target = tmp_path / "ws"
     result = cli("init", target, "--template", template, "--defaults", "--data", "rollout_name=mult")
     assert result.exit_code == 0, result.output
+    merge_rollouts(target)  # these tests are about the three-way merge; test_ownership covers the default
     return target, template
 
 
@@ -112,7 +113,7 @@ def test_clean_update_exits_0_and_a_second_run_has_nothing_to_do(ws):
     release_new_version(template)
     result = cli("update", target)
     assert result.exit_code == 0, result.output
-    assert "updated" in result.output and "rollouts/mult/README.md" in result.output
+    assert "replaced   rollouts/mult/README.md" in result.output
     assert README_LINE in (target / "rollouts/mult/README.md").read_text()
     commit_all(target, "update")
     again = cli("update", target)
@@ -131,7 +132,7 @@ def test_file_removed_by_template_is_deleted_unless_user_changed_it(ws):
     assert result.exit_code == 0, result.output
     assert not (target / "rollouts/mult/tests/test_grading.py").exists()  # untouched: removed
     assert (target / "rollouts/mult/tests/test_tools.py").read_text() == "# mine now\n"  # changed: kept
-    assert "kept yours" in result.output
+    assert "left alone rollouts/mult/tests/test_tools.py" in result.output
 
 
 def test_dirty_tree_is_refused(ws):
@@ -226,5 +227,5 @@ def test_a_folder_in_the_way_of_a_new_file_is_a_conflict_not_a_crash(ws):
     release_new_version(template)
     result = cli("update", target)
     assert result.exit_code == 1, result.output
-    assert "CHANGELOG.md (something of yours is in the way" in result.output
+    assert "CHANGELOG.md  (something of yours is in the way" in result.output
     assert (target / "rollouts/mult/CHANGELOG.md/keep.txt").read_text() == "mine\n"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from lifecycle_helpers import cli, commit_all, git
+from lifecycle_helpers import cli, commit_all, git, merge_rollouts
 
 REPO = Path(__file__).resolve().parents[2]
 SOURCE = REPO / "templates" / "multiply"
@@ -21,6 +21,7 @@ def test_update_after_an_undone_update_applies_the_template_change_again(tmp_pat
     ws = tmp_path / "ws"
     result = cli("init", ws, "--template", template, "--defaults", "--data", "rollout_name=mult")
     assert result.exit_code == 0, result.output
+    merge_rollouts(ws)
 
     with (template / README).open("a") as f:  # the template's next release
         f.write(f"\n{NEW_LINE}\n")
@@ -47,6 +48,7 @@ def test_rollout_new_after_an_undone_update_keeps_the_update_pending(tmp_path):
     shutil.copytree(SOURCE, template, ignore=shutil.ignore_patterns("__pycache__"))
     ws = tmp_path / "ws"
     assert cli("init", ws, "--template", template, "--defaults", "--data", "rollout_name=mult").exit_code == 0
+    merge_rollouts(ws)
     with (template / README).open("a") as f:
         f.write(f"\n{NEW_LINE}\n")
     assert cli("update", ws).exit_code == 0

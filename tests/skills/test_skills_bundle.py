@@ -15,17 +15,37 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-# What an agent at each stage must be told (contract sections 2-6).
+# What an agent at each stage must be told (contract sections 2-6, SDK 0.3).
 MUST_MENTION = {
-    "plan-training": ["osmosis dataset validate", "osmosis template list", "user_prompt", "ground_truth", "create-rollouts"],
+    "plan-training": ["osmosis dataset validate", "osmosis template list", "osmosis --json model list --type base",
+                      "user_prompt", "ground_truth", "create-rollouts", "plan-eval", "submit-training"],
+    "plan-eval": ["configs/eval/default.toml", "osmosis validate", "limit", "pass_threshold", "submit-eval",
+                  "osmosis dataset upload"],
     "create-rollouts": ["osmosis rollout new", "--template", "cd rollouts/", "python -m pytest", "osmosis doctor",
-                        "set_sample_reward", "evaluate-rollouts"],
-    "evaluate-rollouts": ["osmosis validate", "osmosis eval run", "--limit", "osmosis eval submit", "osmosis eval info",
-                          "osmosis auth login", "git push"],
-    "debug-rollouts": ["osmosis doctor", "osmosis validate", "--fix", "osmosis eval run",
+                        "ctx.sample", "ctx.set_reward", "_OSMOSIS_ROLLOUT_PORT", "configs/eval/default.toml",
+                        "configs/training/default.toml", "evaluate-rollouts"],
+    "evaluate-rollouts": ["osmosis --json eval run", "--dataset-file", "--rows", "osmosis validate",
+                          "osmosis eval upload", "submit-eval"],
+    "debug-rollouts": ["osmosis doctor", "osmosis validate", "--fix", "--format json", "osmosis --json eval run",
                        "`LAY`", "`CFG`", "`SEC`", "`ENT`", "`DAT`", "`SKL`", "`GIT`"],
-    "submit-training": ["osmosis train submit", "osmosis validate", "git push", "osmosis auth login", "Git Sync"],
+    "submit-eval": ["osmosis --json eval submit", "--yes", "INTERACTIVE_REQUIRED", "osmosis --json eval info",
+                    "git push", "Git Sync", "osmosis --json secret list", "WORKSPACE_REQUIRED"],
+    "submit-training": ["osmosis --json train submit", "--yes", "osmosis --json eval info", "osmosis validate",
+                        "git push", "configs/training/default.toml", "INTERACTIVE_REQUIRED"],
+    "submit-benchmarks": ["osmosis --json benchmark submit", "osmosis --json benchmark list",
+                          "configs/benchmark/default.toml", "osmosis --json benchmark runs info", "--yes"],
+    "deploy-models": ["osmosis --json model deploy", "osmosis --json model undeploy",
+                      "osmosis --json model list --type lora", "osmosis --json model info"],
 }
+
+# Paid actions (contract section 6; the platform CLI's confirmation prompts): every skill that runs one
+# says the user decides first.
+PAID = {"submit-eval": "eval submit", "submit-training": "train submit", "submit-benchmarks": "benchmark submit",
+        "deploy-models": "model deploy"}
+
+# The four failure buckets the debugging material covers, each by a phrase only that bucket needs.
+FAILURE_BUCKETS = {"Harbor migration": "tasks_dir=", "SDK version mismatch": "UPGRADE_REQUIRED",
+                   "local upload": "osmosis eval upload", "workspace scope": "--workspace <name>"}
 
 
 def _skill_text(name: str) -> str:
@@ -69,28 +89,67 @@ def test_code_and_config_examples_parse(name):
                 tomllib.loads(block)
 
 
-def test_entrypoint_patterns_use_the_documented_sdk_names():
+def test_entrypoint_patterns_use_the_sdk_0_3_names():
     text = (skills_dir() / "create-rollouts" / "references" / "entrypoint-patterns.md").read_text(encoding="utf-8")
     for phrase in [
         "async def run(self, ctx: AgentWorkflowContext)",
         "async def grade(self, ctx: GraderContext)",
-        "OsmosisStrandsAgent(",
+        "from osmosis_ai.rollout.integrations.agents.strands import OsmosisRolloutModel, OsmosisStrandsAgent",
+        "from osmosis_ai.rollout.server import create_rollout_server",
         "model=OsmosisRolloutModel(params=",
         "messages=ctx.prompt",
         "await agent.invoke_async()",
         "from osmosis_ai.rollout.integrations.agents.openai_agents import",
-        "session=OsmosisMemorySession(name=",
+        "session = OsmosisMemorySession()",
+        "ctx.set_reward(",
+        "ctx.sample",
+        "get_rollout_context()",
+        "chat_completions_url",
         "from osmosis_ai.rollout.backend.harbor import HarborBackend",
         "orchestrator=TrialQueue(n_concurrent=",
+        "tasks_dir=",
+        "code_dir=",
+        "lifespan=backend.prewarm_lifespan()",
         "LocalBackend(",
         "app = create_rollout_server(backend=backend)",
-        "ROLLOUT_PORT",
-        "class CalculatorAgentLoop(RolloutAgentLoop)",
-        "app = create_app(agent_loop)",
-        "osmosis serve -m server:agent_loop",
+        "_OSMOSIS_ROLLOUT_PORT",
         'type == "output_text"',
     ]:
         assert phrase in text, phrase
+
+
+def test_no_skill_teaches_the_0_2_api_except_as_the_thing_to_replace():
+    # 0.2 names may appear only in the migration material, where they sit beside their 0.3 replacement.
+    stale = re.compile(r"set_sample_reward|ctx\.samples\b|OsmosisMemorySession\(name=|--limit\b|\bROLLOUT_PORT\b")
+    for path in sorted(skills_dir().rglob("*.md")):
+        if path.name == "failure-buckets.md":
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if stale.search(line) and not re.search(r"0\.2|0\.3|No such option", line):
+                raise AssertionError(f"{path}:{number}: 0.2 API taught as current: {line.strip()}")
+
+
+@pytest.mark.parametrize("name, command", sorted(PAID.items()))
+def test_paid_actions_wait_for_the_users_yes(name, command):
+    text = _skill_text(name)
+    assert f"osmosis --json {command}" in text
+    assert re.search(r"explicit yes", text), f"{name} must say the user's explicit yes comes first"
+    # the command line with --yes appears only after the sentence that asks
+    first_yes_flag = min((m.start() for m in re.finditer(rf"{command}[^\n`]*--yes", text)), default=None)
+    if first_yes_flag is not None:
+        assert text.index("explicit yes") < first_yes_flag
+
+
+def test_training_is_gated_on_a_passed_managed_evaluation():
+    text = _skill_text("submit-training")
+    gates = text[text.index("## Gates"):text.index("## Steps")]
+    assert "managed evaluation" in gates and "osmosis eval submit" in gates and "every row" in gates
+
+
+@pytest.mark.parametrize("bucket, phrase", sorted(FAILURE_BUCKETS.items()))
+def test_debugging_material_covers_the_failure_buckets(bucket, phrase):
+    text = (skills_dir() / "debug-rollouts" / "references" / "failure-buckets.md").read_text(encoding="utf-8")
+    assert phrase in text, bucket
 
 
 @pytest.mark.parametrize(
