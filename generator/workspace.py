@@ -230,6 +230,19 @@ class Workspace:
         return sorted(p for p in base.iterdir() if p.is_dir()) if base.is_dir() else []
 
     @cached_property
+    def opted_in(self) -> bool:
+        """Whether our own conventions apply (the `#:schema` first line, `.osmosis/schemas/`, the
+        bundled skills): `osmosis init` made the workspace (it left `.copier-answers.yml`), its
+        pyproject has `[tool.osmosis]`, or it already carries the schema files. The platform's own
+        workspace template does none of these, and the platform does not need them."""
+        tool = self.pyproject.get("tool")
+        return (
+            (self.root / ".copier-answers.yml").is_file()
+            or (isinstance(tool, dict) and "osmosis" in tool)
+            or (self.root / ".osmosis" / "schemas").is_dir()
+        )
+
+    @cached_property
     def pyproject(self) -> dict[str, Any]:
         """The root pyproject.toml as data ({} when missing or unparsable: the layout check says why)."""
         text = self.read_text(self.root / "pyproject.toml")

@@ -260,7 +260,8 @@ def check_config_doc(doc: TomlDoc, kind: str, ws: Workspace | None, path: Path, 
         return
     data = doc.data or {}
     schema = load_schema(kind)
-    bad_paths: set[tuple] = set()
+    # A reference config's `<...>` values are there to be replaced in a copy, not checked.
+    bad_paths: set[tuple] = placeholder_paths(data) if is_reference(path) else set()
     for v in violations(schema, data):
         if v.keyword not in _PER_KEY and v.path in bad_paths:
             continue  # one finding per value: "" fails both minLength and pattern, say it once
@@ -269,6 +270,20 @@ def check_config_doc(doc: TomlDoc, kind: str, ws: Workspace | None, path: Path, 
     yield from _python_rules(data, doc, display, bad_paths)
     if ws is not None:
         yield from _cross_file(data, kind, ws, path, doc, display, bad_paths)
+
+
+_PLACEHOLDER = re.compile(r"^<[^<>]+>$")
+
+
+def is_reference(path: Path) -> bool:
+    """Whether ``path`` is a kind's reference config (contract section 1: `configs/<kind>/default.toml`,
+    a copy-from example whose `<...>` values are placeholders)."""
+    return path.name == "default.toml"
+
+
+def placeholder_paths(data: dict) -> set[tuple]:
+    """Where ``data`` holds a `<...>` placeholder string."""
+    return {p for p, value in walk(data) if isinstance(value, str) and _PLACEHOLDER.match(value)}
 
 
 # -- schema violations -> findings --------------------------------------------------------------
@@ -363,6 +378,8 @@ def _rollout_name_finding(value: str, display: str, line: int, column: int) -> D
         message = f"rollout {_show(value)} must be one folder name under rollouts/, not a path"
         last = [p for p in re.split(r"[\\/]", value) if p]
         hint = f'Use rollout = "{last[-1]}".' if last else None
+    elif _PLACEHOLDER.match(value):
+        message, hint = f"rollout is still the placeholder {_show(value)}", "Set it to the rollout's folder name under rollouts/."
     elif value == "default":
         message, hint = "rollout name 'default' is reserved by the platform", None
     else:
@@ -458,7 +475,8 @@ def walk(value: Any, path: tuple = ()) -> Iterator[tuple[tuple, Any]]:
 def _cross_file(data: dict, kind: str, ws: Workspace, path: Path, doc: TomlDoc, display: str,
                 bad_paths: set[tuple]) -> Iterator[Diagnostic]:  # fmt: skip
     loc = doc.locator
-    yield from _directive(doc, kind, ws, path, display)
+    if ws.opted_in:  # the `#:schema` line is our convention, not the platform's
+        yield from _directive(doc, kind, ws, path, display)
     experiment = data.get("experiment")
     if not isinstance(experiment, dict):
         return
@@ -500,7 +518,7 @@ def _in_config_folder(ws: Workspace, path: Path, kind: str) -> bool:
 
 
 def _name_matches(stem: str, rollout: str) -> bool:
-    return stem == rollout or stem.startswith(rollout + "-") or stem.startswith(rollout + "_")
+    return stem == "default" or stem == rollout or stem.startswith(rollout + "-") or stem.startswith(rollout + "_")
 
 
 def entrypoint_escapes(entry: str) -> bool:
@@ -619,6 +637,8 @@ def fix_schema_directives(root: Path) -> list[str]:
     Returns one line per file changed.
     """
     ws = Workspace(root)
+    if not ws.opted_in:
+        return []
     changed = []
     for kind in CONFIG_KINDS:
         for path in ws.config_files(kind):

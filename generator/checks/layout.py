@@ -201,6 +201,8 @@ def check_claude_md(ws: Workspace) -> list[Diagnostic]:
 def check_workspace_schemas(ws: Workspace) -> list[Diagnostic]:
     from generator.schemas import KINDS, WORKSPACE_SCHEMA_DIR, schema_bytes, schema_filename
 
+    if not ws.opted_in:
+        return []  # our convention, not the platform's: see Workspace.opted_in
     found = []
     for kind in KINDS:
         rel = f"{WORKSPACE_SCHEMA_DIR}/{schema_filename(kind)}"

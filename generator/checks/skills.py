@@ -692,7 +692,7 @@ def check_skills(ws: Workspace) -> list[Diagnostic]:
             continue
         found.extend(check_skill_dir(skill_dir, display))
     present = {d.name for d in skill_dirs}
-    for name in SKILL_NAMES:
+    for name in SKILL_NAMES if ws.opted_in else ():  # our bundle is our convention (Workspace.opted_in)
         if name not in present:
             found.append(BUNDLED_SKILL_MISSING.at(
                 f".agents/skills/{name}", f"the bundled skill {name!r} is missing from .agents/skills/"))
