@@ -19,7 +19,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-CONFIG_KINDS = ("eval", "training")
+CONFIG_KINDS = ("eval", "training", "benchmark")
 # Contract section 1: what every workspace holds. Layout checks them, `doctor --fix` restores them.
 REQUIRED_FOLDERS = ("rollouts", "configs/eval", "configs/training", "data")
 AGENT_FILES = ("AGENTS.md", "CLAUDE.md", "configs/AGENTS.md")
