@@ -23,6 +23,8 @@ CONFIG_KINDS = ("eval", "training", "benchmark")
 # Contract section 1: what every workspace holds. Layout checks them, `doctor --fix` restores them.
 REQUIRED_FOLDERS = ("rollouts", "configs/eval", "configs/training", "data")
 AGENT_FILES = ("AGENTS.md", "CLAUDE.md", "configs/AGENTS.md")
+# Files checked as datasets, in any letter case: what the platform reads, and .json, which it
+# rejects (checks.datasets says so rather than leaving the file unchecked).
 DATASET_SUFFIXES = (".jsonl", ".json", ".csv", ".parquet")
 # Configs, pyproject files and agent notes are a few KB; a file this big is a mistake or an attack
 # (a million-key config took 36 s and 900 MB), so it is reported unread instead of parsed.
@@ -216,7 +218,7 @@ class Workspace:
 
     @cached_property
     def data_files(self) -> list[Path]:
-        return [p for p in self.data_entries if p.suffix in DATASET_SUFFIXES]
+        return [p for p in self.data_entries if p.suffix.lower() in DATASET_SUFFIXES]
 
     @cached_property
     def resolved_data_files(self) -> frozenset[Path]:
