@@ -63,9 +63,9 @@ WRONG_TYPE = _rule(
     example='[evaluation]\nn = "4"   # should be n = 4',
 )
 OUT_OF_RANGE = _rule(
-    "CFG005", "config-out-of-range", "error",
-    summary="A number is outside its allowed range (e.g. n < 1, pass_threshold > 1, lr <= 0).",
-    why="The platform only checks ranges once a paid run starts; catching it here saves the GPU time.",
+    "CFG005", "config-out-of-range", "warning",
+    summary="A number is outside its sensible range (e.g. pass_threshold > 1, lr <= 0); an error for an eval's n < 1, which `osmosis eval run` rejects.",
+    why="osmosis-ai forwards these values unchecked and the platform only judges them once a paid run starts; our ranges are advice, not the platform's published limits.",
     fix="Use a value in the documented range (see `osmosis schema`).",
     example='[sampling]\nrollout_top_p = 1.5   # must be in (0, 1]',
 )
@@ -134,8 +134,8 @@ MISSING_SECRETS_TABLE = _rule(
 )
 INVALID_ROLLOUT_NAME = _rule(
     "CFG015", "invalid-rollout-field", "error",
-    summary="`rollout` is not a rollout folder name (one path segment of lowercase letters, digits and single hyphens).",
-    why="The platform runs rollouts/<rollout>/; a path or an invalid name can never match a rollout folder.",
+    summary="`rollout` is not one path segment (an error: osmosis-ai rejects it), or breaks the naming convention of `osmosis rollout init` (a warning).",
+    why="The platform runs rollouts/<rollout>/; a path can never match a rollout folder. Names outside lowercase letters, digits and hyphens work, but `osmosis rollout init` would not create them.",
     fix="Use the folder name under rollouts/, e.g. rollout = \"multiply\" (not \"rollouts/multiply\").",
     example='[experiment]\nrollout = "rollouts/multiply"',
 )
@@ -285,6 +285,7 @@ def check_config_doc(doc: TomlDoc, kind: str, ws: Workspace | None, path: Path, 
         bad_paths.add(v.path)
         yield _schema_finding(v, kind, doc, display)
     yield from _python_rules(data, doc, display, bad_paths, kind)
+    yield from _rollout_naming(data, doc, display, bad_paths)
     if kind == "benchmark":
         yield from _benchmark_rules(data, doc, display, bad_paths)
     if ws is not None:
@@ -380,8 +381,11 @@ def _schema_finding(v: Violation, kind: str, doc: TomlDoc, display: str) -> Diag
         return WRONG_TYPE.at(display, f"`{where}` must be {wanted}, got {got}", line=line, column=column,
                              hint=about or None)
     if v.keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
-        return OUT_OF_RANGE.at(display, f"`{where}` is {shown}; it must be {_range(v.schema)}", line=line, column=column,
-                               hint=v.schema.get("description") or None)
+        if kind == "eval" and v.path == ("evaluation", "n"):  # `osmosis eval run` rejects it
+            return OUT_OF_RANGE.at(display, f"`{where}` is {shown}; it must be {_range(v.schema)}", line=line, column=column,
+                                   hint=v.schema.get("description") or None, severity=Severity.ERROR)
+        return OUT_OF_RANGE.at(display, f"`{where}` is {shown}; we advise {_range(v.schema)} (the platform checks it only when the run starts)",
+                               line=line, column=column, hint=v.schema.get("description") or None)
     if v.keyword == "uniqueItems":
         return DUPLICATE_SECRET.at(display, f"{_show(v.instance[v.detail])} is listed twice in [secrets] required", line=line, column=column) \
             if v.path[:2] == ("secrets", "required") else INVALID_VALUE.at(display, f"`{where}` repeats an earlier item", line=line, column=column)
@@ -389,6 +393,9 @@ def _schema_finding(v: Violation, kind: str, doc: TomlDoc, display: str) -> Diag
         return INVALID_COMMIT_SHA.at(display, f"commit_sha {shown} is not 7-40 hexadecimal digits", line=line, column=column)
     if v.path == ("experiment", "rollout"):
         return _rollout_name_finding(v.instance, display, line, column)
+    if v.path == ("experiment", "branch") and v.keyword == "pattern":
+        return INVALID_VALUE.at(display, f"branch {shown} contains whitespace, which osmosis-ai rejects", line=line, column=column,
+                                hint="Use the branch's exact name (git branch names have no spaces).")
     if _names_a_secret(v.path) and v.keyword == "not":
         return RESERVED_ENV_NAME.at(display, f"`{where}` = {shown} is a name the benchmark runner reserves", line=line, column=column,
                                     hint="Store the model's key in a secret record with another name and use that name.")
@@ -428,15 +435,25 @@ def _rollout_name_finding(value: str, display: str, line: int, column: int) -> D
         message = f"rollout {_show(value)} must be one folder name under rollouts/, not a path"
         last = [p for p in re.split(r"[\\/]", value) if p]
         hint = f'Use rollout = "{last[-1]}".' if last else None
-    elif _PLACEHOLDER.match(value):
-        message, hint = f"rollout is still the placeholder {_show(value)}", "Set it to the rollout's folder name under rollouts/."
-    elif value == "default":
-        message, hint = "rollout name 'default' is reserved by the platform", None
     else:
-        from generator.names import name_problem
-
-        message, hint = (name_problem(value, kind="rollout") or f"rollout {_show(value)} is not a valid rollout name"), None
+        message, hint = f"rollout {_show(value)} is not a rollout folder name", None
     return INVALID_ROLLOUT_NAME.at(display, message, line=line, column=column, hint=hint)
+
+
+def _rollout_naming(data: dict, doc: TomlDoc, display: str, bad_paths: set[tuple]) -> Iterator[Diagnostic]:
+    """A `rollout` osmosis-ai accepts but `osmosis rollout init` would not name so: advice only."""
+    from generator.names import name_problem
+
+    experiment = data.get("experiment")
+    value = experiment.get("rollout") if isinstance(experiment, dict) else None
+    if not isinstance(value, str) or ("experiment", "rollout") in bad_paths or _PLACEHOLDER.match(value):
+        return  # a placeholder is no name at all: the missing folder (CFG016) says so
+    problem = "the name 'default' is reserved by `osmosis rollout init`" if value == "default" else name_problem(value, kind="rollout")
+    if problem:
+        line, column = doc.locator.value(("experiment", "rollout")) or (1, 1)
+        yield INVALID_ROLLOUT_NAME.at(display, f"{problem} (a convention: osmosis-ai runs it all the same)", line=line, column=column,
+                                      hint="Prefer lowercase letters, digits and hyphens (my-rollout), as `osmosis rollout init` makes them.",
+                                      severity=Severity.WARNING)
 
 
 def dotted(path: tuple) -> str:

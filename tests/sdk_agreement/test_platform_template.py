@@ -43,8 +43,8 @@ def test_placeholder_outside_a_reference_is_an_error(platform_template: Path):
     commit_all(platform_template)
     code, found = run_json("validate", str(config))
     assert code == 1
-    [finding] = [d for d in found if d["code"] == "CFG015"]
-    assert "placeholder" in finding["message"]
+    [finding] = [d for d in found if d["severity"] == "error"]
+    assert finding["code"] == "CFG016" and "<your-rollout>" in finding["message"]
 
 
 def test_a_reference_is_still_checked_for_what_it_sets(platform_template: Path):
