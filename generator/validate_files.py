@@ -167,7 +167,12 @@ def _run(target: Target, fn: Callable, ws: Workspace | None, display: str) -> li
 
     try:
         if target.kind == "config":
-            return list(fn(target.path, target.config_kind, ws, display)) + _config_secrets(target.path, ws, display)
+            found = list(fn(target.path, target.config_kind, ws, display)) + _config_secrets(target.path, ws, display)
+            if ws is not None and not ws.outside(target.path):
+                from generator.checks.gitsync import check_config_pins  # gitpython only when asked
+
+                found += check_config_pins(ws, ws.root / display, target.config_kind)
+            return found
         return list(fn(target.path, display))
     except Exception as err:  # noqa: BLE001  a bug in a check: exit 3 with the culprit named
         raise CheckCrashed(f"the {target.kind} check crashed on {display}: {type(err).__name__}: {err}") from err
