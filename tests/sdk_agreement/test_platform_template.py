@@ -78,3 +78,15 @@ def test_fix_does_not_force_our_conventions_on_the_template(platform_template: P
     assert result.exit_code == 0, result.output
     assert not (platform_template / ".osmosis").exists()
     assert not (platform_template / "configs/eval/default.toml").read_text().startswith("#:schema")
+
+
+def test_bundled_skills_are_required_only_once_opted_in(platform_template: Path):
+    import shutil
+
+    shutil.rmtree(platform_template / ".agents/skills/debug-rollouts")
+    (platform_template / ".claude/skills/debug-rollouts").unlink()
+    commit_all(platform_template)
+    assert "SKL027" not in codes(run_json("doctor", str(platform_template))[1])
+    (platform_template / ".copier-answers.yml").write_text("_src_path: workspace\n")
+    commit_all(platform_template)
+    assert "SKL027" in codes(run_json("doctor", str(platform_template))[1])

@@ -119,6 +119,7 @@ def test_skill_folder_linked_from_outside_is_reported_not_read(ws_root, tmp_path
 
 
 def test_missing_bundled_skill_is_fixable_and_its_dangling_link_too(ws_root):
+    (ws_root / ".copier-answers.yml").write_text("_src_path: workspace\n")  # our bundle applies once opted in
     shutil.rmtree(ws_root / ".agents/skills/debug-rollouts")
     found = _by_code(ws_root)
     [missing] = found.pop("SKL027")
