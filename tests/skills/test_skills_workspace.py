@@ -183,6 +183,17 @@ def test_validate_a_skill_folder_from_the_cli(tmp_path):
     assert {"SKL010", "SKL014", "SKL017", "SKL018", "SKL021"} <= codes
 
 
+def test_validate_passes_spec_valid_skills_whose_links_only_draw_warnings():
+    cases = Path(__file__).resolve().parents[1] / "cases" / "skills" / "good"
+    folders = [str(cases / n) for n in ("basedir-references", "footnote-citations", "sibling-links", "link-missing",
+                                        "link-escapes")]
+    result = CliRunner().invoke(app, ["validate", *folders, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.stdout)["diagnostics"]
+    assert sorted(d["code"] for d in found) == ["SKL025", "SKL026"]
+    assert {d["severity"] for d in found} == {"warning"}
+
+
 def test_initialised_workspace_carries_every_bundled_skill_linked(make_workspace):
     root = make_workspace()
     for name in SKILL_NAMES:
