@@ -44,6 +44,8 @@ def restore_skills(root: Path) -> list[str]:
     """Copy back the bundled skills' missing files; a file the user changed is kept as it is."""
     from generator.assets import install_skills
 
+    if not Workspace(root).opted_in:
+        return []  # our bundle is not forced on a workspace that did not opt in
     try:
         bundled = [n for n in SKILL_NAMES if (skills_dir() / n).is_dir()]
     except FileNotFoundError:
@@ -87,6 +89,8 @@ def refresh_schemas(root: Path) -> list[str]:
     """`.osmosis/schemas/` is osmosis's own copy of `osmosis schema <kind>`: rewrite it when it differs."""
     from generator.assets import write_schemas
 
+    if not Workspace(root).opted_in:
+        return []  # our convention (Workspace.opted_in); writing them would opt the workspace in
     report = write_schemas(root, overwrite=True)
     return [f"wrote {p}" for p in report.created] + [f"refreshed {p}" for p in report.updated]
 

@@ -176,7 +176,8 @@ class _Scanner:
             start = self.i
             if self.s.startswith("[[", start):
                 self.i += 2
-                path = tuple(name for name, _ in self.keypath())
+                names = [name for name, _ in self.keypath()]
+                path = self.with_indexes(names[:-1]) + (names[-1],)
                 index = self.aot_counts.get(path, 0)
                 self.aot_counts[path] = index + 1
                 self.loc.headers.setdefault(path, self.pos(start))
@@ -185,12 +186,22 @@ class _Scanner:
                 self.skip_line()
             elif self.s[start] == "[":
                 self.i += 1
-                table = tuple(name for name, _ in self.keypath())
+                table = self.with_indexes([name for name, _ in self.keypath()])
                 self.loc.headers.setdefault(table, self.pos(start))
                 self.skip_line()
             else:
                 self.keyvalue(table)
                 self.skip_line()
+
+    def with_indexes(self, names: list[str]) -> Path_:
+        """A header's key path with the current element of each array of tables it passes through:
+        `[agents.model]` after the second `[[agents]]` is ("agents", 1, "model")."""
+        path: Path_ = ()
+        for name in names:
+            path += (name,)
+            if path in self.aot_counts:
+                path += (self.aot_counts[path] - 1,)
+        return path
 
     def keypath(self) -> list[tuple[str, int]]:
         """A dotted key: each part with the index it starts at."""

@@ -29,7 +29,7 @@ FILE_FUNCTIONS: dict[str, tuple[str, str]] = {
 }
 # Folders a walk never enters: tooling, caches, and .claude/skills (links to .agents/skills).
 SKIP_DIRS = frozenset({".git", ".osmosis", ".claude", ".venv", "venv", "node_modules", "__pycache__", ".pytest_cache", ".ruff_cache", ".mypy_cache"})
-WHAT_WE_CHECK = "a .toml config, a dataset (.jsonl, .json, .csv, .parquet), a skill folder (with SKILL.md) or a .py entrypoint"
+WHAT_WE_CHECK = "a .toml config, a dataset (.jsonl, .csv, .parquet), a skill folder (with SKILL.md) or a .py entrypoint"
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ def classify_file(path: Path, forced_kind: str | None) -> Target:
                 hint="pass --kind eval or --kind training",
             )
         return Target(path, "config", kind)
-    if path.suffix in DATASET_SUFFIXES:
+    if path.suffix.lower() in DATASET_SUFFIXES:
         return Target(path, "dataset")
     if path.name == "SKILL.md":
         return Target(path.parent, "skill")
@@ -67,7 +67,7 @@ def classify_file(path: Path, forced_kind: str | None) -> Target:
 
 
 def _did_you_mean(path: Path) -> str:
-    """"; did you mean x.jsonl?" for a nearly-dataset name (x.jsnol, x.JSONL), as doctor's DAT020 says."""
+    """"; did you mean x.jsonl?" for a nearly-dataset name (x.jsnol, x.ndjson), as doctor's DAT020 says."""
     from generator.datasets.extensions import suggested_name
 
     suggestion = suggested_name(path.name)
@@ -93,7 +93,7 @@ def _walk(folder: Path, forced_kind: str | None) -> list[Target]:
                 kind = _config_kind(path, forced_kind)
                 if kind:
                     found.append(Target(path, "config", kind))
-            elif path.suffix in DATASET_SUFFIXES and in_data:
+            elif path.suffix.lower() in DATASET_SUFFIXES and in_data:
                 found.append(Target(path, "dataset"))
             elif name == "main.py":
                 found.append(Target(path, "entrypoint"))
@@ -105,7 +105,7 @@ def collect(paths: list[Path], forced_kind: str | None, only: str | None) -> lis
     for path in paths:
         # A link that leads nowhere (a loop, a dangling link) exists as a link: the dataset check
         # reports it as a finding, as doctor does, rather than calling it missing.
-        if not path.exists() and not (path.is_symlink() and path.suffix in DATASET_SUFFIXES):
+        if not path.exists() and not (path.is_symlink() and path.suffix.lower() in DATASET_SUFFIXES):
             raise UserError(f"{path} does not exist")
         if path.is_dir():
             if only is None and (path / "SKILL.md").is_file():
@@ -119,8 +119,8 @@ def collect(paths: list[Path], forced_kind: str | None, only: str | None) -> lis
                 raise UserError(f"{path}: found nothing to check (looked for {wanted})")
             targets += walked
             continue
-        if only == "dataset" and path.suffix not in DATASET_SUFFIXES:
-            raise UserError(f"{path} is not a dataset file (expected {', '.join(DATASET_SUFFIXES)}){_did_you_mean(path)}")
+        if only == "dataset" and path.suffix.lower() not in DATASET_SUFFIXES:
+            raise UserError(f"{path} is not a dataset file (expected .jsonl, .csv or .parquet){_did_you_mean(path)}")
         targets.append(classify_file(path, forced_kind))
     return list(dict.fromkeys(targets))
 
@@ -167,7 +167,12 @@ def _run(target: Target, fn: Callable, ws: Workspace | None, display: str) -> li
 
     try:
         if target.kind == "config":
-            return list(fn(target.path, target.config_kind, ws, display)) + _config_secrets(target.path, ws, display)
+            found = list(fn(target.path, target.config_kind, ws, display)) + _config_secrets(target.path, ws, display)
+            if ws is not None and not ws.outside(target.path):
+                from generator.checks.gitsync import check_config_pins  # gitpython only when asked
+
+                found += check_config_pins(ws, ws.root / display, target.config_kind)
+            return found
         return list(fn(target.path, display))
     except Exception as err:  # noqa: BLE001  a bug in a check: exit 3 with the culprit named
         raise CheckCrashed(f"the {target.kind} check crashed on {display}: {type(err).__name__}: {err}") from err

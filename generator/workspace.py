@@ -19,10 +19,12 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-CONFIG_KINDS = ("eval", "training")
+CONFIG_KINDS = ("eval", "training", "benchmark")
 # Contract section 1: what every workspace holds. Layout checks them, `doctor --fix` restores them.
 REQUIRED_FOLDERS = ("rollouts", "configs/eval", "configs/training", "data")
 AGENT_FILES = ("AGENTS.md", "CLAUDE.md", "configs/AGENTS.md")
+# Files checked as datasets, in any letter case: what the platform reads, and .json, which it
+# rejects (checks.datasets says so rather than leaving the file unchecked).
 DATASET_SUFFIXES = (".jsonl", ".json", ".csv", ".parquet")
 # Configs, pyproject files and agent notes are a few KB; a file this big is a mistake or an attack
 # (a million-key config took 36 s and 900 MB), so it is reported unread instead of parsed.
@@ -216,7 +218,7 @@ class Workspace:
 
     @cached_property
     def data_files(self) -> list[Path]:
-        return [p for p in self.data_entries if p.suffix in DATASET_SUFFIXES]
+        return [p for p in self.data_entries if p.suffix.lower() in DATASET_SUFFIXES]
 
     @cached_property
     def resolved_data_files(self) -> frozenset[Path]:
@@ -228,6 +230,19 @@ class Workspace:
     def skill_dirs(self) -> list[Path]:
         base = self.root / ".agents" / "skills"
         return sorted(p for p in base.iterdir() if p.is_dir()) if base.is_dir() else []
+
+    @cached_property
+    def opted_in(self) -> bool:
+        """Whether our own conventions apply (the `#:schema` first line, `.osmosis/schemas/`, the
+        bundled skills): `osmosis init` made the workspace (it left `.copier-answers.yml`), its
+        pyproject has `[tool.osmosis]`, or it already carries the schema files. The platform's own
+        workspace template does none of these, and the platform does not need them."""
+        tool = self.pyproject.get("tool")
+        return (
+            (self.root / ".copier-answers.yml").is_file()
+            or (isinstance(tool, dict) and "osmosis" in tool)
+            or (self.root / ".osmosis" / "schemas").is_dir()
+        )
 
     @cached_property
     def pyproject(self) -> dict[str, Any]:

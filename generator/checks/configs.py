@@ -1,10 +1,11 @@
-"""Checks: eval and training configs (contract section 3).
+"""Checks: eval, training and benchmark configs (contract section 3).
 
 The JSON Schemas in generator/schemas/ are the single source of truth for everything a schema can
 say (tables, keys, types, ranges, patterns, branch-xor-commit_sha); this module walks them with
 generator.schemas.evaluate and turns each violation into a located finding. Python adds what a
-draft-07 schema cannot say: non-finite numbers, a secret also set in [env], and the cross-file
-rules (rollout folder, entrypoint, local dataset, schema directive, file naming).
+draft-07 schema cannot say: non-finite numbers, a secret also set in [env], a benchmark agent's
+harness credential, and the cross-file rules (rollout folder, entrypoint, local dataset, schema
+directive, file naming).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.checks import workspace_check
-from generator.diagnostics import Diagnostic
+from generator.diagnostics import Diagnostic, Severity
 from generator.registry import family_rules
 from generator.schemas import CONFIG_KINDS, load_schema, schema_directive, schema_filename
 from generator.schemas.evaluate import Violation, violations
@@ -62,9 +63,9 @@ WRONG_TYPE = _rule(
     example='[evaluation]\nn = "4"   # should be n = 4',
 )
 OUT_OF_RANGE = _rule(
-    "CFG005", "config-out-of-range", "error",
-    summary="A number is outside its allowed range (e.g. n < 1, pass_threshold > 1, lr <= 0).",
-    why="The platform only checks ranges once a paid run starts; catching it here saves the GPU time.",
+    "CFG005", "config-out-of-range", "warning",
+    summary="A number is outside its sensible range (e.g. pass_threshold > 1, lr <= 0); an error for an eval's n < 1, which `osmosis eval run` rejects.",
+    why="osmosis-ai forwards these values unchecked and the platform only judges them once a paid run starts; our ranges are advice, not the platform's published limits.",
     fix="Use a value in the documented range (see `osmosis schema`).",
     example='[sampling]\nrollout_top_p = 1.5   # must be in (0, 1]',
 )
@@ -133,8 +134,8 @@ MISSING_SECRETS_TABLE = _rule(
 )
 INVALID_ROLLOUT_NAME = _rule(
     "CFG015", "invalid-rollout-field", "error",
-    summary="`rollout` is not a rollout folder name (one path segment of lowercase letters, digits and single hyphens).",
-    why="The platform runs rollouts/<rollout>/; a path or an invalid name can never match a rollout folder.",
+    summary="`rollout` is not one path segment (an error: osmosis-ai rejects it), or breaks the naming convention of `osmosis rollout init` (a warning).",
+    why="The platform runs rollouts/<rollout>/; a path can never match a rollout folder. Names outside lowercase letters, digits and hyphens work, but `osmosis rollout init` would not create them.",
     fix="Use the folder name under rollouts/, e.g. rollout = \"multiply\" (not \"rollouts/multiply\").",
     example='[experiment]\nrollout = "rollouts/multiply"',
 )
@@ -203,15 +204,31 @@ CONFIG_OUTSIDE = _rule(
     example="configs/eval/multiply.toml -> ~/shared/multiply.toml",
 )
 
+HARNESS_SECRET = _rule(
+    "CFG025", "benchmark-harness-secret", "error",
+    summary="A benchmark agent's `harness_api_key_secret` does not fit its harness (cursor-cli needs CURSOR_API_KEY; other harnesses take none).",
+    why="`osmosis benchmark submit` rejects the config: the harness reads its credential under one fixed name, and other harnesses have no such credential.",
+    fix='For harness = "cursor-cli" set harness_api_key_secret = "CURSOR_API_KEY" (a secret record of that name); for any other harness remove the key.',
+    example='[[agents]]\nharness = "cursor-cli"\n# harness_api_key_secret missing',
+)
+
 _ENV_RESERVED_HINT = RESERVED_ENV_NAME.fix
-_KIND_TABLES = {"eval": {"evaluation"}, "training": {"training", "sampling", "checkpoints"}}
+_KIND_TABLES = {
+    "eval": {"evaluation"},
+    "training": {"training", "sampling", "checkpoints"},
+    "benchmark": {"agents", "tasks", "execution", "verifier"},
+}
+# osmosis-ai benchmark_config.py: the harnesses with a credential of their own, and the variable it is read from.
+HARNESS_KEYS = {"cursor-cli": "CURSOR_API_KEY"}
+# mini-swe-agent gets a provider/endpoint model's key under this name from the platform.
+MINI_SWE_AGENT_KEY = "MSWEA_API_KEY"
 
 
 # -- one file (osmosis validate) ----------------------------------------------------------------
 
 
 def guess_config_kind(path: Path, text: str | None = None) -> str | None:
-    """eval or training: from the folder (configs/eval/, configs/training/), else from the tables."""
+    """eval, training or benchmark: from the folder (configs/<kind>/), else from the tables."""
     for part in reversed(path.parts[:-1]):
         if part in CONFIG_KINDS:
             return part
@@ -260,15 +277,33 @@ def check_config_doc(doc: TomlDoc, kind: str, ws: Workspace | None, path: Path, 
         return
     data = doc.data or {}
     schema = load_schema(kind)
-    bad_paths: set[tuple] = set()
+    # A reference config's `<...>` values are there to be replaced in a copy, not checked.
+    bad_paths: set[tuple] = placeholder_paths(data) if is_reference(path) else set()
     for v in violations(schema, data):
         if v.keyword not in _PER_KEY and v.path in bad_paths:
             continue  # one finding per value: "" fails both minLength and pattern, say it once
         bad_paths.add(v.path)
         yield _schema_finding(v, kind, doc, display)
-    yield from _python_rules(data, doc, display, bad_paths)
+    yield from _python_rules(data, doc, display, bad_paths, kind)
+    yield from _rollout_naming(data, doc, display, bad_paths)
+    if kind == "benchmark":
+        yield from _benchmark_rules(data, doc, display, bad_paths)
     if ws is not None:
         yield from _cross_file(data, kind, ws, path, doc, display, bad_paths)
+
+
+_PLACEHOLDER = re.compile(r"^<[^<>]+>$")
+
+
+def is_reference(path: Path) -> bool:
+    """Whether ``path`` is a kind's reference config (contract section 1: `configs/<kind>/default.toml`,
+    a copy-from example whose `<...>` values are placeholders)."""
+    return path.name == "default.toml"
+
+
+def placeholder_paths(data: dict) -> set[tuple]:
+    """Where ``data`` holds a `<...>` placeholder string."""
+    return {p for p, value in walk(data) if isinstance(value, str) and _PLACEHOLDER.match(value)}
 
 
 # -- schema violations -> findings --------------------------------------------------------------
@@ -320,10 +355,18 @@ def _schema_finding(v: Violation, kind: str, doc: TomlDoc, display: str) -> Diag
     if v.keyword == "propertyNames":
         line, column = loc.key(v.path) or (1, 1)
         name = v.path[-1]
+        table = _table_name(v.path[:-1])
+        if v.path[-2] != "env":
+            if v.detail.keyword == "enum":  # a key of another variant, e.g. base_url in a provider model
+                allowed = ", ".join(v.detail.schema["enum"])
+                return UNKNOWN_KEY.at(display, f"`{name}` does not belong in [{table}] of this type", line=line, column=column,
+                                      hint=f"Keys here: {allowed}.")
+            return INVALID_VALUE.at(display, f"[{table}] must not have the key `{name}`", line=line, column=column,
+                                    hint=v.schema.get("description"))
         if v.detail.keyword == "not":
-            reason = "starts with _OSMOSIS_" if name.startswith("_OSMOSIS_") else "is set by the platform itself"
-            return RESERVED_ENV_NAME.at(display, f"[env] name `{name}` {reason}", line=line, column=column)
-        return INVALID_ENV_NAME.at(display, f"[env] name `{name}` must match ^[A-Z_][A-Z0-9_]*$", line=line, column=column)
+            return RESERVED_ENV_NAME.at(display, f"{table} name `{name}` starts with _OSMOSIS_, which the platform reserves",
+                                        line=line, column=column)
+        return INVALID_ENV_NAME.at(display, f"{table} name `{name}` must match ^[A-Z_][A-Z0-9_]*$", line=line, column=column)
 
     line, column = loc.value(v.path) or (1, 1)
     shown = _show(v.instance)
@@ -338,8 +381,11 @@ def _schema_finding(v: Violation, kind: str, doc: TomlDoc, display: str) -> Diag
         return WRONG_TYPE.at(display, f"`{where}` must be {wanted}, got {got}", line=line, column=column,
                              hint=about or None)
     if v.keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
-        return OUT_OF_RANGE.at(display, f"`{where}` is {shown}; it must be {_range(v.schema)}", line=line, column=column,
-                               hint=v.schema.get("description") or None)
+        if kind == "eval" and v.path == ("evaluation", "n"):  # `osmosis eval run` rejects it
+            return OUT_OF_RANGE.at(display, f"`{where}` is {shown}; it must be {_range(v.schema)}", line=line, column=column,
+                                   hint=v.schema.get("description") or None, severity=Severity.ERROR)
+        return OUT_OF_RANGE.at(display, f"`{where}` is {shown}; we advise {_range(v.schema)} (the platform checks it only when the run starts)",
+                               line=line, column=column, hint=v.schema.get("description") or None)
     if v.keyword == "uniqueItems":
         return DUPLICATE_SECRET.at(display, f"{_show(v.instance[v.detail])} is listed twice in [secrets] required", line=line, column=column) \
             if v.path[:2] == ("secrets", "required") else INVALID_VALUE.at(display, f"`{where}` repeats an earlier item", line=line, column=column)
@@ -347,8 +393,22 @@ def _schema_finding(v: Violation, kind: str, doc: TomlDoc, display: str) -> Diag
         return INVALID_COMMIT_SHA.at(display, f"commit_sha {shown} is not 7-40 hexadecimal digits", line=line, column=column)
     if v.path == ("experiment", "rollout"):
         return _rollout_name_finding(v.instance, display, line, column)
-    if v.path[:2] == ("secrets", "required") and len(v.path) == 3:
+    if v.path == ("experiment", "branch") and v.keyword == "pattern":
+        return INVALID_VALUE.at(display, f"branch {shown} contains whitespace, which osmosis-ai rejects", line=line, column=column,
+                                hint="Use the branch's exact name (git branch names have no spaces).")
+    if _names_a_secret(v.path) and v.keyword == "not":
+        return RESERVED_ENV_NAME.at(display, f"`{where}` = {shown} is a name the benchmark runner reserves", line=line, column=column,
+                                    hint="Store the model's key in a secret record with another name and use that name.")
+    if _names_a_secret(v.path):
         return INVALID_SECRET_NAME.at(display, f"secret name {shown} must match ^[A-Z][A-Z0-9_]*$", line=line, column=column)
+    if v.keyword in ("enum", "const"):
+        allowed = " or ".join(_show(e) for e in v.schema.get("enum", [v.schema.get("const")]))
+        return INVALID_VALUE.at(display, f"`{where}` = {shown} must be {allowed}", line=line, column=column,
+                                hint=v.schema.get("description"))
+    if v.keyword in ("minItems", "maxItems"):
+        bound = f"at least {v.schema['minItems']}" if v.keyword == "minItems" else f"at most {v.schema['maxItems']}"
+        return INVALID_VALUE.at(display, f"`{where}` has {len(v.instance)} item{'s' if len(v.instance) != 1 else ''}; it must have {bound}",
+                                line=line, column=column, hint=v.schema.get("description"))
     if v.keyword == "not" and v.schema.get("not", {}).get("required") == ["branch", "commit_sha"]:
         line, column = loc.key(v.path + ("commit_sha",)) or (line, column)
         return BRANCH_AND_COMMIT.at(display, f"[{where}] sets both `branch` and `commit_sha`; keep one", line=line, column=column)
@@ -358,18 +418,42 @@ def _schema_finding(v: Violation, kind: str, doc: TomlDoc, display: str) -> Diag
                             hint=v.schema.get("description"))
 
 
+def _table_name(path: tuple) -> str:
+    """``("agents", 0, "env")`` -> ``agents.env`` (how TOML names an array of tables' sub-table)."""
+    return ".".join(p for p in path if isinstance(p, str))
+
+
+# Where a config names a secret record: [secrets]/[verifier] required, and the benchmark's *_secret keys.
+def _names_a_secret(path: tuple) -> bool:
+    if len(path) == 3 and path[0] in ("secrets", "verifier") and path[1] == "required":
+        return True
+    return bool(path) and isinstance(path[-1], str) and path[-1].endswith("_secret")
+
+
 def _rollout_name_finding(value: str, display: str, line: int, column: int) -> Diagnostic:
     if "/" in value or "\\" in value:
         message = f"rollout {_show(value)} must be one folder name under rollouts/, not a path"
         last = [p for p in re.split(r"[\\/]", value) if p]
         hint = f'Use rollout = "{last[-1]}".' if last else None
-    elif value == "default":
-        message, hint = "rollout name 'default' is reserved by the platform", None
     else:
-        from generator.names import name_problem
-
-        message, hint = (name_problem(value, kind="rollout") or f"rollout {_show(value)} is not a valid rollout name"), None
+        message, hint = f"rollout {_show(value)} is not a rollout folder name", None
     return INVALID_ROLLOUT_NAME.at(display, message, line=line, column=column, hint=hint)
+
+
+def _rollout_naming(data: dict, doc: TomlDoc, display: str, bad_paths: set[tuple]) -> Iterator[Diagnostic]:
+    """A `rollout` osmosis-ai accepts but `osmosis rollout init` would not name so: advice only."""
+    from generator.names import name_problem
+
+    experiment = data.get("experiment")
+    value = experiment.get("rollout") if isinstance(experiment, dict) else None
+    if not isinstance(value, str) or ("experiment", "rollout") in bad_paths or _PLACEHOLDER.match(value):
+        return  # a placeholder is no name at all: the missing folder (CFG016) says so
+    problem = "the name 'default' is reserved by `osmosis rollout init`" if value == "default" else name_problem(value, kind="rollout")
+    if problem:
+        line, column = doc.locator.value(("experiment", "rollout")) or (1, 1)
+        yield INVALID_ROLLOUT_NAME.at(display, f"{problem} (a convention: osmosis-ai runs it all the same)", line=line, column=column,
+                                      hint="Prefer lowercase letters, digits and hyphens (my-rollout), as `osmosis rollout init` makes them.",
+                                      severity=Severity.WARNING)
 
 
 def dotted(path: tuple) -> str:
@@ -426,7 +510,7 @@ def _num(x: float) -> str:
 # -- rules a draft-07 schema cannot express ---------------------------------------------------
 
 
-def _python_rules(data: dict, doc: TomlDoc, display: str, bad_paths: set[tuple]) -> Iterator[Diagnostic]:
+def _python_rules(data: dict, doc: TomlDoc, display: str, bad_paths: set[tuple], kind: str = "eval") -> Iterator[Diagnostic]:
     for path, value in walk(data):
         if isinstance(value, float) and not math.isfinite(value) and path not in bad_paths:
             line, column = doc.locator.value(path) or (1, 1)
@@ -438,7 +522,76 @@ def _python_rules(data: dict, doc: TomlDoc, display: str, bad_paths: set[tuple])
         for i, name in enumerate(required):
             if isinstance(name, str) and name in env:
                 line, column = doc.locator.value(("secrets", "required", i)) or (1, 1)
-                yield SECRET_IN_ENV.at(display, f"`{name}` is a required secret and also set in [env]", line=line, column=column)
+                if kind == "benchmark":  # benchmark submit does not reject it; the two values would still collide
+                    yield SECRET_IN_ENV.at(display, f"`{name}` is a required secret and also set in [env]; the run would get one of the two values",
+                                           line=line, column=column, severity=Severity.WARNING)
+                else:
+                    yield SECRET_IN_ENV.at(display, f"`{name}` is a required secret and also set in [env]", line=line, column=column)
+
+
+def _benchmark_rules(data: dict, doc: TomlDoc, display: str, bad_paths: set[tuple]) -> Iterator[Diagnostic]:
+    """What `osmosis benchmark submit` checks beyond the schema (osmosis-ai benchmark_config.py):
+    the platform sets each agent's model, judge and verifier secrets as variables of the same name,
+    so no [env] / [agents.env] may set them; cursor-cli reads its own credential from
+    CURSOR_API_KEY; mini-swe-agent gets a provider/endpoint model's key as MSWEA_API_KEY."""
+    agents = data.get("agents")
+    if not isinstance(agents, list):
+        return
+    env = data.get("env") if isinstance(data.get("env"), dict) else {}
+    execution = data.get("execution") if isinstance(data.get("execution"), dict) else {}
+    verifier = data.get("verifier") if isinstance(data.get("verifier"), dict) else {}
+    injected: list[tuple[str, tuple]] = []  # (secret name, where it is named) for every agent
+    judge = execution.get("judge_api_key_secret")
+    if isinstance(judge, str) and judge:
+        injected.append((judge, ("execution", "judge_api_key_secret")))
+    names = verifier.get("required")
+    for i, name in enumerate(names if isinstance(names, list) else []):
+        if isinstance(name, str):
+            injected.append((name, ("verifier", "required", i)))
+    loc = doc.locator
+    for index, agent in enumerate(agents):
+        if not isinstance(agent, dict) or ("agents", index) in bad_paths:
+            continue
+        own_env = agent.get("env") if isinstance(agent.get("env"), dict) else {}
+        effective = {**env, **own_env}
+
+        def source(name: str) -> str:
+            return f"[agents.env] of agent {index + 1}" if name in own_env else "[env]"
+
+        model = agent.get("model") if isinstance(agent.get("model"), dict) else {}
+        secrets = list(injected)
+        key = model.get("api_key_secret")
+        if model.get("type") in ("provider", "endpoint") and isinstance(key, str):
+            secrets.append((key, ("agents", index, "model", "api_key_secret")))
+        for name, where in secrets:
+            if name in effective:
+                line, column = loc.value(where) or (1, 1)
+                yield SECRET_IN_ENV.at(display, f"`{name}` is a secret the platform sets for agent {index + 1} and also set in {source(name)}",
+                                       line=line, column=column, hint=f"Remove `{name}` from {source(name)}, or rename the variable.")
+        harness = agent.get("harness")
+        wanted = HARNESS_KEYS.get(harness) if isinstance(harness, str) else None
+        given = agent.get("harness_api_key_secret")
+        named = next((k for k in ("harness_api_key_secret", "harness") if k in agent), None)
+        line, column = loc.value(("agents", index, named) if named else ("agents", index)) or (1, 1)
+        if wanted and wanted in effective:
+            yield RESERVED_ENV_NAME.at(display, f"`{wanted}` in {source(wanted)} is set by agent {index + 1}'s {harness} harness",
+                                       line=line, column=column, hint=f"Remove `{wanted}` from {source(wanted)}.")
+        if wanted and given is None:
+            yield HARNESS_SECRET.at(display, f"agent {index + 1}'s {harness} harness needs harness_api_key_secret = {wanted!r}",
+                                    line=line, column=column)
+        elif wanted and given != wanted:
+            yield HARNESS_SECRET.at(display, f"agent {index + 1}'s {harness} harness reads {wanted}, not {given!r}",
+                                    line=line, column=column, hint=f"Store the credential in a secret record named {wanted} and set harness_api_key_secret = {wanted!r}.")
+        elif not wanted and given is not None:
+            what = f"the {harness} harness" if isinstance(harness, str) else "the benchmark's own scaffold"
+            yield HARNESS_SECRET.at(display, f"agent {index + 1} uses {what}, which takes no harness_api_key_secret",
+                                    line=line, column=column, hint="Remove harness_api_key_secret.")
+        if harness == "mini-swe-agent" and model.get("type") != "hosted" and MINI_SWE_AGENT_KEY in effective:
+            line, column = loc.key(("agents", index, "env", MINI_SWE_AGENT_KEY) if MINI_SWE_AGENT_KEY in own_env
+                                   else ("env", MINI_SWE_AGENT_KEY)) or (1, 1)
+            yield RESERVED_ENV_NAME.at(display, f"`{MINI_SWE_AGENT_KEY}` in {source(MINI_SWE_AGENT_KEY)}: the platform sets it to agent "
+                                       f"{index + 1}'s model key for mini-swe-agent", line=line, column=column,
+                                       hint=f"Remove `{MINI_SWE_AGENT_KEY}` from {source(MINI_SWE_AGENT_KEY)}.")
 
 
 def walk(value: Any, path: tuple = ()) -> Iterator[tuple[tuple, Any]]:
@@ -458,7 +611,8 @@ def walk(value: Any, path: tuple = ()) -> Iterator[tuple[tuple, Any]]:
 def _cross_file(data: dict, kind: str, ws: Workspace, path: Path, doc: TomlDoc, display: str,
                 bad_paths: set[tuple]) -> Iterator[Diagnostic]:  # fmt: skip
     loc = doc.locator
-    yield from _directive(doc, kind, ws, path, display)
+    if ws.opted_in:  # the `#:schema` line is our convention, not the platform's
+        yield from _directive(doc, kind, ws, path, display)
     experiment = data.get("experiment")
     if not isinstance(experiment, dict):
         return
@@ -500,7 +654,7 @@ def _in_config_folder(ws: Workspace, path: Path, kind: str) -> bool:
 
 
 def _name_matches(stem: str, rollout: str) -> bool:
-    return stem == rollout or stem.startswith(rollout + "-") or stem.startswith(rollout + "_")
+    return stem == "default" or stem == rollout or stem.startswith(rollout + "-") or stem.startswith(rollout + "_")
 
 
 def entrypoint_escapes(entry: str) -> bool:
@@ -619,6 +773,8 @@ def fix_schema_directives(root: Path) -> list[str]:
     Returns one line per file changed.
     """
     ws = Workspace(root)
+    if not ws.opted_in:
+        return []
     changed = []
     for kind in CONFIG_KINDS:
         for path in ws.config_files(kind):

@@ -14,14 +14,16 @@ from pathlib import Path
 from generator.checks import workspace_check
 from generator.datasets.extensions import suggested_name
 from generator.datasets.findings import Findings
-from generator.diagnostics import Diagnostic
+from generator.diagnostics import Diagnostic, Severity
 from generator.registry import Rule, family_rules
-from generator.workspace import DATASET_SUFFIXES, Workspace
+from generator.workspace import Workspace
 
 FAMILY = "datasets"
 MIN_ROWS = 4
 # The platform's "5 GB"; read as decimal gigabytes, the stricter of the two readings.
 MAX_BYTES = 5 * 1000**3
+# What the platform reads (osmosis-ai platform/constants.py VALID_EXTENSIONS), in any letter case.
+PLATFORM_SUFFIXES = (".jsonl", ".csv", ".parquet")
 
 
 _rule = family_rules(FAMILY)
@@ -29,10 +31,10 @@ _rule = family_rules(FAMILY)
 
 UNKNOWN_FORMAT = _rule(
     "DAT001", "dataset-unknown-format", "error",
-    summary="The dataset's extension is not one the platform reads (.jsonl, .json, .csv, .parquet).",
-    why="The platform picks the parser by extension; any other file is rejected at upload.",
-    fix="Convert the file to JSON lines (.jsonl), a JSON array (.json), CSV or parquet and name it so.",
-    example="data/train.tsv",
+    summary="The dataset's extension is not one the platform reads (.jsonl, .csv, .parquet, in any letter case); a .json file included.",
+    why="The platform picks the parser by extension; any other file, a JSON array (.json) too, is rejected at upload.",
+    fix="Convert the file to JSON lines (.jsonl: one object a line), CSV or parquet and name it so.",
+    example="data/train.json   # convert: jq -c '.[]' data/train.json > data/train.jsonl",
 )  # fmt: skip
 UNREADABLE = _rule(
     "DAT002", "dataset-unreadable", "error",
@@ -64,7 +66,7 @@ NOT_OBJECT = _rule(
 )  # fmt: skip
 MISSING_COLUMN = _rule(
     "DAT006", "dataset-missing-column", "error",
-    summary="A required column is missing: `user_prompt`, and `ground_truth` (or `label`) unless every row has `metadata`; near misses such as `User_Prompt` are named.",
+    summary="A required column is missing: `user_prompt` and `ground_truth` (or `label`), unless the file has a `metadata` column (metadata mode); near misses such as `User_Prompt` are named.",
     why="Column names are case-sensitive: the platform does not find `User_Prompt`, so rows have no prompt or no reference answer for the grader.",
     fix="Add the column, or rename the near miss to the exact name.",
     example='{"User_Prompt": "2 * 3", "ground_truth": "6"}',
@@ -111,10 +113,10 @@ TOO_LARGE = _rule(
 )  # fmt: skip
 BAD_METADATA = _rule(
     "DAT013", "dataset-metadata-invalid", "error",
-    summary="In a file with a `metadata` column, a row's metadata is not a non-empty JSON object.",
-    why="Metadata reaches the workflow and grader as `ctx.metadata`, a dict; without `ground_truth` it is what the grader scores against.",
-    fix='Give every row an object with at least one key: "metadata": {"id": 7}. In CSV, the cell holds the JSON text.',
-    example='{"user_prompt": "2 * 3", "metadata": {}}',
+    summary="In a file with a `metadata` column, a row's metadata is not a non-empty JSON object (or JSON text of one), holds a nested empty object or an integer beyond 64 bits, or gives a key another JSON type than earlier rows did.",
+    why="Metadata reaches the workflow and grader as `ctx.metadata`; the platform stores it as one typed table, so it rejects what that table cannot hold.",
+    fix='Give every row an object with at least one key, the same type per key in every row (null aside), no `{}` inside and integers within 64 bits: "metadata": {"id": 7}. In CSV, the cell holds the JSON text.',
+    example='{"metadata": {"id": 7}}\n{"metadata": {"id": "seven"}}',
 )  # fmt: skip
 PARQUET_UNCHECKED = _rule(
     "DAT014", "dataset-parquet-unchecked", "warning",
@@ -124,8 +126,8 @@ PARQUET_UNCHECKED = _rule(
 )  # fmt: skip
 BLANK_LINE = _rule(
     "DAT015", "dataset-blank-line", "warning",
-    summary="A JSON lines or CSV file has a blank line (not counted as a row).",
-    why="Some readers skip blank lines and others stop with an error, so the file's row count depends on who reads it.",
+    summary="A JSON lines or CSV file has a blank line: a warning in JSON lines (the platform skips it), an error in CSV (the platform reads it as a row with no fields).",
+    why="The platform's CSV reader takes a blank line for a row of the wrong width and rejects the file; other JSON lines readers may stop at one.",
     fix="Delete the blank line (a single newline at the end of the file is fine).",
 )  # fmt: skip
 DUPLICATE_COLUMN = _rule(
@@ -143,8 +145,8 @@ NO_SYSTEM_PROMPT = _rule(
 )  # fmt: skip
 BOM = _rule(
     "DAT018", "dataset-byte-order-mark", "warning",
-    summary="The file starts with a UTF-8 byte-order mark.",
-    why="Readers that do not strip it see the first column as '\\ufeffuser_prompt' (or reject the first JSON line).",
+    summary="The file starts with a UTF-8 byte-order mark: an error in JSON lines and in a CSV whose first column is one the platform looks for, else a warning.",
+    why="The platform reads the mark as data: line 1 of a JSON lines file becomes invalid JSON, and a CSV's first column becomes '\\ufeffuser_prompt', so `user_prompt` is missing.",
     fix="Save the file as UTF-8 without BOM (in Excel: 'CSV UTF-8' adds one; use another export or strip it).",
 )  # fmt: skip
 OUTSIDE_WORKSPACE = _rule(
@@ -156,7 +158,7 @@ OUTSIDE_WORKSPACE = _rule(
 
 MISNAMED = _rule(
     "DAT020", "dataset-misnamed", "warning",
-    summary="A file in data/ is named nearly like a dataset (`x.jsnol`, `x.jsonl.txt`, `x.JSONL`, `x.ndjson`) but not quite; the right name is suggested. Other files there (a README, notes) are not reported.",
+    summary="A file in data/ is named nearly like a dataset (`x.jsnol`, `x.jsonl.txt`, `x.ndjson`) but not quite; the right name is suggested. Other files there (a README, notes) are not reported.",
     why="The platform picks a dataset's parser by its lower-case extension, so the file is not read as the dataset it looks like, and doctor does not check its rows either.",
     fix="Rename the file as suggested (or, if it is not a dataset, give it a name that does not look like one).",
     example="data/train.jsnol   # did you mean train.jsonl?",
@@ -178,10 +180,14 @@ _BY_KIND: dict[str, Rule] = {
     "metadata": BAD_METADATA,
     "parquet-unchecked": PARQUET_UNCHECKED,
     "blank-line": BLANK_LINE,
+    "csv-blank-line": BLANK_LINE,
+    "bom-breaks": BOM,
     "duplicate-column": DUPLICATE_COLUMN,
     "no-system-prompt": NO_SYSTEM_PROMPT,
     "bom": BOM,
 }
+# Kinds that are errors where their rule is a warning elsewhere (the platform's reader fails on them).
+_ERRORS = {"csv-blank-line": Severity.ERROR, "bom-breaks": Severity.ERROR}
 # How the summarising diagnostic names what it counts: (one, many).
 _NOUNS = {
     "encoding": ("byte that is not UTF-8", "bytes that are not UTF-8"),
@@ -192,6 +198,7 @@ _NOUNS = {
     "divergent-keys": ("row whose keys differ from the first row's", "rows whose keys differ from the first row's"),
     "metadata": ("invalid metadata value", "invalid metadata values"),
     "blank-line": ("blank line", "blank lines"),
+    "csv-blank-line": ("blank line", "blank lines"),
 }
 
 
@@ -201,12 +208,6 @@ def _scan(path: Path, suffix: str, size: int, findings: Findings) -> int | None:
         from generator.datasets.jsonl import scan_file
 
         return scan_file(path, size, findings)
-    if suffix == ".json":
-        from generator.datasets.jsonarray import scan_json_array
-
-        with open(path, "rb") as fh:
-            rows, whole = scan_json_array(fh, findings)
-        return rows if whole else None
     if suffix == ".csv":
         from generator.datasets.csvfile import scan_csv
 
@@ -259,9 +260,13 @@ def findings_of(path: Path) -> Findings:
     """Every finding for the dataset at ``path``, by kind (the format is chosen by extension)."""
     findings = Findings()
     suffix = path.suffix.lower()
-    if suffix not in DATASET_SUFFIXES:
+    if suffix == ".json":
+        findings.add("unknown-format", "the platform does not read .json datasets (it reads .jsonl, .csv and .parquet)",
+                     hint=f"Convert the array to JSON lines, one object a line: jq -c '.[]' {path.name} > {path.stem}.jsonl")
+        return findings
+    if suffix not in PLATFORM_SUFFIXES:
         shown = f"`{path.suffix}`" if path.suffix else "no extension"
-        findings.add("unknown-format", f"{shown} is not a dataset format; use .jsonl, .json, .csv or .parquet")
+        findings.add("unknown-format", f"{shown} is not a dataset format; use .jsonl, .csv or .parquet")
         return findings
     try:
         broken = _broken_link(path)
@@ -285,7 +290,8 @@ def findings_of(path: Path) -> Findings:
 
 def to_diagnostics(findings: Findings, display: str) -> list[Diagnostic]:
     """The findings as diagnostics at ``display``, one summarising diagnostic per capped kind."""
-    out = [_BY_KIND[f.kind].at(display, f.message, line=f.line, column=f.column, hint=f.hint) for f in findings.shown]
+    out = [_BY_KIND[f.kind].at(display, f.message, line=f.line, column=f.column, hint=f.hint, severity=_ERRORS.get(f.kind))
+           for f in findings.shown]
     for kind, first in findings.first_hidden.items():
         rest = findings.hidden(kind)
         shown = findings.counts[kind] - rest
@@ -293,7 +299,7 @@ def to_diagnostics(findings: Findings, display: str) -> list[Diagnostic]:
         one, many = _NOUNS.get(kind, ("more finding", "more findings"))
         listed = "the first is listed" if shown == 1 else f"the first {shown} are listed"
         message = f"{rest} more {one if rest == 1 else many}{where} ({listed})"
-        out.append(_BY_KIND[kind].at(display, message, line=first))
+        out.append(_BY_KIND[kind].at(display, message, line=first, severity=_ERRORS.get(kind)))
     return sorted(out, key=Diagnostic.sort_key)
 
 
@@ -308,7 +314,7 @@ def _misnamed(path: Path, display: str) -> list[Diagnostic]:
     suggestion = suggested_name(path.name)
     if suggestion is None:
         return []
-    message = f"{path.name} looks like a dataset but is not named as one (the platform reads .jsonl, .json, .csv, .parquet); did you mean {suggestion}?"
+    message = f"{path.name} looks like a dataset but is not named as one (the platform reads .jsonl, .csv, .parquet); did you mean {suggestion}?"
     hint = f"Rename it to {suggestion} (if it is not a dataset, give it a name that does not look like one)."
     return [MISNAMED.at(display, message, hint=hint)]
 

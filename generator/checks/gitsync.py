@@ -8,12 +8,13 @@ gitpython is imported only inside the check, and only when the workspace is in a
 from __future__ import annotations
 
 import re
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
 from generator.checks import workspace_check
 from generator.config_refs import ConfigRef, workspace_configs
 from generator.diagnostics import Diagnostic
 from generator.registry import rule
+from generator.toml_locate import TomlDoc
 from generator.workspace import Workspace
 
 FAMILY = "git"
@@ -196,3 +197,21 @@ def _has_branch(repo, branch: str) -> bool:
         except git.GitCommandError:
             continue
     return False
+
+
+def check_config_pins(ws: Workspace, path: Path, kind: str) -> list[Diagnostic]:
+    """`osmosis validate` on one config: its commit_sha and branch against the workspace's
+    repository, as doctor checks them (nothing outside a git work tree)."""
+    if ws.git_root is None:
+        return []
+    text = ws.read_text(path)
+    doc = TomlDoc.parse(text) if text is not None else None
+    if doc is None or doc.data is None:
+        return []  # the config checks report why
+    try:
+        import git
+
+        with git.Repo(ws.git_root) as repo:
+            return _pins(repo, ws, ConfigRef(path, kind, doc))
+    except Exception as err:  # noqa: BLE001  as in check_git_sync: report, never crash
+        return [GIT_UNREADABLE.at(None, f"git failed: {_one_line(err)}")]

@@ -67,9 +67,9 @@ INVALID_WORKSPACE_NAME = rule(
     example='[project]\nname = "My_Workspace"',
 )
 INVALID_ROLLOUT_NAME = rule(
-    "LAY006", "invalid-rollout-name", FAMILY, "error",
-    summary=f"A rollout folder name breaks the naming rule ({NAME_RULE_TEXT}; `default` is reserved).",
-    why="The folder name is the rollout's name on the platform; configs refer to it and the platform rejects invalid ones.",
+    "LAY006", "invalid-rollout-name", FAMILY, "warning",
+    summary=f"A rollout folder name breaks the naming convention ({NAME_RULE_TEXT}; `default` is reserved).",
+    why="`osmosis rollout init` names rollouts so (lowercase letters, digits, hyphens); osmosis-ai's config loader accepts any one-segment name, so this is advice.",
     fix="Rename the folder under rollouts/ (and the `rollout` value in its configs) to a valid name.",
     example="rollouts/Multiply_v2/",
 )
@@ -201,6 +201,8 @@ def check_claude_md(ws: Workspace) -> list[Diagnostic]:
 def check_workspace_schemas(ws: Workspace) -> list[Diagnostic]:
     from generator.schemas import KINDS, WORKSPACE_SCHEMA_DIR, schema_bytes, schema_filename
 
+    if not ws.opted_in:
+        return []  # our convention, not the platform's: see Workspace.opted_in
     found = []
     for kind in KINDS:
         rel = f"{WORKSPACE_SCHEMA_DIR}/{schema_filename(kind)}"

@@ -10,8 +10,9 @@ which also keeps every scalar a string, and we reject strictyaml's forbidden fea
 parser's events ourselves. tests/skills/ checks the agreement on a corpus and by property tests.
 
 On top of that verdict we add findings the reference does not make: warnings (body length, odd
-delimiters, metadata shape) and, for errors, relative body links whose file is missing or lies
-outside the skill, and the workspace wiring (bundled skills present, `.claude/skills` links).
+delimiters, metadata shape, relative body links whose file is missing or lies outside the skill),
+and the workspace wiring (bundled skills present, `.claude/skills` links). Spec validity alone
+decides a skill's errors: a dead or outward link is portability advice, not an invalid skill.
 """
 
 from __future__ import annotations
@@ -155,14 +156,18 @@ BODY_TOO_LONG = _rule(
     "The whole body is loaded into the agent's context when the skill is used; long bodies crowd it out.",
     "Move detailed material into references/ files and link to them from the body.")
 LINK_TARGET_MISSING = _rule(
-    "SKL025", "link-target-missing", "error", "A relative link in SKILL.md points to a file that does not exist.",
-    "Agents follow these links to load references on demand; a dead link loses that material.",
+    "SKL025", "link-target-missing", "warning", "A relative link in SKILL.md points to a file that does not exist.",
+    "Agents follow these links to load references on demand; a dead link loses that material. The skill "
+    "is still valid (the Agent Skills format does not check links), so this is advice. `{baseDir}` is "
+    "read as the skill folder; footnotes `[^1]: ...` are not links.",
     "Create the linked file or fix the link's path (relative to the skill folder).",
     "[configs](references/config.md) with no references/config.md")
 LINK_ESCAPES_SKILL = _rule(
-    "SKL026", "link-escapes-skill", "error", "A link in SKILL.md points outside the skill's folder.",
-    "A skill is copied and installed as one folder; files outside it are not there for the agent.",
-    "Copy the material into the skill (e.g. references/) and link to that copy.", "[x](../other-skill/SKILL.md)")
+    "SKL026", "link-escapes-skill", "warning",
+    "A link in SKILL.md points outside the skill's folder (and not into a sibling skill).",
+    "A skill is copied and installed as one folder; files outside it may not be there for the agent. "
+    "Links into a sibling skill (`../other-skill/SKILL.md`) are fine when that skill exists beside it.",
+    "Copy the material into the skill (e.g. references/) and link to that copy.", "[x](../../docs/notes.md)")
 FRONT_MATTER_LINE_SEPARATOR = _rule(
     "SKL034", "front-matter-unicode-line-break", "warning",
     "The front matter holds U+0085, U+2028 or U+2029 (Unicode line breaks).",
@@ -600,7 +605,9 @@ def _name_findings(field: _Field, folder_name: str, display: str) -> list[Diagno
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 _INLINE_LINK = re.compile(r"!?\[(?:[^\]\\]|\\.)*\]\(\s*(<[^>\n]*>|[^)\s]+)")
-_REFERENCE_DEF = re.compile(r"^ {0,3}\[[^\]]+\]:\s*(<[^>\n]*>|\S+)")
+_REFERENCE_DEF = re.compile(r"^ {0,3}\[(?!\^)[^\]]+\]:\s*(<[^>\n]*>|\S+)")  # `[^1]: ...` is a footnote
+# A placeholder that skill runners replace with the skill's folder (Claude Code and others).
+_BASE_DIR = "{baseDir}"
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 
 
@@ -654,14 +661,27 @@ def _link_problem(target: str, root: str) -> tuple[Rule, str] | None:
     path = unquote(target.split("#", 1)[0].split("?", 1)[0])
     if not path:
         return None
-    if path.startswith("/") or os.path.isabs(path):
+    base_dir = path == _BASE_DIR or path.startswith(_BASE_DIR + "/")
+    if base_dir:
+        path = "." + path[len(_BASE_DIR):]
+    elif path.startswith("/") or os.path.isabs(path):
         return LINK_ESCAPES_SKILL, f"the link {target!r} is an absolute path; link relative to the skill folder"
     joined = os.path.normpath(os.path.join(root, path))
-    if os.path.commonpath([root, joined]) != root:
-        return LINK_ESCAPES_SKILL, f"the link {target!r} points outside the skill folder"
+    if os.path.commonpath([root, joined]) != root and not _in_sibling_skill(joined, root):
+        return LINK_ESCAPES_SKILL, f"the link {target!r} points outside the skill folder, not into a skill beside it"
     if not os.path.exists(joined):
-        return LINK_TARGET_MISSING, f"the link {target!r} points to a file that does not exist"
+        where = " ({baseDir} is the skill folder)" if base_dir else ""
+        return LINK_TARGET_MISSING, f"the link {target!r} points to a file that does not exist{where}"
     return None
+
+
+def _in_sibling_skill(path: str, root: str) -> bool:
+    """Whether ``path`` lies in another skill folder beside the skill at ``root`` (one that has a SKILL.md)."""
+    parent = os.path.dirname(root)
+    if os.path.commonpath([parent, path]) != parent or path == parent:
+        return False
+    sibling = os.path.join(parent, os.path.relpath(path, parent).split(os.sep, 1)[0])
+    return any(os.path.isfile(os.path.join(sibling, name)) for name in ("SKILL.md", "skill.md"))
 
 
 def _valid_name(name: str) -> str:
@@ -692,7 +712,7 @@ def check_skills(ws: Workspace) -> list[Diagnostic]:
             continue
         found.extend(check_skill_dir(skill_dir, display))
     present = {d.name for d in skill_dirs}
-    for name in SKILL_NAMES:
+    for name in SKILL_NAMES if ws.opted_in else ():  # our bundle is our convention (Workspace.opted_in)
         if name not in present:
             found.append(BUNDLED_SKILL_MISSING.at(
                 f".agents/skills/{name}", f"the bundled skill {name!r} is missing from .agents/skills/"))

@@ -14,10 +14,10 @@ def register(app: typer.Typer) -> None:
     @app.command("schema")
     @handles_errors
     def schema(
-        kind: Optional[str] = typer.Argument(None, help="eval, training or dataset."),
+        kind: Optional[str] = typer.Argument(None, help="eval, training, benchmark or dataset."),
         write: Optional[Path] = typer.Option(None, "--write", help="Write every schema into this folder instead."),
     ) -> int:
-        """Print the JSON Schema (draft-07) for a config kind or dataset rows.
+        """Print the JSON Schema (draft-07) for a config kind (eval, training, benchmark) or dataset rows.
 
         Example: osmosis schema eval > eval.schema.json
         """

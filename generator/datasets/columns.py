@@ -1,11 +1,13 @@
 """Column rules shared by every format: which columns a dataset needs and what each row must hold.
 
-Contract section 4. ``user_prompt`` and ``ground_truth`` (or its alias ``label``) are required
-non-empty strings; ``system_prompt`` is a usual, optional string. "Metadata mode": a file with a
-``metadata`` column, whose every value is a non-empty JSON object, may omit ``ground_truth`` (the
-grader reads the row's metadata instead); ``user_prompt`` is still required. Other columns are
-allowed. Names are case-sensitive, so a near miss (``User_Prompt``, ``userprompt``) is reported
-with the name it should have.
+Contract section 4, as osmosis-ai's `dataset validate` (platform/cli/dataset.py) and `eval run`
+(eval/local/dataset.py) read it. "Prompt mode": ``user_prompt`` and ``ground_truth`` (or its alias
+``label``) are required non-empty strings; ``system_prompt`` is a usual, optional string.
+"Metadata mode": a file with a ``metadata`` column needs no other column; every row's metadata is a
+non-empty JSON object (native, or JSON text in a string) with no nested empty object, integers that
+fit in 64 bits, and one JSON type per key path across rows (null aside; integers and floats are
+both numbers). Other columns are allowed. Names are case-sensitive, so a near miss
+(``User_Prompt``, ``userprompt``) is reported with the name it should have.
 """
 
 from __future__ import annotations
@@ -84,9 +86,9 @@ class ColumnSpec:
             if n > 1:
                 findings.add("duplicate-column", f"column {shown(name)} appears {n} times", line)
         present = set(columns)
-        if USER not in present:
-            _missing(findings, USER, present, line, "the prompt the model answers")
         metadata = METADATA if METADATA in present else None
+        if USER not in present and metadata is None:
+            _missing(findings, USER, present, line, "the prompt the model answers")
         if TRUTH in present and LABEL in present:
             findings.add(
                 "ambiguous-label",
@@ -95,13 +97,15 @@ class ColumnSpec:
             )
         elif TRUTH not in present and LABEL not in present and metadata is None:
             _missing(findings, TRUTH, present, line, "the reference answer the grader receives", alias=LABEL)
-        if SYSTEM not in present:
+        if SYSTEM not in present and (metadata is None or USER in present):  # metadata alone: the workflow builds the prompt
             guess = near_miss(SYSTEM, present)
             if guess:
                 _misspelt(findings, f"`{SYSTEM}`", guess, SYSTEM, line)
             else:
                 findings.add("no-system-prompt", f"no `{SYSTEM}` column: rows reach the model without a system message", line)
-        nonempty = tuple(c for c in (USER, TRUTH, LABEL) if c in present)
+        # In metadata mode the prompt columns are optional, row by row too (`eval run` reads an
+        # empty one as absent), so only prompt mode requires their values.
+        nonempty = tuple(c for c in (USER, TRUTH, LABEL) if c in present) if metadata is None else ()
         strings = (SYSTEM,) if SYSTEM in present else ()
         return cls(frozenset(present), line, nonempty, strings, metadata)
 
@@ -132,17 +136,137 @@ def _quote_hint(name: str, value: object) -> str:
     return f'give `{name}` a string value in every row: "{name}": "..."'
 
 
+INT64 = (-(2**63), 2**63 - 1)
+# A number of 19 or more digits: orjson turns integers beyond 64 bits into floats, so text holding
+# one is decoded again with the standard library, which keeps them exact.
+_LONG_NUMBER = re.compile(rb"\d{19}")
+
+
+def loads_exact(data: bytes | str) -> object:
+    """JSON text decoded with integers kept exact (orjson where it can, json where it would round)."""
+    raw = data.encode() if isinstance(data, str) else data
+    if _LONG_NUMBER.search(raw):
+        return json.loads(raw)
+    return orjson.loads(raw)
+
+
+def _metadata_type(value: object) -> str:
+    """The JSON type the platform compares across rows: int and float are one "number"."""
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    return json_type(value).split(" ", 1)[1]
+
+
+def _nested_empty(value: object) -> bool:
+    """Whether a metadata object holds an empty object below its top level."""
+    stack = list(value.values()) if isinstance(value, dict) else []
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if not item:
+                return True
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
+def _big_int(value: object) -> bool:
+    """Whether a metadata value holds an integer outside int64 (the platform stores it in Arrow)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, int) and not isinstance(item, bool):
+            if not INT64[0] <= item <= INT64[1]:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
+class MetadataChecker:
+    """The metadata-mode rules for one file's `metadata` values, row after row (osmosis-ai
+    dataset.py ``_check_metadata_value``): a non-empty object, or JSON text of one; no nested `{}`;
+    integers within int64; each key path (``$.a.b``, ``$.list[]``) of one JSON type in every row.
+    Memory grows with the number of distinct key paths, not with the rows."""
+
+    def __init__(self, findings: Findings):
+        self.findings = findings
+        self.types: dict[str, tuple[str, int | None]] = {}  # key path -> (type, line first seen)
+
+    def check(self, value: object, line: int | None, column: int | None = None, prefix: str = "") -> None:
+        """``prefix`` names the row where there is no line (parquet: "row 7: ")."""
+
+        def add(kind: str, message: str, line: int | None, column: int | None, hint: str | None = None) -> None:
+            self.findings.add(kind, prefix + message, line, column, hint)
+
+        if value is None:
+            add("metadata", "`metadata` is null; metadata mode needs a non-empty JSON object in every row", line, column)
+            return
+        if isinstance(value, str):
+            if not value.strip():
+                add("metadata", "`metadata` is empty; metadata mode needs a non-empty JSON object in every row", line, column)
+                return
+            try:
+                value = loads_exact(value)
+            except (ValueError, RecursionError):  # orjson's and json's decode errors are ValueErrors
+                add("metadata", "`metadata` is not valid JSON text", line, column)
+                return
+        if not isinstance(value, dict):
+            add("metadata", f"`metadata` is {json_type(value)}, not a JSON object", line, column)
+        elif not value:
+            add("metadata", "`metadata` is an empty object", line, column)
+        elif _nested_empty(value):
+            add("metadata", "`metadata` holds an empty object ({}) below its top level, which the platform cannot store",
+                line, column, "remove that key or give the object at least one key")
+        elif _big_int(value):
+            add("metadata", "`metadata` holds an integer that does not fit in 64 bits, which the platform cannot store",
+                line, column, "store it as a string, or as a smaller number")
+        else:
+            self._agree(value, line, column, add)
+
+    def _agree(self, value: dict, line: int | None, column: int | None, add) -> None:
+        stack: list[tuple[str, object]] = [("$", value)]
+        clash = None
+        while stack:
+            path, item = stack.pop()
+            if item is None:
+                continue
+            kind = _metadata_type(item)
+            seen = self.types.setdefault(path, (kind, line))
+            if seen[0] != kind:
+                clash = clash or (path, kind, seen)
+                continue  # the rest of the row still records its types, as the platform's check does
+            if isinstance(item, dict):
+                stack.extend((f"{path}.{key}", child) for key, child in reversed(item.items()))
+            elif isinstance(item, list):
+                stack.extend((f"{path}[]", child) for child in reversed(item))
+        if clash:
+            path, kind, (first, first_line) = clash
+            where = f" (line {first_line})" if first_line else ""
+            add("metadata", f"`metadata` at {path} is {_article(kind)} here but {_article(first)} in an earlier row{where}; "
+                "the platform needs one type per key across rows", line, column,
+                "give the key the same JSON type in every row (null is allowed anywhere)")
+
+
+def _article(kind: str) -> str:
+    return ("an " if kind[0] in "aeiou" else "a ") + kind
+
+
 class RowChecker:
     """The full check of one row against the file's spec: the slow path behind each reader's fast one.
 
     With no spec yet, the first object row fixes it (JSON formats have no header).
-    ``metadata_as_text``: CSV cells are strings, so the metadata value is JSON text to decode.
     """
 
-    def __init__(self, findings: Findings, spec: ColumnSpec | None = None, metadata_as_text: bool = False):
+    def __init__(self, findings: Findings, spec: ColumnSpec | None = None):
         self.findings = findings
         self.spec = spec
-        self.metadata_as_text = metadata_as_text
+        self.metadata = MetadataChecker(findings)
 
     def check(self, row: object, line: int | None, column: int | None = None) -> bool:
         """Record every problem of ``row``; True when it is an object (so it counts as a row)."""
@@ -171,17 +295,5 @@ class RowChecker:
             if name in row and not isinstance(row[name], str):
                 add("not-string", f"`{name}` is {json_type(row[name])}, not a string", line, column, _quote_hint(name, row[name]))
         if spec.metadata and spec.metadata in row:
-            self._check_metadata(row[spec.metadata], line, column)
+            self.metadata.check(row[spec.metadata], line, column)
         return True
-
-    def _check_metadata(self, value: object, line: int | None, column: int | None) -> None:
-        if self.metadata_as_text and isinstance(value, str):
-            try:
-                value = orjson.loads(value)
-            except orjson.JSONDecodeError:
-                self.findings.add("metadata", "`metadata` is not valid JSON text", line, column)
-                return
-        if not isinstance(value, dict):
-            self.findings.add("metadata", f"`metadata` is {json_type(value)}, not a JSON object", line, column)
-        elif not value:
-            self.findings.add("metadata", "`metadata` is an empty object", line, column)

@@ -2,8 +2,9 @@
 
 Read with the csv module in strict mode over lines decoded a chunk at a time, so a quoted field
 may span lines and line numbers are those of the file. Every value is a string, so the row check
-is only for emptiness, plus the JSON text of a ``metadata`` column. Blank lines are not rows and
-are reported as warnings, as in JSON lines.
+is only for emptiness, plus the JSON text of a ``metadata`` column. A blank line is an error here
+(unlike JSON lines): the platform's reader takes it for a row of no fields. A byte-order mark is
+an error when it hides a column the platform looks for: its reader keeps the mark in the first name.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import BinaryIO
 
 from generator.datasets import blocks
 from generator.datasets.blocks import BLOCK_SIZE, MAX_LINE, text_chunks
-from generator.datasets.columns import ColumnSpec, RowChecker
+from generator.datasets.columns import LABEL, METADATA, TRUTH, USER, ColumnSpec, RowChecker, shown
 from generator.datasets.findings import Findings
 
 # Prompts can be long; the csv module's default field limit (128 KiB) would call them errors.
@@ -85,15 +86,19 @@ def _scan(reader, findings: Findings) -> int:
             continue
         done = reader.line_num
         if not record:
-            findings.add("blank-line", "blank line", start)
+            findings.add("csv-blank-line", "blank line: the platform reads it as a row with no fields", start)
             continue
         if header is None:
             header = record
             for i, name in enumerate(header, 1):
                 if not name.strip():
                     findings.add("malformed", f"header field {i} has no name", start)
+            if findings.counts.get("bom") and header[0] in (USER, TRUTH, LABEL, METADATA):
+                findings.drop("bom")
+                findings.add("bom-breaks", f"file starts with a UTF-8 byte-order mark, which the platform reads as part of the first "
+                             f"column's name: it sees {shown(chr(0xFEFF) + header[0])}, not `{header[0]}`", start, 1)
             spec = ColumnSpec.from_columns(header, start, findings)
-            checker = RowChecker(findings, spec, metadata_as_text=True)
+            checker = RowChecker(findings, spec)
             required = [i for i, name in enumerate(header) if name in spec.nonempty]
             slow = spec.metadata is not None
             continue

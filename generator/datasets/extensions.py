@@ -1,14 +1,12 @@
 """Which files in data/ are datasets by name, and "did you mean .jsonl" for the ones that nearly are.
 
-The platform picks a dataset's parser by its extension, so a file is a dataset when it ends in
-exactly .jsonl, .json, .csv or .parquet. Anything else in data/ is not checked, and is not reported
+The platform picks a dataset's parser by its extension, lower-cased, so a file is a dataset when it
+ends in .jsonl, .csv or .parquet in any letter case (.json is checked too, to say it is rejected). Anything else in data/ is not checked, and is not reported
 either when nothing suggests it was meant as a dataset: a README.md, notes.txt, a generating script
 or .gitkeep belong there legitimately. (A config naming such a file gets DAT001, unknown format.)
 
 A name that *nearly* is a dataset's is reported (DAT020, a warning) with the name it should have:
 
-- a case slip: ``x.JSONL`` -> ``x.jsonl``. The platform's formats are the lower-case extensions;
-  whether an upper-case one is accepted depends on the reader, and doctor does not check the file;
 - an extension added on saving: ``x.jsonl.txt`` -> ``x.jsonl`` (only ``.txt``: ``x.jsonl.gz`` or
   ``x.csv.bak`` are deliberate, and renaming would not make them readable);
 - a typo one edit away (a letter added, dropped, changed, or two swapped): ``x.jsnol``, ``x.cvs``;
@@ -19,6 +17,8 @@ A name that *nearly* is a dataset's is reported (DAT020, a warning) with the nam
 from __future__ import annotations
 
 from generator.workspace import DATASET_SUFFIXES
+
+_READ = (".jsonl", ".csv", ".parquet")  # only suggest what the platform reads (not .json)
 
 ALIASES = {".ndjson": ".jsonl", ".jsonlines": ".jsonl", ".pq": ".parquet", ".parq": ".parquet"}
 # Extensions an editor or "Save as" appends to a file that already had one.
@@ -35,19 +35,16 @@ def suggested_name(name: str) -> str | None:
         return None  # no extension, or a dotfile such as .gitkeep
     written = "." + ext
     suffix = written.lower()
-    if written in DATASET_SUFFIXES:
-        return None
     if suffix in DATASET_SUFFIXES:
-        return stem + suffix
+        return None  # the platform lower-cases the extension: x.JSONL is a dataset
     if suffix in ADDED_ON_SAVING:
         inner = "." + stem.rpartition(".")[2].lower()
-        return stem[: -len(inner)] + inner if "." in stem and inner in DATASET_SUFFIXES else None
+        return stem[: -len(inner)] + inner if "." in stem and inner in _READ else None
     if suffix in ALIASES:
         return stem + ALIASES[suffix]
     if suffix in OTHER_FORMATS or len(ext) < 3:
         return None
-    # DATASET_SUFFIXES lists .jsonl first: a tie (`.jsonk`: .jsonl or .json?) goes to the usual format.
-    close = [s for s in DATASET_SUFFIXES if _one_edit(suffix, s)]
+    close = [s for s in _READ if _one_edit(suffix, s)]
     return stem + close[0] if close else None
 
 

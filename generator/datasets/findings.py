@@ -39,6 +39,12 @@ class Findings:
         elif kind not in self.first_hidden:
             self.first_hidden[kind] = line
 
+    def drop(self, kind: str) -> None:
+        """Forget every finding of ``kind`` (when a later one explains the same cause better)."""
+        self.shown = [f for f in self.shown if f.kind != kind]
+        self.counts.pop(kind, None)
+        self.first_hidden.pop(kind, None)
+
     def hidden(self, kind: str) -> int:
         """How many findings of ``kind`` were counted but not kept."""
         return self.counts.get(kind, 0) - sum(1 for f in self.shown if f.kind == kind)

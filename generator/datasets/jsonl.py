@@ -25,7 +25,7 @@ from pathlib import Path
 import orjson
 
 from generator.datasets.blocks import BLOCK_SIZE, BOM, LONG_LINE, MAX_LINE, line_blocks, line_start_after
-from generator.datasets.columns import ColumnSpec, RowChecker
+from generator.datasets.columns import ColumnSpec, RowChecker, loads_exact
 from generator.datasets.findings import Findings
 
 PARALLEL_MIN_BYTES = 64 << 20
@@ -80,7 +80,7 @@ def scan_range(path: Path, start: int, end: int, spec: ColumnSpec | None, block_
     """
     findings = Findings()
     checker = RowChecker(findings, spec)
-    loads, DecodeError = orjson.loads, orjson.JSONDecodeError
+    loads = orjson.loads
     keys = spec.keys if spec else None
     nonempty = spec.nonempty if spec else ()
     strings = spec.strings if spec else ()
@@ -90,8 +90,9 @@ def scan_range(path: Path, start: int, end: int, spec: ColumnSpec | None, block_
         for lines in line_blocks(fh, start, end, block_size):
             for lineno, line in enumerate(lines, base + 1):
                 try:
-                    obj = loads(line)
-                except DecodeError:
+                    # metadata rows (and the first, which may be one) keep integers beyond 64 bits exact
+                    obj = loads(line) if meta is None and keys is not None else loads_exact(line)
+                except (ValueError, RecursionError):  # orjson's and json's decode errors both are ValueErrors
                     parsed, obj = _parse_slowly(line, lineno, findings)
                     if not parsed:
                         continue
@@ -107,7 +108,7 @@ def scan_range(path: Path, start: int, end: int, spec: ColumnSpec | None, block_
                             if obj[name].__class__ is not str:
                                 break
                         else:
-                            if meta is None or (obj[meta].__class__ is dict and obj[meta]):
+                            if meta is None:  # metadata rows always go to the checker: it compares them across rows
                                 rows += 1
                                 continue
                 if checker.check(obj, lineno):
@@ -149,7 +150,7 @@ def scan_file(path: Path, size: int, findings: Findings, parallel: bool | None =
     with open(path, "rb") as fh:
         start = len(BOM) if fh.read(len(BOM)) == BOM else 0
     if start:
-        findings.add("bom", "file starts with a UTF-8 byte-order mark", 1, 1)
+        findings.add("bom-breaks", "file starts with a UTF-8 byte-order mark: the platform reads line 1 as invalid JSON", 1, 1)
     workers = min(_workers(), 8)
     if parallel is None:
         parallel = size >= PARALLEL_MIN_BYTES and workers > 1 and sys.platform.startswith("linux")

@@ -1,4 +1,4 @@
-"""The JSON Schemas (draft-07) for eval configs, training configs and dataset rows.
+"""The JSON Schemas (draft-07) for eval, training and benchmark configs and for dataset rows.
 
 The ``*.schema.json`` files beside this module are the one source of truth: `osmosis schema`
 prints them byte for byte, `osmosis init` copies them into ``.osmosis/schemas/`` (where editors
@@ -15,8 +15,8 @@ from typing import Any
 
 from generator.errors import UserError
 
-KINDS = ("eval", "training", "dataset")
-CONFIG_KINDS = ("eval", "training")
+KINDS = ("eval", "training", "benchmark", "dataset")
+CONFIG_KINDS = ("eval", "training", "benchmark")
 _HERE = Path(__file__).resolve().parent
 
 
@@ -84,7 +84,7 @@ def write_schemas(folder: Path) -> list[tuple[Path, str]]:
 
 
 def schema_command(kind: str | None, write: Path | None) -> int:
-    """`osmosis schema [KIND] [--write DIR]`: print one schema's bytes, or write all three."""
+    """`osmosis schema [KIND] [--write DIR]`: print one schema's bytes, or write them all."""
     import sys
 
     if write is not None:
@@ -94,7 +94,7 @@ def schema_command(kind: str | None, write: Path | None) -> int:
             print(f"{status}: {target}", file=sys.stderr)
         return 0
     if kind is None:
-        raise UserError(f"name a schema kind: {', '.join(KINDS)} (or --write DIR for all three)")
+        raise UserError(f"name a schema kind: {', '.join(KINDS)} (or --write DIR for all of them)")
     data = schema_bytes(kind)
     sys.stdout.flush()
     out = getattr(sys.stdout, "buffer", None)

@@ -6,9 +6,10 @@ no TOML positions anyway. This walks a schema and the parsed data together and y
 located diagnostics. The tests hold it to jsonschema's verdict on generated data.
 
 Supported: type, enum, const, required, properties, additionalProperties, propertyNames,
-minProperties, items (single schema), uniqueItems, minLength, maxLength, pattern, minimum, maximum,
-exclusiveMinimum, exclusiveMaximum, not, anyOf, allOf. Anything else in a schema is an error at
-load time (:func:`unsupported_keywords`), so a schema edit cannot be silently ignored here.
+minProperties, items (single schema), minItems, maxItems, uniqueItems, minLength, maxLength, pattern,
+minimum, maximum, exclusiveMinimum, exclusiveMaximum, not, anyOf, allOf, if/then/else. Anything
+else in a schema is an error at load time (:func:`unsupported_keywords`), so a schema edit cannot be
+silently ignored here.
 
 One deliberate difference from jsonschema: ``pattern`` follows ECMA-262, where ``$`` matches only at
 the very end of the string (Python's ``$`` also matches before a final newline), as the editors'
@@ -29,11 +30,12 @@ KEYWORDS = frozenset(
     {
         "type", "enum", "const", "required", "properties", "additionalProperties", "propertyNames",
         "minProperties", "items", "uniqueItems", "minLength", "maxLength", "pattern", "minimum",
-        "maximum", "exclusiveMinimum", "exclusiveMaximum", "not", "anyOf", "allOf",
+        "maximum", "exclusiveMinimum", "exclusiveMaximum", "not", "anyOf", "allOf", "minItems", "maxItems",
+        "if", "then", "else",
     }
 )  # fmt: skip
 _SUBSCHEMA_MAPS = ("properties",)
-_SUBSCHEMA_ONE = ("additionalProperties", "propertyNames", "items", "not")
+_SUBSCHEMA_ONE = ("additionalProperties", "propertyNames", "items", "not", "if", "then", "else")
 _SUBSCHEMA_LISTS = ("anyOf", "allOf")
 
 
@@ -155,6 +157,10 @@ def violations(schema: Any, instance: Any, path: tuple = ()) -> Iterator[Violati
         yield Violation("anyOf", path, schema, instance)
     for sub in schema.get("allOf", ()):
         yield from violations(sub, instance, path)
+    if "if" in schema:
+        branch = "then" if is_valid(schema["if"], instance) else "else"
+        if branch in schema:
+            yield from violations(schema[branch], instance, path)
 
 
 def is_valid(schema: Any, instance: Any) -> bool:
@@ -184,6 +190,10 @@ def _object(schema: dict, instance: dict, path: tuple) -> Iterator[Violation]:
 
 
 def _array(schema: dict, instance: list, path: tuple) -> Iterator[Violation]:
+    if "minItems" in schema and len(instance) < schema["minItems"]:
+        yield Violation("minItems", path, schema, instance)
+    if "maxItems" in schema and len(instance) > schema["maxItems"]:
+        yield Violation("maxItems", path, schema, instance)
     if "items" in schema:
         for i, item in enumerate(instance):
             yield from violations(schema["items"], item, path + (i,))

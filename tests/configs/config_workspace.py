@@ -22,6 +22,7 @@ def build_workspace(root: Path) -> Path:
     (root / "rollouts" / "multiply" / "main.py").write_text("# entrypoint (never imported by the checks)\n")
     (root / "configs" / "eval").mkdir(parents=True)
     (root / "configs" / "training").mkdir(parents=True)
+    (root / "configs" / "benchmark").mkdir(parents=True)
     (root / "data").mkdir()
     (root / "data" / "multiply.jsonl").write_text("".join(json.dumps(r) + "\n" for r in ROWS))
     schemas = root / ".osmosis" / "schemas"

@@ -116,7 +116,7 @@ def test_validate_cli_reports_code_and_position(config_ws, monkeypatch):
     path = put(config_ws, "eval", "multiply.toml", "cfg005-threshold.toml")
     monkeypatch.chdir(config_ws)
     result = CliRunner().invoke(app, ["validate", "configs/eval/multiply.toml"])
-    assert result.exit_code == 1, result.output
+    assert result.exit_code == 0, result.output  # a range outside our advice is a warning (issue 10)
     assert "configs/eval/multiply.toml:13:18" in result.output and "CFG005" in result.output
     assert path.exists()
 

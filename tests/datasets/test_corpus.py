@@ -31,7 +31,9 @@ def test_bad_file_gives_exactly_the_expected_findings(path):
     assert [[d.code, d.line, d.column] for d in found] == EXPECTED[path.name]
     for d in found:
         assert d.path == f"data/{path.name}"
-        assert d.name == RULES[d.code].name and d.severity == RULES[d.code].severity
+        # DAT015 and DAT018 are errors where the platform's reader fails on them (CSV; JSON lines / a hidden column)
+        errors_there = {"DAT015", "DAT018"} if d.severity.value == "error" else set()
+        assert d.name == RULES[d.code].name and (d.severity == RULES[d.code].severity or d.code in errors_there)
         assert d.message and "\n" not in d.message and d.hint
 
 

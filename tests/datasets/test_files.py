@@ -45,11 +45,10 @@ def test_system_prompt_near_miss_is_an_error_not_an_info(write):
     assert [(d.code, d.severity.value) for d in found] == [("DAT006", "error")]
 
 
-def test_metadata_mode_still_needs_user_prompt(write):
-    rows = [{"system_prompt": "s", "prompt": "q", "metadata": {"id": 1}} for _ in range(4)]
-    found = check_dataset_file(write("m.jsonl", jsonl_bytes(rows)), "m.jsonl")
-    assert [d.code for d in found] == ["DAT006"]
-    assert "`user_prompt`" in found[0].message
+def test_metadata_mode_needs_no_prompt_column(write):
+    """osmosis-ai's validator requires no column besides `metadata` in metadata mode (issue 10)."""
+    rows = [{"system_prompt": "s", "prompt": "q", "metadata": {"id": i}} for i in range(4)]
+    assert check_dataset_file(write("m.jsonl", jsonl_bytes(rows)), "m.jsonl") == []
 
 
 def _many_bad_lines(n_bad: int) -> bytes:
@@ -123,8 +122,6 @@ def test_nan_and_infinity_are_not_json(write, constant):
     rows = [json.dumps(good_row(i)) for i in range(4)] + ['{"user_prompt": "q", "ground_truth": %s}' % constant]
     found = check_dataset_file(write("n.jsonl", "\n".join(rows)), "n.jsonl")
     assert [(d.code, d.line) for d in found] == [("DAT004", 5)]
-    array = check_dataset_file(write("n.json", "[" + ",\n".join(rows) + "]"), "n.json")
-    assert [(d.code, d.line) for d in array] == [("DAT004", 5)]
 
 
 def test_odd_column_names_are_quoted_in_one_line_messages(write):

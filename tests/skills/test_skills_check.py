@@ -113,13 +113,53 @@ def test_link_on_the_closing_delimiter_line_counts_columns_after_it(tmp_path):
     assert ("SKL025", 4, 9) in codes
 
 
-@pytest.mark.parametrize("target", ["../sibling/SKILL.md", "references/../../x.md", "/etc/passwd"])
-def test_links_out_of_the_skill_are_errors_even_when_the_file_exists(tmp_path, target):
-    (tmp_path / "sibling").mkdir()
-    (tmp_path / "sibling" / "SKILL.md").write_text("x")
+@pytest.mark.parametrize("target", ["../notes/x.md", "references/../../x.md", "/etc/passwd"])
+def test_links_out_of_the_skill_are_warned_even_when_the_file_exists(tmp_path, target):
+    (tmp_path / "notes").mkdir()  # a folder beside the skill, but not a skill (no SKILL.md)
+    (tmp_path / "notes" / "x.md").write_text("x")
     (tmp_path / "x.md").write_text("x")
     [finding] = check_skill_dir(_skill(tmp_path, HEAD + f"[t]({target})\n"), "s")
-    assert finding.code == "SKL026"
+    assert (finding.code, finding.severity.value) == ("SKL026", "warning")
+
+
+def test_link_rules_are_warnings_spec_validity_alone_decides_errors(tmp_path):
+    # 67 spec-valid public skills failed `osmosis validate` on dead or outward links alone.
+    assert RULES["SKL025"].severity.value == RULES["SKL026"].severity.value == "warning"
+    folder = _skill(tmp_path, HEAD + "[gone](references/gone.md) [out](../../x.md) [abs](/etc/passwd)\n")
+    findings = check_skill_dir(folder, "s")
+    assert sorted(f.code for f in findings) == ["SKL025", "SKL026", "SKL026"]
+    assert {f.severity.value for f in findings} == {"warning"}
+
+
+def test_basedir_placeholder_is_the_skill_folder(tmp_path):
+    body = ("Read [the API]({baseDir}/references/api.md), [scripts](<{baseDir}/scripts/run.py>) "
+            "and [root]({baseDir}).\n\n[ref]: {baseDir}/references/api.md\n")
+    folder = _skill(tmp_path, HEAD + body, files={"references/api.md": "a", "scripts/run.py": "pass"})
+    assert check_skill_dir(folder, "s") == []
+    (folder / "references" / "api.md").unlink()
+    findings = check_skill_dir(folder, "s")
+    assert [(f.code, f.line) for f in findings] == [("SKL025", 5), ("SKL025", 7)]
+    assert "references/api.md" in findings[0].message and "skill folder" in findings[0].message
+
+
+def test_footnotes_are_not_links(tmp_path):
+    body = ("A claim[^1] and another[^long-note].\n\n"
+            "[^1]: Smith et al. (2020), Learning to rank. See references/paper.md.\n"
+            "[^long-note]: notes.md is where we keep them.\n"
+            "    A continued footnote line [^1]: not a definition.\n")
+    assert check_skill_dir(_skill(tmp_path, HEAD + body), "s") == []
+
+
+def test_links_to_sibling_skills_are_fine_when_the_sibling_exists(tmp_path):
+    (tmp_path / "other-skill" / "references").mkdir(parents=True)
+    (tmp_path / "other-skill" / "SKILL.md").write_text(HEAD.replace("my-skill", "other-skill"))
+    (tmp_path / "other-skill" / "references" / "x.md").write_text("x")
+    body = ("See [other](../other-skill/SKILL.md), [its folder](../other-skill/), "
+            "[its reference](../other-skill/references/x.md),\n"
+            "[a dead one](../other-skill/references/gone.md) and [no such skill](../ghost-skill/SKILL.md).\n")
+    findings = check_skill_dir(_skill(tmp_path, HEAD + body), "s")
+    assert [(f.code, f.severity.value) for f in findings] == [("SKL025", "warning"), ("SKL026", "warning")]
+    assert "gone.md" in findings[0].message and "ghost-skill" in findings[1].message
 
 
 def test_link_forms_title_angle_fragment_encoded_and_reference(tmp_path):

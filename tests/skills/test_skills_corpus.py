@@ -3,8 +3,12 @@
 tests/cases/skills/
   good/<skill>/  valid for skills-ref and for us; EXPECTED (optional) lists the warnings we add.
   bad/<skill>/   invalid for both; EXPECTED lists exactly the error codes we must report.
-  ours/<skill>/  findings only we make (body links, encodings skills-ref crashes on, Unicode line
-                 breaks where YAML 1.1 and 1.2 disagree); not part of the agreement check.
+  ours/<skill>/  findings only we make (encodings skills-ref crashes on, Unicode line breaks where
+                 YAML 1.1 and 1.2 disagree); not part of the agreement check.
+
+Body links (SKL025, SKL026) are warnings: the link cases sit in good/, valid for both, including the
+forms real public skills use (`{baseDir}/references/x.md`, footnotes `[^1]: ...`, links to sibling
+skills such as `../minimal/SKILL.md`).
 
 "Valid" for us means: no error-severity diagnostic (warnings are advice, not a verdict).
 Known divergences, kept out of good/ and bad/ on purpose: YAML 1.2 empty implicit keys
@@ -83,7 +87,9 @@ def test_agentskills_cli_agrees_on_a_good_and_a_bad_case():
 @pytest.mark.parametrize("name", SKILL_NAMES)
 def test_bundled_skill_passes_agentskills_validate_and_our_check(name):
     folder = skills_dir() / name
-    result = subprocess.run(["agentskills", "validate", str(folder)], capture_output=True, text=True)
+    # The console script installed beside this interpreter: the venv's bin/ need not be on PATH.
+    agentskills = str(Path(sys.executable).with_name("agentskills"))
+    result = subprocess.run([agentskills, "validate", str(folder)], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert check_skill_dir(folder, f"skills/{name}") == []
 

@@ -119,6 +119,7 @@ def test_skill_folder_linked_from_outside_is_reported_not_read(ws_root, tmp_path
 
 
 def test_missing_bundled_skill_is_fixable_and_its_dangling_link_too(ws_root):
+    (ws_root / ".copier-answers.yml").write_text("_src_path: workspace\n")  # our bundle applies once opted in
     shutil.rmtree(ws_root / ".agents/skills/debug-rollouts")
     found = _by_code(ws_root)
     [missing] = found.pop("SKL027")
@@ -180,6 +181,17 @@ def test_validate_a_skill_folder_from_the_cli(tmp_path):
     assert bad.exit_code == 1
     codes = {d["code"] for d in json.loads(bad.stdout)["diagnostics"]}
     assert {"SKL010", "SKL014", "SKL017", "SKL018", "SKL021"} <= codes
+
+
+def test_validate_passes_spec_valid_skills_whose_links_only_draw_warnings():
+    cases = Path(__file__).resolve().parents[1] / "cases" / "skills" / "good"
+    folders = [str(cases / n) for n in ("basedir-references", "footnote-citations", "sibling-links", "link-missing",
+                                        "link-escapes")]
+    result = CliRunner().invoke(app, ["validate", *folders, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.stdout)["diagnostics"]
+    assert sorted(d["code"] for d in found) == ["SKL025", "SKL026"]
+    assert {d["severity"] for d in found} == {"warning"}
 
 
 def test_initialised_workspace_carries_every_bundled_skill_linked(make_workspace):
