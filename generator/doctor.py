@@ -272,6 +272,9 @@ def doctor_command(
     load_rules()
     check_selectors("--select", cli_select)
     check_selectors("--ignore", cli_ignore)
+    from generator.settings import refuse_unknown_codes
+
+    refuse_unknown_codes(ws)  # before --fix writes anything
 
     fixes: list[str] = []
     if fix:

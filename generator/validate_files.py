@@ -195,8 +195,9 @@ def _filtered(found: list[Diagnostic], target: Target, ws: Workspace | None) -> 
         return found
     from generator import suppress
     from generator.doctor import selection_for
-    from generator.settings import load_settings
+    from generator.settings import load_settings, refuse_unknown_codes
 
+    refuse_unknown_codes(ws)
     settings, _ = load_settings(ws)
     selection = selection_for((), (), settings)
     kept = [d for d in found if selection.keeps(d)]
