@@ -175,7 +175,8 @@ def test_usage_errors(tmp_path, ws):
     assert cli("update", target, "--conflict", "theirs").exit_code == 2
     assert cli("update", tmp_path / "nope").exit_code == 2
     no_answers = tmp_path / "plain"
-    (no_answers / "rollouts").mkdir(parents=True)
+    for folder in ("rollouts", "configs/eval"):  # a workspace, but not one osmosis init made
+        (no_answers / folder).mkdir(parents=True)
     git(no_answers, "init", "-q")
     result = cli("update", no_answers, "--check")
     assert result.exit_code == 2 and "not created by `osmosis init`" in result.output
