@@ -167,6 +167,10 @@ def diagnose(
     tagged = run_checks(ws, families)
 
     kept = [(f, d) for f, d in tagged if selection.keeps(d)]
+    from generator.checks.leftovers import drop_explained
+
+    explained = {id(d) for d in drop_explained([d for _, d in kept])}  # one finding per conflicted file
+    kept = [(f, d) for f, d in kept if id(d) in explained]
     kept += [("settings", d) for d in settings_found if selection.keeps_settings_finding(d)]
     toml_files = [ws.root / "pyproject.toml", *ws.config_files("eval"), *ws.config_files("training")]
     toml_files += [ws.root / d.path for _, d in kept if d.path and d.path.endswith(suppress.SUFFIXES)]
