@@ -19,7 +19,7 @@ from typing import Any
 
 import typer
 
-from generator import assets, catalog
+from generator import assets, catalog, folders
 from generator.errors import EXIT_INTERNAL, UserError
 from generator.names import NAME_RULE_TEXT, name_problem
 from generator.paths import is_inside
@@ -95,6 +95,7 @@ def init_command(
         check_target(target, force)
 
     staging_parent = (target or cwd / "_").parent
+    made_parents = folders.make_parents(staging_parent)  # `osmosis init a/b/c` makes a/ and a/b/
     staging = make_staging(staging_parent, ".osmosis-init-")
     try:
         from generator.render import render
@@ -116,6 +117,8 @@ def init_command(
         placement = place(staging, target)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+        if target is None or not target.exists():
+            folders.remove_made(made_parents)  # a failed init leaves nothing behind, parents included
 
     shown = _display(target, cwd)
     typer.echo(f"Created workspace {ws_answers.get('workspace_name')!s} in {shown} "
@@ -197,8 +200,7 @@ def check_target(target: Path, force: bool) -> None:
         raise UserError(f"{target} is already an Osmosis workspace (or another copier project): it has .copier-answers.yml",
                         hint="add a rollout with `osmosis rollout new NAME --template T`; "
                              "take newer templates with `osmosis update`")
-    if not target.parent.is_dir():
-        raise UserError(f"the folder {target.parent} does not exist; create it first")
+    folders.missing_parents(target.parent)  # missing parents are made; a file in the way is refused
     if target.is_dir() and any(target.iterdir()) and not force:
         raise UserError(f"{target} is not empty",
                         hint="use --force to add the workspace to it; existing files are kept, never overwritten")
@@ -210,6 +212,7 @@ def place(staging: Path, target: Path) -> Placement:
     placement = Placement()
     if not target.exists():
         os.rename(staging, target)
+        os.chmod(target, folders.default_dir_mode())  # mkdtemp made it 0700
         placement.whole_target = True
         placement.created = files_in(target, target)
         return placement
