@@ -167,10 +167,21 @@ def _run(target: Target, fn: Callable, ws: Workspace | None, display: str) -> li
 
     try:
         if target.kind == "config":
-            return list(fn(target.path, target.config_kind, ws, display)) + _config_secrets(target.path, ws, display)
+            found = list(fn(target.path, target.config_kind, ws, display)) + _config_secrets(target.path, ws, display)
+            return _directive_follows_folder(target, found)
         return list(fn(target.path, display))
     except Exception as err:  # noqa: BLE001  a bug in a check: exit 3 with the culprit named
         raise CheckCrashed(f"the {target.kind} check crashed on {display}: {type(err).__name__}: {err}") from err
+
+
+def _directive_follows_folder(target: Target, found: list[Diagnostic]) -> list[Diagnostic]:
+    """Without CFG022 when --kind differs from the config's folder: the `#:schema` line is right for
+    the folder the file is in (`doctor --fix` writes it so and would not "fix" it); the findings of
+    the other kind's rules already say the file does not fit --kind."""
+    folder_kind = _config_kind(target.path, None)
+    if folder_kind is None or folder_kind == target.config_kind:
+        return found
+    return [d for d in found if d.code != "CFG022"]
 
 
 def _config_secrets(path: Path, ws: Workspace | None, display: str) -> list[Diagnostic]:
