@@ -65,9 +65,9 @@ def init_command(
     answers = parse_data(data)
     ws_questions = catalog.questions(workspace_template.path)
     ro_questions = catalog.questions(rollout_template.path)
-    unknown = sorted(set(answers) - set(ws_questions) - set(ro_questions))
+    unknown = sorted(set(answers) - catalog.answerable(ws_questions) - catalog.answerable(ro_questions))
     if unknown:
-        known = ", ".join(sorted(set(ws_questions) | set(ro_questions)))
+        known = ", ".join(sorted(catalog.answerable(ws_questions) | catalog.answerable(ro_questions)))
         raise UserError(f"unknown question {unknown[0]!r} in --data; this template asks: {known}")
     for key, kind in NAME_QUESTIONS.items():
         if key in answers and (problem := name_problem(answers[key], kind=kind)):

@@ -234,10 +234,25 @@ def _pins(repo, ws: Workspace, config: ConfigRef) -> list[Diagnostic]:
     if branch and not _has_branch(repo, branch):
         line, column = config.value_position("branch")
         found.append(UNKNOWN_BRANCH.at(
-            shown, f"branch {branch!r} does not exist locally (neither a local nor a remote-tracking branch)",
+            shown, f"branch {branch!r} does not exist locally (neither a local nor a remote-tracking branch)"
+            + _branch_guess(repo, branch),
             line=line, column=column,
         ))
     return found
+
+
+def _branch_guess(repo, branch: str) -> str:
+    """"; did you mean 'main'?" from the local and remote-tracking branch names."""
+    import difflib
+
+    names = set()
+    for ref in repo.git.for_each_ref("--format=%(refname)", "refs/heads", "refs/remotes").splitlines():
+        if ref.startswith("refs/heads/"):
+            names.add(ref[len("refs/heads/"):])
+        elif ref.count("/") >= 3 and not ref.endswith("/HEAD"):
+            names.add(ref.split("/", 3)[3])  # refs/remotes/<remote>/<branch>
+    guess = difflib.get_close_matches(branch, sorted(names), n=1)
+    return f"; did you mean {guess[0]!r}?" if guess else ""
 
 
 def _has_commit(repo, sha: str) -> bool:

@@ -140,6 +140,19 @@ def test_unknown_branch_is_a_warning_at_its_value(repo):
     assert (d.code, d.severity.value, d.path, d.line, d.column) == (
         "GIT003", "warning", "configs/training/multiply.toml", 6, 10,
     )
+    assert d.message.endswith("; did you mean 'main'?")  # issue 12, point 12
+
+
+def test_unknown_branch_suggests_a_remote_tracking_branch(tmp_path, repo):
+    _with_upstream(tmp_path, repo)
+    git(repo, "push", "-q", "origin", "main:release-2")
+    git(repo, "fetch", "-q", "origin")
+    set_experiment(repo, "training", 'branch = "relaese-2"\n')
+    git(repo, "commit", "-qam", "branch")
+    [d] = [d for d in git_findings(repo) if d.code == "GIT003"]
+    assert d.message.endswith("; did you mean 'release-2'?")
+    set_experiment(repo, "eval", 'branch = "zzzzzz"\n')
+    assert all("did you mean" not in d.message for d in git_findings(repo) if "zzzzzz" in d.message)
 
 
 def test_unparsable_config_is_skipped_without_a_crash(repo):

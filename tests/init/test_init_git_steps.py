@@ -52,7 +52,7 @@ def test_force_leaves_the_users_files_out_of_the_first_commit_and_says_so(tmp_pa
     committed = subprocess.run(["git", "ls-files"], cwd=target, capture_output=True, text=True, check=True).stdout.split()
     assert "keys.txt" not in committed and "notes/plan.md" not in committed
     assert "rollouts/multiply/main.py" in committed and "AGENTS.md" in committed
-    status = subprocess.run(["git", "status", "--porcelain"], cwd=target, capture_output=True, text=True).stdout
+    status = subprocess.run(["git", "status", "--porcelain"], cwd=target, capture_output=True, text=True, check=True).stdout
     assert sorted(status.splitlines()) == ["?? keys.txt", "?? notes/"]
     assert "your 2 existing file(s) are not in it" in result.output
     assert any(s.startswith("git status") for s in steps(result.output))
@@ -62,5 +62,5 @@ def test_force_into_an_empty_folder_commits_everything_and_says_nothing_more(tmp
     (tmp_path / "empty").mkdir()
     result = cli("init", tmp_path / "empty", "--defaults", "--force")
     assert result.exit_code == 0 and "git: created a repository with a first commit." in result.output
-    status = subprocess.run(["git", "status", "--porcelain"], cwd=tmp_path / "empty", capture_output=True, text=True).stdout
+    status = subprocess.run(["git", "status", "--porcelain"], cwd=tmp_path / "empty", capture_output=True, text=True, check=True).stdout
     assert status == ""
