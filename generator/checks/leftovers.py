@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from generator.checks import workspace_check
-from generator.checks.todos import MAX_BYTES, SCANNED_SUFFIXES, SKIPPED_DIRS, _files
+from generator.checks.todos import SCANNED_SUFFIXES, SKIPPED_DIRS, _files, small_text
 from generator.diagnostics import Diagnostic
 from generator.registry import rule
 from generator.workspace import Workspace
@@ -102,12 +102,7 @@ def unresolved_findings(ws: Workspace) -> list[Diagnostic]:
         if path in seen or path.name.endswith(".rej"):
             continue
         seen.add(path)
-        try:
-            if path.stat().st_size > MAX_BYTES:
-                continue
-        except OSError:
-            continue
-        text = ws.read_text(path)
+        text = small_text(ws, path)
         if not text or ("<<<<<<<" not in text and ">>>>>>>" not in text):
             continue
         for line in marker_lines(text):
