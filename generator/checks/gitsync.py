@@ -124,8 +124,9 @@ def used_datasets(ws: Workspace) -> list[str]:
 
 
 def _under_pre_commit() -> bool:
-    # pre-commit sets PRE_COMMIT=1 for its hooks; what is staged then is what the commit will hold.
-    return bool(os.environ.get("PRE_COMMIT"))
+    # pre-commit sets PRE_COMMIT=1 for its hooks, and git exports GIT_INDEX_FILE to a plain
+    # .git/hooks/pre-commit script: either way, what is staged is what the commit will hold.
+    return bool(os.environ.get("PRE_COMMIT") or os.environ.get("GIT_INDEX_FILE"))
 
 
 def _uncommitted(repo, prefix: PurePosixPath, paths: list[str]) -> list[Diagnostic]:

@@ -303,3 +303,16 @@ def test_json_and_sarif_give_git001_the_same_location(repo):
     [r] = as_sarif["runs"][0]["results"]
     assert d["path"] == "rollouts/multiply/main.py"
     assert r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == d["path"]
+
+
+def test_a_plain_git_pre_commit_hook_judges_the_staged_state(repo):
+    # no pre-commit framework: a .git/hooks/pre-commit script that runs doctor (git exports GIT_INDEX_FILE)
+    hook = repo / ".git" / "hooks" / "pre-commit"
+    hook.write_text(f"#!/bin/sh\nexec {sys.executable} -m generator doctor --strict --select GIT\n")
+    hook.chmod(0o755)
+    write(repo / "rollouts" / "multiply" / "tools.py", "X = 1\n")
+    git(repo, "add", "rollouts")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("PRE_COMMIT", None)
+    done = subprocess.run(["git", "commit", "-qm", "tools"], cwd=repo, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
