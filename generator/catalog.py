@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from dataclasses import asdict, dataclass
 from functools import lru_cache
@@ -95,6 +96,28 @@ def questions(template_dir: Path) -> dict[str, dict[str, Any]]:
     }
 
 
+def did_you_mean(name: str) -> str:
+    """"; did you mean 'multiply'?" for a misspelt bundled template name, else ""."""
+    import difflib
+
+    guess = difflib.get_close_matches(name, [t.name for t in bundled_templates()], n=1, cutoff=0.7)
+    return f"; did you mean {guess[0]!r}?" if guess else ""
+
+
+def answerable(spec: dict[str, dict[str, Any]]) -> set[str]:
+    """Questions `--data` may answer: not the hidden ones (`when: false`), which osmosis fills in
+    itself (the workspace's `osmosis_version` pins the CI's osmosis-workspace to the one installed)."""
+    return {name for name, q in spec.items() if q.get("when", True) is not False}
+
+
+def rule_text(validator: str | None) -> str | None:
+    """The message a copier validator shows, without its Jinja (what a person reads)."""
+    if not validator:
+        return None
+    text = " ".join(re.sub(r"\{%.*?%\}|\{\{.*?\}\}|\{#.*?#\}", " ", validator, flags=re.DOTALL).split())
+    return text or None
+
+
 def list_command(json_output: bool) -> int:
     """`osmosis template list`: the rollout templates `osmosis init --template` accepts."""
     templates = rollout_templates()
@@ -114,7 +137,10 @@ def inspect_command(name: str, json_output: bool) -> int:
     with open_template(name) as source:
         config = load_config(source.path)
         info = read_info(source.path) if source.bundled else None
-        asked = [q.to_dict() for q in template_questions(config)]
+        # hidden questions (`when: false`) are osmosis's to answer, not the user's
+        asked = [q.to_dict() for q in template_questions(config) if q.when is not False]
+        for q in asked:
+            q["rule"] = rule_text(config[q["name"]].get("validator") if isinstance(config[q["name"]], dict) else None)
         unsafe = unsafe_features(config)
     if json_output:
         typer.echo(json.dumps({
@@ -134,12 +160,14 @@ def inspect_command(name: str, json_output: bool) -> int:
         typer.echo(f"  default:    {json.dumps(q['default'], default=str)}")
         if q["choices"]:
             typer.echo("  choices:    " + ", ".join(f"{c['value']} ({c['label']})" if c["label"] != str(c["value"]) else str(c["value"]) for c in q["choices"]))
-        if q["validation"]:
-            typer.echo(f"  validation: {q['validation']}")
+        if q["rule"]:
+            typer.echo(f"  rule:       {q['rule']}")
         if q["when"] is not True:
             typer.echo(f"  asked when: {q['when']}")
     for key, items in unsafe.items():
         typer.echo(f"\nruns code ({key}, needs --trust): " + "; ".join(items))
-    example = " ".join(f"--data {q['name']}=..." for q in asked if q['name'] != "rollout_name")
-    typer.echo(f"\nanswer without prompts: osmosis rollout new NAME --template {name} --defaults {example}".rstrip())
+    example = " ".join(f"--data {q['name']}=..." for q in asked if q['name'] not in ("rollout_name", "workspace_name"))
+    command = ("osmosis init NAME --defaults" if info and info.kind == "workspace"
+               else f"osmosis rollout new NAME --template {name} --defaults")
+    typer.echo(f"\nanswer without prompts: {command} {example}".rstrip())
     return 0

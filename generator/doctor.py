@@ -123,20 +123,33 @@ def families_to_run(selection: Selection) -> list[str]:
     return run
 
 
-def run_checks(ws: Workspace, families: list[str]) -> list[tuple[str, Diagnostic]]:
-    """(family, finding) for every check of ``families``; a crashing check is a CheckCrashed."""
+def run_checks(ws: Workspace, families: list[str], timings: dict[str, float] | None = None) -> list[tuple[str, Diagnostic]]:
+    """(family, finding) for every check of ``families``; a crashing check is a CheckCrashed.
+    ``timings``, when given, receives each family's seconds (its checks added up)."""
     from generator.checks import CHECKS
 
     found: list[tuple[str, Diagnostic]] = []
     for family, fn in CHECKS:
         if family not in families:
             continue
+        started = time.perf_counter()
         try:
             found.extend((family, d) for d in fn(ws))
         except Exception as err:  # noqa: BLE001  reported as an internal error, with the culprit named
             name = getattr(fn, "__qualname__", repr(fn))
             raise CheckCrashed(f"the {family} check {name} crashed: {type(err).__name__}: {err}") from err
+        if timings is not None:
+            timings[family] = timings.get(family, 0.0) + time.perf_counter() - started
     return found
+
+
+def _unchecked_entrypoints(found: list[Diagnostic]) -> str:
+    """The Entrypoints line's note when a config's entrypoint is missing: a ✓ there would say the
+    entrypoint is fine, while the configs family reports it missing (the one finding, CFG018)."""
+    missing = sorted({d.path for d in found if d.code == "CFG018" and d.path})
+    if not missing:
+        return ""
+    return f"not checked: the entrypoint is missing (CFG018 in {', '.join(missing)})"
 
 
 @dataclass
@@ -164,9 +177,14 @@ def diagnose(
     settings, settings_found = load_settings(ws)
     selection = selection_for(cli_select, cli_ignore, settings)
     families = families_to_run(selection)
-    tagged = run_checks(ws, families)
+    timings: dict[str, float] = {}
+    tagged = run_checks(ws, families, timings)
 
     kept = [(f, d) for f, d in tagged if selection.keeps(d)]
+    from generator.checks.leftovers import drop_explained
+
+    explained = {id(d) for d in drop_explained([d for _, d in kept])}  # one finding per conflicted file
+    kept = [(f, d) for f, d in kept if id(d) in explained]
     kept += [("settings", d) for d in settings_found if selection.keeps_settings_finding(d)]
     toml_files = [ws.root / "pyproject.toml", *ws.config_files("eval"), *ws.config_files("training")]
     toml_files += [ws.root / d.path for _, d in kept if d.path and d.path.endswith(suppress.SUFFIXES)]
@@ -182,7 +200,8 @@ def diagnose(
     groups = []
     for family in sorted(shown_families, key=lambda f: order.index(f) if f in order else len(order)):
         members = sorted((d for f, d in kept if f == family), key=Diagnostic.sort_key)
-        groups.append(Group(FAMILIES.get(family, family), members))
+        note = _unchecked_entrypoints([d for _, d in kept]) if family == "entrypoints" and not members else ""
+        groups.append(Group(FAMILIES.get(family, family), members, note=note, seconds=timings.get(family)))
     if verbose:
         from generator.checks import CHECKS
 
@@ -272,6 +291,9 @@ def doctor_command(
     load_rules()
     check_selectors("--select", cli_select)
     check_selectors("--ignore", cli_ignore)
+    from generator.settings import refuse_unknown_codes
+
+    refuse_unknown_codes(ws)  # before --fix writes anything
 
     fixes: list[str] = []
     if fix:

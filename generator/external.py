@@ -136,7 +136,9 @@ def _resolve(spec: str, *, kind: str | None) -> TemplateSource:
             shutil.rmtree(clone, ignore_errors=True)
             raise UserError(f"{spec} is not a copier template (no copier.yml or copier.yaml at its root)")
         return TemplateSource(spec=spec, path=path, bundled=False, url=spec, _cleanup=[clone])
-    raise UserError(f"unknown template {spec!r}: not a bundled template, a folder, or a git URL",
+    from generator.catalog import did_you_mean
+
+    raise UserError(f"unknown template {spec!r}: not a bundled template, a folder, or a git URL{did_you_mean(spec)}",
                     hint=f"bundled rollout templates: {_rollout_names()}")
 
 

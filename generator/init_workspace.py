@@ -19,7 +19,7 @@ from typing import Any
 
 import typer
 
-from generator import assets, catalog
+from generator import assets, catalog, folders
 from generator.errors import EXIT_INTERNAL, UserError
 from generator.names import NAME_RULE_TEXT, name_problem
 from generator.paths import is_inside
@@ -65,9 +65,9 @@ def init_command(
     answers = parse_data(data)
     ws_questions = catalog.questions(workspace_template.path)
     ro_questions = catalog.questions(rollout_template.path)
-    unknown = sorted(set(answers) - set(ws_questions) - set(ro_questions))
+    unknown = sorted(set(answers) - catalog.answerable(ws_questions) - catalog.answerable(ro_questions))
     if unknown:
-        known = ", ".join(sorted(set(ws_questions) | set(ro_questions)))
+        known = ", ".join(sorted(catalog.answerable(ws_questions) | catalog.answerable(ro_questions)))
         raise UserError(f"unknown question {unknown[0]!r} in --data; this template asks: {known}")
     for key, kind in NAME_QUESTIONS.items():
         if key in answers and (problem := name_problem(answers[key], kind=kind)):
@@ -95,6 +95,7 @@ def init_command(
         check_target(target, force)
 
     staging_parent = (target or cwd / "_").parent
+    made_parents = folders.make_parents(staging_parent)  # `osmosis init a/b/c` makes a/ and a/b/
     staging = make_staging(staging_parent, ".osmosis-init-")
     try:
         from generator.render import render
@@ -116,6 +117,8 @@ def init_command(
         placement = place(staging, target)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+        if target is None or not target.exists():
+            folders.remove_made(made_parents)  # a failed init leaves nothing behind, parents included
 
     shown = _display(target, cwd)
     typer.echo(f"Created workspace {ws_answers.get('workspace_name')!s} in {shown} "
@@ -128,16 +131,23 @@ def init_command(
         for rel in placement.skipped:
             typer.echo(f"  {rel}")
     code = 0
+    git_steps: list[str] = []
     if not no_git:
         had_repo = find_git_root(target) is not None
         try:
-            code = _git_step(target)
+            code, left_out = _git_step(target, placement)
         except KeyboardInterrupt:  # Ctrl-C before the first commit exists: take back all init added
             take_back(target, placement, remove_git=not had_repo)
             raise
         if code == 0:
             _record_pristine(target)
-    print_next_steps(shown, rollout, _rollout_sources(target / "rollouts" / rollout), here=target == cwd)
+        if left_out:
+            git_steps = ["git status   # your files from before init are not committed: `git add` what belongs"]
+    elif find_git_root(target) is None:
+        # the platform syncs a git repository (LAY007 says so): the first step is making one
+        git_steps = [f"git init && git add -A && git commit -m {shlex.quote(FIRST_COMMIT_MESSAGE)}"]
+    print_next_steps(shown, rollout, _rollout_sources(target / "rollouts" / rollout), here=target == cwd,
+                     git_steps=git_steps)
     return code
 
 
@@ -197,8 +207,7 @@ def check_target(target: Path, force: bool) -> None:
         raise UserError(f"{target} is already an Osmosis workspace (or another copier project): it has .copier-answers.yml",
                         hint="add a rollout with `osmosis rollout new NAME --template T`; "
                              "take newer templates with `osmosis update`")
-    if not target.parent.is_dir():
-        raise UserError(f"the folder {target.parent} does not exist; create it first")
+    folders.missing_parents(target.parent)  # missing parents are made; a file in the way is refused
     if target.is_dir() and any(target.iterdir()) and not force:
         raise UserError(f"{target} is not empty",
                         hint="use --force to add the workspace to it; existing files are kept, never overwritten")
@@ -210,6 +219,7 @@ def place(staging: Path, target: Path) -> Placement:
     placement = Placement()
     if not target.exists():
         os.rename(staging, target)
+        os.chmod(target, folders.default_dir_mode())  # mkdtemp made it 0700
         placement.whole_target = True
         placement.created = files_in(target, target)
         return placement
@@ -301,32 +311,53 @@ def _record_pristine(target: Path) -> None:
         typer.echo(f"warning: could not record the pristine render for `osmosis update`: {' '.join(str(err).split())}", err=True)
 
 
-def _git_step(target: Path) -> int:
+def _git_step(target: Path, placement: Placement) -> tuple[int, int]:
+    """(exit code, how many of the user's own files were left out of the first commit)."""
     existing = find_git_root(target)
     if existing is not None:
         typer.echo(f"git: {target} is already inside the repository {existing}; review and commit the new files yourself.")
-        return 0
+        return 0, 0
+    # --force into a folder with files: they may hold anything (keys, scratch data), so the first
+    # commit holds what init wrote and the user decides about theirs
+    only = None if placement.whole_target else set(placement.created)
     try:
-        used_fallback = make_first_commit(target)
+        used_fallback = make_first_commit(target, only=only)
     except Exception as err:  # noqa: BLE001  the files are in place; only the commit failed
         shutil.rmtree(target / ".git", ignore_errors=True)
         typer.echo(f"error: git: could not create the first commit: {' '.join(str(err).split())}", err=True)
         typer.echo("hint: the workspace files are in place; run `git init && git add -A && git commit` yourself", err=True)
-        return EXIT_INTERNAL
+        return EXIT_INTERNAL, 0
     if used_fallback:
         typer.echo(f"git: no git identity is configured, so the first commit is by {FALLBACK_NAME} <{FALLBACK_EMAIL}>. "
                    "Set yours with `git config --global user.name ...` and `git config --global user.email ...`; "
                    "`git commit --amend --reset-author` then rewrites that commit.")
-    typer.echo("git: created a repository with a first commit.")
-    return 0
+    left_out = _untracked_count(target) if only is not None else 0
+    if left_out:
+        typer.echo(f"git: created a repository with a first commit of the files osmosis init wrote; "
+                   f"your {left_out} existing file(s) are not in it (see `git status`).")
+    else:
+        typer.echo("git: created a repository with a first commit.")
+    return 0, left_out
 
 
-def make_first_commit(target: Path) -> bool:
-    """`git init` and commit everything. Returns True when the neutral fallback identity was used."""
+def _untracked_count(target: Path) -> int:
+    import git
+
+    out = git.Repo(target).git.ls_files("-z", "--others", "--exclude-standard")
+    return len([p for p in out.split("\0") if p])
+
+
+def make_first_commit(target: Path, only: set[str] | None = None) -> bool:
+    """`git init` and commit everything (or, given ``only``, those workspace-relative files).
+    Returns True when the neutral fallback identity was used."""
     import git
 
     repo = git.Repo.init(target, initial_branch=_initial_branch())
-    repo.git.add(A=True)
+    repo.git.add(A=True)  # -A, then unstaging: `git add PATH` of an ignored file would fail
+    if only is not None:
+        others = [p for p in repo.git.ls_files("-z").split("\0") if p and p not in only]
+        for start in range(0, len(others), 500):  # bounded command lines
+            repo.git.rm("--cached", "-q", "--", *(f":(literal){p}" for p in others[start:start + 500]))
     actor = None if has_git_identity(repo) else git.Actor(FALLBACK_NAME, FALLBACK_EMAIL)
     repo.index.commit(FIRST_COMMIT_MESSAGE, author=actor, committer=actor)
     return actor is not None
@@ -378,10 +409,11 @@ def rollout_test_steps(rollout: str) -> list[str]:
     return [*install, f"(cd rollouts/{rollout} && python -m pytest)"]
 
 
-def print_next_steps(shown: str, rollout: str, sources: list[str], *, here: bool) -> None:
+def print_next_steps(shown: str, rollout: str, sources: list[str], *, here: bool, git_steps: list[str] = ()) -> None:
     steps = [] if here else [f"cd {shlex.quote(shown)}"]
     code = ", ".join(f"rollouts/{rollout}/{name}" for name in sources) or f"rollouts/{rollout}/"
     steps += [
+        *git_steps,
         "read AGENTS.md (coding agents: it is the workspace contract)",
         f"edit {code}, data/{rollout}.jsonl, configs/eval/{rollout}.toml",
         "osmosis doctor",

@@ -46,6 +46,10 @@ def render(
         # Bundled templates pin the tool in what they generate (the CI workflow); a hidden question,
         # never recorded in the answers, so `osmosis update` moves the pin to the installed version.
         data = {"osmosis_version": __version__, **data}
+    if not defaults:
+        from generator.prompt_compat import wrap_validation_errors
+
+        wrap_validation_errors()  # a long validator message is shown whole, not cut at the terminal's width
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # copier's dirty-template and deprecation warnings are noise here

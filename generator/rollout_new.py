@@ -53,7 +53,7 @@ def rollout_new_command(*, name: str, template: str, workspace: Path, data: list
 
     with open_template(template, kind="rollout") as source:
         check_trust(source, trust=trust)
-        asked = {q.name for q in questions(load_config(source.path))}
+        asked = {q.name for q in questions(load_config(source.path)) if q.when is not False}  # hidden: osmosis's
         unknown = sorted(set(answers) - asked - {"rollout_name"})
         if unknown:
             raise UserError(f"unknown question {unknown[0]!r} in --data; template {source.label} asks: {', '.join(sorted(asked))}")
@@ -91,7 +91,9 @@ def rollout_new_command(*, name: str, template: str, workspace: Path, data: list
                     raise
         finally:
             shutil.rmtree(staging, ignore_errors=True)
-    typer.echo(f"Added rollout {name} (template {template}) to {_shown(root)}:")
+    shown = _shown(root)
+    where = f"the workspace in this folder ({root.name})" if shown == "." else f"the workspace at {shown}"
+    typer.echo(f"Added rollout {name} (template {template}) to {where}:")
     for rel in placement.created or new_files:
         typer.echo(f"  created {rel}")
     for rel in changed:

@@ -34,10 +34,11 @@ INVALID_SETTING = rule(
 )
 UNKNOWN_CODE = rule(
     "SET003", "unknown-rule-code", "settings", "warning",
-    summary="A setting or an `# osmosis: ignore[...]` comment names a rule code that does not exist.",
-    why="Selecting or suppressing a code that does not exist does nothing, which usually hides a typo.",
+    summary="An `# osmosis: ignore[...]` comment names a rule code that does not exist.",
+    why="Suppressing a code that does not exist does nothing, which usually hides a typo. (In [tool.osmosis] "
+        "select/ignore/per-file-ignores an unknown code is a usage error, exit 2, as on the command line.)",
     fix="Use a code (or prefix) listed by `osmosis doctor --list-checks`.",
-    example='[tool.osmosis]\nignore = ["CGF001"]   # should be CFG001',
+    example="x = 1  # osmosis: ignore[CGF001]   (should be CFG001)",
 )
 
 _LIST_OF_STR = "a list of strings"
@@ -87,12 +88,28 @@ def _is_str_list(value: Any) -> bool:
     return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
+@dataclass(frozen=True)
+class UnknownCode:
+    """A code in select/ignore/per-file-ignores that names no rule: a usage error, not a finding."""
+
+    where: str
+    code: str
+    line: int | None
+
+    def message(self) -> str:
+        at = f"{PYPROJECT}:{self.line}" if self.line else PYPROJECT
+        guess = suggest_code(self.code)
+        text = f"{at}: [tool.osmosis] {self.where} names {self.code!r}: no check has that code or prefix"
+        return text + (f"; did you mean {guess!r}?" if guess else "")
+
+
 class _Reader:
     """Reads one [tool.osmosis] table, collecting findings instead of raising."""
 
     def __init__(self, text: str):
         self.text = text
         self.found: list[Diagnostic] = []
+        self.unknown: list[UnknownCode] = []
 
     def at(self, key: str, table: str = "tool.osmosis") -> int | None:
         line = key_line(self.text, key, table)
@@ -108,14 +125,9 @@ class _Reader:
         if not _is_str_list(value):
             self.invalid(key, f"`{where}` must be {_LIST_OF_STR} of rule codes, not {type(value).__name__}", table)
             return None
-        for code in value:
-            if not known_selector(code):
-                guess = suggest_code(code)
-                hint = f"Did you mean {guess!r}? See `osmosis doctor --list-checks`." if guess else None
-                line = self.at(key, table)
-                self.found.append(
-                    UNKNOWN_CODE.at(PYPROJECT, f"`{where}` names {code!r}, which is not a rule code or prefix", line=line, column=1 if line else None, hint=hint)
-                )
+        # A typo here would silently select nothing (or ignore nothing) and let CI pass everything:
+        # collected for refuse_unknown_codes, which stops the run as a mistyped --select does.
+        self.unknown += [UnknownCode(where, code, self.at(key, table)) for code in value if not known_selector(code)]
         return tuple(c.upper() for c in value if c.strip())
 
 
@@ -176,17 +188,27 @@ def load_settings(ws: Workspace) -> tuple[Settings, list[Diagnostic]]:
 
     Read once per snapshot: doctor, the skills check (extra-skills) and validate (once per file
     named) all ask."""
-    settings, found = ws.memo("settings", lambda: _read_settings(ws))
+    settings, found, _ = ws.memo("settings", lambda: _read_settings(ws))
     return settings, list(found)
 
 
-def _read_settings(ws: Workspace) -> tuple[Settings, list[Diagnostic]]:
+def refuse_unknown_codes(ws: Workspace) -> None:
+    """Raise a UserError (exit 2) naming the first unknown code in select/ignore/per-file-ignores."""
+    from generator.errors import UserError
+
+    unknown = ws.memo("settings", lambda: _read_settings(ws))[2]
+    if unknown:
+        more = f" (and {len(unknown) - 1} more)" if len(unknown) > 1 else ""
+        raise UserError(unknown[0].message() + more, hint="`osmosis doctor --list-checks` lists every code")
+
+
+def _read_settings(ws: Workspace) -> tuple[Settings, list[Diagnostic], list[UnknownCode]]:
     table = ws.pyproject.get("tool", {}).get("osmosis", {})
     text = ws.read_text(ws.root / PYPROJECT) or ""
     reader = _Reader(text)
     if not isinstance(table, dict):
         reader.invalid("osmosis", "`tool.osmosis` must be a table", table="tool")
-        return Settings(), reader.found
+        return Settings(), reader.found, reader.unknown
     values: dict = {}
     for key, value in table.items():
         read = _READERS.get(key)
@@ -199,7 +221,7 @@ def _read_settings(ws: Workspace) -> tuple[Settings, list[Diagnostic]]:
         reader.found.append(
             UNKNOWN_SETTING.at(PYPROJECT, f"unknown setting `{key}` in [tool.osmosis]", line=line, column=1 if line else None, hint=hint)
         )
-    return Settings(**values), reader.found
+    return Settings(**values), reader.found, reader.unknown
 
 
 def extra_skills(ws: Workspace) -> list[str]:

@@ -1,4 +1,4 @@
-"""Two adjustments to typer >= 0.29 internals, applied once by generator.cli. Both are guarded: on
+"""Three adjustments to typer >= 0.29 internals, applied once by generator.cli. All are guarded: on
 a typer without those internals they do nothing and typer's own behaviour stands.
 
 1. Help labels. Typer 0.29 labels values by Python type (`--data <list[str]>`, `path <path>`),
@@ -8,6 +8,9 @@ a typer without those internals they do nothing and typer's own behaviour stands
    pydantic and building the adapters costs ~0.3 s per run, most of `osmosis doctor`'s budget.
    Parameters of the plain kinds this CLI uses (str, int, Path, bool, Optional/List of those, no
    constraints) are converted directly instead; anything else still goes through typer.
+3. Usage lines. Typer 0.29 writes a required argument as `{name}` and an optional one as `[name]`;
+   ours are written the click (and uv, ruff) way: `NAME`, `PATH...`, `[PATH]`, upper case from the
+   command modules' metavars, so one idea has one spelling in every command's help.
 """
 
 from __future__ import annotations
@@ -88,6 +91,16 @@ def _fast_coercion(core: Any) -> None:
     core._TyperParameter.get_runtime_param = get_runtime_param
 
 
+def _plain_usage_names(core: Any) -> None:
+    def usage_name(self):  # type: ignore[no-untyped-def]
+        name = self.display_name_raw.upper()
+        if self.nargs != 1:
+            name += "..."
+        return name if self.required else f"[{name}]"
+
+    core.TyperArgument._usage_display_name = usage_name
+
+
 def apply() -> None:
     try:
         from typer import core
@@ -97,6 +110,8 @@ def apply() -> None:
         return
     if hasattr(core._TyperParameter, "display_type"):
         _readable_help_types(core)
+    if hasattr(core, "TyperArgument") and hasattr(core.TyperArgument, "_usage_display_name"):
+        _plain_usage_names(core)
     try:
         _fast_coercion(core)
     except (ImportError, AttributeError, TypeError):  # a typer whose internals moved: keep its own

@@ -72,14 +72,30 @@ def behind(root: Path) -> list[tuple[str, str, str | None, str]]:
 
 def check_command(root: Path) -> int:
     stale = behind(root)
-    if not stale:
+    unfinished = _unfinished(root)
+    if not stale and not unfinished:
         typer.echo("up to date: the workspace and every rollout match the installed templates")
         return 0
-    typer.echo(f"behind the installed templates ({len(stale)}):")
-    for rel, template, old, new in stale:
-        typer.echo(f"  {Path(rel).parent.as_posix() if '/' in rel else '(workspace)'}: {template} {old or 'unrecorded'} -> {new}")
-    typer.echo("run `osmosis update` to merge the changes (your edits are kept)")
+    if stale:
+        typer.echo(f"behind the installed templates ({len(stale)}):")
+        for rel, template, old, new in stale:
+            typer.echo(f"  {Path(rel).parent.as_posix() if '/' in rel else '(workspace)'}: {template} {old or 'unrecorded'} -> {new}")
+        typer.echo("run `osmosis update` to merge the changes (your edits are kept)")
+    if unfinished:
+        typer.echo(f"{'templates current, but ' if not stale else ''}an update is not finished: "
+                   f"{len(unfinished)} conflict(s) to resolve by hand:")
+        for line in unfinished:
+            typer.echo(f"  {line}")
+        typer.echo("resolve the conflict markers (or apply and delete the .rej files), then commit")
     return EXIT_FINDINGS
+
+
+def _unfinished(root: Path) -> list[str]:
+    """Conflicts a previous `osmosis update` left (markers, .rej files), as `path[:line]  what`."""
+    from generator.checks.leftovers import unresolved_findings
+    from generator.workspace import Workspace
+
+    return [f"{d.path}{f':{d.line}' if d.line else ''}  {d.code} {d.message}" for d in unresolved_findings(Workspace(root))]
 
 
 # -- the merge ---------------------------------------------------------------------------------

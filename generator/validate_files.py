@@ -172,10 +172,20 @@ def _run(target: Target, fn: Callable, ws: Workspace | None, display: str) -> li
                 from generator.checks.gitsync import check_config_pins  # gitpython only when asked
 
                 found += check_config_pins(ws, ws.root / display, target.config_kind)
-            return found
+            return _directive_follows_folder(target, found)
         return list(fn(target.path, display))
     except Exception as err:  # noqa: BLE001  a bug in a check: exit 3 with the culprit named
         raise CheckCrashed(f"the {target.kind} check crashed on {display}: {type(err).__name__}: {err}") from err
+
+
+def _directive_follows_folder(target: Target, found: list[Diagnostic]) -> list[Diagnostic]:
+    """Without CFG022 when --kind differs from the config's folder: the `#:schema` line is right for
+    the folder the file is in (`doctor --fix` writes it so and would not "fix" it); the findings of
+    the other kind's rules already say the file does not fit --kind."""
+    folder_kind = _config_kind(target.path, None)
+    if folder_kind is None or folder_kind == target.config_kind:
+        return found
+    return [d for d in found if d.code != "CFG022"]
 
 
 def _config_secrets(path: Path, ws: Workspace | None, display: str) -> list[Diagnostic]:
@@ -200,8 +210,9 @@ def _filtered(found: list[Diagnostic], target: Target, ws: Workspace | None) -> 
         return found
     from generator import suppress
     from generator.doctor import selection_for
-    from generator.settings import load_settings
+    from generator.settings import load_settings, refuse_unknown_codes
 
+    refuse_unknown_codes(ws)
     settings, _ = load_settings(ws)
     selection = selection_for((), (), settings)
     kept = [d for d in found if selection.keeps(d)]

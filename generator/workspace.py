@@ -60,13 +60,44 @@ def find_git_root(start: Path) -> Path | None:
     return None
 
 
-def find_root(start: Path) -> Path:
-    """The workspace root for ``start``, looking no higher than the git top level:
+# What `osmosis init` (and the SDK's scaffold) puts at a workspace root. A folder is a workspace when it
+# holds one of the structural folders and at least two markers in all: `configs/` alone is common in any
+# project (doctor used to report ten errors there, and `--fix` scaffolded into it), and a rollout folder
+# holds a pyproject and copier answers but neither structural folder.
+STRUCTURAL_MARKERS = ("rollouts/", "configs/eval/", "configs/training/")
+SUPPORTING_MARKERS = (".osmosis/", ".copier-answers.yml", "AGENTS.md", "pyproject.toml naming osmosis")
+_MARKER_READ_BYTES = 65_536  # enough for any root pyproject's dependency list; bounded whatever the file is
 
-    1. the nearest folder holding both ``rollouts/`` and ``configs/`` (a rollout may keep its own
-       ``configs/`` or ``tests/rollouts/``; that does not make it a workspace);
-    2. else the git top level, if it holds either (a workspace missing one of them);
-    3. else the nearest folder holding either (a workspace outside git, missing one of them).
+
+def _mentions_osmosis(path: Path) -> bool:
+    try:
+        with path.open("rb") as stream:
+            return b"osmosis" in stream.read(_MARKER_READ_BYTES).lower()
+    except OSError:
+        return False
+
+
+def workspace_markers(folder: Path) -> tuple[list[str], list[str]]:
+    """(structural, supporting) markers present in ``folder``."""
+    structural = [m for m in STRUCTURAL_MARKERS if (folder / m).is_dir()]
+    if "configs/eval/" in structural and "configs/training/" in structural:
+        structural.remove("configs/training/")  # one marker: the configs folder
+    supporting = [m for m in (".osmosis/", ".copier-answers.yml") if (folder / m.rstrip("/")).exists()]
+    if _mentions_osmosis(folder / "AGENTS.md"):
+        supporting.append("AGENTS.md")
+    if _mentions_osmosis(folder / "pyproject.toml"):
+        supporting.append("pyproject.toml naming osmosis")
+    return structural, supporting
+
+
+def is_workspace_root(folder: Path) -> bool:
+    structural, supporting = workspace_markers(folder)
+    return bool(structural) and len(structural) + len(supporting) >= 2
+
+
+def find_root(start: Path) -> Path:
+    """The nearest folder from ``start`` up to the git top level that is a workspace root
+    (:func:`is_workspace_root`). A rollout folder is never one (no rollouts/ or configs/eval/ inside).
 
     Raises NotAWorkspace when none is found.
     """
@@ -81,22 +112,22 @@ def find_root(start: Path) -> Path:
         candidates.append(candidate)
         if candidate == git_root:
             break
-
-    def has(folder: Path, name: str) -> bool:
-        return (folder / name).is_dir()
-
     for candidate in candidates:
-        if has(candidate, "rollouts") and has(candidate, "configs"):
+        if is_workspace_root(candidate):
             return candidate
-    if git_root is not None and (has(git_root, "rollouts") or has(git_root, "configs")):
-        return git_root
-    for candidate in candidates:
-        if has(candidate, "rollouts") or has(candidate, "configs"):
-            return candidate
-    raise NotAWorkspace(
-        f"{start} is not inside an Osmosis workspace (no rollouts/ or configs/ folder found); "
-        "run `osmosis init` to create one"
-    )
+    raise NotAWorkspace(_not_a_workspace(start, candidates))
+
+
+def _not_a_workspace(start: Path, candidates: list[Path]) -> str:
+    message = f"{start} is not inside an Osmosis workspace"
+    for candidate in candidates:  # the nearest folder with some evidence: say why it is not enough
+        structural, supporting = workspace_markers(candidate)
+        found = structural + supporting or (["configs/"] if (candidate / "configs").is_dir() else [])
+        if found:
+            wanted = "rollouts/ or configs/eval/" if not structural else "rollouts/, .osmosis/, AGENTS.md, an osmosis pyproject.toml"
+            return (f"{message}: {candidate} has {', '.join(found)}, but not the rest of a workspace ({wanted}); "
+                    "run `osmosis init` to create one")
+    return f"{message} (no rollouts/ or configs/eval/ folder found); run `osmosis init` to create one"
 
 
 @dataclass

@@ -36,3 +36,4 @@ def run_workspace_checks(ws: Workspace, families: set[str] | None = None) -> lis
 # Imported for their registrations; order does not matter.
 from generator.checks import configs, datasets, entrypoints, gitsync, layout, secrets, skills  # noqa: E402,F401
 from generator.checks import todos  # noqa: E402,F401  (LAY100: template placeholders)
+from generator.checks import leftovers  # noqa: E402,F401  (LAY110, LAY111: what an unfinished update leaves)

@@ -521,7 +521,8 @@ def _python_rules(data: dict, doc: TomlDoc, display: str, bad_paths: set[tuple],
     if isinstance(env, dict) and isinstance(required, list):
         for i, name in enumerate(required):
             if isinstance(name, str) and name in env:
-                line, column = doc.locator.value(("secrets", "required", i)) or (1, 1)
+                # at the [env] key: removing it is the fix the hint gives
+                line, column = doc.locator.key(("env", name)) or doc.locator.value(("secrets", "required", i)) or (1, 1)
                 if kind == "benchmark":  # benchmark submit does not reject it; the two values would still collide
                     yield SECRET_IN_ENV.at(display, f"`{name}` is a required secret and also set in [env]; the run would get one of the two values",
                                            line=line, column=column, severity=Severity.WARNING)
@@ -620,7 +621,8 @@ def _cross_file(data: dict, kind: str, ws: Workspace, path: Path, doc: TomlDoc, 
     rollout_ok = isinstance(rollout, str) and ("experiment", "rollout") not in bad_paths
     if rollout_ok:
         folder = ws.root / "rollouts" / rollout
-        if _in_config_folder(ws, path, kind) and not _name_matches(path.stem, rollout):
+        # a rollout that does not exist is CFG016's finding; renaming the file to it would be wrong
+        if folder.is_dir() and _in_config_folder(ws, path, kind) and not _name_matches(path.stem, rollout):
             line, column = loc.value(("experiment", "rollout")) or (1, 1)
             yield CONFIG_NAME_MISMATCH.at(
                 display, f"{path.name} is for rollout {rollout!r}; expected {rollout}.toml or {rollout}-<variant>.toml",
@@ -683,8 +685,9 @@ def _entrypoint(entry: str, folder: Path | None, rollout: str | None, loc, displ
         yield ENTRYPOINT_OUTSIDE.at(display, f"entrypoint {_show(entry)} resolves outside rollouts/{rollout}/ (through a symlink)",
                                     line=line, column=column)
     elif not target.is_file():
-        found = sorted(p.name for p in folder.glob("*.py"))
-        guess = difflib.get_close_matches(entry, found, n=1)
+        # by stem: every module shares ".py", which made "main.py" look close to "grading.py"
+        stems = {p.stem: p.name for p in folder.glob("*.py")}
+        guess = [stems[g] for g in difflib.get_close_matches(posixpath.splitext(entry)[0], sorted(stems), n=1)]
         message = f"entrypoint rollouts/{rollout}/{entry} does not exist"
         if guess:
             message += f"; did you mean {guess[0]!r}?"

@@ -283,6 +283,9 @@ def findings_of(path: Path) -> Findings:
     except OSError as err:
         findings.add("unreadable", f"cannot read the file: {err.strerror or err}")
         return findings
+    from generator.datasets.outlier import first_row_outlier
+
+    first_row_outlier(findings, rows)
     if rows is not None and rows < MIN_ROWS:
         findings.add("too-few-rows", f"the dataset has {rows} row{'s' if rows != 1 else ''}; the platform needs at least {MIN_ROWS}")
     return findings

@@ -1,5 +1,7 @@
 """Checks: Git Sync. The platform runs what is committed on the default branch, so uncommitted
-rollout or config edits, and configs pinning commits or branches this clone lacks, are findings.
+edits to what runs use (rollouts, configs, the root pyproject, the datasets configs name), and
+configs pinning commits or branches this clone lacks, are findings. Under pre-commit the staged
+state is what gets committed, so staged changes count as committed there.
 
 gitpython is imported only inside the check, and only when the workspace is in a git work tree
 (the layout family reports a workspace outside git), so `doctor` stays fast elsewhere.
@@ -7,10 +9,14 @@ gitpython is imported only inside the check, and only when the workspace is in a
 
 from __future__ import annotations
 
+import os
+import posixpath
 import re
+import shlex
 from pathlib import Path, PurePosixPath
 
 from generator.checks import workspace_check
+from generator.checks.leftovers import is_update_leftover
 from generator.config_refs import ConfigRef, workspace_configs
 from generator.diagnostics import Diagnostic
 from generator.registry import rule
@@ -18,16 +24,17 @@ from generator.toml_locate import TomlDoc
 from generator.workspace import Workspace
 
 FAMILY = "git"
-WATCHED = ("rollouts", "configs")  # what the platform runs from the synced branch
+WATCHED = ("rollouts", "configs", "pyproject.toml")  # what the platform runs from the synced branch
 SHOWN_FILES = 5  # how many changed files a finding names before "and N more"
+HINT_PATHS = 8  # how many paths `git add ...` in the hint names before it names whole folders
 _SHA = re.compile(r"^[0-9a-fA-F]{7,40}$")
 
 UNCOMMITTED = rule(
     "GIT001", "uncommitted-changes", FAMILY, "warning",
-    summary="Files under rollouts/ or configs/ have uncommitted or untracked changes.",
+    summary="Files a run uses (rollouts/, configs/, the root pyproject.toml, the datasets configs name) have uncommitted or untracked changes.",
     why="The platform runs what is committed on the default branch; local edits are not what a submitted run uses.",
-    fix="Commit and push them (`git add rollouts configs && git commit && git push`) before submitting a run.",
-    example="rollouts/multiply/main.py modified but not committed",
+    fix="Commit and push them (`git add PATHS && git commit && git push`; the finding names the paths) before submitting a run.",
+    example="rollouts/multiply/main.py modified, data/multiply.jsonl untracked",
 )
 UNKNOWN_COMMIT = rule(
     "GIT002", "unknown-commit", FAMILY, "error",
@@ -45,7 +52,7 @@ UNKNOWN_BRANCH = rule(
 )
 UNPUSHED = rule(
     "GIT005", "unpushed-commits", FAMILY, "warning",
-    summary="Local commits touching rollouts/ or configs/ are not pushed to the branch's upstream.",
+    summary="Local commits touching what runs use (rollouts/, configs/, the root pyproject.toml, used datasets) are not pushed to the branch's upstream.",
     why="The platform syncs from the remote repository; commits that exist only in this clone are not what a run uses.",
     fix="Push them (`git push`) before submitting a run.",
     example="rollouts/multiply/main.py committed locally, `git status` says 'ahead of origin/main by 1 commit'",
@@ -74,7 +81,8 @@ def check_git_sync(ws: Workspace) -> list[Diagnostic]:
     try:
         with repo:
             prefix = PurePosixPath(ws.repo_prefix or ".")
-            found = _uncommitted(repo, prefix) + _unpushed(repo, prefix)
+            paths = watched(ws)
+            found = _uncommitted(repo, prefix, paths) + _unpushed(repo, prefix, paths)
             for config in workspace_configs(ws):
                 found += _pins(repo, ws, config)
             return found
@@ -87,8 +95,44 @@ def _one_line(err: BaseException) -> str:
     return text[:200] or type(err).__name__
 
 
-def _uncommitted(repo, prefix: PurePosixPath) -> list[Diagnostic]:
-    specs = _pathspecs(prefix)
+def watched(ws: Workspace) -> list[str]:
+    """Workspace-relative paths a run depends on: rollouts/, configs/, the root pyproject.toml, and
+    the data/ files the configs and rollouts use (git needs no more than these pathspecs)."""
+    return [*WATCHED, *used_datasets(ws)]
+
+
+def used_datasets(ws: Workspace) -> list[str]:
+    """data/ files a config names (a local path, or a platform dataset name that is the stem of a
+    file under data/, as `osmosis dataset upload` names it) or named after a rollout."""
+    from generator.checks.configs import local_dataset
+
+    names = {p.name for p in ws.rollout_dirs}
+    used: set[str] = set()
+    for config in workspace_configs(ws):
+        value = config.experiment_str("dataset")
+        if not value:
+            continue
+        text = posixpath.normpath(value.replace("\\", "/"))
+        if local_dataset(value) and not text.startswith(("/", "..")):
+            used.add(text if "/" in text else f"data/{text}")
+        else:
+            names.add(value)
+    for path in ws.data_files:
+        rel = ws.rel(path)
+        if path.stem in names and not rel.startswith("../"):
+            used.add(rel)
+    return sorted(p for p in used if p.startswith("data/"))
+
+
+def _under_pre_commit() -> bool:
+    # pre-commit sets PRE_COMMIT=1 for its hooks, and git exports GIT_INDEX_FILE to a plain
+    # .git/hooks/pre-commit script: either way, what is staged is what the commit will hold.
+    return bool(os.environ.get("PRE_COMMIT") or os.environ.get("GIT_INDEX_FILE"))
+
+
+def _uncommitted(repo, prefix: PurePosixPath, paths: list[str]) -> list[Diagnostic]:
+    specs = _pathspecs(prefix, paths)
+    staged_counts = _under_pre_commit()
     # -z: paths verbatim (no quoting); untracked files listed one by one; ignored files excluded.
     out = repo.git.status("--porcelain", "-z", "--untracked-files=all", "--", *specs)
     changed = []
@@ -102,8 +146,10 @@ def _uncommitted(repo, prefix: PurePosixPath) -> list[Diagnostic]:
         status, path = entry[:2], entry[3:]
         if "R" in status or "C" in status:
             i += 1  # the next entry is the rename/copy source
-        if _is_noise(path):
-            continue
+        if staged_counts and status[1] == " ":
+            continue  # staged, and nothing else changed since: it is in the commit being made
+        if _is_noise(path) or is_update_leftover(path):
+            continue  # a .rej is its own finding (LAY110), never something to commit
         changed.append(_relative(path, prefix))
     if not changed:
         return []
@@ -111,14 +157,33 @@ def _uncommitted(repo, prefix: PurePosixPath) -> list[Diagnostic]:
     shown = ", ".join(changed[:SHOWN_FILES])
     more = f" and {len(changed) - SHOWN_FILES} more" if len(changed) > SHOWN_FILES else ""
     count = f"{len(changed)} file{'s' if len(changed) != 1 else ''}"
+    add = " ".join(shlex.quote(p) for p in _add_paths(changed))
+    if staged_counts:
+        hint = f"Stage them too (`git add {add}`), so that this commit holds everything the runs use."
+        state = "not staged for this commit"
+    else:
+        hint = f"Commit and push them before submitting a run: `git add {add} && git commit && git push`."
+        state = "not committed"
+    verb = "is" if len(changed) == 1 else "are"
     return [UNCOMMITTED.at(
-        None,
-        f"{count} under rollouts/ or configs/ not committed: {shown}{more}; "
-        "the platform runs what is committed on the default branch",
+        changed[0],  # a location every reporter shows alike (SARIF needs one); the message lists the rest
+        f"{count} that runs use {verb} {state}: {shown}{more}; the platform runs what is committed on the default branch",
+        hint=hint,
     )]
 
 
-def _unpushed(repo, prefix: PurePosixPath) -> list[Diagnostic]:
+def _add_paths(changed: list[str]) -> list[str]:
+    """What `git add` needs for ``changed``: a rollout's folder for its files, other files as they are;
+    whole rollouts/ and configs/ folders when that list gets long."""
+    units = list(dict.fromkeys(
+        "/".join(p.split("/")[:2]) if p.startswith("rollouts/") and p.count("/") >= 2 else p for p in changed
+    ))
+    if len(units) > HINT_PATHS:
+        units = list(dict.fromkeys(p.split("/")[0] if p.startswith(("rollouts/", "configs/")) else p for p in units))
+    return units
+
+
+def _unpushed(repo, prefix: PurePosixPath, paths: list[str]) -> list[Diagnostic]:
     """Commits on the current branch, not on its upstream, that change what the platform runs.
     Without an upstream (a local-only repository) there is nothing to compare with: no finding."""
     if not repo.head.is_valid() or repo.head.is_detached:
@@ -127,18 +192,19 @@ def _unpushed(repo, prefix: PurePosixPath) -> list[Diagnostic]:
     upstream = branch.tracking_branch()
     if upstream is None or not upstream.is_valid():
         return []
-    count = int(repo.git.rev_list("--count", f"{upstream.path}..HEAD", "--", *_pathspecs(prefix)) or 0)
+    count = int(repo.git.rev_list("--count", f"{upstream.path}..HEAD", "--", *_pathspecs(prefix, paths)) or 0)
     if not count:
         return []
     plural = "s" if count != 1 else ""
     return [UNPUSHED.at(
         None,
-        f"{count} commit{plural} on {branch.name} touching rollouts/ or configs/ not pushed to {upstream.name}",
+        f"{count} commit{plural} on {branch.name} touching what runs use not pushed to {upstream.name}",
     )]
 
 
-def _pathspecs(prefix: PurePosixPath) -> list[str]:
-    return [area if str(prefix) == "." else str(prefix / area) for area in WATCHED]
+def _pathspecs(prefix: PurePosixPath, paths: list[str]) -> list[str]:
+    # ":(literal)": a data file named `x[1].jsonl` is a path, not a glob
+    return [f":(literal){p if str(prefix) == '.' else prefix / p}" for p in paths]
 
 
 def _is_noise(path: str) -> bool:
@@ -170,10 +236,25 @@ def _pins(repo, ws: Workspace, config: ConfigRef) -> list[Diagnostic]:
     if branch and not _has_branch(repo, branch):
         line, column = config.value_position("branch")
         found.append(UNKNOWN_BRANCH.at(
-            shown, f"branch {branch!r} does not exist locally (neither a local nor a remote-tracking branch)",
+            shown, f"branch {branch!r} does not exist locally (neither a local nor a remote-tracking branch)"
+            + _branch_guess(repo, branch),
             line=line, column=column,
         ))
     return found
+
+
+def _branch_guess(repo, branch: str) -> str:
+    """"; did you mean 'main'?" from the local and remote-tracking branch names."""
+    import difflib
+
+    names = set()
+    for ref in repo.git.for_each_ref("--format=%(refname)", "refs/heads", "refs/remotes").splitlines():
+        if ref.startswith("refs/heads/"):
+            names.add(ref[len("refs/heads/"):])
+        elif ref.count("/") >= 3 and not ref.endswith("/HEAD"):
+            names.add(ref.split("/", 3)[3])  # refs/remotes/<remote>/<branch>
+    guess = difflib.get_close_matches(branch, sorted(names), n=1)
+    return f"; did you mean {guess[0]!r}?" if guess else ""
 
 
 def _has_commit(repo, sha: str) -> bool:

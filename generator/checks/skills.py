@@ -580,24 +580,31 @@ def _name_findings(field: _Field, folder_name: str, display: str) -> list[Diagno
     if len(name) > MAX_NAME_LENGTH:
         found.append(NAME_TOO_LONG.at(
             display, f"`name` is {len(name)} characters long; the limit is {MAX_NAME_LENGTH}", **at))
+    # One wrong name is one finding: its problems are listed together under the first one's code,
+    # and the folder mismatch is left out when the fix (a valid name) is the same.
+    problems: list[tuple] = []
     if name != name.lower():
-        found.append(NAME_NOT_LOWERCASE.at(display, f"`name` {name!r} has uppercase letters", **at,
-                                           hint=f"use {_valid_name(name)!r} (and rename the folder to match)"))
+        problems.append((NAME_NOT_LOWERCASE, "has uppercase letters"))
     if name.startswith("-") or name.endswith("-"):
-        found.append(NAME_HYPHENS.at(display, f"`name` {name!r} starts or ends with a hyphen", **at))
+        problems.append((NAME_HYPHENS, "starts or ends with a hyphen"))
     if "--" in name:
-        found.append(NAME_HYPHENS.at(display, f"`name` {name!r} contains `--`", **at))
+        problems.append((NAME_HYPHENS, "contains `--`"))
     bad = sorted({c for c in name if not (c.isalnum() or c == "-")})
     if bad:
         shown = ", ".join(repr(c) for c in bad)
-        found.append(NAME_BAD_CHARACTERS.at(
-            display, f"`name` {name!r} has characters other than letters, digits and hyphens: {shown}", **at))
-    if unicodedata.normalize("NFKC", folder_name) != name:
+        problems.append((NAME_BAD_CHARACTERS, f"has characters other than letters, digits and hyphens: {shown}"))
+    if problems:
+        valid = _valid_name(name)
+        folder_ok = _valid_name(folder_name) == folder_name
+        if valid != unicodedata.normalize("NFKC", folder_name):
+            problems.append((NAME_FOLDER_MISMATCH, f"differs from the folder name {folder_name!r}"))
+        hint = (f"set `name: {folder_name}`" if folder_ok
+                else f"use {valid!r} (and rename the folder to match)")
+        found.append(problems[0][0].at(display, f"`name` {name!r} " + "; it ".join(p[1] for p in problems), **at, hint=hint))
+    elif unicodedata.normalize("NFKC", folder_name) != name:
         found.append(NAME_FOLDER_MISMATCH.at(
             display, f"`name` {name!r} differs from the folder name {folder_name!r}", **at,
-            # offer the rename only when the name itself is valid: otherwise it would move the error
-            hint=(f"set `name: {folder_name}` or rename the folder to {name!r}" if _valid_name(name) == name
-                  else f"set `name: {folder_name}`")))
+            hint=f"set `name: {folder_name}` or rename the folder to {name!r}"))
     return found
 
 

@@ -68,12 +68,17 @@ def check_template_placeholders(ws: Workspace) -> list[Diagnostic]:
     bases = [*ws.rollout_dirs, *(ws.root / "configs" / kind for kind in ("eval", "training")), ws.root / "data"]
     for base in bases:
         for path in _files(base):
-            try:
-                if path.stat().st_size > MAX_BYTES:
-                    continue
-            except OSError:
-                continue
-            text = ws.read_text(path)
+            text = small_text(ws, path)
             if text and MARKER in text:
                 found.extend(scan_text(text, ws.rel(path)))
     return found
+
+
+def small_text(ws: Workspace, path: Path) -> str | None:
+    """The file's text when it is at most MAX_BYTES (a marker scan skips big datasets unread)."""
+    try:
+        if path.stat().st_size > MAX_BYTES:
+            return None
+    except OSError:
+        return None
+    return ws.read_text(path)

@@ -21,7 +21,7 @@ def register(app: typer.Typer) -> None:
         ignore: List[str] = typer.Option([], "--ignore", metavar="CODES", help="Skip these codes or prefixes (comma-separated or repeated)."),
         list_checks: bool = typer.Option(False, "--list-checks", help="Document every check and exit."),
         output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write the report to this file instead of stdout."),
-        verbose: bool = typer.Option(False, "--verbose", "-v", help="Also list the checks that passed and timings."),
+        verbose: bool = typer.Option(False, "--verbose", "-v", help="Also list skipped families, the files checked, and how long each family took."),
     ) -> int:
         """Check a whole workspace against the platform contract.
 

@@ -14,7 +14,7 @@ def register(app: typer.Typer) -> None:
     @app.command("init")
     @handles_errors
     def init(
-        path: Optional[Path] = typer.Argument(None, help="Folder to create (default: a new folder named after the workspace)."),
+        path: Optional[Path] = typer.Argument(None, metavar="PATH", help="Folder to create (default: a new folder named after the workspace)."),
         template: str = typer.Option("multiply", "--template", "-t", help="Template to render (see `osmosis template list`)."),
         defaults: bool = typer.Option(False, "--defaults", help="Use default answers; ask nothing."),
         data: List[str] = typer.Option([], "--data", "-d", help="Answer a question: KEY=VALUE (repeatable)."),

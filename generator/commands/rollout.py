@@ -19,7 +19,7 @@ def register(app: typer.Typer) -> None:
 @rollout_app.command("new")
 @handles_errors
 def new(
-    name: str = typer.Argument(..., help="Rollout name (lowercase letters, digits, hyphens)."),
+    name: str = typer.Argument(..., metavar="NAME", help="Rollout name (lowercase letters, digits, hyphens)."),
     template: str = typer.Option("multiply", "--template", "-t", help="Template: a bundled name (osmosis template list), a local folder, or a git URL."),
     workspace: Path = typer.Option(Path("."), "--workspace", "-w", help="The workspace (default: current folder)."),
     data: List[str] = typer.Option([], "--data", "-d", help="Answer a question: KEY=VALUE (repeatable)."),

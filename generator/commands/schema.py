@@ -14,7 +14,7 @@ def register(app: typer.Typer) -> None:
     @app.command("schema")
     @handles_errors
     def schema(
-        kind: Optional[str] = typer.Argument(None, help="eval, training, benchmark or dataset."),
+        kind: Optional[str] = typer.Argument(None, metavar="KIND", help="eval, training, benchmark or dataset."),
         write: Optional[Path] = typer.Option(None, "--write", help="Write every schema into this folder instead."),
     ) -> int:
         """Print the JSON Schema (draft-07) for a config kind (eval, training, benchmark) or dataset rows.

@@ -28,7 +28,7 @@ def list_templates(json_output: bool = typer.Option(False, "--json", help="Print
 @template_app.command("inspect")
 @handles_errors
 def inspect_template(
-    name: str = typer.Argument(..., help="Template name, local path or git URL."),
+    name: str = typer.Argument(..., metavar="NAME", help="Template name, local path or git URL."),
     json_output: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> int:
     """Show a template's questions (name, type, help, default, choices, validation).

@@ -13,7 +13,7 @@ def register(app: typer.Typer) -> None:
     @app.command("update")
     @handles_errors
     def update(
-        path: Path = typer.Argument(Path("."), help="The workspace (default: current folder)."),
+        path: Path = typer.Argument(Path("."), metavar="PATH", help="The workspace (default: current folder)."),
         check: bool = typer.Option(False, "--check", help="Change nothing; exit 1 when behind the installed templates."),
         conflict: str = typer.Option("inline", "--conflict", help="How to show conflicts: inline (conflict markers in the file) or rej (your file kept, <file>.rej beside it)."),
         trust: bool = typer.Option(False, "--trust", help="Allow a non-bundled template's tasks, migrations and Jinja extensions."),

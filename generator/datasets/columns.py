@@ -283,7 +283,8 @@ class RowChecker:
             where = f"line {spec.line}" if spec.line else "the first row"
             renames = [(e, m) for m in sorted(missing) for e in [near_miss(m, extra)] if e]
             hint = "; ".join(f"rename {shown(e)} to {shown(m)}" for e, m in renames) or None
-            add("divergent-keys", f"row's keys differ from the first row's ({where}): {'; '.join(parts)}", line, column, hint)
+            add("divergent-keys", f"row's keys differ from the first row's ({where}): {'; '.join(parts)}", line, column, hint,
+                (spec.line, frozenset(missing), frozenset(extra)))
         for name in spec.nonempty:
             if name in row:
                 value = row[name]

@@ -20,6 +20,7 @@ class Finding(NamedTuple):
     line: int | None = None
     column: int | None = None
     hint: str | None = None
+    detail: object = None  # what a later pass needs beyond the text (divergent-keys: first row's line, missing, extra)
 
 
 @dataclass
@@ -31,11 +32,12 @@ class Findings:
     counts: dict[str, int] = field(default_factory=dict)  # every finding, shown or not, per kind
     first_hidden: dict[str, int | None] = field(default_factory=dict)  # line of the first one not shown
 
-    def add(self, kind: str, message: str, line: int | None = None, column: int | None = None, hint: str | None = None) -> None:
+    def add(self, kind: str, message: str, line: int | None = None, column: int | None = None, hint: str | None = None,
+            detail: object = None) -> None:
         seen = self.counts.get(kind, 0)
         self.counts[kind] = seen + 1
         if seen < self.caps.get(kind, SHOWN_PER_KIND):
-            self.shown.append(Finding(kind, message, line, column, hint))
+            self.shown.append(Finding(kind, message, line, column, hint, detail))
         elif kind not in self.first_hidden:
             self.first_hidden[kind] = line
 
@@ -53,7 +55,7 @@ class Findings:
         """Append ``other`` (the findings of the next byte range) with its lines shifted by ``line_offset``."""
         shift = (lambda n: n) if not line_offset else (lambda n: None if n is None else n + line_offset)
         for f in other.shown:
-            self.add(f.kind, f.message, shift(f.line), f.column, f.hint)
+            self.add(f.kind, f.message, shift(f.line), f.column, f.hint, f.detail)
         for kind, total in other.counts.items():
             rest = total - sum(1 for f in other.shown if f.kind == kind)
             if rest:

@@ -20,6 +20,7 @@ from generator.datasets.blocks import BLOCK_SIZE, text_chunks
 from generator.datasets.columns import RowChecker
 from generator.datasets.findings import Findings
 from generator.datasets.jsonl import reject_constant
+from generator.datasets.jsonmsg import json_error
 
 MAX_ELEMENT = 64 << 20
 _SPACE = re.compile(r"[ \t\n\r]*")
@@ -102,7 +103,8 @@ def scan_json_array(fh: BinaryIO, findings: Findings, block_size: int = BLOCK_SI
                             return broken(f"array element is larger than {size} of text (or broken)", cur.pos)
                         if cur.more():
                             continue
-                    return broken(f"not valid JSON: {err.msg}", max(err.pos, cur.pos))
+                    at = max(err.pos, cur.pos)
+                    return broken(json_error(err, *cur.where(at)), at)
                 except (ValueError, RecursionError) as err:
                     return broken(f"not valid JSON: {err}", cur.pos)
                 if end == len(cur.buf) and not cur.eof and cur.more():

@@ -27,6 +27,7 @@ import orjson
 from generator.datasets.blocks import BLOCK_SIZE, BOM, LONG_LINE, MAX_LINE, line_blocks, line_start_after
 from generator.datasets.columns import ColumnSpec, RowChecker, loads_exact
 from generator.datasets.findings import Findings
+from generator.datasets.jsonmsg import json_error
 
 PARALLEL_MIN_BYTES = 64 << 20
 PRESCAN_BYTES = 1 << 20  # how far to look for the first object row before splitting the file
@@ -67,7 +68,7 @@ def _parse_slowly(line: bytes, lineno: int, findings: Findings) -> tuple[bool, o
     try:
         return True, json.loads(text, parse_constant=reject_constant)
     except json.JSONDecodeError as err:
-        findings.add("malformed", f"not valid JSON: {err.msg}", lineno, err.colno)
+        findings.add("malformed", json_error(err, lineno, err.colno), lineno, err.colno)
     except (ValueError, RecursionError) as err:
         findings.add("malformed", f"not valid JSON: {err}", lineno)
     return False, None

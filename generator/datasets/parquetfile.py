@@ -52,6 +52,11 @@ def _type_problem(field_type, want: str) -> str | None:
     return f"has type {field_type}, not a struct or a string of JSON text"
 
 
+def _cast_hint(name: str) -> str:
+    # the rule's default hint shows JSON quoting, which means nothing for a typed parquet column
+    return f"store the column as strings: with pandas, df[{name!r}] = df[{name!r}].astype(str) before to_parquet"
+
+
 def scan_parquet(path: Path, size: int, findings: Findings) -> int | None:
     """Check the footer; returns the row count, or None when the file could not be read."""
     if not _has_magic(path, size):
@@ -75,7 +80,7 @@ def scan_parquet(path: Path, size: int, findings: Findings) -> int | None:
     for name in (*spec.nonempty, *spec.strings):
         problem = _type_problem(types[name], "string")
         if problem:
-            findings.add("not-string", f"column `{name}` {problem}")
+            findings.add("not-string", f"column `{name}` {problem}", hint=_cast_hint(name))
     if spec.metadata:
         problem = _type_problem(types[spec.metadata], "object")
         if problem:
@@ -120,6 +125,7 @@ def _check_statistics(meta, schema, spec: ColumnSpec, findings: Findings) -> Non
                 continue
         if nulls:
             kind = "metadata" if name == spec.metadata else "not-string"
-            findings.add(kind, f"column `{name}` has {nulls} null value{'s' if nulls != 1 else ''}")
+            hint = None if kind == "metadata" else f"give every row a string: with pandas, fill or drop the nulls of df[{name!r}] before to_parquet"
+            findings.add(kind, f"column `{name}` has {nulls} null value{'s' if nulls != 1 else ''}", hint=hint)
         if empties:
             findings.add("empty-value", f"column `{name}` has empty strings (in {empties} of {meta.num_row_groups} row groups)")

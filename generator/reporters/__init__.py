@@ -29,6 +29,7 @@ class Group:
     label: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
     note: str = ""  # e.g. why a group was skipped
+    seconds: float | None = None  # how long its checks took (shown with --verbose)
 
 
 @dataclass

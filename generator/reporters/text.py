@@ -64,10 +64,11 @@ def verdict(report: Report) -> str:
 
 def _group_lines(group: Group, report: Report, marks: dict) -> list[str]:
     level = worst(group.diagnostics)
+    took = f" ({group.seconds:.2f}s)" if report.verbose and group.seconds is not None else ""
     if group.note and not group.diagnostics:
-        return [f"- {group.label}: {group.note}"]
+        return [f"- {group.label}: {group.note}{took}"]
     mark = _paint(marks[level], _COLOURS[level], report.color)
-    lines = [f"{mark} {group.label}"]
+    lines = [f"{mark} {group.label}{took}"]
     for d in group.diagnostics:
         code = _paint(d.code, "1", report.color)
         lines.append(f"    {location(d)} {code} {d.message}")

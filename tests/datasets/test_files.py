@@ -129,8 +129,9 @@ def test_odd_column_names_are_quoted_in_one_line_messages(write):
         {"user_prompt": "q", "ground_truth": "a", "system_prompt": "s", "bad\nname": 1, "": 2}
     ] * 4
     found = check_dataset_file(write("o.jsonl", jsonl_bytes(rows)), "o.jsonl")
-    assert [d.code for d in found] == ["DAT010", "DAT010"]
-    assert found[0].message.endswith('extra "", "bad\\nname"')
+    # the first row is the odd one out: one finding there (issue 12, point 11)
+    assert [(d.code, d.line) for d in found] == [("DAT010", 1)]
+    assert found[0].message.endswith('lacks "", "bad\\nname"')
 
 
 def test_divergent_row_with_a_misspelt_key_gets_a_rename_hint(write):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -50,8 +51,9 @@ def test_verbose_lists_passing_families_files_and_time(standard, mini_ws, run):
     (mini_ws / "configs/eval/a.toml").write_text("ok = 1\n", encoding="utf-8")
     result = run("doctor", mini_ws, "-v")
     assert result.exit_code == 0
-    for family in ("✓ Layout", "✓ Configs", "✓ Secrets"):
-        assert family in result.stdout.splitlines()
+    lines = result.stdout.splitlines()
+    for family in ("✓ Layout", "✓ Configs", "✓ Secrets"):  # each with its own time (issue 12, point 12)
+        assert any(re.fullmatch(rf"{family} \(\d+\.\d\ds\)", line) for line in lines), lines
     assert "2 files checked in " in result.stdout  # the config and pyproject.toml (settings)
     assert "skipped" not in result.stdout
     assert f"workspace: {mini_ws}" in result.stdout

@@ -66,10 +66,29 @@ def test_wrong_type_is_an_error_and_the_setting_is_dropped(standard, mini_ws, to
     assert sorted(codes(result)) == ["CFG901", "SET002"]
 
 
-def test_unknown_code_in_settings(standard, mini_ws, tool_osmosis, run):
+def test_unknown_code_in_settings_is_a_usage_error(standard, mini_ws, tool_osmosis, run):
     tool_osmosis('ignore = ["CGF901"]')
-    [d] = json.loads(run("doctor", mini_ws, "-f", "json").stdout)["diagnostics"]
-    assert d["code"] == "SET003" and "'CFG901'" in d["hint"]
+    result = run("doctor", mini_ws, "-f", "json")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "pyproject.toml:5: [tool.osmosis] ignore names 'CGF901'" in result.stderr
+    assert "did you mean 'CFG901'?" in result.stderr
+
+
+def test_typo_in_select_does_not_turn_doctor_off(mini_ws, tool_osmosis, run):
+    # issue 12, point 3: select = ["CFX"] used to run no check at all and exit 0
+    (mini_ws / "configs/eval/a.toml").write_text("bad = \n", encoding="utf-8")
+    tool_osmosis('select = ["CFX"]')
+    result = run("doctor", mini_ws)
+    assert result.exit_code == 2, result.output
+    assert "select names 'CFX': no check has that code or prefix; did you mean 'CFG'?" in result.stderr
+    for command in (("validate", mini_ws / "configs/eval/a.toml"), ("doctor", mini_ws, "--fix")):
+        assert run(*command).exit_code == 2
+
+
+def test_unknown_code_in_per_file_ignores_is_a_usage_error(mini_ws, tool_osmosis, run):
+    tool_osmosis('[tool.osmosis.per-file-ignores]\n"configs/*" = ["LAY", "XYZ9"]')
+    result = run("doctor", mini_ws)
+    assert result.exit_code == 2 and "per-file-ignores.configs/* names 'XYZ9'" in result.stderr
 
 
 def test_inline_suppression_hides_the_code_on_that_line(standard, mini_ws, run):

@@ -36,7 +36,7 @@ def test_modified_rollout_file_is_reported(repo):
     main = repo / "rollouts" / "multiply" / "main.py"
     main.write_text(main.read_text() + "\n# edited\n")
     [d] = git_findings(repo)
-    assert (d.code, d.severity.value, d.path) == ("GIT001", "warning", None)
+    assert (d.code, d.severity.value, d.path) == ("GIT001", "warning", "rollouts/multiply/main.py")
     assert "1 file" in d.message and "rollouts/multiply/main.py" in d.message
     assert "committed on the default branch" in d.message
 
@@ -140,6 +140,19 @@ def test_unknown_branch_is_a_warning_at_its_value(repo):
     assert (d.code, d.severity.value, d.path, d.line, d.column) == (
         "GIT003", "warning", "configs/training/multiply.toml", 6, 10,
     )
+    assert d.message.endswith("; did you mean 'main'?")  # issue 12, point 12
+
+
+def test_unknown_branch_suggests_a_remote_tracking_branch(tmp_path, repo):
+    _with_upstream(tmp_path, repo)
+    git(repo, "push", "-q", "origin", "main:release-2")
+    git(repo, "fetch", "-q", "origin")
+    set_experiment(repo, "training", 'branch = "relaese-2"\n')
+    git(repo, "commit", "-qam", "branch")
+    [d] = [d for d in git_findings(repo) if d.code == "GIT003"]
+    assert d.message.endswith("; did you mean 'release-2'?")
+    set_experiment(repo, "eval", 'branch = "zzzzzz"\n')
+    assert all("did you mean" not in d.message for d in git_findings(repo) if "zzzzzz" in d.message)
 
 
 def test_unparsable_config_is_skipped_without_a_crash(repo):
@@ -228,3 +241,78 @@ def test_detached_head_is_not_an_error(tmp_path, repo):
     _with_upstream(tmp_path, repo)
     git(repo, "checkout", "-q", "--detach", "HEAD")
     assert git_findings(repo) == []
+
+
+# -- issue 12: everything a run uses counts; pre-commit; update leftovers; one location everywhere
+
+
+def test_untracked_dataset_and_modified_root_pyproject_are_reported_and_named_in_the_hint(repo):
+    # what `osmosis rollout new r` leaves after `git add rollouts configs && git commit`
+    write(repo / "data" / "r.jsonl", '{"user_prompt": "2*3", "ground_truth": "6"}\n')
+    write(repo / "data" / "scratch.jsonl", "{}\n")  # no config or rollout uses it: not reported
+    config = repo / "configs" / "eval" / "multiply.toml"
+    config.write_text(config.read_text().replace("data/multiply.jsonl", "data/r.jsonl"))
+    git(repo, "add", "configs")
+    git(repo, "commit", "-qm", "use r.jsonl")
+    pyproject = repo / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text() + "\n# edited\n")
+    [d] = git_findings(repo)
+    assert d.code == "GIT001" and "2 files" in d.message, d.message
+    assert "data/r.jsonl" in d.message and "pyproject.toml" in d.message and "scratch" not in d.message
+    assert "git add data/r.jsonl pyproject.toml && git commit" in d.hint
+
+
+def test_a_dataset_named_by_its_platform_name_or_after_a_rollout_counts(repo):
+    set_experiment(repo, "training", "")
+    config = repo / "configs" / "training" / "multiply.toml"
+    config.write_text(config.read_text().replace('"data/multiply.jsonl"', '"numbers"'))
+    git(repo, "commit", "-qam", "platform dataset name")
+    write(repo / "data" / "numbers.parquet", "PAR1")  # `osmosis dataset upload data/numbers.parquet` -> numbers
+    (repo / "data" / "multiply.jsonl").write_text("{}\n")  # the rollout's own dataset, edited
+    [d] = git_findings(repo)
+    assert "data/multiply.jsonl" in d.message and "data/numbers.parquet" in d.message
+
+
+def test_under_pre_commit_staged_files_count_as_committed(repo, monkeypatch):
+    write(repo / "rollouts" / "multiply" / "tools.py", "X = 1\n")
+    write(repo / "data" / "multiply.jsonl", '{"user_prompt": "1", "ground_truth": "1"}\n')
+    git(repo, "add", "rollouts")
+    monkeypatch.setenv("PRE_COMMIT", "1")
+    [d] = git_findings(repo)  # the staged rollout file is in the commit being made; the dataset is not
+    assert d.path == "data/multiply.jsonl" and "1 file that runs use is not staged for this commit" in d.message
+    assert "`git add data/multiply.jsonl`" in d.hint
+    git(repo, "add", "data")
+    assert git_findings(repo) == []
+    monkeypatch.delenv("PRE_COMMIT")
+    [d] = git_findings(repo)  # outside pre-commit, staged is still not committed
+    assert "2 files" in d.message
+
+
+def test_a_rej_file_is_not_something_to_commit(repo):
+    write(repo / "rollouts" / "multiply" / "main.py.rej", "--- a\n+++ b\n")
+    assert git_findings(repo) == []
+
+
+def test_json_and_sarif_give_git001_the_same_location(repo):
+    main = repo / "rollouts" / "multiply" / "main.py"
+    main.write_text(main.read_text() + "\n# edited\n")
+    runner = CliRunner()
+    as_json = json.loads(runner.invoke(app, ["doctor", str(repo), "-f", "json", "--select", "GIT"]).stdout)
+    as_sarif = json.loads(runner.invoke(app, ["doctor", str(repo), "-f", "sarif", "--select", "GIT"]).stdout)
+    [d] = as_json["diagnostics"]
+    [r] = as_sarif["runs"][0]["results"]
+    assert d["path"] == "rollouts/multiply/main.py"
+    assert r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == d["path"]
+
+
+def test_a_plain_git_pre_commit_hook_judges_the_staged_state(repo):
+    # no pre-commit framework: a .git/hooks/pre-commit script that runs doctor (git exports GIT_INDEX_FILE)
+    hook = repo / ".git" / "hooks" / "pre-commit"
+    hook.write_text(f"#!/bin/sh\nexec {sys.executable} -m generator doctor --strict --select GIT\n")
+    hook.chmod(0o755)
+    write(repo / "rollouts" / "multiply" / "tools.py", "X = 1\n")
+    git(repo, "add", "rollouts")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("PRE_COMMIT", None)
+    done = subprocess.run(["git", "commit", "-qm", "tools"], cwd=repo, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr

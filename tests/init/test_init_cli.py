@@ -170,10 +170,10 @@ def test_usage_errors(tmp_path):
     assert bad.exit_code == 2 and "KEY=VALUE" in bad.output
     unknown = init(str(tmp_path / "a"), "--defaults", "--data", "colour=blue")
     assert unknown.exit_code == 2 and "unknown question 'colour'" in unknown.output
-    missing_parent = init(str(tmp_path / "no/such/ws"), "--defaults")
-    assert missing_parent.exit_code == 2 and "does not exist" in missing_parent.output
     (tmp_path / "file").write_text("x")
     assert init(str(tmp_path / "file"), "--defaults", "--force").exit_code == 2
+    file_in_the_way = init(str(tmp_path / "file/sub/ws"), "--defaults")
+    assert file_in_the_way.exit_code == 2 and f"{tmp_path / 'file'} exists and is not a folder" in file_in_the_way.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
 
 

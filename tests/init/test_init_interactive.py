@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import pty
 import select
+import struct
 import subprocess
 import sys
+import termios
 import time
 from pathlib import Path
 
@@ -18,9 +21,11 @@ def typed(text: str) -> str:
     return "\x15" + text + ENTER  # Ctrl-U first: clear the default the prompt offers
 
 
-def converse(args: list[str], cwd: Path, answers: list[tuple[str, str]], timeout: float = 60) -> tuple[int, str]:
-    """Run the CLI on a pseudo-terminal; when the screen shows each prompt in turn, send its keys."""
+def converse(args: list[str], cwd: Path, answers: list[tuple[str, str]], timeout: float = 60,
+             columns: int = 80) -> tuple[int, str]:
+    """Run the CLI on a pseudo-terminal ``columns`` wide; when the screen shows each prompt in turn, send its keys."""
     master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
     env = {**os.environ, "PYTHONPATH": str(REPO), "TERM": "dumb", "PROMPT_TOOLKIT_NO_CPR": "1"}
     proc = subprocess.Popen([sys.executable, "-m", "generator", *args], cwd=cwd, env=env,
                             stdin=slave, stdout=slave, stderr=slave, close_fds=True)
@@ -89,3 +94,15 @@ def test_invalid_interactive_answer_is_asked_again(tmp_path):
     assert code == 0, screen
     assert (tmp_path / "ok-ws/rollouts/good-name/main.py").is_file()
     assert not (tmp_path / "ok-ws/rollouts/Bad_Name").exists()
+
+
+def test_a_long_validation_message_is_shown_whole_on_a_narrow_terminal(tmp_path):
+    # issue 12, point 12: the one-line toolbar cut the message at the terminal's width
+    code, screen = converse(
+        ["init", "--no-git", "--data", "workspace_name=ok-ws"], tmp_path,
+        [("One line", ENTER), ("Rollout name", typed("Bad_Name")), ("reserved", typed("good-name")),
+         ("Model for evaluation", ENTER), ("Policy model", ENTER)],
+        columns=50,
+    )
+    assert code == 0, screen
+    assert "('default' is reserved)" in screen

@@ -72,7 +72,7 @@ def test_init_and_rollout_new_from_installed_templates_write_no_bytecode(tmp_pat
 
 
 def test_ctrl_c_during_the_first_commit_leaves_nothing(tmp_path, monkeypatch):
-    def interrupted(target):
+    def interrupted(target, **kwargs):
         import git
 
         git.Repo.init(target).git.add(A=True)  # `git init` and `git add` done, the commit not yet
@@ -92,7 +92,7 @@ def test_ctrl_c_during_the_first_commit_keeps_only_the_users_files(tmp_path, mon
     (target / "notes" / "plan.md").write_text("my plan\n")
     (target / "README.md").write_text("my readme\n")
 
-    def interrupted(folder):
+    def interrupted(folder, **kwargs):
         import git
 
         git.Repo.init(folder)

@@ -189,3 +189,31 @@ def test_validate_hook_passes_on_clean_files_and_skips_others(pre_commit_home, w
     proc = pre_commit(pre_commit_home, workspace, "run", "osmosis-validate", "--files", "AGENTS.md")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "(no files to check)Skipped" in proc.stdout.replace(".", ""), proc.stdout
+
+
+@pytest.mark.slow
+def test_strict_doctor_hook_judges_what_is_staged(pre_commit_home, workspace):
+    # issue 12, point 4: with `strict = true`, GIT001 used to flag the very files being committed,
+    # so the shipped hook blocked every commit that touched a rollout or a config.
+    pyproject = workspace / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text(encoding="utf-8") + "\n[tool.osmosis]\nstrict = true\n", encoding="utf-8")
+    git("commit", "-qam", "strict doctor", cwd=workspace)
+    assert pre_commit(pre_commit_home, workspace, "install").returncode == 0
+    assert osmosis("rollout", "new", "second", "--defaults", cwd=workspace).returncode == 0
+
+    def commit(message: str) -> subprocess.CompletedProcess:
+        return subprocess.run(["git", "commit", "-qm", message], cwd=workspace, env=hook_env(pre_commit_home),
+                              capture_output=True, text=True, timeout=900)
+
+    # half of the change staged: the commit would lack the dataset the configs use; say which
+    git("add", "rollouts", "configs", "pyproject.toml", cwd=workspace)
+    blocked = commit("add rollout second, without its data")
+    assert blocked.returncode != 0, blocked.stdout + blocked.stderr
+    said = blocked.stdout + blocked.stderr  # git shows a hook's output on stderr
+    assert "GIT001" in said and "git add data/second.jsonl" in said, said
+
+    git("add", "data/second.jsonl", cwd=workspace)
+    done = commit("add rollout second")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert re.search(r"osmosis doctor\.+Passed", done.stdout + done.stderr), done.stdout + done.stderr
+    assert git("status", "--porcelain", cwd=workspace) == ""

@@ -7,6 +7,7 @@ workspace is updated.
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -88,7 +89,10 @@ def test_user_edit_kept_template_change_applied_conflict_reported(ws):
     assert "MY OWN WORDING" in readme_text and README_LINE in readme_text
     answers = yaml.safe_load((rollout / ".copier-answers.yml").read_text())
     assert answers["rollout_name"] == "mult"
-    assert cli("update", target, "--check").exit_code == 0  # the recorded version moved forward
+    # the recorded version moved forward, but the merge is not finished: --check says so (issue 12, point 9)
+    check = cli("update", target, "--check")
+    assert check.exit_code == 1 and "up to date" not in check.output, check.output
+    assert "an update is not finished" in check.output and "rollouts/mult/README.md:" in check.output
     pristine_main = git(target, "show", "refs/osmosis/pristine:rollouts/mult/main.py")
     assert "# my tuning notes" not in pristine_main and "OpenAI Agents SDK agent." in pristine_main
 
@@ -176,7 +180,8 @@ def test_usage_errors(tmp_path, ws):
     assert cli("update", target, "--conflict", "theirs").exit_code == 2
     assert cli("update", tmp_path / "nope").exit_code == 2
     no_answers = tmp_path / "plain"
-    (no_answers / "rollouts").mkdir(parents=True)
+    for folder in ("rollouts", "configs/eval"):  # a workspace, but not one osmosis init made
+        (no_answers / folder).mkdir(parents=True)
     git(no_answers, "init", "-q")
     result = cli("update", no_answers, "--check")
     assert result.exit_code == 2 and "not created by `osmosis init`" in result.output
@@ -229,3 +234,50 @@ def test_a_folder_in_the_way_of_a_new_file_is_a_conflict_not_a_crash(ws):
     assert result.exit_code == 1, result.output
     assert "CHANGELOG.md  (something of yours is in the way" in result.output
     assert (target / "rollouts/mult/CHANGELOG.md/keep.txt").read_text() == "mine\n"
+
+
+# -- what an unfinished update leaves (issue 12, point 9) ------------------------------------------
+
+
+def _conflicted(ws, *args):
+    target, template = ws
+    readme = target / "rollouts" / "mult" / "README.md"
+    readme.write_text(readme.read_text().replace("Reward: 1.0 for a right product (OLD WORDING), within", "Reward: MINE, within"))
+    main = target / "rollouts" / "mult" / "main.py"
+    main.write_text(main.read_text().replace("multiply two numbers (old docstring).", "multiply, my docstring."))
+    commit_all(target)
+    release_new_version(template)
+    assert cli("update", target, *args).exit_code == 1
+    return target
+
+
+def _doctor(target):
+    result = cli("doctor", target, "-f", "json")
+    return [(d["code"], d["path"], d["line"]) for d in json.loads(result.stdout)["diagnostics"]]
+
+
+def test_inline_markers_are_one_finding_at_the_marker_not_a_syntax_error(ws):
+    target = _conflicted(ws)
+    main = target / "rollouts" / "mult" / "main.py"
+    marker = next(n for n, line in enumerate(main.read_text().splitlines(), 1) if line.startswith("<<<<<<< "))
+    found = _doctor(target)
+    on_main = [f for f in found if f[1] == "rollouts/mult/main.py"]
+    assert on_main == [("LAY111", "rollouts/mult/main.py", marker)], found
+    assert any(f[:2] == ("LAY111", "rollouts/mult/README.md") for f in found)
+    assert not any(code == "ENT002" for code, _, _ in found)
+
+
+def test_rej_files_have_their_own_finding_and_git_never_asks_to_commit_them(ws):
+    target = _conflicted(ws, "--conflict", "rej")
+    found = _doctor(target)
+    assert ("LAY110", "rollouts/mult/README.md.rej", None) in found
+    assert ("LAY110", "rollouts/mult/main.py.rej", None) in found
+    [git001] = [d for d in json.loads(cli("doctor", target, "-f", "json").stdout)["diagnostics"] if d["code"] == "GIT001"]
+    assert "copier-answers" in git001["message"]  # update moved the recorded version: that is to commit
+    assert ".rej" not in git001["message"] + git001["hint"], git001
+    check = cli("update", target, "--check")
+    assert check.exit_code == 1 and "rollouts/mult/main.py.rej" in check.output
+    for rej in (target / "rollouts" / "mult").glob("*.rej"):
+        rej.unlink()
+    check = cli("update", target, "--check")
+    assert check.exit_code == 0 and "up to date" in check.output

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from generator.settings import Settings, extra_skills, key_line, load_settings
+import pytest
+
+from generator.errors import UserError
+from generator.settings import Settings, extra_skills, key_line, load_settings, refuse_unknown_codes
 from generator.workspace import Workspace
 
 
@@ -52,8 +55,11 @@ def test_unknown_key_suggests_the_known_one(tmp_path):
 def test_unknown_code_suggests_a_real_one(tmp_path):
     _, found = load_settings(ws_with(tmp_path, '[tool.osmosis]\nignore = ["SET00"]\n'))
     assert found == []  # a prefix of SET001 is a valid selector
-    _, [d] = load_settings(ws_with(tmp_path, '[tool.osmosis]\nignore = ["STE001"]\n'))
-    assert d.code == "SET003" and "SET001" in d.hint
+    ws = ws_with(tmp_path, '[tool.osmosis]\nignore = ["STE001"]\n')
+    assert load_settings(ws)[1] == []  # not a finding: a usage error
+    with pytest.raises(UserError) as err:
+        refuse_unknown_codes(ws)
+    assert "ignore names 'STE001'" in err.value.message and "did you mean 'SET001'?" in err.value.message
 
 
 def test_extra_skills_hook_returns_valid_names_only(tmp_path):

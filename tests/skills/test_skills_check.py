@@ -173,7 +173,9 @@ def test_link_forms_title_angle_fragment_encoded_and_reference(tmp_path):
 def test_skill_md_path_is_accepted_for_its_folder(tmp_path):
     folder = _skill(tmp_path, "---\nname: Wrong\ndescription: d\n---\n")
     findings = check_skill_dir(folder / "SKILL.md", "skills/my-skill/SKILL.md")
-    assert {f.code for f in findings} == {"SKL014", "SKL017"}
+    [finding] = findings  # one wrong name, one finding (issue 12, point 11)
+    assert finding.code == "SKL014" and "differs from the folder name 'my-skill'" in finding.message
+    assert finding.hint == "set `name: my-skill`"
     assert {f.path for f in findings} == {"skills/my-skill/SKILL.md"}
 
 

@@ -180,7 +180,7 @@ def test_validate_a_skill_folder_from_the_cli(tmp_path):
     bad = CliRunner().invoke(app, ["validate", str(cases / "bad" / "many-problems"), "--format", "json"])
     assert bad.exit_code == 1
     codes = {d["code"] for d in json.loads(bad.stdout)["diagnostics"]}
-    assert {"SKL010", "SKL014", "SKL017", "SKL018", "SKL021"} <= codes
+    assert {"SKL010", "SKL014", "SKL018", "SKL021"} <= codes
 
 
 def test_validate_passes_spec_valid_skills_whose_links_only_draw_warnings():
