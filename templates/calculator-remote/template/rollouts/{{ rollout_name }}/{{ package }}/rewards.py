@@ -1,4 +1,4 @@
-"""The reward: did the final answer (after `####`) match the ground truth? Plain Python, testable."""
+"""The reward: does the number after the final answer's `####` equal the row's ground truth?"""
 
 from __future__ import annotations
 

@@ -1,8 +1,7 @@
 """Calculator tools: their OpenAI function-calling specs and how a tool call is executed.
 
-Plain Python (no osmosis_ai import) so the tests run anywhere. A bad call -- unknown tool, bad JSON,
-missing or non-numeric arguments, division by zero -- becomes an error message the model reads in
-the tool result; it never raises out of the agent loop.
+A bad call (unknown tool, bad JSON, missing or non-numeric arguments, division by zero) becomes
+an error text the model reads in the tool result and can correct; it never raises out of the loop.
 """
 
 from __future__ import annotations
@@ -40,7 +39,7 @@ TOOLS: dict[str, tuple[Callable[[float, float], float], str]] = {
 
 
 def tool_specs() -> list[dict[str, Any]]:
-    """The tools in OpenAI function-calling format (what `get_tools` returns to the trainer)."""
+    """The tools in OpenAI function-calling format, sent with every policy call."""
     return [
         {
             "type": "function",
@@ -69,7 +68,7 @@ def _format(value: float) -> str:
 def _number(arguments: Mapping[str, Any], key: str) -> float:
     value = arguments.get(key)
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise ValueError(f"argument {key!r} must be a number, got {value!r}")
+        raise TypeError(f"argument {key!r} must be a number, got {value!r}")
     number = float(value)
     if not math.isfinite(number):
         raise ValueError(f"argument {key!r} must be finite, got {value!r}")
@@ -90,7 +89,7 @@ def run_tool(name: str, arguments: Any) -> str:
         return "Error: arguments must be a JSON object with numbers a and b"
     try:
         result = entry[0](_number(arguments, "a"), _number(arguments, "b"))
-    except (ValueError, ZeroDivisionError, OverflowError) as err:
+    except (TypeError, ValueError, ZeroDivisionError, OverflowError) as err:
         return f"Error: {err}"
     if not math.isfinite(result):
         return "Error: the result is too large to represent"
