@@ -3,7 +3,15 @@ import math
 
 import pytest
 
-from judge import RUBRIC, clamp, fallback_score, judge_answer, judge_prompt, last_text, parse_score
+from ..judge import (
+    RUBRIC,
+    clamp,
+    fallback_score,
+    judge_answer,
+    judge_prompt,
+    last_text,
+    parse_score,
+)
 
 REFERENCE = "An index is a sorted structure that lets the database find rows without scanning the table."
 

@@ -137,7 +137,8 @@ class OpenAIJudge:
         self.base_url = base_url or None
 
     async def complete(self, prompt: str) -> str:
-        from openai import AsyncOpenAI  # imported here so tests and static checks never need it
+        # Imported here so that the tests never need the openai package.
+        from openai import AsyncOpenAI
 
         api_key = os.environ.get(self.api_key_env)
         if not api_key:

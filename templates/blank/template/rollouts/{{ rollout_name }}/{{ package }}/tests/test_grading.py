@@ -1,6 +1,6 @@
 import pytest
 
-from grading import answer_text, score
+from ..grading import answer_text, score
 
 
 def test_answer_text_reads_the_last_assistant_message():
