@@ -314,6 +314,8 @@ def sdk_subprocess_env(env: SdkEnv, **extra: str) -> dict[str, str]:
     base["UV_PYTHON"] = env.base_python
     base["UV_PYTHON_DOWNLOADS"] = "never"
     base["NO_COLOR"] = "1"
+    # LiteLLM would fetch its model price list from GitHub first; the copy it ships is enough.
+    base["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
     base.update(extra)
     return base
 

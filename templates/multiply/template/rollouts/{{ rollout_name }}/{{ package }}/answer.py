@@ -1,9 +1,12 @@
-"""Grading for the multiply task on Strands samples: finds the answer text in a sample's messages.
+"""The answer text of a rollout sample: the text of the last assistant message that has any.
 
-A Strands message is `{"role": ..., "content": ...}` where content is a string or a list of content
-blocks (`{"text": ...}`, `{"toolUse": ...}`, ...). The Harbor template runs the same Strands agent in
-each sandbox, so its samples are read by this same file. The scoring rule itself is in scoring.py,
-shared by every multiply template. No SDK import here either, so the tests run anywhere.
+Each integration records its own message shape, and this one reader takes all of them:
+- Strands: `{"role": "assistant", "content": [{"text": ...}, {"toolUse": ...}]}`;
+- OpenAI Agents: Responses-API items, `{"type": "message", "role": "assistant",
+  "content": [{"type": "output_text", "text": ...}]}`, between `function_call` / `reasoning` items;
+- plain chat: `{"role": "assistant", "content": "..."}`.
+Tool calls, tool results, refusals and reasoning carry no answer. No SDK import, so the tests run
+anywhere.
 """
 
 from __future__ import annotations
@@ -11,9 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from scoring import extract_answer, score
-
-__all__ = ["extract_answer", "last_assistant_text", "score"]
+TEXT_PARTS = (None, "text", "output_text")  # part types that hold answer text
 
 
 def _field(item: Any, key: str) -> Any:
@@ -22,24 +23,26 @@ def _field(item: Any, key: str) -> Any:
 
 
 def _text(content: Any) -> str:
-    """Text of a message's content: a string, one text block, or a list of blocks (tool blocks add nothing)."""
     if isinstance(content, str):
         return content
     if isinstance(content, (list, tuple)):
-        return "".join(_text(block) for block in content)
-    text = _field(content, "text") if content is not None else None
+        return "".join(_text(part) for part in content)
+    if content is None or _field(content, "type") not in TEXT_PARTS:
+        return ""
+    text = _field(content, "text")
     return text if isinstance(text, str) else ""
 
 
-def last_assistant_text(messages: Iterable[Any] | None) -> str:
-    """The text of the last assistant message that has any text ("" when there is none)."""
+def last_answer_text(messages: Iterable[Any] | None) -> str:
+    """The text of the last assistant message with text ("" when there is none)."""
     try:
         items = list(messages or [])
     except TypeError:
         return ""
-    for message in reversed(items):
-        if _field(message, "role") == "assistant":
-            text = _text(_field(message, "content"))
-            if text.strip():
-                return text
+    for item in reversed(items):
+        if _field(item, "role") != "assistant" or _field(item, "type") not in (None, "message"):
+            continue
+        text = _text(_field(item, "content"))
+        if text.strip():
+            return text
     return ""
