@@ -193,6 +193,42 @@ def build_sdk_env(requirements: list[str]) -> SdkEnv:
     return SdkEnv(root / "venv" / "bin" / "python", base_python, uv, info["versions"])
 
 
+# -- rendering with our own CLI -----------------------------------------------------------------
+
+
+def osmosis(*args: str | Path) -> None:
+    from typer.testing import CliRunner
+
+    from generator.cli import app
+
+    result = CliRunner().invoke(app, [str(a) for a in args])
+    assert result.exit_code == 0, f"osmosis {' '.join(map(str, args))}\n{result.output}"
+
+
+GIT_IDENTITY = {f"GIT_{role}_{key}": value for role in ("AUTHOR", "COMMITTER")
+                for key, value in (("NAME", "SDK Tests"), ("EMAIL", "sdk-tests@example.invalid"))}
+
+
+def render(target: Path, scenarios: list[Scenario]) -> Path:
+    """`osmosis init` with the first scenario's template, `osmosis rollout new` for the others."""
+    first, *rest = scenarios
+    saved = {k: os.environ.get(k) for k in GIT_IDENTITY}
+    os.environ.update(GIT_IDENTITY)
+    try:
+        osmosis("init", target, "--template", first.template, "--defaults", "--data", "workspace_name=sdk-real",
+                "--data", f"rollout_name={first.rollout}", *[a for d in first.data for a in ("--data", d)])
+        for s in rest:
+            osmosis("rollout", "new", s.rollout, "--template", s.template, "--defaults", "--workspace", target,
+                    *[a for d in s.data for a in ("--data", d)])
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    return target
+
+
 # -- the fake OpenAI-compatible chat server ------------------------------------------------------
 
 
@@ -427,4 +463,88 @@ SCENARIOS: list[Scenario] = [
     # preflight and the HarborBackend's construction are the test (README says so).
     Scenario("multiply-harbor", "multiply", "mul-harbor", data=("integration=harbor",), eval_run=False,
              backend="HarborBackend"),
+]
+
+
+# -- calculator-remote, llm-judge, blank ---------------------------------------------------------
+
+# calculator-remote: per question, the tool calls the fake model makes in order ("prev" is the last
+# tool result) and the tool results the rollout must send back. Row 2 divides by zero first: the
+# error must come back as a tool result and the loop go on. The answer is read from the last tool
+# result, so a right reward proves the loop ran the tools.
+CALC_PLANS = {
+    "What is 25 + 17?": ([("add", 25, 17)], ["42"]),
+    "What is 100 - 37?": ([("subtract", 100, 37)], ["63"]),
+    "What is 12 * 8?": ([("divide", 12, 0), ("multiply", 12, 8)], ["Error:", "96"]),
+    "What is 144 / 12?": ([("divide", 144, 12)], ["12"]),
+    "What is (15 + 5) * 3?": ([("add", 15, 5), ("multiply", "prev", 3)], ["20", "60"]),
+}
+CALC_WRONG_ROWS = frozenset({1})
+CALC_EXPECTED = {0: 1.0, 1: 0.0, 2: 1.0, 3: 1.0, 4: 1.0}
+
+
+def calculator_with_tools(request: ChatRequest) -> dict:
+    plan, _ = CALC_PLANS[request.row["user_prompt"]]
+    results = request.tool_results()
+    assert request.tool_names() == ["add", "subtract", "multiply", "divide"], request.tools
+    if len(results) < len(plan):
+        name, a, b = plan[len(results)]
+        a = float(results[-1]) if a == "prev" else a
+        return {"content": "", "tool_calls": [tool_call(name, {"a": a, "b": b})]}
+    value = float(results[-1]) + (1 if request.row_index in CALC_WRONG_ROWS else 0)
+    return {"content": f"The result is {value:g}.\n#### {value:g}"}
+
+
+def check_calculator_tools_ran(run: EvalRun) -> None:
+    finished = {}  # row -> (tool results sent back, the results its plan expects)
+    for request in run.requests:
+        if request.row is not None:
+            plan, expected = CALC_PLANS[request.row["user_prompt"]]
+            if len(request.tool_results()) == len(plan):
+                finished[request.row_index] = (request.tool_results(), expected)
+    assert set(finished) == set(CALC_EXPECTED), f"the loop finished its tool calls for rows {sorted(finished)}"
+    for index, (results, expected) in finished.items():
+        assert all(got.startswith(want) for got, want in zip(results, expected, strict=True)), (index, results)
+
+
+# llm-judge: the fake model is the policy and the judge (the judge's OpenAI client follows
+# OPENAI_BASE_URL too); the judge's normalised score is the reward, 15/10 clamped to 1.0.
+JUDGE_REPLIES = {0: "Clear and correct.\nSCORE: 8", 1: "Partly right.\nSCORE: 3/5", 2: "Off topic.\nSCORE: 2",
+                 3: "Excellent.\nSCORE: 15"}
+JUDGE_EXPECTED = {0: 0.8, 1: 0.6, 2: 0.2, 3: 1.0}
+
+
+def _is_judge_request(request: ChatRequest) -> bool:
+    return any("SCORE: <points>" in message_text(m) for m in request.messages)
+
+
+def policy_and_judge(request: ChatRequest) -> dict:
+    if _is_judge_request(request):
+        return {"content": JUDGE_REPLIES[request.row_index]}
+    return {"content": f"Policy answer {request.row_index}: a plain explanation with one example."}
+
+
+def check_judge_saw_the_answers(run: EvalRun) -> None:
+    judged = [r for r in run.requests if r.row is not None and _is_judge_request(r)]
+    assert sorted(r.row_index for r in judged) == sorted(JUDGE_EXPECTED), [r.row_index for r in judged]
+    for request in judged:
+        prompt = message_text(request.messages[-1])
+        assert f"Policy answer {request.row_index}:" in prompt and request.row["ground_truth"] in prompt, prompt
+        assert request.body.get("model") == "gpt-4o-mini", request.body.get("model")
+
+
+# blank: exact match of the answer with the row's ground_truth (the template's placeholder rows).
+BLANK_WRONG_ROWS = frozenset({1, 2})
+
+
+def blank_answers(request: ChatRequest) -> dict:
+    return {"content": "not the answer" if request.row_index in BLANK_WRONG_ROWS else request.row["ground_truth"]}
+
+
+SCENARIOS += [
+    Scenario("calculator-remote", "calculator-remote", "calc-remote", calculator_with_tools, rows="0-4",
+             expected=CALC_EXPECTED, check=check_calculator_tools_ran),
+    Scenario("llm-judge", "llm-judge", "judge", policy_and_judge, expected=JUDGE_EXPECTED,
+             check=check_judge_saw_the_answers),
+    Scenario("blank", "blank", "my-task", blank_answers, expected={0: 1.0, 1: 0.0, 2: 0.0, 3: 1.0}),
 ]
