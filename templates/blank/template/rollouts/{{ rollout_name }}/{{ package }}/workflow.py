@@ -29,7 +29,7 @@ MODEL_PARAMS = {"max_tokens": 1024}
 class Workflow(AgentWorkflow):
     async def run(self, ctx: AgentWorkflowContext) -> None:
         # ctx.prompt: the row's system_prompt, then its user_prompt.
-        # One OsmosisStrandsAgent per run: it records the rollout's one sample, the grader's ctx.sample.
+        # One OsmosisStrandsAgent per run: it records the rollout's one sample (ctx.sample).
         agent = OsmosisStrandsAgent(
             name="agent",
             model=OsmosisRolloutModel(params=dict(MODEL_PARAMS)),

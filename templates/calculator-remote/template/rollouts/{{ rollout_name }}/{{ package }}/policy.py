@@ -51,11 +51,19 @@ class ChatCompletionsPolicy:
         await self._client.aclose()
 
     async def __call__(self, messages: list[Message], tools: list[dict[str, Any]]) -> Message:
-        body = {**self.params, "model": MODEL_ALIAS, "messages": messages, "tools": tools, "stream": True}
+        body = {
+            **self.params,
+            "model": MODEL_ALIAS,
+            "messages": messages,
+            "tools": tools,
+            "stream": True,
+        }
         async with self._client.stream("POST", self.url, json=body) as response:
             if response.status_code >= 400:
                 detail = (await response.aread()).decode("utf-8", "replace")[:500]
-                raise PolicyError(f"chat completions answered HTTP {response.status_code}: {detail}")
+                raise PolicyError(
+                    f"chat completions answered HTTP {response.status_code}: {detail}"
+                )
             if response.headers.get("content-type", "").startswith("text/event-stream"):
                 return await message_from_events(response.aiter_lines())
             try:
@@ -114,7 +122,9 @@ def merge_chunks(chunks: Iterable[Any]) -> Message:
             text.append(delta["content"])
         for position, part in enumerate(delta.get("tool_calls") or []):
             index = part.get("index", position)
-            call = calls.setdefault(index, {"id": "", "type": "function", "function": {"name": "", "arguments": ""}})
+            call = calls.setdefault(
+                index, {"id": "", "type": "function", "function": {"name": "", "arguments": ""}}
+            )
             call["id"] = part.get("id") or call["id"]
             function = part.get("function") or {}
             call["function"]["name"] += function.get("name") or ""

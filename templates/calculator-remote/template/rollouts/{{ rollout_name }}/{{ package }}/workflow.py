@@ -29,7 +29,9 @@ class CalculatorConfig(AgentWorkflowConfig):
     # Policy calls per rollout; a policy still asking for tools after the last one scores 0.
     max_turns: int = Field(default=8, ge=1)
     # Sent with every policy call; the endpoint decides which model answers.
-    sampling: dict[str, float | int] = Field(default_factory=lambda: {"temperature": 1.0, "max_tokens": 1024})
+    sampling: dict[str, float | int] = Field(
+        default_factory=lambda: {"temperature": 1.0, "max_tokens": 1024}
+    )
 
 
 class CalculatorWorkflow(AgentWorkflow):
@@ -38,7 +40,9 @@ class CalculatorWorkflow(AgentWorkflow):
         if rollout is None:
             raise RuntimeError("no active rollout: this workflow runs inside the rollout server")
         config = ctx.config if isinstance(ctx.config, CalculatorConfig) else workflow_config
-        async with ChatCompletionsPolicy(rollout.chat_completions_url, rollout.api_key, params=config.sampling) as policy:
+        async with ChatCompletionsPolicy(
+            rollout.chat_completions_url, rollout.api_key, params=config.sampling
+        ) as policy:
             result = await run_agent_loop(policy, ctx.prompt, max_turns=config.max_turns)
         # The returned messages become the rollout's one sample: the grader's ctx.sample.
         return AgentWorkflowOutput(messages=result.messages, metrics=result.metrics())

@@ -4,12 +4,18 @@ from ..grading import answer_text, score
 
 
 def test_answer_text_reads_the_last_assistant_message():
-    messages = [{"role": "user", "content": "q"}, {"role": "assistant", "content": [{"text": "first"}]},
-                {"role": "assistant", "content": "final"}]
+    messages = [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": [{"text": "first"}]},
+        {"role": "assistant", "content": "final"},
+    ]
     assert answer_text(messages) == "final"
 
 
-@pytest.mark.parametrize("messages", [None, [], [{"role": "user", "content": "q"}], [{"role": "assistant", "content": None}]])
+@pytest.mark.parametrize(
+    "messages",
+    [None, [], [{"role": "user", "content": "q"}], [{"role": "assistant", "content": None}]],
+)
 def test_answer_text_empty(messages):
     assert answer_text(messages) == ""
 

@@ -6,11 +6,18 @@ import pytest
 from ..agent import run_agent_loop
 from ..rewards import compute_reward, last_assistant_text
 
-PROMPT = [{"role": "system", "content": "Use the tools."}, {"role": "user", "content": "What is (15 + 5) * 3?"}]
+PROMPT = [
+    {"role": "system", "content": "Use the tools."},
+    {"role": "user", "content": "What is (15 + 5) * 3?"},
+]
 
 
 def tool_call(call_id, name, a, b):
-    return {"id": call_id, "type": "function", "function": {"name": name, "arguments": json.dumps({"a": a, "b": b})}}
+    return {
+        "id": call_id,
+        "type": "function",
+        "function": {"name": name, "arguments": json.dumps({"a": a, "b": b})},
+    }
 
 
 class ScriptedPolicy:
@@ -39,8 +46,15 @@ def test_tool_results_reach_the_policy_before_its_answer():
     assert len(policy.calls) == 3
     assert policy.calls[1][0][-1] == {"role": "tool", "tool_call_id": "c1", "content": "20"}
     assert policy.calls[2][0][-1] == {"role": "tool", "tool_call_id": "c2", "content": "60"}
-    assert [spec["function"]["name"] for spec in policy.calls[0][1]] == ["add", "subtract", "multiply", "divide"]
-    assert result.answered and result.turns == 3 and result.tool_calls == 2 and result.tool_errors == 0
+    assert [spec["function"]["name"] for spec in policy.calls[0][1]] == [
+        "add",
+        "subtract",
+        "multiply",
+        "divide",
+    ]
+    assert (
+        result.answered and result.turns == 3 and result.tool_calls == 2 and result.tool_errors == 0
+    )
     assert compute_reward(last_assistant_text(result.messages), "60") == 1.0
     assert result.messages[:2] == PROMPT
 
@@ -53,12 +67,21 @@ def test_a_tool_error_goes_back_to_the_policy_and_the_loop_continues():
     result = run(policy)
     assert policy.calls[1][0][-1]["content"].startswith("Error:")
     assert result.answered and result.tool_errors == 1
-    assert result.metrics() == {"turns": 2.0, "tool_calls": 1.0, "tool_errors": 1.0, "answered": 1.0}
+    assert result.metrics() == {
+        "turns": 2.0,
+        "tool_calls": 1.0,
+        "tool_errors": 1.0,
+        "answered": 1.0,
+    }
 
 
 def test_the_turn_limit_stops_a_policy_that_never_answers():
-    endless = ScriptedPolicy(*[{"role": "assistant", "content": "", "tool_calls": [tool_call(f"c{i}", "add", i, 1)]}
-                               for i in range(5)])
+    endless = ScriptedPolicy(
+        *[
+            {"role": "assistant", "content": "", "tool_calls": [tool_call(f"c{i}", "add", i, 1)]}
+            for i in range(5)
+        ]
+    )
     result = run(endless, max_turns=3)
     assert result.turns == 3 and len(endless.calls) == 3 and not result.answered
     assert result.messages[-1]["role"] == "tool"
@@ -67,7 +90,11 @@ def test_the_turn_limit_stops_a_policy_that_never_answers():
 
 def test_the_prompt_is_not_modified():
     prompt = [dict(message) for message in PROMPT]
-    asyncio.run(run_agent_loop(ScriptedPolicy({"role": "assistant", "content": "#### 60"}), prompt, max_turns=1))
+    asyncio.run(
+        run_agent_loop(
+            ScriptedPolicy({"role": "assistant", "content": "#### 60"}), prompt, max_turns=1
+        )
+    )
     assert prompt == PROMPT
 
 

@@ -27,8 +27,12 @@ def ask(handler, **kwargs):
         return handler(request)
 
     async def call():
-        policy = ChatCompletionsPolicy("http://endpoint/v1/rollouts/r1/", "key-1", transport=httpx.MockTransport(record),
-                                       **kwargs)
+        policy = ChatCompletionsPolicy(
+            "http://endpoint/v1/rollouts/r1/",
+            "key-1",
+            transport=httpx.MockTransport(record),
+            **kwargs,
+        )
         async with policy:
             return await policy(MESSAGES, TOOLS)
 
@@ -36,11 +40,15 @@ def ask(handler, **kwargs):
 
 
 def streamed(text):
-    return lambda request: httpx.Response(200, headers={"content-type": "text/event-stream"}, text=text)
+    return lambda request: httpx.Response(
+        200, headers={"content-type": "text/event-stream"}, text=text
+    )
 
 
 def test_request_goes_to_the_rollout_endpoint_with_its_key_tools_and_sampling():
-    reply, seen = ask(streamed(sse(delta(role="assistant", content="#### 5"))), params={"temperature": 0.5})
+    reply, seen = ask(
+        streamed(sse(delta(role="assistant", content="#### 5"))), params={"temperature": 0.5}
+    )
     assert reply == {"role": "assistant", "content": "#### 5"}
     (request,) = seen
     assert str(request.url) == "http://endpoint/v1/rollouts/r1/chat/completions"
@@ -53,31 +61,70 @@ def test_request_goes_to_the_rollout_endpoint_with_its_key_tools_and_sampling():
 def test_streamed_tool_calls_are_assembled_from_their_pieces():
     text = sse(
         delta(role="assistant", content=""),
-        delta(tool_calls=[{"index": 0, "id": "c1", "type": "function", "function": {"name": "add", "arguments": '{"a": 2'}}]),
+        delta(
+            tool_calls=[
+                {
+                    "index": 0,
+                    "id": "c1",
+                    "type": "function",
+                    "function": {"name": "add", "arguments": '{"a": 2'},
+                }
+            ]
+        ),
         delta(tool_calls=[{"index": 0, "function": {"arguments": ', "b": 3}'}}]),
-        delta(tool_calls=[{"index": 1, "id": "c2", "function": {"name": "multiply", "arguments": '{"a": 1, "b": 1}'}}]),
+        delta(
+            tool_calls=[
+                {
+                    "index": 1,
+                    "id": "c2",
+                    "function": {"name": "multiply", "arguments": '{"a": 1, "b": 1}'},
+                }
+            ]
+        ),
     )
     reply, _ = ask(streamed(text))
     assert reply["content"] == ""
     assert reply["tool_calls"] == [
-        {"id": "c1", "type": "function", "function": {"name": "add", "arguments": '{"a": 2, "b": 3}'}},
-        {"id": "c2", "type": "function", "function": {"name": "multiply", "arguments": '{"a": 1, "b": 1}'}},
+        {
+            "id": "c1",
+            "type": "function",
+            "function": {"name": "add", "arguments": '{"a": 2, "b": 3}'},
+        },
+        {
+            "id": "c2",
+            "type": "function",
+            "function": {"name": "multiply", "arguments": '{"a": 1, "b": 1}'},
+        },
     ]
 
 
 def test_a_plain_json_completion_is_read_too():
-    completion = {"choices": [{"index": 0, "message": {"role": "assistant", "content": "#### 5"}, "finish_reason": "stop"}]}
+    completion = {
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": "#### 5"},
+                "finish_reason": "stop",
+            }
+        ]
+    }
     reply, _ = ask(lambda request: httpx.Response(200, json=completion))
     assert reply == {"role": "assistant", "content": "#### 5"}
 
 
-@pytest.mark.parametrize("handler, message", [
-    (lambda request: httpx.Response(401, text="Unauthorized"), "HTTP 401"),
-    (streamed('event: error\ndata: {"error": {"message": "boom"}}\n\ndata: [DONE]\n\n'), "boom"),
-    (streamed(sse(done=False)), "without a completion"),
-    (streamed("data: {not json\n\n"), "unreadable"),
-    (lambda request: httpx.Response(200, json={"choices": []}), "no choices"),
-])
+@pytest.mark.parametrize(
+    "handler, message",
+    [
+        (lambda request: httpx.Response(401, text="Unauthorized"), "HTTP 401"),
+        (
+            streamed('event: error\ndata: {"error": {"message": "boom"}}\n\ndata: [DONE]\n\n'),
+            "boom",
+        ),
+        (streamed(sse(done=False)), "without a completion"),
+        (streamed("data: {not json\n\n"), "unreadable"),
+        (lambda request: httpx.Response(200, json={"choices": []}), "no choices"),
+    ],
+)
 def test_endpoint_failures_raise_a_policy_error(handler, message):
     with pytest.raises(PolicyError, match=message):
         ask(handler)
@@ -89,5 +136,6 @@ def test_no_endpoint_outside_a_rollout():
 
 
 def test_usage_only_chunks_are_ignored():
-    assert merge_chunks([delta(content="#### "), delta(content="5"), {"choices": [], "usage": {"total_tokens": 3}}]) == {
-        "role": "assistant", "content": "#### 5"}
+    assert merge_chunks(
+        [delta(content="#### "), delta(content="5"), {"choices": [], "usage": {"total_tokens": 3}}]
+    ) == {"role": "assistant", "content": "#### 5"}
