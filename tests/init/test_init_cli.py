@@ -280,7 +280,8 @@ def test_dot_dot_in_path_is_normalised(tmp_path):
     "template, present, absent",
     [
         ("multiply", ["rollouts/multiply/main.py", "rollouts/multiply/grading.py"], ["server.py"]),
-        ("calculator-remote", ["rollouts/calculator-remote/server.py", "rollouts/calculator-remote/tools.py"], ["main.py"]),
+        ("calculator-remote", ["rollouts/calculator-remote/main.py", "rollouts/calculator-remote/calculator_remote_rollout/"],
+         ["server.py"]),
     ],
 )
 def test_next_steps_name_the_files_the_template_rendered(tmp_path, template, present, absent):
