@@ -85,9 +85,10 @@ def test_entrypoint_patterns_use_the_documented_sdk_names():
         "LocalBackend(",
         "app = create_rollout_server(backend=backend)",
         "ROLLOUT_PORT",
-        "class CalculatorAgentLoop(RolloutAgentLoop)",
-        "app = create_app(agent_loop)",
-        "osmosis serve -m server:agent_loop",
+        # calculator-remote: a custom loop over the rollout's endpoint (0.3), not a 0.2 remote server
+        "get_rollout_context().chat_completions_url",
+        "class CalculatorWorkflow(AgentWorkflow)",
+        "AgentWorkflowOutput(messages=",
         'type == "output_text"',
     ]:
         assert phrase in text, phrase
