@@ -16,21 +16,22 @@ import yaml
 from lifecycle_helpers import cli, commit_all, git, snapshot
 
 REPO = Path(__file__).resolve().parents[2]
-SOURCE = REPO / "templates" / "multiply-openai"
+SOURCE = REPO / "templates" / "multiply"
 ROLLOUT_FILES = Path("template") / "rollouts" / "{{ rollout_name }}"
-README_LINE = "Reward: 1.0 when the number after the last `####` (else the last number in the answer) is within"
+README_LINE = "`#### <product>`; the grader gives 1.0 when that number is within 0.01 of `ground_truth`, else 0.0."
+OLD_LINE = "`#### <product>`; the grader gives 1.0 for a right product (OLD WORDING), else 0.0."
 
 
 def old_template(tmp_path: Path) -> Path:
-    """multiply-openai as it 'was': an older README line, an older main.py docstring, no CHANGELOG."""
+    """multiply (OpenAI Agents) as it 'was': an older README line, an older main.py docstring, no CHANGELOG."""
     template = tmp_path / "tmpl"
     shutil.copytree(SOURCE, template)
     readme = template / ROLLOUT_FILES / "README.md.jinja"
     assert README_LINE in readme.read_text()
-    readme.write_text(readme.read_text().replace(README_LINE, "Reward: 1.0 for a right product (OLD WORDING), within"))
+    readme.write_text(readme.read_text().replace(README_LINE, OLD_LINE))
     main = template / ROLLOUT_FILES / "main.py.jinja"
-    main.write_text(main.read_text().replace("multiply two numbers with an OpenAI Agents SDK agent.",
-                                             "multiply two numbers (old docstring)."))
+    main.write_text(main.read_text().replace("an agent multiplies the row's numbers;",
+                                             "multiply two numbers (old docstring);"))
     return template
 
 
@@ -45,7 +46,8 @@ def release_new_version(template: Path) -> None:
 def ws(tmp_path):
     template = old_template(tmp_path)
     target = tmp_path / "ws"
-    result = cli("init", target, "--template", template, "--defaults", "--data", "rollout_name=mult")
+    result = cli("init", target, "--template", template, "--defaults", "--data", "rollout_name=mult",
+                 "--data", "integration=openai-agents")
     assert result.exit_code == 0, result.output
     return target, template
 
@@ -64,8 +66,8 @@ def test_user_edit_kept_template_change_applied_conflict_reported(ws):
     main = rollout / "main.py"
     main.write_text(main.read_text() + "\n# my tuning notes\n")
     readme = rollout / "README.md"
-    readme.write_text(readme.read_text().replace("Reward: 1.0 for a right product (OLD WORDING), within",
-                                                 "Reward: MY OWN WORDING, within"))
+    readme.write_text(readme.read_text().replace(OLD_LINE, OLD_LINE.replace("1.0 for a right product (OLD WORDING)",
+                                                                              "MY OWN WORDING")))
     commit_all(target, "my edits")
     release_new_version(template)
 
@@ -95,7 +97,7 @@ def test_user_edit_kept_template_change_applied_conflict_reported(ws):
 def test_conflict_rej_keeps_the_users_file_and_writes_the_patch(ws):
     target, template = ws
     readme = target / "rollouts" / "mult" / "README.md"
-    mine = readme.read_text().replace("Reward: 1.0 for a right product (OLD WORDING), within", "Reward: MINE, within")
+    mine = readme.read_text().replace(OLD_LINE, OLD_LINE.replace("1.0 for a right product (OLD WORDING)", "MINE"))
     readme.write_text(mine)
     commit_all(target)
     release_new_version(template)
@@ -103,7 +105,7 @@ def test_conflict_rej_keeps_the_users_file_and_writes_the_patch(ws):
     assert result.exit_code == 1, result.output
     assert readme.read_text() == mine
     rej = (readme.parent / "README.md.rej").read_text()
-    assert "-Reward: 1.0 for a right product (OLD WORDING), within" in rej and f"+{README_LINE}" in rej
+    assert f"-{OLD_LINE}" in rej and f"+{README_LINE}" in rej
     assert "README.md.rej" in result.output
 
 
@@ -125,11 +127,11 @@ def test_file_removed_by_template_is_deleted_unless_user_changed_it(ws):
     (target / "rollouts/mult/tests/test_tools.py").write_text("# mine now\n")
     commit_all(target)
     release_new_version(template)
-    for rel in ("test_tools.py", "test_grading.py"):
+    for rel in ("test_tools.py.jinja", "test_answer.py.jinja"):
         (template / ROLLOUT_FILES / "tests" / rel).unlink()
     result = cli("update", target)
     assert result.exit_code == 0, result.output
-    assert not (target / "rollouts/mult/tests/test_grading.py").exists()  # untouched: removed
+    assert not (target / "rollouts/mult/tests/test_answer.py").exists()  # untouched: removed
     assert (target / "rollouts/mult/tests/test_tools.py").read_text() == "# mine now\n"  # changed: kept
     assert "kept yours" in result.output
 

@@ -110,7 +110,7 @@ def test_answers_record_template_and_version(rendered, template):
 
 
 def test_secrets_required_by_configs_reach_env_example(rendered):
-    for template, needed in {"multiply-harbor": "DAYTONA_API_KEY", "llm-judge": "OPENAI_API_KEY"}.items():
+    for template, needed in {"llm-judge": "OPENAI_API_KEY"}.items():
         ws = rendered[template]
         for kind in ("eval", "training"):
             data = tomllib.loads((ws / "configs" / kind / f"{template}.toml").read_text())
@@ -119,18 +119,7 @@ def test_secrets_required_by_configs_reach_env_example(rendered):
         assert needed in names and len(names) == len(set(names))
 
 
-def test_harbor_task_folder(rendered):
-    task = rendered["multiply-harbor"] / "rollouts" / "multiply-harbor" / "task"
-    data = tomllib.loads((task / "task.toml").read_text())
-    assert isinstance(data["version"], str)
-    assert data["verifier"]["timeout_sec"] > 0 and data["agent"]["timeout_sec"] > 0
-    assert {"build_timeout_sec", "cpus", "memory_mb", "storage_mb", "allow_internet"} <= set(data["environment"])
-    assert (task / "environment" / "Dockerfile").is_file()
-
-
 @pytest.mark.parametrize("template, deps", [
-    ("multiply-openai", {"osmosis-ai", "openai-agents"}),
-    ("multiply-harbor", {"osmosis-ai", "harbor", "strands-agents-tools"}),
     ("calculator-remote", {"osmosis-ai", "fastapi", "uvicorn"}),
     ("llm-judge", {"osmosis-ai", "strands-agents", "openai"}),
     ("blank", {"osmosis-ai", "strands-agents"}),
