@@ -28,7 +28,7 @@ def test_two_rollouts_from_different_templates_pass_doctor(ws):
     assert first.exit_code == 0, first.output
     second = cli("rollout", "new", "judge", "--template", "llm-judge", "--workspace", ws, "--defaults")
     assert second.exit_code == 0, second.output
-    for name, entry in (("adder", "server.py"), ("judge", "main.py")):
+    for name, entry in (("adder", "main.py"), ("judge", "main.py")):
         assert (ws / "rollouts" / name / entry).is_file()
         for kind in ("eval", "training"):
             config = tomllib.loads((ws / "configs" / kind / f"{name}.toml").read_text())
