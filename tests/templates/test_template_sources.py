@@ -91,7 +91,7 @@ def test_git_url_template(tmp_path, monkeypatch):
     ws = tmp_path / "ws"
     result = cli("init", ws, "--template", url, "--defaults", "--no-git")
     assert result.exit_code == 0, result.output
-    assert (ws / "rollouts/llm-judge/judge.py").is_file()
+    assert (ws / "rollouts/llm-judge/llm_judge_rollout/judge.py").is_file()
     answers = yaml.safe_load((ws / "rollouts/llm-judge/.copier-answers.yml").read_text())
     assert answers["_osmosis_template"] == url
     inspected = cli("template", "inspect", url, "--json")
