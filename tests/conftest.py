@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+
 @pytest.fixture
 def make_workspace(tmp_path):
     """Factory: ``make_workspace(template="multiply", name="demo", git=True, data=())`` runs

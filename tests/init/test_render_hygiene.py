@@ -55,7 +55,7 @@ def test_render_leaves_out_bytecode_of_the_template(tmp_path):
     out = tmp_path / "out"
     assert compiled_files(template)
     render(template, out, data={"rollout_name": "mul"}, defaults=True)
-    assert (out / "rollouts/mul/grading.py").is_file()
+    assert (out / "rollouts/mul/mul_rollout/scoring.py").is_file()
     assert compiled_files(out) == []
 
 

@@ -81,7 +81,7 @@ def test_user_edit_kept_template_change_applied_conflict_reported(ws):
 
     main_text = main.read_text()
     assert "# my tuning notes" in main_text  # user edit kept
-    assert "multiply two numbers with an OpenAI Agents SDK agent." in main_text  # template change merged in
+    assert "an agent multiplies the row's numbers;" in main_text  # template change merged in
     assert "(old docstring)" not in main_text
     assert (rollout / "CHANGELOG.md").read_text().startswith("# Changes")  # new template file added
     readme_text = readme.read_text()
@@ -91,7 +91,7 @@ def test_user_edit_kept_template_change_applied_conflict_reported(ws):
     assert answers["rollout_name"] == "mult"
     assert cli("update", target, "--check").exit_code == 0  # the recorded version moved forward
     pristine_main = git(target, "show", "refs/osmosis/pristine:rollouts/mult/main.py")
-    assert "# my tuning notes" not in pristine_main and "OpenAI Agents SDK agent." in pristine_main
+    assert "# my tuning notes" not in pristine_main and "an agent multiplies the row's numbers;" in pristine_main
 
 
 def test_conflict_rej_keeps_the_users_file_and_writes_the_patch(ws):
