@@ -1,4 +1,4 @@
-"""The multiply template's scoring.py and answer.py (loaded straight from the template) and its dataset."""
+"""The multiply template's scoring.py and grading.py (loaded straight from the template) and its dataset."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ TEMPLATE = Path(__file__).resolve().parents[2] / "templates" / "multiply" / "tem
 ROLLOUT = TEMPLATE / "rollouts" / "{{ rollout_name }}"
 PACKAGE = ROLLOUT / "{{ package }}"
 SCORING = PACKAGE / "scoring.py"
-ANSWER = PACKAGE / "answer.py"
+GRADING = PACKAGE / "grading.py"
 DATA = TEMPLATE / "data" / "{{ rollout_name }}.jsonl"
 
 
@@ -38,11 +38,12 @@ def load(path: Path, name: str, **siblings):
 
 
 scoring = load(SCORING, "multiply_scoring")
-answer = load(ANSWER, "multiply_answer")
+# grading.py does `from .scoring import score`: load it as a module of a package holding this scoring
+answer = load(GRADING, "multiply_pkg.grading", multiply_pkg=type(sys)("multiply_pkg"), **{"multiply_pkg.scoring": scoring})
 
 
-def test_answer_and_scoring_import_no_sdk():
-    for path in (SCORING, ANSWER):
+def test_grading_and_scoring_import_no_sdk():
+    for path in (SCORING, GRADING):
         source = path.read_text()
         assert "osmosis_ai" not in source and "import strands" not in source and "from strands" not in source
 

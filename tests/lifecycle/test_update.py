@@ -127,11 +127,11 @@ def test_file_removed_by_template_is_deleted_unless_user_changed_it(ws):
     (target / "rollouts/mult/tests/test_tools.py").write_text("# mine now\n")
     commit_all(target)
     release_new_version(template)
-    for rel in ("test_tools.py.jinja", "test_answer.py.jinja"):
+    for rel in ("test_tools.py.jinja", "test_grading.py.jinja"):
         (template / ROLLOUT_FILES / "tests" / rel).unlink()
     result = cli("update", target)
     assert result.exit_code == 0, result.output
-    assert not (target / "rollouts/mult/tests/test_answer.py").exists()  # untouched: removed
+    assert not (target / "rollouts/mult/tests/test_grading.py").exists()  # untouched: removed
     assert (target / "rollouts/mult/tests/test_tools.py").read_text() == "# mine now\n"  # changed: kept
     assert "kept yours" in result.output
 

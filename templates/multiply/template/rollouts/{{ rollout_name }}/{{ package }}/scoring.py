@@ -5,7 +5,7 @@ The model is asked to end with `#### <product>`. Models drift, so the answer is 
 when that number is within 0.01 of the label, else 0.0; nothing here raises on odd input.
 
 How the answer text is taken out of a sample depends on the agent framework: that part lives in
-answer.py; the grader hands the text to `score` here.
+grading.py, which hands the text to `score` here.
 """
 
 from __future__ import annotations

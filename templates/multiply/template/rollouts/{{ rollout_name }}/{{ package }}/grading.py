@@ -1,4 +1,6 @@
-"""The answer text of a rollout sample: the text of the last assistant message that has any.
+"""Grading without the SDK: the answer text of a sample's messages, and its reward.
+
+The answer is the text of the last assistant message that has any.
 
 Each integration records its own message shape, and this one reader takes all of them:
 - Strands: `{"role": "assistant", "content": [{"text": ...}, {"toolUse": ...}]}`;
@@ -13,6 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from typing import Any
+
+from .scoring import score
 
 TEXT_PARTS = (None, "text", "output_text")  # part types that hold answer text
 
@@ -46,3 +50,8 @@ def last_answer_text(messages: Iterable[Any] | None) -> str:
         if text.strip():
             return text
     return ""
+
+
+def reward(messages: Iterable[Any] | None, label: str | None) -> float:
+    """The sample's reward: scoring.py's rule applied to its last answer (0.0 when there is none)."""
+    return score(last_answer_text(messages), label)
