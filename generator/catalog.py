@@ -23,6 +23,12 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 WORKSPACE_TEMPLATE = "workspace"
+# Former template names that still work: each is a bundled template plus the answers it implies.
+# The rollout is named after the alias unless told otherwise (what the old templates did).
+ALIASES: dict[str, tuple[str, dict[str, str]]] = {
+    "multiply-openai": ("multiply", {"integration": "openai-agents"}),
+    "multiply-harbor": ("multiply", {"integration": "harbor"}),
+}
 COPIER_FILES = ("copier.yml", "copier.yaml")
 KINDS = ("workspace", "rollout")
 
@@ -75,6 +81,14 @@ def rollout_templates() -> list[TemplateInfo]:
 
 def find_bundled(name: str) -> TemplateInfo | None:
     return next((t for t in bundled_templates() if t.name == name), None)
+
+
+def resolve_alias(name: str) -> tuple[str, dict[str, str]]:
+    """``(template, implied answers)`` for a former template name; other names pass through."""
+    if name in ALIASES and find_bundled(name) is None:
+        target, answers = ALIASES[name]
+        return target, {"rollout_name": name, **answers}
+    return name, {}
 
 
 def workspace_template() -> TemplateInfo:
@@ -134,6 +148,7 @@ def inspect_command(name: str, json_output: bool) -> int:
     """`osmosis template inspect`: a template's questions, so an agent can answer them all with --data."""
     from generator.external import load_config, open_template, questions as template_questions, unsafe_features
 
+    name, _ = resolve_alias(name)
     with open_template(name) as source:
         config = load_config(source.path)
         info = read_info(source.path) if source.bundled else None

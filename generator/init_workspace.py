@@ -60,9 +60,10 @@ def init_command(
 ) -> int:
     if here and path is not None:
         raise UserError("give either PATH or --here, not both")
+    template, implied = catalog.resolve_alias(template)
     rollout_template = resolve_template(template, trust=trust)
     workspace_template = catalog.workspace_template()
-    answers = parse_data(data)
+    answers = {**implied, **parse_data(data)}
     ws_questions = catalog.questions(workspace_template.path)
     ro_questions = catalog.questions(rollout_template.path)
     unknown = sorted(set(answers) - catalog.answerable(ws_questions) - catalog.answerable(ro_questions))
@@ -397,8 +398,11 @@ def _display(target: Path, cwd: Path) -> str:
 
 
 def _rollout_sources(rollout_dir: Path) -> list[str]:
-    """The rollout's own top-level Python files: what a user edits differs per template."""
-    return sorted(p.name for p in rollout_dir.glob("*.py")) if rollout_dir.is_dir() else []
+    """The rollout's own top-level Python files and packages: what a user edits differs per template."""
+    if not rollout_dir.is_dir():
+        return []
+    packages = [f"{p.parent.name}/" for p in rollout_dir.glob("*/__init__.py")]
+    return sorted(p.name for p in rollout_dir.glob("*.py")) + sorted(packages)
 
 
 def rollout_test_steps(rollout: str) -> list[str]:
@@ -407,6 +411,11 @@ def rollout_test_steps(rollout: str) -> list[str]:
 
     install = [] if importlib.util.find_spec("pytest") is not None else ["pip install pytest"]
     return [*install, f"(cd rollouts/{rollout} && python -m pytest)"]
+
+
+def eval_run_step(rollout: str) -> str:
+    """`osmosis eval run` (osmosis-ai 0.3) on the first five rows of the rollout's local data."""
+    return f"osmosis eval run configs/eval/{rollout}.toml --dataset-file data/{rollout}.jsonl --rows 0-4"
 
 
 def print_next_steps(shown: str, rollout: str, sources: list[str], *, here: bool, git_steps: list[str] = ()) -> None:
@@ -419,7 +428,7 @@ def print_next_steps(shown: str, rollout: str, sources: list[str], *, here: bool
         "osmosis doctor",
         *rollout_test_steps(rollout),
         "cp .env.example .env   # your LLM key for local evaluation",
-        f"osmosis eval run configs/eval/{rollout}.toml --limit 5",
+        eval_run_step(rollout),
         f"git push, then: osmosis eval submit configs/eval/{rollout}.toml",
         f"osmosis train submit configs/training/{rollout}.toml",
     ]

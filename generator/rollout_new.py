@@ -33,7 +33,8 @@ ENV_EXAMPLE = ".env.example"
 def rollout_new_command(*, name: str, template: str, workspace: Path, data: list[str], defaults: bool, trust: bool) -> int:
     from generator import pristine
     from generator.external import check_trust, load_config, open_template, questions
-    from generator.init_workspace import files_in, make_staging, parse_data, place, rollout_test_steps, take_back
+    from generator.catalog import resolve_alias
+    from generator.init_workspace import eval_run_step, files_in, make_staging, parse_data, place, rollout_test_steps, take_back
 
     if problem := name_problem(name, kind="rollout"):
         raise UserError(problem, hint=f"names use {NAME_RULE_TEXT}")
@@ -46,7 +47,10 @@ def rollout_new_command(*, name: str, template: str, workspace: Path, data: list
     target = root / "rollouts" / name
     if target.exists() or target.is_symlink():
         raise UserError(f"rollout {name!r} already exists at {_shown(target)}", hint="pick another name")
-    answers = parse_data(data)
+    shown_template = template
+    template, implied = resolve_alias(template)
+    implied.pop("rollout_name", None)  # the NAME argument names the rollout
+    answers = {**implied, **parse_data(data)}
     if answers.get("rollout_name", name) != name:
         raise UserError(f"--data rollout_name={answers['rollout_name']} contradicts the rollout name {name!r}")
     answers["rollout_name"] = name
@@ -93,7 +97,7 @@ def rollout_new_command(*, name: str, template: str, workspace: Path, data: list
             shutil.rmtree(staging, ignore_errors=True)
     shown = _shown(root)
     where = f"the workspace in this folder ({root.name})" if shown == "." else f"the workspace at {shown}"
-    typer.echo(f"Added rollout {name} (template {template}) to {where}:")
+    typer.echo(f"Added rollout {name} (template {shown_template}) to {where}:")
     for rel in placement.created or new_files:
         typer.echo(f"  created {rel}")
     for rel in changed:
@@ -105,7 +109,7 @@ def rollout_new_command(*, name: str, template: str, workspace: Path, data: list
         *rollout_test_steps(name),
         "osmosis doctor",
         f"git add -A && git commit -m 'Add rollout {name}'",
-        f"osmosis eval run configs/eval/{name}.toml --dataset-file data/{name}.jsonl --rows 0-4",
+        eval_run_step(name),
         *reference_config_step(root),
     ):
         typer.echo(f"  {step}")

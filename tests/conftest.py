@@ -1,40 +1,10 @@
-"""Shared fixtures: the SDK test double on sys.path, and a freshly initialised workspace."""
+"""Shared fixtures: a freshly initialised workspace. (The real osmosis-ai runs in tests/sdk_real.)"""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
-
-SDK_DOUBLE = Path(__file__).resolve().parent / "sdk_double"
-_DOUBLE_PACKAGES = ("osmosis_ai", "agents", "strands", "harbor", "strands_tools")
-
-
-def _forget_double_modules() -> None:
-    for mod in list(sys.modules):
-        if mod.split(".")[0] in _DOUBLE_PACKAGES:
-            del sys.modules[mod]
-
-
-@pytest.fixture
-def sdk_double(monkeypatch):
-    """Put the TEST DOUBLE of osmosis-ai (and of `agents`, `strands`) on sys.path; yields its control module.
-
-    Everything is removed again afterwards, so no other test sees the double by accident. The path goes
-    through monkeypatch: a test's own monkeypatch.syspath_prepend restores the sys.path it first saw,
-    which would otherwise bring the double back after this fixture removed it.
-    """
-    monkeypatch.syspath_prepend(str(SDK_DOUBLE))
-    _forget_double_modules()
-    from osmosis_ai import _double
-
-    _double.reset()
-    try:
-        yield _double
-    finally:
-        _double.reset()
-        _forget_double_modules()
 
 
 @pytest.fixture

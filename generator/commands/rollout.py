@@ -9,7 +9,7 @@ import typer
 
 from generator.commands._common import handles_errors
 
-rollout_app = typer.Typer(help="Rollouts in a workspace.\n\nExample: osmosis rollout new adder --template multiply-openai", no_args_is_help=True)
+rollout_app = typer.Typer(help="Rollouts in a workspace.\n\nExample: osmosis rollout new adder --template multiply --data integration=openai-agents", no_args_is_help=True)
 
 
 def register(app: typer.Typer) -> None:
@@ -31,7 +31,7 @@ def new(
     Refuses an existing rollout, or any file the template would overwrite (nothing is written).
     See a template's questions with `osmosis template inspect T`.
 
-    Example: osmosis rollout new adder --template multiply-openai --defaults
+    Example: osmosis rollout new adder --template multiply --data integration=openai-agents --defaults
     """
     from generator.rollout_new import rollout_new_command
 

@@ -353,17 +353,42 @@ def test_an_explicitly_ignored_settings_code_stays_quiet(fresh):
 
 
 REMOTE = "rollouts/calculator-remote/server.py"
+# A remote rollout server of osmosis-ai 0.2.7-0.2.17 (what calculator-remote was before 0.3), planted
+# beside the rollout: doctor finds such loops by subclass in any top-level module of a rollout.
+REMOTE_SERVER = """\
+from osmosis_ai.rollout import RolloutAgentLoop, RolloutContext, RolloutRequest, RolloutResult, create_app
 
 
-@pytest.mark.parametrize(("old", "new", "code", "line"), [
-    ('    name = "calculator-remote"', '    title = "calculator-remote"', "ENT011", 27),
-    ("def get_tools(", "def tools(", "ENT012", 27),
-    ("    async def run(self, ctx: RolloutContext)", "    def run(self, ctx: RolloutContext)", "ENT013", 35),
-    ("agent_loop = CalculatorAgentLoop()\napp = create_app(agent_loop)", "app = None", "ENT014", 27),
+class CalculatorAgentLoop(RolloutAgentLoop):
+    name = "calculator-remote"
+
+    def get_tools(self, request: RolloutRequest) -> list[dict]:
+        return []
+
+    async def run(self, ctx: RolloutContext) -> RolloutResult:
+        return ctx.complete(list(ctx.request.messages))
+
+
+agent_loop = CalculatorAgentLoop()
+app = create_app(agent_loop)
+"""
+
+
+def _line_of(text: str, start: str) -> int:
+    return next(n for n, line in enumerate(text.splitlines(), 1) if line.startswith(start))
+
+
+@pytest.mark.parametrize(("old", "new", "code", "at"), [
+    ('    name = "calculator-remote"', '    title = "calculator-remote"', "ENT011", "class "),
+    ("def get_tools(", "def tools(", "ENT012", "class "),
+    ("    async def run(self, ctx: RolloutContext)", "    def run(self, ctx: RolloutContext)", "ENT013", "    async def run"),
+    ("agent_loop = CalculatorAgentLoop()\napp = create_app(agent_loop)", "app = None", "ENT014", "class "),
 ], ids=["ENT011", "ENT012", "ENT013", "ENT014"])
-def test_remote_rollout_server_breaks(make_workspace, old, new, code, line):
+def test_remote_rollout_server_breaks(make_workspace, old, new, code, at):
     root = make_workspace(template="calculator-remote")
+    (root / REMOTE).write_text(REMOTE_SERVER, encoding="utf-8")
     sub(REMOTE, old, new)(root)
+    line = _line_of(REMOTE_SERVER, at)
     exit_code, report = doctor_json(root)
     assert (code, REMOTE, line) in [(d["code"], d["path"], d["line"]) for d in report["diagnostics"]], report
     assert exit_code == 1

@@ -39,7 +39,9 @@ def test_agents_md_names_the_entrypoint_and_scoring_module_of_every_template(age
     config = tomllib.loads(next((ws / "configs" / "eval").glob("*.toml")).read_text())["experiment"]
     assert f"rollouts/<rollout>/{config['entrypoint']}" in text, config["entrypoint"]
     rollout_dir = ws / "rollouts" / config["rollout"]
-    scoring = [p.name for p in rollout_dir.glob("*.py") if p.name in {"grading.py", "judge.py", "rewards.py"}]
+    # beside main.py, or in the rollout's package (`<rollout>_rollout/`)
+    modules = [*rollout_dir.glob("*.py"), *rollout_dir.glob("*_rollout/*.py")]
+    scoring = [p.name for p in modules if p.name in {"grading.py", "judge.py", "rewards.py"}]
     assert scoring, sorted(p.name for p in rollout_dir.iterdir())
     for name in scoring:
         assert name in text, name

@@ -28,8 +28,10 @@ ROOT_FILES = ["AGENTS.md", "CLAUDE.md", "README.md", "pyproject.toml", ".gitigno
 
 
 def rollout_files(r: str) -> list[str]:
-    return [f"rollouts/{r}/main.py", f"rollouts/{r}/grading.py", f"rollouts/{r}/pyproject.toml",
-            f"rollouts/{r}/README.md", f"rollouts/{r}/tests/test_grading.py", f"rollouts/{r}/.copier-answers.yml",
+    package = f"rollouts/{r}/{r.replace('-', '_')}_rollout"
+    return [f"rollouts/{r}/main.py", f"{package}/workflow.py", f"{package}/grader.py", f"{package}/scoring.py",
+            f"rollouts/{r}/pyproject.toml", f"rollouts/{r}/README.md", f"rollouts/{r}/tests/test_scoring.py",
+            f"rollouts/{r}/.copier-answers.yml",
             f"configs/eval/{r}.toml", f"configs/training/{r}.toml", f"data/{r}.jsonl"]
 
 
@@ -59,7 +61,7 @@ def test_defaults_render_the_whole_workspace_and_commit(tmp_path, monkeypatch):
     assert "# [tool.osmosis]" in (ws / "pyproject.toml").read_text()
     assert git(ws, "status", "--porcelain") == ""
     assert git(ws, "log", "--format=%s").strip() == "Create Osmosis workspace with osmosis init"
-    assert "osmosis doctor" in result.output and "osmosis eval run configs/eval/multiply.toml --limit 5" in result.output
+    assert "osmosis doctor" in result.output and "osmosis eval run configs/eval/multiply.toml --dataset-file data/multiply.jsonl --rows 0-4" in result.output
     assert "osmosis train submit configs/training/multiply.toml" in result.output
     # the staging folder is gone and nothing else was written beside the workspace
     assert [p.name for p in tmp_path.iterdir()] == ["my-workspace"]
@@ -79,7 +81,7 @@ def test_answers_files_record_the_answers(tmp_path):
         assert (target / rel).is_file(), rel
     eval_cfg = tomllib.loads((target / "configs/eval/times.toml").read_text())
     assert eval_cfg["experiment"] == {"rollout": "times", "entrypoint": "main.py", "model_path": "openai/gpt-4.1",
-                                      "dataset": "data/times.jsonl"}
+                                      "dataset": "times"}  # a platform dataset name, never a path
     assert not (target / ".git").exists()  # --no-git
 
 
@@ -125,7 +127,7 @@ def test_force_keeps_existing_files_and_lists_them(tmp_path):
     assert (target / "rollouts/multiply/main.py").read_text() == "# my own entrypoint\n"
     assert "Kept 2 existing file(s)" in result.output
     assert "  README.md" in result.output and "  rollouts/multiply/main.py" in result.output
-    assert (target / "AGENTS.md").is_file() and (target / "rollouts/multiply/grading.py").is_file()
+    assert (target / "AGENTS.md").is_file() and (target / "rollouts/multiply/multiply_rollout/grader.py").is_file()
 
 
 def test_force_never_writes_through_a_link_out_of_the_target(tmp_path):
@@ -279,8 +281,9 @@ def test_dot_dot_in_path_is_normalised(tmp_path):
 @pytest.mark.parametrize(
     "template, present, absent",
     [
-        ("multiply", ["rollouts/multiply/main.py", "rollouts/multiply/grading.py"], ["server.py"]),
-        ("calculator-remote", ["rollouts/calculator-remote/server.py", "rollouts/calculator-remote/tools.py"], ["main.py"]),
+        ("multiply", ["rollouts/multiply/main.py", "rollouts/multiply/multiply_rollout/"], ["server.py"]),
+        ("calculator-remote", ["rollouts/calculator-remote/main.py", "rollouts/calculator-remote/calculator_remote_rollout/"],
+         ["server.py"]),
     ],
 )
 def test_next_steps_name_the_files_the_template_rendered(tmp_path, template, present, absent):

@@ -14,15 +14,16 @@ from hypothesis import strategies as st
 
 TEMPLATE = Path(__file__).resolve().parents[2] / "templates" / "multiply" / "template"
 ROLLOUT = TEMPLATE / "rollouts" / "{{ rollout_name }}"
-SCORING = ROLLOUT / "scoring.py"
-GRADING = ROLLOUT / "grading.py"
+PACKAGE = ROLLOUT / "{{ package }}"
+SCORING = PACKAGE / "scoring.py"
+GRADING = PACKAGE / "grading.py"
 DATA = TEMPLATE / "data" / "{{ rollout_name }}.jsonl"
 
 
 def load(path: Path, name: str, **siblings):
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
-    # grading.py does `from scoring import ...`; hand it this scoring module without touching sys.path
+    # a module importing a sibling gets this test's copy, without touching sys.path
     saved = {k: sys.modules.get(k) for k in siblings}
     sys.modules.update(siblings)
     try:
@@ -37,7 +38,8 @@ def load(path: Path, name: str, **siblings):
 
 
 scoring = load(SCORING, "multiply_scoring")
-grading = load(GRADING, "multiply_grading", scoring=scoring)
+# grading.py does `from .scoring import score`: load it as a module of a package holding this scoring
+answer = load(GRADING, "multiply_pkg.grading", multiply_pkg=type(sys)("multiply_pkg"), **{"multiply_pkg.scoring": scoring})
 
 
 def test_grading_and_scoring_import_no_sdk():
@@ -66,12 +68,12 @@ def test_grading_and_scoring_import_no_sdk():
     ],
 )
 def test_extract_answer(text, expected):
-    assert grading.extract_answer(text) == pytest.approx(expected)
+    assert scoring.extract_answer(text) == pytest.approx(expected)
 
 
 @pytest.mark.parametrize("text", ["", "  \n ", "I cannot compute that.", "####", None, 3.5, ["#### 1"]])
 def test_no_number_is_none(text):
-    assert grading.extract_answer(text) is None
+    assert scoring.extract_answer(text) is None
 
 
 @pytest.mark.parametrize(
@@ -93,13 +95,13 @@ def test_no_number_is_none(text):
     ],
 )
 def test_score(text, label, reward):
-    assert grading.score(text, label) == reward
+    assert scoring.score(text, label) == reward
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.one_of(st.none(), st.text(max_size=200)), st.one_of(st.none(), st.text(max_size=30)))
 def test_score_never_raises_and_is_binary(text, label):
-    assert grading.score(text, label) in (0.0, 1.0)
+    assert scoring.score(text, label) in (0.0, 1.0)
 
 
 @settings(max_examples=200, deadline=None)
@@ -107,23 +109,23 @@ def test_score_never_raises_and_is_binary(text, label):
        st.text(alphabet="abc .,:\n", max_size=40))
 def test_any_product_after_marker_is_rewarded(value, preamble):
     label = str(value)
-    assert grading.score(f"{preamble}\n#### {label}", label) == 1.0
-    assert grading.score(f"{preamble}\n#### {value + Decimal('0.02')}", label) == 0.0
+    assert scoring.score(f"{preamble}\n#### {label}", label) == 1.0
+    assert scoring.score(f"{preamble}\n#### {value + Decimal('0.02')}", label) == 0.0
 
 
-def test_last_assistant_text_shapes():
-    assert grading.last_assistant_text([{"role": "assistant", "content": [{"text": "a"}, {"text": "b"}]}]) == "ab"
-    assert grading.last_assistant_text([{"role": "assistant", "content": "x"}, {"role": "user", "content": "y"}]) == "x"
-    assert grading.last_assistant_text([{"type": "message", "role": "assistant",
+def test_last_answer_text_shapes():
+    assert answer.last_answer_text([{"role": "assistant", "content": [{"text": "a"}, {"text": "b"}]}]) == "ab"
+    assert answer.last_answer_text([{"role": "assistant", "content": "x"}, {"role": "user", "content": "y"}]) == "x"
+    assert answer.last_answer_text([{"type": "message", "role": "assistant",
                                          "content": [{"type": "output_text", "text": "z"}]}]) == "z"
 
     class Msg:
         role = "assistant"
         content = "attr"
 
-    assert grading.last_assistant_text([Msg()]) == "attr"
-    assert grading.last_assistant_text(5) == ""
-    assert grading.last_assistant_text([{"role": "assistant", "content": None}]) == ""
+    assert answer.last_answer_text([Msg()]) == "attr"
+    assert answer.last_answer_text(5) == ""
+    assert answer.last_answer_text([{"role": "assistant", "content": None}]) == ""
 
 
 def test_dataset_rows_are_correct_products():

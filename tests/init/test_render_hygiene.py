@@ -55,7 +55,7 @@ def test_render_leaves_out_bytecode_of_the_template(tmp_path):
     out = tmp_path / "out"
     assert compiled_files(template)
     render(template, out, data={"rollout_name": "mul"}, defaults=True)
-    assert (out / "rollouts/mul/grading.py").is_file()
+    assert (out / "rollouts/mul/mul_rollout/scoring.py").is_file()
     assert compiled_files(out) == []
 
 
@@ -66,7 +66,7 @@ def test_init_and_rollout_new_from_installed_templates_write_no_bytecode(tmp_pat
     result = RUNNER.invoke(app, ["rollout", "new", "calc", "--template", "calculator-remote", "--defaults",
                                 "--workspace", str(ws)])
     assert result.exit_code == 0, result.output
-    assert (ws / "rollouts/calc/tools.py").is_file()
+    assert (ws / "rollouts/calc/calc_rollout/tools.py").is_file()
     assert "__pycache__" not in result.output  # the list of created files names none either
     assert compiled_files(ws) == []
 

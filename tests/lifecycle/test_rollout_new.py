@@ -28,7 +28,7 @@ def test_two_rollouts_from_different_templates_pass_doctor(ws):
     assert first.exit_code == 0, first.output
     second = cli("rollout", "new", "judge", "--template", "llm-judge", "--workspace", ws, "--defaults")
     assert second.exit_code == 0, second.output
-    for name, entry in (("adder", "server.py"), ("judge", "main.py")):
+    for name, entry in (("adder", "main.py"), ("judge", "main.py")):
         assert (ws / "rollouts" / name / entry).is_file()
         for kind in ("eval", "training"):
             config = tomllib.loads((ws / "configs" / kind / f"{name}.toml").read_text())
@@ -54,10 +54,10 @@ def test_root_files_are_edited_keeping_comments_and_order(ws):
     assert after.replace('  "rollouts/sandbox",\n', "") == pyproject.read_text().replace('  "rollouts/sandbox",\n', "")
     env_after = env.read_text()
     assert env_after.startswith(env.read_text().split("# Needed by rollout sandbox")[0])
-    assert "# mine\nMY_TOKEN=\n" in env_after and env_after.count("DAYTONA_API_KEY=") == 1
-    # a second Harbor rollout needs the same secret: listed once
+    # the Harbor rollout needs the OpenAI key multiply already listed (managed sandboxes need none): once
+    assert "# mine\nMY_TOKEN=\n" in env_after and env_after.count("OPENAI_API_KEY=") == 1
     assert cli("rollout", "new", "sandbox-two", "-t", "multiply-harbor", "-w", ws, "--defaults").exit_code == 0
-    assert env.read_text().count("DAYTONA_API_KEY=") == 1
+    assert env.read_text().count("OPENAI_API_KEY=") == 1 and "DAYTONA_API_KEY=" not in env.read_text()
 
 
 def test_a_glob_member_is_left_alone(ws):

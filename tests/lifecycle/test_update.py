@@ -17,21 +17,22 @@ import yaml
 from lifecycle_helpers import cli, commit_all, git, merge_rollouts, snapshot
 
 REPO = Path(__file__).resolve().parents[2]
-SOURCE = REPO / "templates" / "multiply-openai"
+SOURCE = REPO / "templates" / "multiply"
 ROLLOUT_FILES = Path("template") / "rollouts" / "{{ rollout_name }}"
-README_LINE = "Reward: 1.0 when the number after the last `####` (else the last number in the answer) is within"
+README_LINE = "`#### <product>`; the grader gives 1.0 when that number is within 0.01 of `ground_truth`, else 0.0."
+OLD_LINE = "`#### <product>`; the grader gives 1.0 for a right product (OLD WORDING), else 0.0."
 
 
 def old_template(tmp_path: Path) -> Path:
-    """multiply-openai as it 'was': an older README line, an older main.py docstring, no CHANGELOG."""
+    """multiply (OpenAI Agents) as it 'was': an older README line, an older main.py docstring, no CHANGELOG."""
     template = tmp_path / "tmpl"
     shutil.copytree(SOURCE, template)
     readme = template / ROLLOUT_FILES / "README.md.jinja"
     assert README_LINE in readme.read_text()
-    readme.write_text(readme.read_text().replace(README_LINE, "Reward: 1.0 for a right product (OLD WORDING), within"))
+    readme.write_text(readme.read_text().replace(README_LINE, OLD_LINE))
     main = template / ROLLOUT_FILES / "main.py.jinja"
-    main.write_text(main.read_text().replace("multiply two numbers with an OpenAI Agents SDK agent.",
-                                             "multiply two numbers (old docstring)."))
+    main.write_text(main.read_text().replace("an agent multiplies the row's numbers;",
+                                             "multiply two numbers (old docstring);"))
     return template
 
 
@@ -46,7 +47,8 @@ def release_new_version(template: Path) -> None:
 def ws(tmp_path):
     template = old_template(tmp_path)
     target = tmp_path / "ws"
-    result = cli("init", target, "--template", template, "--defaults", "--data", "rollout_name=mult")
+    result = cli("init", target, "--template", template, "--defaults", "--data", "rollout_name=mult",
+                 "--data", "integration=openai-agents")
     assert result.exit_code == 0, result.output
     merge_rollouts(target)  # these tests are about the three-way merge; test_ownership covers the default
     return target, template
@@ -66,8 +68,8 @@ def test_user_edit_kept_template_change_applied_conflict_reported(ws):
     main = rollout / "main.py"
     main.write_text(main.read_text() + "\n# my tuning notes\n")
     readme = rollout / "README.md"
-    readme.write_text(readme.read_text().replace("Reward: 1.0 for a right product (OLD WORDING), within",
-                                                 "Reward: MY OWN WORDING, within"))
+    readme.write_text(readme.read_text().replace(OLD_LINE, OLD_LINE.replace("1.0 for a right product (OLD WORDING)",
+                                                                              "MY OWN WORDING")))
     commit_all(target, "my edits")
     release_new_version(template)
 
@@ -81,7 +83,7 @@ def test_user_edit_kept_template_change_applied_conflict_reported(ws):
 
     main_text = main.read_text()
     assert "# my tuning notes" in main_text  # user edit kept
-    assert "multiply two numbers with an OpenAI Agents SDK agent." in main_text  # template change merged in
+    assert "an agent multiplies the row's numbers;" in main_text  # template change merged in
     assert "(old docstring)" not in main_text
     assert (rollout / "CHANGELOG.md").read_text().startswith("# Changes")  # new template file added
     readme_text = readme.read_text()
@@ -94,13 +96,13 @@ def test_user_edit_kept_template_change_applied_conflict_reported(ws):
     assert check.exit_code == 1 and "up to date" not in check.output, check.output
     assert "an update is not finished" in check.output and "rollouts/mult/README.md:" in check.output
     pristine_main = git(target, "show", "refs/osmosis/pristine:rollouts/mult/main.py")
-    assert "# my tuning notes" not in pristine_main and "OpenAI Agents SDK agent." in pristine_main
+    assert "# my tuning notes" not in pristine_main and "an agent multiplies the row's numbers;" in pristine_main
 
 
 def test_conflict_rej_keeps_the_users_file_and_writes_the_patch(ws):
     target, template = ws
     readme = target / "rollouts" / "mult" / "README.md"
-    mine = readme.read_text().replace("Reward: 1.0 for a right product (OLD WORDING), within", "Reward: MINE, within")
+    mine = readme.read_text().replace(OLD_LINE, OLD_LINE.replace("1.0 for a right product (OLD WORDING)", "MINE"))
     readme.write_text(mine)
     commit_all(target)
     release_new_version(template)
@@ -108,7 +110,7 @@ def test_conflict_rej_keeps_the_users_file_and_writes_the_patch(ws):
     assert result.exit_code == 1, result.output
     assert readme.read_text() == mine
     rej = (readme.parent / "README.md.rej").read_text()
-    assert "-Reward: 1.0 for a right product (OLD WORDING), within" in rej and f"+{README_LINE}" in rej
+    assert f"-{OLD_LINE}" in rej and f"+{README_LINE}" in rej
     assert "README.md.rej" in result.output
 
 
@@ -130,7 +132,7 @@ def test_file_removed_by_template_is_deleted_unless_user_changed_it(ws):
     (target / "rollouts/mult/tests/test_tools.py").write_text("# mine now\n")
     commit_all(target)
     release_new_version(template)
-    for rel in ("test_tools.py", "test_grading.py"):
+    for rel in ("test_tools.py.jinja", "test_grading.py.jinja"):
         (template / ROLLOUT_FILES / "tests" / rel).unlink()
     result = cli("update", target)
     assert result.exit_code == 0, result.output

@@ -113,6 +113,8 @@ def test_entrypoint_patterns_use_the_sdk_0_3_names():
         "LocalBackend(",
         "app = create_rollout_server(backend=backend)",
         "_OSMOSIS_ROLLOUT_PORT",
+        "ROLLOUT_PORT",
+        "AgentWorkflowOutput(messages=",
         'type == "output_text"',
     ]:
         assert phrase in text, phrase

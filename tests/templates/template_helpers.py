@@ -11,8 +11,9 @@ from typer.testing import CliRunner
 
 from generator.cli import app
 
-# The five templates these tests own (multiply is tested with osmosis init's own tests).
-TEMPLATES = ("multiply-openai", "multiply-harbor", "calculator-remote", "llm-judge", "blank")
+# The templates these tests own (multiply, with its integrations, is tested with osmosis init's own
+# tests and on the real SDK in tests/sdk_real).
+TEMPLATES = ("calculator-remote", "llm-judge", "blank")
 # The rollout each template names by default (blank's default is a neutral name).
 ROLLOUT = {t: ("my-rollout" if t == "blank" else t) for t in TEMPLATES}
 

@@ -19,7 +19,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 def test_no_bundled_template_uses_unsafe_features():
     templates = catalog.bundled_templates()
-    assert {t.name for t in templates} >= {"workspace", "multiply", "multiply-openai", "multiply-harbor",
+    assert {t.name for t in templates} >= {"workspace", "multiply",
                                            "calculator-remote", "llm-judge", "blank"}
     for info in templates:
         config = load_config(info.path)
@@ -91,7 +91,7 @@ def test_git_url_template(tmp_path, monkeypatch):
     ws = tmp_path / "ws"
     result = cli("init", ws, "--template", url, "--defaults", "--no-git")
     assert result.exit_code == 0, result.output
-    assert (ws / "rollouts/llm-judge/judge.py").is_file()
+    assert (ws / "rollouts/llm-judge/llm_judge_rollout/judge.py").is_file()
     answers = yaml.safe_load((ws / "rollouts/llm-judge/.copier-answers.yml").read_text())
     assert answers["_osmosis_template"] == url
     inspected = cli("template", "inspect", url, "--json")
@@ -118,7 +118,7 @@ def test_broken_copier_yml_is_one_line(tmp_path):
     assert result.exit_code == 2 and "not valid YAML" in result.output and "Traceback" not in result.output
 
 
-@pytest.mark.parametrize("name", ["multiply-openai", "multiply-harbor", "calculator-remote", "llm-judge", "blank", "multiply"])
+@pytest.mark.parametrize("name", ["calculator-remote", "llm-judge", "blank", "multiply"])
 def test_inspect_json_lists_every_question(name):
     result = cli("template", "inspect", name, "--json")
     assert result.exit_code == 0, result.output
@@ -155,10 +155,12 @@ def test_inspect_text_and_choices(tmp_path):
 
 def test_inspect_answers_feed_data_without_prompts(tmp_path):
     """An agent reads the questions, answers each with --data, and init asks nothing."""
-    data = json.loads(cli("template", "inspect", "multiply-harbor", "--json").stdout)
-    answers = {"rollout_name": "mult", "model_path": "openai/gpt-5-mini", "training_model_path": "Qwen/Qwen3-8B", "n_concurrent": "3"}
-    assert {q["name"] for q in data["questions"]} == set(answers)
-    args = ["init", tmp_path / "ws", "--template", "multiply-harbor", "--no-git", "--defaults"]
+    data = json.loads(cli("template", "inspect", "multiply", "--json").stdout)
+    answers = {"rollout_name": "mult", "integration": "harbor", "model_path": "openai/gpt-5-mini",
+               "training_model_path": "Qwen/Qwen3-8B", "n_concurrent": "3"}
+    asked = {q["name"] for q in data["questions"] if q["when"] is not False}  # `when: false` is computed
+    assert asked == set(answers)
+    args = ["init", tmp_path / "ws", "--template", "multiply", "--no-git", "--defaults"]
     for k, v in answers.items():
         args += ["--data", f"{k}={v}"]
     assert cli(*args).exit_code == 0

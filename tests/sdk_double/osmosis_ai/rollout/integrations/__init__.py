@@ -1,1 +1,0 @@
-"""TEST DOUBLE: `osmosis_ai.rollout.integrations`."""
