@@ -172,6 +172,12 @@ def unsafe_features(config: dict[str, Any]) -> dict[str, list[str]]:
 def check_trust(source: TemplateSource, *, trust: bool) -> None:
     """Refuse a template that would run code unless ``trust``; bundled templates are checked too."""
     features = unsafe_features(load_config(source.path))
+    if not source.bundled:
+        from generator.template_guard import repository_problems
+
+        # copier runs git inside a template folder that is a repository (a clone of ours never carries these)
+        if repo := repository_problems(source.path):
+            features["its git repository"] = repo
     if not features or trust:
         return
     listed = "; ".join(f"{key}: " + ", ".join(repr(item) for item in items) for key, items in features.items())

@@ -113,7 +113,11 @@ def _read(path: Path) -> bytes | str | None:
 
 
 def _files(base: Path) -> set[str]:
-    return {p.relative_to(base).as_posix() for p in base.rglob("*") if p.is_symlink() or p.is_file()}
+    from generator.template_guard import has_git_segment
+
+    # a render's `.git/*` (a trusted template may hold one) is never merged into the repository
+    found = (p.relative_to(base).as_posix() for p in base.rglob("*") if p.is_symlink() or p.is_file())
+    return {rel for rel in found if not has_git_segment(rel)}
 
 
 def _write(root: Path, rel: str, content: bytes | str | None) -> None:
