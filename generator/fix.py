@@ -12,6 +12,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+from generator import safe_write
 from generator.paths import is_inside
 from generator.resources import SKILL_NAMES, skills_dir, templates_dir
 from generator.workspace import AGENT_FILES, REQUIRED_FOLDERS, Workspace
@@ -138,7 +139,7 @@ def restore_template_files(root: Path) -> list[str]:
         else:
             continue
         dest.parent.mkdir(parents=True, exist_ok=True)
-        dest.write_text(text, encoding="utf-8")
+        safe_write.write_text(root, dest, text)
         done.append(f"restored {rel} from the workspace template")
     return done
 

@@ -287,7 +287,9 @@ def add_workspace_member(root: Path, rollout: str) -> bool:
     member = f"rollouts/{rollout}"
     if member not in members:
         members.append(member)
-    pyproject.write_text(tomlkit.dumps(doc), encoding="utf-8")
+    from generator import safe_write
+
+    safe_write.write_text(root, pyproject, tomlkit.dumps(doc))
     return True
 
 

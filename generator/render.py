@@ -74,9 +74,17 @@ def render(
                 hint="nothing was placed; read the template first, and rerun with --trust only if you trust it",
             )
     answers_file = dst / worker.answers_relpath
+    if answers_file.is_symlink():  # it would be read, and later stamped, wherever it points
+        raise RenderError(f"template {src.name}: its answers file {worker.answers_relpath} is a symbolic link")
     if not answers_file.is_file():
         return dict(worker.answers.combined)
-    return yamlio.safe_load(answers_file.read_text(encoding="utf-8")) or {}
+    try:
+        answers = yamlio.safe_load(answers_file.read_text(encoding="utf-8")) or {}
+    except (UnicodeDecodeError, yamlio.YAMLError) as err:
+        raise RenderError(f"template {src.name}: its answers file is not YAML: {_one_line(err)}") from None
+    if not isinstance(answers, dict):
+        raise RenderError(f"template {src.name}: its answers file {worker.answers_relpath} is not a mapping")
+    return answers
 
 
 def _worker_class(trusted: bool, blocked: list[str], written: list[str]) -> type:

@@ -129,11 +129,13 @@ def _read_root_files(root: Path) -> dict[str, bytes | None]:
 
 
 def _restore_root_files(root: Path, saved: dict[str, bytes | None]) -> None:
+    from generator import safe_write
+
     for rel, content in saved.items():
         if content is None:
             (root / rel).unlink(missing_ok=True)
         else:
-            (root / rel).write_bytes(content)
+            safe_write.write_bytes(root, root / rel, content)
 
 
 def _cd_to(root: Path) -> str | None:
@@ -262,5 +264,7 @@ def add_env_example_names(root: Path, names: list[str], rollout: str) -> bool:
     block = f"# Needed by rollout {rollout} (its configs list it under [secrets] required).\n"
     block += "".join(f"{n}=\n" for n in missing)
     prefix = existing if not existing or existing.endswith("\n") else existing + "\n"
-    path.write_text(prefix + block, encoding="utf-8")
+    from generator import safe_write
+
+    safe_write.write_text(root, path, prefix + block)
     return True

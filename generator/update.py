@@ -136,7 +136,9 @@ def _write(root: Path, rel: str, content: bytes | str | None) -> None:
     if isinstance(content, str):
         os.symlink(content, dest)
     else:
-        dest.write_bytes(content)
+        from generator import safe_write
+
+        safe_write.write_bytes(root, dest, content)
 
 
 def _is_text(*contents: bytes | str | None) -> bool:

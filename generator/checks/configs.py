@@ -640,7 +640,9 @@ def fix_schema_directives(root: Path) -> list[str]:
                 new = line + (newline if sep else "") + rest
             else:
                 new = line + newline + text
-            path.write_text(new, encoding="utf-8", newline="")
+            from generator import safe_write
+
+            safe_write.write_text(ws.root, path, new)
             changed.append(f"{ws.rel(path)}: first line set to `{line}`")
     return changed
 

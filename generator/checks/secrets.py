@@ -331,8 +331,9 @@ def fix_env_example(root: Path) -> list[str]:
     addition += b"# Required by configs' [secrets] (values go in your untracked .env, never here)." + nl
     # ASCII only, appended as bytes: safe whatever encoding the existing lines are in.
     addition += b"".join(name.encode("ascii") + b"=" + nl for name in names)
-    with target.open("ab") as handle:
-        handle.write(addition)
+    from generator import safe_write
+
+    safe_write.append_bytes(ws.root, target, addition)
     return [f"{ENV_EXAMPLE}: added {name}=" for name in names]
 
 
