@@ -255,8 +255,10 @@ def _member_order(root: Path):
         import tomllib
     else:  # pragma: no cover
         import tomli as tomllib
+    from generator.bounded import toml_loads
+
     try:
-        data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+        data = toml_loads((root / "pyproject.toml").read_text(encoding="utf-8"))
         members = list(data.get("tool", {}).get("uv", {}).get("workspace", {}).get("members", []))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         members = []

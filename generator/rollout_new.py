@@ -18,6 +18,7 @@ from pathlib import Path
 
 import typer
 
+from generator.bounded import toml_loads
 from generator.errors import UserError
 from generator.names import NAME_RULE_TEXT, name_problem
 from generator.workspace import NotAWorkspace, find_root
@@ -118,7 +119,7 @@ def _check_root_pyproject(root: Path, rollout: str) -> None:
     if not pyproject.is_file():
         return
     try:
-        tomllib.loads(pyproject.read_text(encoding="utf-8"))
+        toml_loads(pyproject.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
         raise UserError(f"{pyproject} is not valid TOML ({' '.join(str(err).split())}); nothing was written",
                         hint=f"fix it, then run `osmosis rollout new {rollout}` again") from None
@@ -212,7 +213,7 @@ def _add_member(root: Path, rollout: str) -> bool:
     if not pyproject.is_file():
         return False
     try:
-        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+        data = toml_loads(pyproject.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError):
         raise UserError(f"{pyproject} is not valid TOML; fix it, then add rollouts/{rollout} to [tool.uv.workspace] members") from None
     members = data.get("tool", {}).get("uv", {}).get("workspace", {}).get("members", [])
@@ -228,7 +229,7 @@ def required_secrets(root: Path, rollout: str) -> list[str]:
     for kind in ("eval", "training"):
         path = root / "configs" / kind / f"{rollout}.toml"
         try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
+            data = toml_loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
             continue  # doctor reports a broken config; here it just teaches .env.example nothing
         required = data.get("secrets", {}).get("required", [])

@@ -14,6 +14,8 @@ from pathlib import Path
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from generator.bounded import toml_loads
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
@@ -236,6 +238,6 @@ class Workspace:
         if text is None:
             return {}
         try:
-            return tomllib.loads(text)
+            return toml_loads(text)
         except tomllib.TOMLDecodeError:
             return {}
