@@ -155,7 +155,14 @@ REPAIRS: tuple[Repair, ...] = (
 
 def apply_fixes(ws: Workspace) -> list[str]:
     """Run every safe repair on ``ws``; one line per change made."""
+    from generator.errors import UserError
+
     done: list[str] = []
     for repair in REPAIRS:
-        done += repair(ws.root)
+        try:
+            done += repair(ws.root)
+        except OSError as err:  # a read-only workspace, a full disk: the user's to fix, not a bug
+            where = f" {err.filename}" if err.filename else ""
+            raise UserError(f"doctor --fix cannot write{where}: {err.strerror or err}",
+                            hint=f"make the workspace writable; done before stopping: {len(done)} repair(s)") from None
     return done

@@ -146,7 +146,8 @@ class Workspace:
                 self._texts[path] = None
                 return None
             try:
-                self._texts[path] = path.read_text(encoding="utf-8")
+                # CRLF read as LF, but a lone CR kept: TOML rejects it, so the config check must see it
+                self._texts[path] = path.read_bytes().decode("utf-8").replace("\r\n", "\n")
             except (OSError, UnicodeDecodeError):
                 self._texts[path] = None
         return self._texts[path]

@@ -1,0 +1,90 @@
+"""MINOR cases of issue 14, each through the CLI: a clear finding or one-line refusal, never exit 3 or a hang."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+
+import pytest
+
+LIMIT = 60
+
+
+def osmosis(*args) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "generator", *map(str, args)], capture_output=True, text=True, timeout=LIMIT)
+
+
+def codes(done: subprocess.CompletedProcess) -> dict[str, list[dict]]:
+    assert done.returncode in (0, 1), done.stdout + done.stderr
+    found: dict[str, list[dict]] = {}
+    for d in json.loads(done.stdout)["diagnostics"]:
+        found.setdefault(d["code"], []).append(d)
+    return found
+
+
+def test_validate_a_data_link_to_the_root_folder_is_refused_not_walked(make_workspace):
+    ws = make_workspace(git=False)
+    (ws / "data" / "root").symlink_to("/")
+    done = osmosis("validate", ws / "data" / "root")
+    assert done.returncode == 2 and "links outside the workspace" in done.stderr, done.stderr
+
+
+def test_lone_cr_line_endings_in_a_config_are_invalid_toml(make_workspace):
+    ws = make_workspace(git=False)
+    config = next((ws / "configs" / "eval").glob("*.toml"))
+    config.write_bytes(config.read_bytes().replace(b"\n", b"\r"))
+    found = codes(osmosis("validate", config, "--format", "json"))
+    assert "CFG001" in found
+
+
+def test_crlf_configs_still_parse(make_workspace):
+    ws = make_workspace(git=False)
+    config = next((ws / "configs" / "eval").glob("*.toml"))
+    config.write_bytes(config.read_bytes().replace(b"\n", b"\r\n"))
+    assert "CFG001" not in codes(osmosis("validate", config, "--format", "json"))
+
+
+@pytest.mark.parametrize("key,value,code", [
+    ("entrypoint", "ma\\u0000in.py", "CFG018"), ("entrypoint", "m" * 5000 + ".py", "CFG018"),
+    ("dataset", "data/a\\u0000b.jsonl", "CFG019"), ("dataset", "data/" + "b" * 5000 + ".jsonl", "CFG019"),
+    ("dataset", "data/" + "c" * 300 + ".jsonl", "CFG019"),
+])
+def test_impossible_path_values_are_findings(make_workspace, key, value, code):
+    ws = make_workspace(git=False)
+    config = next((ws / "configs" / "eval").glob("*.toml"))
+    text = re.sub(rf"^{key} = .*$", lambda _: f'{key} = "{value}"', config.read_text(), count=1, flags=re.M)
+    config.write_text(text)
+    for done in (osmosis("doctor", ws, "--format", "json"), osmosis("validate", config, "--format", "json")):
+        found = codes(done)
+        assert code in found and "no such file can exist" in found[code][0]["message"], found.get(code)
+        assert "internal error" not in done.stderr
+
+
+def test_fix_on_a_read_only_workspace_exits_2_with_one_line(make_workspace, monkeypatch):
+    """Simulated (tests may run as root, who writes anyway): every write and mkdir fails as on a read-only mount."""
+    import errno
+    import os
+    from pathlib import Path
+
+    from typer.testing import CliRunner
+
+    from generator import safe_write
+    from generator.cli import app
+
+    ws = make_workspace(git=False)
+    (ws / ".osmosis" / "schemas" / "eval.schema.json").write_text("{}")
+    (ws / "configs" / "AGENTS.md").unlink()
+    (ws / "data").rename(ws / "moved")
+
+    def read_only(*args, **kwargs):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(args[0]) if args else None)
+
+    monkeypatch.setattr(safe_write, "_write", read_only)
+    monkeypatch.setattr(Path, "mkdir", read_only)
+    result = CliRunner().invoke(app, ["doctor", str(ws), "--fix"])
+    assert result.exit_code == 2, result.output
+    assert "cannot write" in result.output and "Read-only file system" in result.output
+    assert "internal error" not in result.output and "Traceback" not in result.output
