@@ -41,6 +41,8 @@ def render(
     without running the template's tasks (re-renders for `osmosis update` must not repeat them).
     """
     from copier.errors import CopierError
+    from jinja2 import TemplateError
+    from yaml import YAMLError
 
     trusted = unsafe or _is_bundled(src)
     if _is_bundled(src):
@@ -64,6 +66,12 @@ def render(
         raise RenderError(f"template {src.name}: {_one_line(err)}") from None
     except ValueError as err:  # copier reports an answer its validator rejects as ValueError
         raise RenderError(f"template {src.name}: {_one_line(err)}") from None
+    except (TemplateError, YAMLError, AssertionError) as err:
+        # Jinja's sandbox refusing an attribute, a missing include, an absolute `_answers_file` (copier
+        # asserts relative paths), broken YAML: what the template says is wrong, not osmosis
+        detail = f"{type(err).__name__}: {_one_line(err)}" if str(err).strip() else type(err).__name__
+        raise RenderError(f"template {src.name} is broken (the template's fault, not osmosis's): {detail}",
+                          hint="fix the template, or report it to its author") from None
     if not trusted:
         from generator.template_guard import describe, output_problems
 

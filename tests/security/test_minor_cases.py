@@ -88,3 +88,45 @@ def test_fix_on_a_read_only_workspace_exits_2_with_one_line(make_workspace, monk
     assert result.exit_code == 2, result.output
     assert "cannot write" in result.output and "Read-only file system" in result.output
     assert "internal error" not in result.output and "Traceback" not in result.output
+
+
+def _broken_template(tmp_path, name: str):
+    from hostile import blank_copy
+
+    return blank_copy(tmp_path / name)
+
+
+@pytest.mark.parametrize("case,words", [
+    ("sandbox", "SecurityError"), ("notfound", "TemplateNotFound"), ("absolute-answers", "_answers_file"),
+])
+def test_template_errors_are_the_templates_fault_exit_2(tmp_path, case, words):
+    from hostile import add_file, cli
+
+    template = _broken_template(tmp_path, case)
+    if case == "sandbox":
+        add_file(template, "x.txt.jinja", "{{ ''.__class__.__mro__[1].__subclasses__() }}")
+    elif case == "notfound":
+        add_file(template, "y.txt.jinja", "{% include 'nope.txt' %}")
+    else:
+        config = template / "copier.yml"
+        config.write_text(re.sub(r"(?m)^_answers_file: .*$", f"_answers_file: {tmp_path / 'abs.yml'}", config.read_text()))
+    result = cli("init", tmp_path / "ws", "--template", template, "--defaults", "--no-git")
+    assert result.exit_code == 2, result.output
+    assert "the template's fault" in result.output and words in result.output
+    assert "internal error" not in result.output and not (tmp_path / "ws").exists() and not (tmp_path / "abs.yml").exists()
+
+
+@pytest.mark.parametrize("include", ["---\n!include extra.yml\n", "_tasks: !include extra.yml\n"])
+def test_unsafe_settings_behind_include_are_refused(tmp_path, include):
+    from hostile import cli
+
+    template = _broken_template(tmp_path, "inc")
+    marker = tmp_path / "ran"
+    body = (f"_migrations:\n  - version: v2\n    command: touch {marker}\n" if include.startswith("---")
+            else f"- touch {marker}\n")
+    (template / "extra.yml").write_text(body)
+    with open(template / "copier.yml", "a") as config:
+        config.write("\n" + include)
+    result = cli("init", tmp_path / "ws", "--template", template, "--defaults", "--no-git")
+    assert result.exit_code == 2 and "would run code" in result.output and f"touch {marker}" in result.output, result.output
+    assert not marker.exists()
