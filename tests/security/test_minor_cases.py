@@ -130,3 +130,24 @@ def test_unsafe_settings_behind_include_are_refused(tmp_path, include):
     result = cli("init", tmp_path / "ws", "--template", template, "--defaults", "--no-git")
     assert result.exit_code == 2 and "would run code" in result.output and f"touch {marker}" in result.output, result.output
     assert not marker.exists()
+
+
+@pytest.mark.parametrize("module", ["typer", "click", "generator.doctor"])
+def test_ctrl_c_during_start_up_imports_is_one_line(module):
+    """The Ctrl-C is delivered exactly while ``module`` is imported (a real signal would make this flaky)."""
+    code = (
+        "import builtins, sys\n"
+        "real = builtins.__import__\n"
+        "def interrupting(name, *args, **kwargs):\n"
+        f"    if name == {module!r}:\n"
+        "        raise KeyboardInterrupt\n"
+        "    return real(name, *args, **kwargs)\n"
+        "builtins.__import__ = interrupting\n"
+        "sys.argv = ['osmosis', 'doctor', '.']\n"
+        "from generator.entry import main\n"
+        "main()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=LIMIT)
+    assert done.returncode == 130, done.stderr
+    # before the app runs, our line; inside a command, click's own quiet end (an empty line)
+    assert done.stderr.strip() == ("interrupted" if module in ("typer", "click") else ""), done.stderr
