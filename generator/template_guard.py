@@ -79,10 +79,10 @@ def output_problems(dst: Path, rendered: Iterable[str]) -> list[str]:
     and symlinks leading out of ``dst`` or into a `.git`. One line each."""
     found = []
     for rel in sorted(set(rendered)):
-        parts = segments(rel)
+        parts = [p for p in rel.split("/") if p not in ("", ".")]  # as the file system names them
         if not parts:
             continue
-        path = dst / Path(*parts)
+        path = dst.joinpath(*parts)
         if has_git_segment(rel):
             found.append(f"{rel} (inside a git folder: hooks and config there run programs)")
             continue
