@@ -19,7 +19,7 @@ from typing import Any
 
 import typer
 
-from generator import assets, catalog
+from generator import assets, catalog, lock
 from generator.errors import EXIT_INTERNAL, UserError
 from generator.names import NAME_RULE_TEXT, name_problem
 from generator.paths import is_inside
@@ -116,6 +116,7 @@ def init_command(
         placement = place(staging, target)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+        lock.release(staging)
 
     shown = _display(target, cwd)
     typer.echo(f"Created workspace {ws_answers.get('workspace_name')!s} in {shown} "
@@ -181,8 +182,13 @@ def _suggested_workspace_name(answers: dict[str, str], target: Path | None) -> s
 def make_staging(parent: Path, prefix: str) -> Path:
     """A staging folder beside where the files go (same filesystem, so moving them in is a rename).
     A folder the user may not write to is their situation to fix, not a bug in osmosis."""
+    from generator import lock
+
+    lock.sweep(parent, prefix)  # what a killed run (kill -9) left; a live run's folder is locked
     try:
-        return Path(tempfile.mkdtemp(prefix=prefix, dir=parent))
+        staging = Path(tempfile.mkdtemp(prefix=prefix, dir=parent))
+        lock.claim(staging)
+        return staging
     except OSError as err:
         raise UserError(f"cannot write in {parent}: {err.strerror or err}",
                         hint="check the folder's permissions, or choose another folder") from None

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import typer
 
+from generator import lock
 from generator.bounded import toml_loads
 from generator.errors import UserError
 from generator.names import NAME_RULE_TEXT, name_problem
@@ -92,6 +93,7 @@ def rollout_new_command(*, name: str, template: str, workspace: Path, data: list
                     raise
         finally:
             shutil.rmtree(staging, ignore_errors=True)
+            lock.release(staging)
     typer.echo(f"Added rollout {name} (template {template}) to {_shown(root)}:")
     for rel in placement.created or new_files:
         typer.echo(f"  created {rel}")

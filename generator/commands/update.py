@@ -22,6 +22,10 @@ def register(app: typer.Typer) -> None:
 
         Example: osmosis update --check
         """
+        from contextlib import nullcontext
+
+        from generator import lock
         from generator.update import update_command
 
-        return update_command(path=path, check=check, conflict=conflict, trust=trust)
+        with nullcontext() if check else lock.workspace(path, "update"):
+            return update_command(path=path, check=check, conflict=conflict, trust=trust)
