@@ -20,7 +20,7 @@ from typing import Any
 import typer
 
 from generator import assets, catalog, lock
-from generator.errors import EXIT_INTERNAL, UserError
+from generator.errors import UserError
 from generator.names import NAME_RULE_TEXT, name_problem
 from generator.paths import is_inside
 from generator.workspace import find_git_root
@@ -114,6 +114,10 @@ def init_command(
             target = cwd / str(ws_answers["workspace_name"])
             check_target(target, force)
         placement = place(staging, target)
+    except OSError as err:  # a full disk, a quota, a folder made read-only meanwhile: nothing is left behind
+        where = f" {err.filename}" if err.filename else ""
+        raise UserError(f"cannot write{where}: {err.strerror or err}; nothing was created",
+                        hint="free some disk space (or fix the folder's permissions), then run osmosis init again") from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
         lock.release(staging)
@@ -133,7 +137,7 @@ def init_command(
         had_repo = find_git_root(target) is not None
         try:
             code = _git_step(target)
-        except KeyboardInterrupt:  # Ctrl-C before the first commit exists: take back all init added
+        except (KeyboardInterrupt, UserError):  # no first commit: take back all init added, all or nothing
             take_back(target, placement, remove_git=not had_repo)
             raise
         if code == 0:
@@ -316,11 +320,10 @@ def _git_step(target: Path) -> int:
         return 0
     try:
         used_fallback = make_first_commit(target)
-    except Exception as err:  # noqa: BLE001  the files are in place; only the commit failed
-        shutil.rmtree(target / ".git", ignore_errors=True)
-        typer.echo(f"error: git: could not create the first commit: {' '.join(str(err).split())}", err=True)
-        typer.echo("hint: the workspace files are in place; run `git init && git add -A && git commit` yourself", err=True)
-        return EXIT_INTERNAL
+    except Exception as err:  # noqa: BLE001  git or the disk failed (a full disk, a broken git config)
+        raise UserError(f"git could not create the first commit ({' '.join(str(err).split())}); "
+                        "the workspace was taken back, nothing was left behind",
+                        hint="free disk space or fix git, then run osmosis init again (or pass --no-git)") from None
     if used_fallback:
         typer.echo(f"git: no git identity is configured, so the first commit is by {FALLBACK_NAME} <{FALLBACK_EMAIL}>. "
                    "Set yours with `git config --global user.name ...` and `git config --global user.email ...`; "

@@ -151,3 +151,38 @@ def test_ctrl_c_during_start_up_imports_is_one_line(module):
     assert done.returncode == 130, done.stderr
     # before the app runs, our line; inside a command, click's own quiet end (an empty line)
     assert done.stderr.strip() == ("interrupted" if module in ("typer", "click") else ""), done.stderr
+
+
+def test_full_disk_during_the_first_commit_rolls_init_back(tmp_path, monkeypatch):
+    import errno
+    import os
+
+    from hostile import cli
+    from generator import init_workspace
+
+    def disk_full(target):
+        (target / ".git").mkdir()  # git had started
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(init_workspace, "make_first_commit", disk_full)
+    result = cli("init", tmp_path / "ws", "--defaults")
+    assert result.exit_code == 2, result.output
+    assert "No space left on device" in result.output and "nothing was left behind" in result.output
+    assert not (tmp_path / "ws").exists() and list(tmp_path.iterdir()) == []
+
+
+def test_full_disk_while_rendering_leaves_nothing(tmp_path, monkeypatch):
+    import errno
+    import os
+
+    from hostile import cli
+    import generator.render
+
+    def disk_full(src, dst, **kwargs):
+        (dst / "half-written").write_text("x")
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(dst / "half-written"))
+
+    monkeypatch.setattr(generator.render, "render", disk_full)
+    result = cli("init", tmp_path / "ws", "--defaults", "--no-git")
+    assert result.exit_code == 2 and "No space left on device" in result.output, result.output
+    assert list(tmp_path.iterdir()) == []
