@@ -116,3 +116,18 @@ def sweep(parent: Path, prefix: str) -> list[Path]:
         shutil.rmtree(folder, ignore_errors=True)
         removed.append(folder)
     return removed
+
+
+@contextmanager
+def temp_folder(prefix: str) -> Iterator[str]:
+    """`tempfile.TemporaryDirectory` for a writer's scratch work, claimed while in use, so the next
+    run removes what a killed one left in the temporary folder (and never a live run's)."""
+    base = Path(tempfile.gettempdir())
+    sweep(base, prefix)
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        claim(folder)
+        yield str(folder)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+        release(folder)

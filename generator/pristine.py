@@ -378,7 +378,9 @@ def record_after_init(target: Path) -> str | None:
     repo = git_root(target)
     if repo is None:
         return None
-    with tempfile.TemporaryDirectory(prefix="osmosis-pristine-") as tmp:
+    from generator import lock
+
+    with lock.temp_folder("osmosis-pristine-") as tmp:
         dest = Path(tmp) / "w"
         dest.mkdir()
         render_pristine(target, dest, trust=True)  # init already passed the trust gate

@@ -13,7 +13,6 @@ import os
 import shlex
 import shutil
 import sys
-import tempfile
 from pathlib import Path
 
 import typer
@@ -77,7 +76,7 @@ def rollout_new_command(*, name: str, template: str, workspace: Path, data: list
                 raise UserError(f"not adding rollout {name!r}: these files already exist: {listed}",
                                 hint="nothing was written; move them away or pick another name")
             _check_root_pyproject(root, name)
-            with tempfile.TemporaryDirectory(prefix="osmosis-pristine-") as tmp:
+            with lock.temp_folder("osmosis-pristine-") as tmp:
                 pending = _pristine_with(root, staging, Path(tmp))
                 root_files = _read_root_files(root)
                 placement = place(staging, root)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import typer
 
-from generator import pristine
+from generator import lock, pristine
 from generator.errors import EXIT_FINDINGS, UserError
 from generator.workspace import NotAWorkspace, find_root
 
@@ -233,7 +233,7 @@ def update(root: Path, *, conflict: str, trust: bool) -> int:
     ref = pristine.ref_name(repo, root)
     if pristine.resolve_ref(repo, ref) is None:
         return _adopt(repo, root, ref, trust=trust)
-    with tempfile.TemporaryDirectory(prefix="osmosis-update-") as tmp:
+    with lock.temp_folder("osmosis-update-") as tmp:
         base_dir, new_dir = Path(tmp) / "base", Path(tmp) / "new"
         base_dir.mkdir()
         new_dir.mkdir()
@@ -256,7 +256,7 @@ def _adopt(repo: Path, root: Path, ref: str, *, trust: bool) -> int:
             hint=f"in a clone, fetch it: `git fetch origin '{ref}:{ref}'` after `git push origin '{ref}'` from the "
                  "original; see docs/update.md",
         )
-    with tempfile.TemporaryDirectory(prefix="osmosis-update-") as tmp:
+    with lock.temp_folder("osmosis-update-") as tmp:
         new_dir = Path(tmp) / "new"
         new_dir.mkdir()
         pristine.render_pristine(root, new_dir, trust=trust)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -73,22 +72,7 @@ def as_git_url(template: Path) -> str:
     return template.as_uri()
 
 
-def no_outside_changes(before: dict[Path, bytes]) -> bool:
-    return all(p.read_bytes() == data for p, data in before.items())
-
-
-def files(root: Path) -> set[str]:
-    return {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file() or p.is_symlink()}
-
-
 def make_workspace(path: Path) -> Path:
     result = cli("init", path, "--defaults", "--template", "blank")
     assert result.exit_code == 0, result.output
     return path
-
-
-def chmod_x(path: Path) -> None:
-    path.chmod(path.stat().st_mode | 0o111)
-
-
-__all__ = ["os"]

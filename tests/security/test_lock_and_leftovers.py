@@ -3,11 +3,9 @@ staging folders a killed run left behind are removed by the next run while a liv
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -100,3 +98,15 @@ def test_lock_file_is_outside_the_workspace(tmp_path):
     with lock.workspace(ws, "update"):
         assert {p.relative_to(ws) for p in ws.rglob("*")} == before
         assert lock.lock_file(ws).is_file()
+
+
+def test_scratch_folders_of_a_killed_update_are_removed_by_the_next_one(tmp_path):
+    import tempfile
+
+    dead = Path(tempfile.mkdtemp(prefix="osmosis-update-"))  # what kill -9 left (nobody holds it)
+    (dead / "new").mkdir()
+    with lock.temp_folder("osmosis-update-") as live:
+        assert not dead.exists()
+        with lock.temp_folder("osmosis-update-") as second:  # a concurrent run (another workspace) keeps its own
+            assert Path(live).is_dir() and Path(second).is_dir()
+    assert not Path(live).exists()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from hostile import add_file, blank_copy, cli, git, make_workspace
+from hostile import blank_copy, cli, git, make_workspace
 from generator import safe_write
 from generator.errors import UserError
 
