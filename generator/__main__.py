@@ -1,4 +1,4 @@
-from generator.cli import main
+from generator.entry import main
 
 if __name__ == "__main__":
     main()

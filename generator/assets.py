@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator import resources
+from generator import resources, safe_write
 from generator.paths import is_inside
 
 AGENT_SKILLS = Path(".agents/skills")
@@ -40,7 +40,7 @@ class AssetReport:
 def _place_bytes(root: Path, rel: Path, data: bytes, overwrite: bool, report: AssetReport) -> None:
     target = root / rel
     shown = rel.as_posix()
-    if not is_inside(root, target.parent) or (target.is_symlink() and not is_inside(root, target)):
+    if not is_inside(root, target.parent) or target.is_symlink():  # never write through, nor replace, a link
         report.skipped.append(shown)
         return
     if target.is_file():
@@ -57,9 +57,7 @@ def _place_bytes(root: Path, rel: Path, data: bytes, overwrite: bool, report: As
     else:
         outcome = report.created
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f".{target.name}.osmosis-tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, target)  # readers never see a half-written file
+    safe_write.write_bytes(root, target, data)
     outcome.append(shown)
 
 

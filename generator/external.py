@@ -47,11 +47,36 @@ class TemplateSource:
 
 
 class _CopierLoader(yamlio.SAFE_LOADER):
-    """The safe loader, tolerating copier's `!include` tag (included files are not followed here):
-    the one reader of every copier.yml, bundled or the user's."""
+    """The safe loader with copier's `!include` tag followed as copier follows it (a glob inside the
+    template, its documents flattened into a list), so `_tasks: !include x.yml` or a whole included
+    document of `_migrations` reaches the trust gate: the one reader of every copier.yml."""
+
+    root: Path = Path(".")
+    budget: list[int] = [0]  # included files left to read in this load (a file including itself ends)
 
 
-_CopierLoader.add_constructor("!include", lambda loader, node: None)
+_INCLUDE_FILES = 64
+_INCLUDE_BYTES = 1 << 20
+
+
+def _include(loader: _CopierLoader, node: yaml.Node) -> list[Any]:
+    pattern = str(loader.construct_scalar(node)) if isinstance(node, yaml.ScalarNode) else ""
+    if not pattern or pattern.startswith(("/", "\\")) or ".." in Path(pattern).parts:
+        raise yaml.YAMLError(f"!include {pattern!r}: copier includes relative paths inside the template only")
+    found: list[Any] = []
+    for file in sorted(loader.root.glob(pattern)):
+        if not file.resolve().is_relative_to(loader.root) or not file.is_file():
+            raise yaml.YAMLError(f"!include {pattern!r} leads out of the template")
+        loader.budget[0] -= 1
+        if loader.budget[0] < 0 or file.stat().st_size > _INCLUDE_BYTES:
+            raise yaml.YAMLError(f"!include {pattern!r}: too many or too large included files")
+        for doc in yaml.load_all(file.read_text(encoding="utf-8"), Loader=type(loader)):
+            if doc is not None:
+                found.extend(doc if isinstance(doc, list) else [doc])
+    return found
+
+
+_CopierLoader.add_constructor("!include", _include)
 
 
 def load_config(template: Path) -> dict[str, Any]:
@@ -59,11 +84,14 @@ def load_config(template: Path) -> dict[str, Any]:
     path = config_path(template)
     if path is None:
         raise UserError(f"{template} is not a copier template (no copier.yml or copier.yaml)")
+    loader = type("_Loader", (_CopierLoader,), {"root": path.parent.resolve(), "budget": [_INCLUDE_FILES]})
     try:
-        docs = [d for d in yaml.load_all(path.read_text(encoding="utf-8"), Loader=_CopierLoader) if d is not None]
-    except (yaml.YAMLError, UnicodeDecodeError) as err:
+        docs = [d for d in yaml.load_all(path.read_text(encoding="utf-8"), Loader=loader) if d is not None]
+    except (yaml.YAMLError, UnicodeDecodeError, OSError) as err:
         first = str(err).splitlines()[0] if str(err) else type(err).__name__
         raise UserError(f"{path} is not valid YAML: {first}") from None
+    # a document that is an `!include` is the included documents, in order
+    docs = [item for d in docs for item in (d if isinstance(d, list) else [d])]
     config: dict[str, Any] = {}
     for doc in docs:  # copier merges multi-document configs in order
         if not isinstance(doc, dict):
@@ -173,7 +201,18 @@ def unsafe_features(config: dict[str, Any]) -> dict[str, list[str]]:
 
 def check_trust(source: TemplateSource, *, trust: bool) -> None:
     """Refuse a template that would run code unless ``trust``; bundled templates are checked too."""
-    features = unsafe_features(load_config(source.path))
+    config = load_config(source.path)
+    features = unsafe_features(config)
+    answers_file = config.get("_answers_file")
+    if isinstance(answers_file, str) and (answers_file.startswith(("/", "\\", "~")) or ".." in re.split(r"[/\\]", answers_file)):
+        raise UserError(f"template {source.label} is broken (the template's fault, not osmosis's): "
+                        f"_answers_file {answers_file!r} must be a relative path inside what it renders")
+    if not source.bundled:
+        from generator.template_guard import repository_problems
+
+        # copier runs git inside a template folder that is a repository (a clone of ours never carries these)
+        if repo := repository_problems(source.path):
+            features["its git repository"] = repo
     if not features or trust:
         return
     listed = "; ".join(f"{key}: " + ", ".join(repr(item) for item in items) for key, items in features.items())

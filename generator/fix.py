@@ -12,6 +12,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+from generator import safe_write
 from generator.paths import is_inside
 from generator.resources import SKILL_NAMES, skills_dir, templates_dir
 from generator.workspace import AGENT_FILES, REQUIRED_FOLDERS, Workspace
@@ -142,7 +143,7 @@ def restore_template_files(root: Path) -> list[str]:
         else:
             continue
         dest.parent.mkdir(parents=True, exist_ok=True)
-        dest.write_text(text, encoding="utf-8")
+        safe_write.write_text(root, dest, text)
         done.append(f"restored {rel} from the workspace template")
     return done
 
@@ -158,7 +159,14 @@ REPAIRS: tuple[Repair, ...] = (
 
 def apply_fixes(ws: Workspace) -> list[str]:
     """Run every safe repair on ``ws``; one line per change made."""
+    from generator.errors import UserError
+
     done: list[str] = []
     for repair in REPAIRS:
-        done += repair(ws.root)
+        try:
+            done += repair(ws.root)
+        except OSError as err:  # a read-only workspace, a full disk: the user's to fix, not a bug
+            where = f" {err.filename}" if err.filename else ""
+            raise UserError(f"doctor --fix cannot write{where}: {err.strerror or err}",
+                            hint=f"make the workspace writable; done before stopping: {len(done)} repair(s)") from None
     return done

@@ -19,8 +19,8 @@ from typing import Any
 
 import typer
 
-from generator import assets, catalog, folders
-from generator.errors import EXIT_INTERNAL, UserError
+from generator import assets, catalog, folders, lock
+from generator.errors import UserError
 from generator.names import NAME_RULE_TEXT, name_problem
 from generator.paths import is_inside
 from generator.workspace import find_git_root
@@ -116,8 +116,13 @@ def init_command(
             target = cwd / str(ws_answers["workspace_name"])
             check_target(target, force)
         placement = place(staging, target)
+    except OSError as err:  # a full disk, a quota, a folder made read-only meanwhile: nothing is left behind
+        where = f" {err.filename}" if err.filename else ""
+        raise UserError(f"cannot write{where}: {err.strerror or err}; nothing was created",
+                        hint="free some disk space (or fix the folder's permissions), then run osmosis init again") from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+        lock.release(staging)
         if target is None or not target.exists():
             folders.remove_made(made_parents)  # a failed init leaves nothing behind, parents included
 
@@ -137,7 +142,7 @@ def init_command(
         had_repo = find_git_root(target) is not None
         try:
             code, left_out = _git_step(target, placement)
-        except KeyboardInterrupt:  # Ctrl-C before the first commit exists: take back all init added
+        except (KeyboardInterrupt, UserError):  # no first commit: take back all init added, all or nothing
             take_back(target, placement, remove_git=not had_repo)
             raise
         if code == 0:
@@ -192,8 +197,13 @@ def _suggested_workspace_name(answers: dict[str, str], target: Path | None) -> s
 def make_staging(parent: Path, prefix: str) -> Path:
     """A staging folder beside where the files go (same filesystem, so moving them in is a rename).
     A folder the user may not write to is their situation to fix, not a bug in osmosis."""
+    from generator import lock
+
+    lock.sweep(parent, prefix)  # what a killed run (kill -9) left; a live run's folder is locked
     try:
-        return Path(tempfile.mkdtemp(prefix=prefix, dir=parent))
+        staging = Path(tempfile.mkdtemp(prefix=prefix, dir=parent))
+        lock.claim(staging)
+        return staging
     except OSError as err:
         raise UserError(f"cannot write in {parent}: {err.strerror or err}",
                         hint="check the folder's permissions, or choose another folder") from None
@@ -298,7 +308,9 @@ def add_workspace_member(root: Path, rollout: str) -> bool:
     member = f"rollouts/{rollout}"
     if member not in members:
         members.append(member)
-    pyproject.write_text(tomlkit.dumps(doc), encoding="utf-8")
+    from generator import safe_write
+
+    safe_write.write_text(root, pyproject, tomlkit.dumps(doc))
     return True
 
 
@@ -323,11 +335,10 @@ def _git_step(target: Path, placement: Placement) -> tuple[int, int]:
     only = None if placement.whole_target else set(placement.created)
     try:
         used_fallback = make_first_commit(target, only=only)
-    except Exception as err:  # noqa: BLE001  the files are in place; only the commit failed
-        shutil.rmtree(target / ".git", ignore_errors=True)
-        typer.echo(f"error: git: could not create the first commit: {' '.join(str(err).split())}", err=True)
-        typer.echo("hint: the workspace files are in place; run `git init && git add -A && git commit` yourself", err=True)
-        return EXIT_INTERNAL, 0
+    except Exception as err:  # noqa: BLE001  git or the disk failed (a full disk, a broken git config)
+        raise UserError(f"git could not create the first commit ({' '.join(str(err).split())}); "
+                        "the workspace was taken back, nothing was left behind",
+                        hint="free disk space or fix git, then run osmosis init again (or pass --no-git)") from None
     if used_fallback:
         typer.echo(f"git: no git identity is configured, so the first commit is by {FALLBACK_NAME} <{FALLBACK_EMAIL}>. "
                    "Set yours with `git config --global user.name ...` and `git config --global user.email ...`; "

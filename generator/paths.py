@@ -13,6 +13,24 @@ def real_path(path: Path) -> Path:
         return path.absolute()
 
 
+MAX_NAME_BYTES = 255  # one path segment, on every common file system
+MAX_PATH_BYTES = 4096
+
+
+def unusable_path(value: str) -> str | None:
+    """Why no file system can hold a path spelled ``value`` (a NUL byte, a name too long), or None.
+
+    Asked before a configured path reaches os calls, which raise on these instead of saying "missing"."""
+    if "\0" in value:
+        return "contains a NUL byte"
+    encoded = value.encode("utf-8", errors="surrogatepass")
+    if len(encoded) > MAX_PATH_BYTES:
+        return f"is longer than {MAX_PATH_BYTES} bytes"
+    if any(len(part) > MAX_NAME_BYTES for part in encoded.replace(b"\\", b"/").split(b"/")):
+        return f"has a name longer than {MAX_NAME_BYTES} bytes"
+    return None
+
+
 def is_inside(root: Path, path: Path) -> bool:
     """Whether ``path``, following any symlinks on the way, stays inside ``root``.
 

@@ -100,6 +100,9 @@ def _looks_external(template: str) -> bool:
 
 
 def read_answers(path: Path) -> dict[str, Any]:
+    if path.is_symlink():  # it would be read, and stamped, wherever the link points
+        raise UserError(f"{path} is a symbolic link; an answers file must be a file of the workspace",
+                        hint="replace the link with the file it points to")
     try:
         data = yamlio.safe_load(path.read_text(encoding="utf-8")) or {}
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as err:
@@ -141,25 +144,31 @@ def _template_from_src(src: Any, rel: str) -> str | None:
         return src
 
 
-def stamp(answers_file: Path, template: str, version: str) -> None:
+def stamp(answers_file: Path, template: str, version: str, root: Path | None = None) -> None:
     """Record ``template`` and ``version`` in an answers file, keeping its comments.
 
     A bundled template's ``_src_path`` becomes ``bundled:<name>``: the absolute path of one machine's
     installation means nothing on another and would make every render differ.
     """
-    lines = answers_file.read_text(encoding="utf-8").splitlines()
+    from generator import safe_write
+
+    root = root or answers_file.parent  # never through a link, nor outside the workspace being written
+    try:
+        lines = (safe_write.read_bytes(root, answers_file) or b"").decode("utf-8").splitlines()
+    except UnicodeDecodeError:
+        raise UserError(f"{answers_file} is not UTF-8 text; it is not a copier answers file") from None
     keep = [ln for ln in lines if not ln.startswith((f"{TEMPLATE_KEY}:", f"{VERSION_KEY}:"))]
     if not _looks_external(template):
         keep = [f"_src_path: {BUNDLED_PREFIX}{template}" if ln.startswith("_src_path:") else ln for ln in keep]
     extra = yaml.safe_dump({TEMPLATE_KEY: template, VERSION_KEY: version}, sort_keys=False, default_flow_style=False)
-    answers_file.write_text("\n".join(keep).rstrip("\n") + "\n" + extra, encoding="utf-8")
+    safe_write.write_text(root, answers_file, "\n".join(keep).rstrip("\n") + "\n" + extra)
 
 
 def stamp_render(root: Path, rel_answers: str, template: str, template_dir: Path) -> None:
     """Stamp the answers file a render just wrote (no-op when the template writes none)."""
     path = root / rel_answers
     if path.is_file():
-        stamp(path, template, fingerprint(template_dir, workspace=(rel_answers == ANSWERS_FILE and template == WORKSPACE)))
+        stamp(path, template, fingerprint(template_dir, workspace=(rel_answers == ANSWERS_FILE and template == WORKSPACE)), root)
 
 
 def stamp_tree(root: Path, labels: dict[str, str] | None = None) -> None:
@@ -175,7 +184,7 @@ def stamp_tree(root: Path, labels: dict[str, str] | None = None) -> None:
         if label and _looks_external(label):
             source = Path(entry.template)
             if source.is_dir():
-                stamp(root / entry.path, label, fingerprint(source))
+                stamp(root / entry.path, label, fingerprint(source), root)
             continue
         if entry.bundled:
             info = catalog.find_bundled(entry.template)
@@ -184,7 +193,7 @@ def stamp_tree(root: Path, labels: dict[str, str] | None = None) -> None:
         else:
             local = Path(entry.template)
             if local.is_dir():
-                stamp(root / entry.path, entry.template, fingerprint(local))
+                stamp(root / entry.path, entry.template, fingerprint(local), root)
 
 
 # -- rendering the pristine tree ---------------------------------------------------------------
@@ -231,7 +240,7 @@ def render_pristine(root: Path, dest: Path, *, trust: bool = False) -> list[Reco
             render(source.path, dest, data=entry.answers, defaults=True, unsafe=trust and not source.bundled,
                    skip_tasks=True)
             if (dest / entry.path).is_file():
-                stamp(dest / entry.path, entry.template, fingerprint(source.path))
+                stamp(dest / entry.path, entry.template, fingerprint(source.path), dest)
         register_rollout(dest, Path(entry.path).parent.name)
     assets.add_all(dest)
     return entries
@@ -246,8 +255,10 @@ def _member_order(root: Path):
         import tomllib
     else:  # pragma: no cover
         import tomli as tomllib
+    from generator.bounded import toml_loads
+
     try:
-        data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+        data = toml_loads((root / "pyproject.toml").read_text(encoding="utf-8"))
         members = list(data.get("tool", {}).get("uv", {}).get("workspace", {}).get("members", []))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         members = []
@@ -367,7 +378,9 @@ def record_after_init(target: Path) -> str | None:
     repo = git_root(target)
     if repo is None:
         return None
-    with tempfile.TemporaryDirectory(prefix="osmosis-pristine-") as tmp:
+    from generator import lock
+
+    with lock.temp_folder("osmosis-pristine-") as tmp:
         dest = Path(tmp) / "w"
         dest.mkdir()
         render_pristine(target, dest, trust=True)  # init already passed the trust gate

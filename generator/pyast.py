@@ -101,12 +101,12 @@ def parse_source(source: bytes | str, path: Path) -> Module:
 
 def parse_file(path: Path) -> Module:
     """Parse the file at ``path`` (bytes, so PEP 263 coding cookies are honoured); never raises."""
-    try:
-        if path.stat().st_size > MAX_SOURCE_BYTES:
-            return Module(path, None, ParseError(f"is larger than {MAX_SOURCE_BYTES} bytes; not read", None, None))
-        source = path.read_bytes()
-    except OSError as err:
-        return Module(path, None, ParseError(f"cannot be read: {err.strerror or err}", None, None))
+    from generator.bounded import Unreadable, read_capped
+
+    try:  # a FIFO would block a plain read, /dev/zero would never end it
+        source = read_capped(path, MAX_SOURCE_BYTES)
+    except Unreadable as err:
+        return Module(path, None, ParseError(str(err), None, None))
     return parse_source(source, path)
 
 

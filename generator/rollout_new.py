@@ -13,11 +13,12 @@ import os
 import shlex
 import shutil
 import sys
-import tempfile
 from pathlib import Path
 
 import typer
 
+from generator import lock
+from generator.bounded import toml_loads
 from generator.errors import UserError
 from generator.names import NAME_RULE_TEXT, name_problem
 from generator.workspace import NotAWorkspace, find_root
@@ -79,7 +80,7 @@ def rollout_new_command(*, name: str, template: str, workspace: Path, data: list
                 raise UserError(f"not adding rollout {name!r}: these files already exist: {listed}",
                                 hint="nothing was written; move them away or pick another name")
             _check_root_pyproject(root, name)
-            with tempfile.TemporaryDirectory(prefix="osmosis-pristine-") as tmp:
+            with lock.temp_folder("osmosis-pristine-") as tmp:
                 pending = _pristine_with(root, staging, Path(tmp))
                 root_files = _read_root_files(root)
                 placement = place(staging, root)
@@ -95,6 +96,7 @@ def rollout_new_command(*, name: str, template: str, workspace: Path, data: list
                     raise
         finally:
             shutil.rmtree(staging, ignore_errors=True)
+            lock.release(staging)
     shown = _shown(root)
     where = f"the workspace in this folder ({root.name})" if shown == "." else f"the workspace at {shown}"
     typer.echo(f"Added rollout {name} (template {shown_template}) to {where}:")
@@ -132,7 +134,7 @@ def _check_root_pyproject(root: Path, rollout: str) -> None:
     if not pyproject.is_file():
         return
     try:
-        tomllib.loads(pyproject.read_text(encoding="utf-8"))
+        toml_loads(pyproject.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
         raise UserError(f"{pyproject} is not valid TOML ({' '.join(str(err).split())}); nothing was written",
                         hint=f"fix it, then run `osmosis rollout new {rollout}` again") from None
@@ -143,11 +145,13 @@ def _read_root_files(root: Path) -> dict[str, bytes | None]:
 
 
 def _restore_root_files(root: Path, saved: dict[str, bytes | None]) -> None:
+    from generator import safe_write
+
     for rel, content in saved.items():
         if content is None:
             (root / rel).unlink(missing_ok=True)
         else:
-            (root / rel).write_bytes(content)
+            safe_write.write_bytes(root, root / rel, content)
 
 
 def _cd_to(root: Path) -> str | None:
@@ -224,7 +228,7 @@ def _add_member(root: Path, rollout: str) -> bool:
     if not pyproject.is_file():
         return False
     try:
-        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+        data = toml_loads(pyproject.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError):
         raise UserError(f"{pyproject} is not valid TOML; fix it, then add rollouts/{rollout} to [tool.uv.workspace] members") from None
     members = data.get("tool", {}).get("uv", {}).get("workspace", {}).get("members", [])
@@ -240,7 +244,7 @@ def required_secrets(root: Path, rollout: str) -> list[str]:
     for kind in ("eval", "training"):
         path = root / "configs" / kind / f"{rollout}.toml"
         try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
+            data = toml_loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
             continue  # doctor reports a broken config; here it just teaches .env.example nothing
         required = data.get("secrets", {}).get("required", [])
@@ -276,5 +280,7 @@ def add_env_example_names(root: Path, names: list[str], rollout: str) -> bool:
     block = f"# Needed by rollout {rollout} (its configs list it under [secrets] required).\n"
     block += "".join(f"{n}=\n" for n in missing)
     prefix = existing if not existing or existing.endswith("\n") else existing + "\n"
-    path.write_text(prefix + block, encoding="utf-8")
+    from generator import safe_write
+
+    safe_write.write_text(root, path, prefix + block)
     return True

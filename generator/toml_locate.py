@@ -92,6 +92,11 @@ class TomlDoc:
 
     @classmethod
     def _parse_uncached(cls, text: str) -> "TomlDoc":
+        from generator.bounded import MAX_NESTING, toml_too_deep
+
+        # tomllib recurses per level: a deep text is a finding on its file, not a RecursionError
+        if (at := toml_too_deep(text)) is not None:
+            return cls(text, None, TomlSyntaxError(f"arrays or inline tables nested more than {MAX_NESTING} deep", *at), Locator())
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as err:

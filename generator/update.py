@@ -19,7 +19,7 @@ from pathlib import Path
 
 import typer
 
-from generator import pristine
+from generator import lock, pristine
 from generator.errors import EXIT_FINDINGS, UserError
 from generator.workspace import NotAWorkspace, find_root
 
@@ -120,7 +120,11 @@ def _read(path: Path) -> bytes | str | None:
 
 
 def _files(base: Path) -> set[str]:
-    return {p.relative_to(base).as_posix() for p in base.rglob("*") if p.is_symlink() or p.is_file()}
+    from generator.template_guard import has_git_segment
+
+    # a render's `.git/*` (a trusted template may hold one) is never merged into the repository
+    found = (p.relative_to(base).as_posix() for p in base.rglob("*") if p.is_symlink() or p.is_file())
+    return {rel for rel in found if not has_git_segment(rel)}
 
 
 def _write(root: Path, rel: str, content: bytes | str | None) -> None:
@@ -139,7 +143,9 @@ def _write(root: Path, rel: str, content: bytes | str | None) -> None:
     if isinstance(content, str):
         os.symlink(content, dest)
     else:
-        dest.write_bytes(content)
+        from generator import safe_write
+
+        safe_write.write_bytes(root, dest, content)
 
 
 def _is_text(*contents: bytes | str | None) -> bool:
@@ -198,7 +204,7 @@ def update(root: Path, *, conflict: str, trust: bool, dry_run: bool = False) -> 
             typer.echo(f"dry run: no {ref} yet; `osmosis update` would record the current templates' render as the base")
             return 0
         return _adopt(repo, root, ref, trust=trust)
-    with tempfile.TemporaryDirectory(prefix="osmosis-update-") as tmp:
+    with lock.temp_folder("osmosis-update-") as tmp:
         base_dir, new_dir = Path(tmp) / "base", Path(tmp) / "new"
         base_dir.mkdir()
         new_dir.mkdir()
@@ -222,7 +228,7 @@ def _adopt(repo: Path, root: Path, ref: str, *, trust: bool) -> int:
             hint=f"in a clone, fetch it: `git fetch origin '{ref}:{ref}'` after `git push origin '{ref}'` from the "
                  "original; see docs/update.md",
         )
-    with tempfile.TemporaryDirectory(prefix="osmosis-update-") as tmp:
+    with lock.temp_folder("osmosis-update-") as tmp:
         new_dir = Path(tmp) / "new"
         new_dir.mkdir()
         pristine.render_pristine(root, new_dir, trust=trust)

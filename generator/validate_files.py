@@ -29,6 +29,7 @@ FILE_FUNCTIONS: dict[str, tuple[str, str]] = {
 }
 # Folders a walk never enters: tooling, caches, and .claude/skills (links to .agents/skills).
 SKIP_DIRS = frozenset({".git", ".osmosis", ".claude", ".venv", "venv", "node_modules", "__pycache__", ".pytest_cache", ".ruff_cache", ".mypy_cache"})
+MAX_WALK = 20_000
 WHAT_WE_CHECK = "a .toml config, a dataset (.jsonl, .csv, .parquet), a skill folder (with SKILL.md) or a .py entrypoint"
 
 
@@ -79,7 +80,9 @@ def _walk(folder: Path, forced_kind: str | None) -> list[Target]:
     (any .toml but pyproject.toml with --kind); datasets only below a data/ folder; entrypoints
     only as main.py."""
     found: list[Target] = []
-    for here, dirs, files in os.walk(folder):
+    for visited, (here, dirs, files) in enumerate(os.walk(folder), 1):
+        if visited > MAX_WALK:  # a link to `/` or a home folder: say so instead of walking it all
+            raise UserError(f"{folder}: more than {MAX_WALK} folders to walk; name the files or a narrower folder")
         base = Path(here)
         if "SKILL.md" in files:
             found.append(Target(base, "skill"))
@@ -108,6 +111,7 @@ def collect(paths: list[Path], forced_kind: str | None, only: str | None) -> lis
         if not path.exists() and not (path.is_symlink() and path.suffix.lower() in DATASET_SUFFIXES):
             raise UserError(f"{path} does not exist")
         if path.is_dir():
+            _refuse_link_out(path)
             if only is None and (path / "SKILL.md").is_file():
                 targets.append(Target(path, "skill"))
                 continue
@@ -123,6 +127,19 @@ def collect(paths: list[Path], forced_kind: str | None, only: str | None) -> lis
             raise UserError(f"{path} is not a dataset file (expected .jsonl, .csv or .parquet){_did_you_mean(path)}")
         targets.append(classify_file(path, forced_kind))
     return list(dict.fromkeys(targets))
+
+
+def _refuse_link_out(folder: Path) -> None:
+    """A folder inside a workspace that is a link out of it is not walked (doctor never follows one)."""
+    if not folder.is_symlink():
+        return
+    try:
+        root = find_root(folder.parent)
+    except NotAWorkspace:
+        return
+    if not is_inside(root, folder):
+        raise UserError(f"{folder} links outside the workspace (to {os.path.realpath(folder)}); it was not walked",
+                        hint="name the folder it points to if you mean to check that")
 
 
 def file_function(kind: str) -> Callable | None:

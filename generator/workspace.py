@@ -14,6 +14,8 @@ from pathlib import Path
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from generator.bounded import toml_loads
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
@@ -177,7 +179,8 @@ class Workspace:
                 self._texts[path] = None
                 return None
             try:
-                self._texts[path] = path.read_text(encoding="utf-8")
+                # CRLF read as LF, but a lone CR kept: TOML rejects it, so the config check must see it
+                self._texts[path] = path.read_bytes().decode("utf-8").replace("\r\n", "\n")
             except (OSError, UnicodeDecodeError):
                 self._texts[path] = None
         return self._texts[path]
@@ -282,6 +285,6 @@ class Workspace:
         if text is None:
             return {}
         try:
-            return tomllib.loads(text)
+            return toml_loads(text)
         except tomllib.TOMLDecodeError:
             return {}

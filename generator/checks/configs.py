@@ -22,6 +22,7 @@ from typing import Any
 
 from generator.checks import workspace_check
 from generator.diagnostics import Diagnostic, Severity
+from generator.paths import unusable_path
 from generator.registry import family_rules
 from generator.schemas import CONFIG_KINDS, load_schema, schema_directive, schema_filename
 from generator.schemas.evaluate import Violation, violations
@@ -266,7 +267,7 @@ def check_config_file(path: Path, kind: str | None, ws: Workspace | None, displa
 
 def _read(path: Path) -> str | None:
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_bytes().decode("utf-8").replace("\r\n", "\n")  # a lone CR kept, as Workspace.read_text
     except (OSError, UnicodeDecodeError):
         return None
 
@@ -670,6 +671,10 @@ def entrypoint_escapes(entry: str) -> bool:
 
 def _entrypoint(entry: str, folder: Path | None, rollout: str | None, loc, display: str) -> Iterator[Diagnostic]:
     line, column = loc.value(("experiment", "entrypoint")) or (1, 1)
+    if problem := unusable_path(entry):
+        yield ENTRYPOINT_NOT_FOUND.at(display, f"entrypoint {_show(entry)} {problem}; no such file can exist",
+                                      line=line, column=column)
+        return
     if entrypoint_escapes(entry):
         yield ENTRYPOINT_OUTSIDE.at(display, f"entrypoint {_show(entry)} must be a path inside rollouts/{rollout or '<rollout>'}/",
                                     line=line, column=column)
@@ -708,6 +713,9 @@ def _dataset(value: str, ws: Workspace, loc, display: str) -> Iterator[Diagnosti
     if not local_dataset(value):
         return
     line, column = loc.value(("experiment", "dataset")) or (1, 1)
+    if problem := unusable_path(value):
+        yield DATASET_NOT_FOUND.at(display, f"dataset {_show(value)} {problem}; no such file can exist", line=line, column=column)
+        return
     text = value.replace("\\", "/")
     if text.startswith("/") or re.match(r"^[A-Za-z]:", text):
         yield DATASET_NOT_FOUND.at(display, f"dataset {_show(value)} is an absolute path; local datasets live under data/",
@@ -799,7 +807,9 @@ def fix_schema_directives(root: Path) -> list[str]:
                 new = line + (newline if sep else "") + rest
             else:
                 new = line + newline + text
-            path.write_text(new, encoding="utf-8", newline="")
+            from generator import safe_write
+
+            safe_write.write_text(ws.root, path, new)
             changed.append(f"{ws.rel(path)}: first line set to `{line}`")
     return changed
 

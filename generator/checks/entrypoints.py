@@ -33,7 +33,7 @@ from generator.pyast import (
     binding_site,
     module_classes,
 )
-from generator.paths import is_inside, real_path
+from generator.paths import is_inside, real_path, unusable_path
 from generator.pep440 import requirement_name
 from generator.registry import rule
 from generator.sdk_target import Target
@@ -210,6 +210,8 @@ def _check_rollout(ws: Workspace, folder: Path, named: list[str | None]) -> list
     show: Display = lambda p: _rel(ws, p)
     entries: list[Path] = []
     for name in dict.fromkeys(named):
+        if unusable_path(name):  # a NUL byte or an over-long name: CFG018 says so; os calls would raise
+            continue
         candidate = folder / name  # type: ignore[operator]
         # A missing or escaping entrypoint is the config checks' finding; only check real ones.
         if candidate.suffix == ".py" and candidate.is_file() and is_inside(folder, candidate):

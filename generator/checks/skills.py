@@ -233,13 +233,16 @@ def check_skill_dir(path: Path, display: str) -> list[Diagnostic]:
             return [SKILL_MD_MISSING.at(display, f"the skill folder {display} has no SKILL.md")]
         found.append(SKILL_MD_LOWERCASE.at(f"{display}/skill.md", "the skill file is named skill.md; name it SKILL.md"))
     file_display = f"{display}/{skill_md.name}"
-    try:
-        text = skill_md.read_text(encoding="utf-8")
+    from generator.bounded import Unreadable, read_capped
+    from generator.workspace import MAX_TEXT_BYTES
+
+    try:  # capped like configs: the whole text is parsed, front matter and all
+        text = read_capped(skill_md, MAX_TEXT_BYTES).decode("utf-8")
     except UnicodeDecodeError as err:
         found.append(SKILL_MD_UNREADABLE.at(file_display, f"{skill_md.name} is not UTF-8 text (byte {err.start})"))
         return found
-    except OSError as err:
-        found.append(SKILL_MD_UNREADABLE.at(file_display, f"{skill_md.name} cannot be read: {err.strerror}"))
+    except Unreadable as err:
+        found.append(SKILL_MD_UNREADABLE.at(file_display, f"{skill_md.name} {err}"))
         return found
     found.extend(check_skill_text(text, _folder_name(path), file_display, skill_dir=path))
     return found

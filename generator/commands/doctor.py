@@ -30,9 +30,13 @@ def register(app: typer.Typer) -> None:
 
         Example: osmosis doctor --format github
         """
+        from contextlib import nullcontext
+
+        from generator import lock
         from generator.doctor import doctor_command
 
-        return doctor_command(
-            path=path, format=format, fix=fix, strict=strict, select=select, ignore=ignore,
-            list_checks=list_checks, output=output, verbose=verbose,
-        )
+        with lock.workspace(path, "doctor --fix") if fix else nullcontext():
+            return doctor_command(
+                path=path, format=format, fix=fix, strict=strict, select=select, ignore=ignore,
+                list_checks=list_checks, output=output, verbose=verbose,
+            )

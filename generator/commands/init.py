@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import List, Optional
 
@@ -27,9 +28,11 @@ def register(app: typer.Typer) -> None:
 
         Example: osmosis init my-agent --template multiply --defaults
         """
+        from generator import lock
         from generator.init_workspace import init_command
 
-        return init_command(
-            path=path, template=template, defaults=defaults, data=data, here=here, force=force,
-            no_git=no_git, trust=trust,
-        )
+        with lock.hold(Path(os.path.abspath(path if path is not None and not here else ".")), "init"):
+            return init_command(
+                path=path, template=template, defaults=defaults, data=data, here=here, force=force,
+                no_git=no_git, trust=trust,
+            )

@@ -33,6 +33,8 @@ def new(
 
     Example: osmosis rollout new adder --template multiply --data integration=openai-agents --defaults
     """
+    from generator import lock
     from generator.rollout_new import rollout_new_command
 
-    return rollout_new_command(name=name, template=template, workspace=workspace, data=data, defaults=defaults, trust=trust)
+    with lock.workspace(workspace, "rollout new"):
+        return rollout_new_command(name=name, template=template, workspace=workspace, data=data, defaults=defaults, trust=trust)

@@ -24,6 +24,10 @@ def register(app: typer.Typer) -> None:
 
         Example: osmosis update --dry-run
         """
+        from contextlib import nullcontext
+
+        from generator import lock
         from generator.update import update_command
 
-        return update_command(path=path, check=check, conflict=conflict, trust=trust, dry_run=dry_run, adopt=adopt)
+        with nullcontext() if (check or dry_run) else lock.workspace(path, "update"):
+            return update_command(path=path, check=check, conflict=conflict, trust=trust, dry_run=dry_run, adopt=adopt)

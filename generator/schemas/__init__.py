@@ -76,7 +76,9 @@ def write_schemas(folder: Path) -> list[tuple[Path, str]]:
                 raise UserError(f"{target} exists and is not a file")
             else:
                 status = "created"
-            target.write_bytes(data)
+            from generator import safe_write
+
+            safe_write.write_bytes(folder, target, data)
             done.append((target, status))
     except OSError as err:
         raise UserError(f"cannot write schemas into {folder}: {err.strerror or err}") from None

@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 import generator.assets
 import generator.render
 from generator.cli import app
+from generator.errors import UserError
 from generator.init_workspace import init_command
 
 
@@ -70,7 +71,7 @@ def test_failure_while_moving_into_an_existing_folder_is_undone(tmp_path, monkey
         return real_replace(src, dst, *args, **kwargs)
 
     monkeypatch.setattr(os, "replace", flaky_replace)
-    with pytest.raises(OSError, match="device full"):
+    with pytest.raises(UserError, match="device full"):  # a full disk is the user's to fix: exit 2
         run_init(target, force=True)
     assert len(moved_into_target) == 6  # five files had really been moved before the failure
     assert snapshot(target) == before

@@ -1,0 +1,112 @@
+"""Limits on what a parser is given: nesting depth before a recursive parser sees the text, and a
+size cap (with a file-type check) on every file that is read whole.
+
+tomllib, like most parsers, recurses per nesting level: `a = [[[[...]]]]` 1,000 deep raised
+RecursionError and lost the whole report. A FIFO or `/dev/zero` named like a source file made a
+whole-file read block forever or fill memory. Both become a finding on that one file.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from pathlib import Path
+
+MAX_NESTING = 100  # arrays and inline tables; real configs stay below 10
+
+_TOKEN = re.compile(r"\"\"\"|'''|[\"'#\[\]{}\n]")
+_BASIC_END = re.compile(r'\\.|"|\n', re.DOTALL)
+_MULTI_BASIC_END = re.compile(r'\\.|"""', re.DOTALL)
+
+
+def toml_too_deep(text: str, limit: int = MAX_NESTING) -> tuple[int, int] | None:
+    """(line, column) where ``text`` nests arrays / inline tables deeper than ``limit``; None when it does not.
+
+    A linear scan that skips strings and comments; brackets are counted, not matched (a syntax error
+    is tomllib's to report, afterwards)."""
+    depth, line, line_start, pos = 0, 1, 0, 0
+    while (match := _TOKEN.search(text, pos)) is not None:
+        token, pos = match.group(), match.end()
+        if token == "\n":
+            line, line_start = line + 1, pos
+        elif token in "[{":
+            depth += 1
+            if depth > limit:
+                return line, match.start() - line_start + 1
+        elif token in "]}":
+            depth = max(depth - 1, 0)
+        elif token == "#":
+            end = text.find("\n", pos)
+            pos = len(text) if end == -1 else end
+        elif token == "'":
+            end = text.find("'", pos)
+            newline = text.find("\n", pos)
+            pos = len(text) if end == -1 else (newline if -1 < newline < end else end + 1)
+        elif token == "'''":
+            end = text.find("'''", pos)
+            stop = len(text) if end == -1 else end + 3
+            line, line_start = _count_lines(text, pos, stop, line, line_start)
+            pos = stop
+        else:  # basic strings, with escapes
+            ender = _MULTI_BASIC_END if token == '"""' else _BASIC_END
+            while (end := ender.search(text, pos)) is not None and end.group().startswith("\\"):
+                pos = end.end()
+            stop = len(text) if end is None else (end.start() if end.group() == "\n" else end.end())
+            line, line_start = _count_lines(text, pos, stop, line, line_start)
+            pos = stop
+    return None
+
+
+def _count_lines(text: str, start: int, stop: int, line: int, line_start: int) -> tuple[int, int]:
+    newlines = text.count("\n", start, stop)
+    if newlines:
+        return line + newlines, text.rfind("\n", start, stop) + 1
+    return line, line_start
+
+
+class Unreadable(Exception):
+    """A file that cannot be parsed whole: not a regular file, larger than the cap, or an OS error."""
+
+
+def read_capped(path: Path, cap: int) -> bytes:
+    """The bytes of regular file ``path`` (links followed), at most ``cap``; `Unreadable` says why not.
+
+    Opened non-blocking and checked with fstat before reading, so a FIFO, a device or a folder is
+    refused without blocking, and `/dev/zero` is never read."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError as err:
+        raise Unreadable(f"cannot be read: {err.strerror or err}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise Unreadable("is not a regular file (a FIFO, a device or a folder), so it was not read")
+        if info.st_size > cap:
+            raise Unreadable(f"is larger than {cap} bytes, so it was not read")
+        chunks, size = [], 0
+        while chunk := os.read(fd, 1 << 20):
+            size += len(chunk)
+            if size > cap:  # it grew while being read
+                raise Unreadable(f"is larger than {cap} bytes, so it was not read")
+            chunks.append(chunk)
+        return b"".join(chunks)
+    except OSError as err:
+        raise Unreadable(f"cannot be read: {err.strerror or err}") from None
+    finally:
+        os.close(fd)
+
+
+def toml_loads(text: str) -> dict:
+    """`tomllib.loads`, with a text nested deeper than MAX_NESTING rejected as a TOMLDecodeError."""
+    import sys
+
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+
+    if (at := toml_too_deep(text)) is not None:
+        raise tomllib.TOMLDecodeError(f"arrays or inline tables nested more than {MAX_NESTING} deep "
+                                      f"(at line {at[0]}, column {at[1]})")
+    return tomllib.loads(text)

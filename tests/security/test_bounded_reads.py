@@ -1,0 +1,83 @@
+"""MAJOR 5 and 6 (issue 14): every file parsed whole is capped and checked to be a regular file,
+and a nesting depth that would exhaust a recursive parser is a finding on that file.
+
+Runs go through the real CLI in a subprocess with a time limit, so a blocked read fails the test.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from generator.bounded import MAX_NESTING, toml_too_deep
+
+LIMIT = 60
+
+
+def osmosis(*args, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "generator", *map(str, args)], capture_output=True, text=True,
+                          timeout=LIMIT, cwd=cwd)
+
+
+def diagnostics(done: subprocess.CompletedProcess) -> list[dict]:
+    assert done.returncode in (0, 1), done.stdout + done.stderr
+    return json.loads(done.stdout)["diagnostics"]
+
+
+@pytest.mark.parametrize("value", ["[" * 1000 + "]" * 1000, "{a = " * 1000 + "}" * 1000])
+def test_toml_nested_1000_deep_is_a_finding_on_that_file(tmp_path, value):
+    config = tmp_path / "configs" / "eval" / "deep.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text(f'[experiment]\nrollout = "x"\nv = {value}\n')
+    found = diagnostics(osmosis("validate", config, "--format", "json"))
+    assert [(d["code"], d["line"]) for d in found if d["code"] == "CFG001"] == [("CFG001", 3)]
+    assert "nested more than" in found[0]["message"]
+
+
+def test_doctor_keeps_the_rest_of_the_report_with_a_deep_config(make_workspace):
+    ws = make_workspace(git=False)
+    (ws / "configs/eval/deep.toml").write_text("v = " + "[" * 1000 + "]" * 1000 + "\n")
+    (ws / "pyproject.toml").write_text((ws / "pyproject.toml").read_text() + "\n[tool.deep]\nv = " + "[" * 1000 + "]" * 1000 + "\n")
+    done = osmosis("doctor", ws, "--format", "json")
+    found = diagnostics(done)
+    assert {"CFG001", "LAY004"} <= {d["code"] for d in found}
+    assert "internal error" not in done.stderr
+
+
+def test_nesting_scan_skips_strings_and_comments():
+    deep = "[" * (MAX_NESTING + 1)
+    assert toml_too_deep(f'a = "{deep}"\nb = \'{deep}\'\n# {deep}\nc = """\n{deep}"""\nd = \'\'\'{deep}\n\'\'\'\n') is None
+    assert toml_too_deep('a = "\\"[[["\n' + "b = " + deep) == (2, 5 + MAX_NESTING)
+    assert toml_too_deep("[[tables]]\n" * 1000) is None  # headers close on their line
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+def test_validate_a_fifo_main_py_does_not_block(tmp_path):
+    main = tmp_path / "rollouts" / "r" / "main.py"
+    main.parent.mkdir(parents=True)
+    os.mkfifo(main)
+    found = diagnostics(osmosis("validate", main, "--format", "json"))
+    assert any("not a regular file" in d["message"] for d in found), found
+
+
+def test_validate_a_main_py_linking_to_dev_zero(tmp_path):
+    if not Path("/dev/zero").exists():
+        pytest.skip("no /dev/zero here")
+    main = tmp_path / "main.py"
+    main.symlink_to("/dev/zero")
+    found = diagnostics(osmosis("validate", main, "--format", "json"))
+    assert any("not a regular file" in d["message"] for d in found), found
+
+
+def test_huge_skill_md_is_not_read_whole(tmp_path):
+    skill = tmp_path / "big-skill"
+    skill.mkdir()
+    with open(skill / "SKILL.md", "w") as handle:
+        handle.write("---\nname: big-skill\ndescription: " + "x" * (3 << 20) + "\n---\nbody\n")
+    found = diagnostics(osmosis("validate", skill, "--format", "json"))
+    assert any("larger than" in d["message"] for d in found), found
