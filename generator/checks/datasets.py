@@ -35,6 +35,7 @@ UNKNOWN_FORMAT = _rule(
     why="The platform picks the parser by extension; any other file, a JSON array (.json) too, is rejected at upload.",
     fix="Convert the file to JSON lines (.jsonl: one object a line), CSV or parquet and name it so.",
     example="data/train.json   # convert: jq -c '.[]' data/train.json > data/train.jsonl",
+    source="osmosis_ai/platform/constants.py",
 )  # fmt: skip
 UNREADABLE = _rule(
     "DAT002", "dataset-unreadable", "error",
@@ -42,6 +43,7 @@ UNREADABLE = _rule(
     why="A file the checker cannot read, the platform cannot read either; a link in data/ that leads nowhere is a dataset that is not there.",
     fix="Check that the path is a regular file and readable (permissions); replace a looping or dangling link with the file itself.",
     example="data/loop.jsonl -> loop.jsonl   # a link to itself",
+    source="osmosis_ai/platform/cli/dataset.py",
 )  # fmt: skip
 ENCODING = _rule(
     "DAT003", "dataset-encoding", "error",
@@ -49,6 +51,7 @@ ENCODING = _rule(
     why="Datasets are read as UTF-8; a stray Latin-1 or UTF-16 byte fails the upload or garbles a prompt.",
     fix="Re-save the file as UTF-8 (e.g. `iconv -f latin1 -t utf-8`), or fix the reported bytes.",
     example='{"user_prompt": "caf\\xe9"}   # a Latin-1 byte',
+    source="osmosis_ai/platform/cli/dataset.py",
 )  # fmt: skip
 MALFORMED = _rule(
     "DAT004", "dataset-malformed", "error",
@@ -56,6 +59,7 @@ MALFORMED = _rule(
     why="The platform's reader stops at the first such row, so the dataset fails to upload or the run fails to start.",
     fix="Fix the syntax at the reported line and column.",
     example='{"user_prompt": "2 * 3", "ground_truth": "6",}   # trailing comma',
+    source="osmosis_ai/platform/cli/dataset.py",
 )  # fmt: skip
 NOT_OBJECT = _rule(
     "DAT005", "dataset-row-not-object", "error",
@@ -63,6 +67,7 @@ NOT_OBJECT = _rule(
     why="Each row must map column names to values; anything else has no `user_prompt` to train on.",
     fix="Write each row as one JSON object with the dataset's columns.",
     example='["2 * 3", "6"]',
+    source="osmosis_ai/platform/cli/dataset.py",
 )  # fmt: skip
 MISSING_COLUMN = _rule(
     "DAT006", "dataset-missing-column", "error",
@@ -70,6 +75,7 @@ MISSING_COLUMN = _rule(
     why="Column names are case-sensitive: the platform does not find `User_Prompt`, so rows have no prompt or no reference answer for the grader.",
     fix="Add the column, or rename the near miss to the exact name.",
     example='{"User_Prompt": "2 * 3", "ground_truth": "6"}',
+    source="osmosis_ai/platform/cli/dataset.py",
 )  # fmt: skip
 AMBIGUOUS_LABEL = _rule(
     "DAT007", "dataset-ambiguous-label", "error",
@@ -77,6 +83,7 @@ AMBIGUOUS_LABEL = _rule(
     why="The grader receives one reference answer per row; with both, which one it gets is not yours to choose.",
     fix="Keep one of the two columns (prefer `ground_truth`).",
     example='{"user_prompt": "2 * 3", "ground_truth": "6", "label": "6"}',
+    source="ours",
 )  # fmt: skip
 NOT_STRING = _rule(
     "DAT008", "dataset-value-not-string", "error",
@@ -84,6 +91,7 @@ NOT_STRING = _rule(
     why="Prompts become chat messages and the ground truth becomes `ctx.label`, both strings; other types fail the run or reach the grader as the wrong type.",
     fix='Quote the value as a string: "ground_truth": "6", not 6.',
     example='{"user_prompt": "2 * 3", "ground_truth": 6}',
+    source="ours",
 )  # fmt: skip
 EMPTY_VALUE = _rule(
     "DAT009", "dataset-empty-value", "error",
@@ -91,6 +99,7 @@ EMPTY_VALUE = _rule(
     why="An empty prompt gives the model nothing to answer; an empty ground truth makes every sample score 0.",
     fix="Fill in the value, or drop the row.",
     example='{"user_prompt": "", "ground_truth": "6"}',
+    source="osmosis_ai/eval/local/dataset.py",
 )  # fmt: skip
 DIVERGENT_KEYS = _rule(
     "DAT010", "dataset-inconsistent-columns", "error",
@@ -98,18 +107,21 @@ DIVERGENT_KEYS = _rule(
     why="Every row of a dataset has the same columns; the platform infers them from the first rows and rejects or mis-reads the rest.",
     fix="Give every row the same keys (add the missing ones, drop or rename the extra ones).",
     example='{"user_prompt": "2 * 3", "ground_truth": "6"}\n{"user_prompt": "2 * 4", "answer": "8"}',
+    source="osmosis_ai/platform/cli/dataset.py",
 )  # fmt: skip
 TOO_FEW_ROWS = _rule(
     "DAT011", "dataset-too-few-rows", "error",
     summary=f"The dataset has fewer than {MIN_ROWS} rows.",
     why=f"The platform requires at least {MIN_ROWS} rows per dataset.",
     fix=f"Add rows until there are at least {MIN_ROWS}.",
+    source="osmosis_ai/platform/cli/dataset.py",
 )  # fmt: skip
 TOO_LARGE = _rule(
     "DAT012", "dataset-too-large", "error",
     summary="The file is larger than 5 GB.",
     why="The platform accepts at most 5 GB per dataset file.",
     fix="Split the dataset into several files, or convert it to parquet (compressed).",
+    source="osmosis_ai/platform/constants.py",
 )  # fmt: skip
 BAD_METADATA = _rule(
     "DAT013", "dataset-metadata-invalid", "error",
@@ -117,18 +129,21 @@ BAD_METADATA = _rule(
     why="Metadata reaches the workflow and grader as `ctx.metadata`; the platform stores it as one typed table, so it rejects what that table cannot hold.",
     fix='Give every row an object with at least one key, the same type per key in every row (null aside), no `{}` inside and integers within 64 bits: "metadata": {"id": 7}. In CSV, the cell holds the JSON text.',
     example='{"metadata": {"id": 7}}\n{"metadata": {"id": "seven"}}',
+    source="osmosis_ai/platform/cli/dataset.py",
 )  # fmt: skip
 PARQUET_UNCHECKED = _rule(
     "DAT014", "dataset-parquet-unchecked", "warning",
     summary="A parquet dataset's columns were not checked because pyarrow is not installed.",
     why="Parquet is a binary format: without pyarrow only the file's magic bytes can be checked.",
     fix="pip install 'osmosis-workspace[parquet]' (adds pyarrow) and check again.",
+    source="osmosis_ai/platform/cli/dataset.py",
 )  # fmt: skip
 BLANK_LINE = _rule(
     "DAT015", "dataset-blank-line", "warning",
     summary="A JSON lines or CSV file has a blank line: a warning in JSON lines (the platform skips it), an error in CSV (the platform reads it as a row with no fields).",
     why="The platform's CSV reader takes a blank line for a row of the wrong width and rejects the file; other JSON lines readers may stop at one.",
     fix="Delete the blank line (a single newline at the end of the file is fine).",
+    source="osmosis_ai/platform/cli/dataset.py",
 )  # fmt: skip
 DUPLICATE_COLUMN = _rule(
     "DAT016", "dataset-duplicate-column", "error",
@@ -136,24 +151,28 @@ DUPLICATE_COLUMN = _rule(
     why="Only one of the two columns survives reading, and which one depends on the reader.",
     fix="Rename or remove one of the columns.",
     example="user_prompt,ground_truth,ground_truth",
+    source="ours",
 )  # fmt: skip
 NO_SYSTEM_PROMPT = _rule(
     "DAT017", "dataset-no-system-prompt", "info",
     summary="The dataset has no `system_prompt` column.",
     why="It is optional, but most tasks need one: it is the system message every rollout starts with.",
     fix="Add a `system_prompt` column if the task needs instructions (such as the answer format).",
+    source="ours",
 )  # fmt: skip
 BOM = _rule(
     "DAT018", "dataset-byte-order-mark", "warning",
     summary="The file starts with a UTF-8 byte-order mark: an error in JSON lines and in a CSV whose first column is one the platform looks for, else a warning.",
     why="The platform reads the mark as data: line 1 of a JSON lines file becomes invalid JSON, and a CSV's first column becomes '\\ufeffuser_prompt', so `user_prompt` is missing.",
     fix="Save the file as UTF-8 without BOM (in Excel: 'CSV UTF-8' adds one; use another export or strip it).",
+    source="osmosis_ai/platform/cli/dataset.py",
 )  # fmt: skip
 OUTSIDE_WORKSPACE = _rule(
     "DAT019", "dataset-outside-workspace", "warning",
     summary="A file in data/ is a link to a file outside the workspace; it is not checked.",
     why="The platform runs the committed repository; a link out of it points at nothing there.",
     fix="Copy the file into data/ instead of linking to it (or keep large files out of data/).",
+    source="ours",
 )  # fmt: skip
 
 MISNAMED = _rule(
@@ -162,6 +181,7 @@ MISNAMED = _rule(
     why="The platform picks a dataset's parser by its lower-case extension, so the file is not read as the dataset it looks like, and doctor does not check its rows either.",
     fix="Rename the file as suggested (or, if it is not a dataset, give it a name that does not look like one).",
     example="data/train.jsnol   # did you mean train.jsonl?",
+    source="ours",
 )  # fmt: skip
 
 _BY_KIND: dict[str, Rule] = {
