@@ -55,8 +55,8 @@ ENCODING = _rule(
 )  # fmt: skip
 MALFORMED = _rule(
     "DAT004", "dataset-malformed", "error",
-    summary="A line, element or record that does not parse in the file's format (JSON syntax, CSV quoting or field count, a broken parquet footer).",
-    why="The platform's reader stops at the first such row, so the dataset fails to upload or the run fails to start.",
+    summary="A line, element or record that does not parse in the file's format (JSON syntax, CSV field count, a broken parquet footer); a warning for what only the platform's lenient reader accepts: `NaN`/`Infinity` in JSON lines, CSV text after a closing quote or a quote never closed.",
+    why="The platform's reader stops at the first such row, so the dataset fails to upload or the run fails to start. What it reads leniently (Python's json and non-strict csv) other tools reject or read differently, so the file does not travel.",
     fix="Fix the syntax at the reported line and column.",
     example='{"user_prompt": "2 * 3", "ground_truth": "6",}   # trailing comma',
     source="osmosis_ai/platform/cli/dataset.py",
@@ -78,25 +78,25 @@ MISSING_COLUMN = _rule(
     source="osmosis_ai/platform/cli/dataset.py",
 )  # fmt: skip
 AMBIGUOUS_LABEL = _rule(
-    "DAT007", "dataset-ambiguous-label", "error",
+    "DAT007", "dataset-ambiguous-label", "warning",
     summary="Both `ground_truth` and its alias `label` are columns.",
-    why="The grader receives one reference answer per row; with both, which one it gets is not yours to choose.",
+    why="The platform accepts it and gives the grader `ground_truth` (`label` only where that is empty); with two answer columns a reader of the file cannot tell which one counts.",
     fix="Keep one of the two columns (prefer `ground_truth`).",
     example='{"user_prompt": "2 * 3", "ground_truth": "6", "label": "6"}',
     source="ours",
 )  # fmt: skip
 NOT_STRING = _rule(
-    "DAT008", "dataset-value-not-string", "error",
-    summary="A `user_prompt`, `ground_truth`, `label` or `system_prompt` value is not a string (a number, null, a list...).",
-    why="Prompts become chat messages and the ground truth becomes `ctx.label`, both strings; other types fail the run or reach the grader as the wrong type.",
+    "DAT008", "dataset-value-not-string", "warning",
+    summary="A `user_prompt`, `ground_truth`, `label` or `system_prompt` value is not a string (a number, a list, a null `system_prompt`...); a null prompt or answer is DAT009.",
+    why="The platform accepts it and turns the value into Python's text of it (`2.50` becomes '2.5', a list '[1, 2]', true 'True'), which may not be the text the grader compares with; a null `system_prompt` sends the row without a system message.",
     fix='Quote the value as a string: "ground_truth": "6", not 6.',
     example='{"user_prompt": "2 * 3", "ground_truth": 6}',
     source="ours",
 )  # fmt: skip
 EMPTY_VALUE = _rule(
     "DAT009", "dataset-empty-value", "error",
-    summary="A `user_prompt`, `ground_truth` or `label` value is empty or only whitespace.",
-    why="An empty prompt gives the model nothing to answer; an empty ground truth makes every sample score 0.",
+    summary="A `user_prompt`, `ground_truth` or `label` value is empty or null (an error: the platform fails the run at that row), or only whitespace (a warning: the platform accepts it).",
+    why="The platform reads an empty or null prompt or answer as missing and fails the run at that row; a whitespace-only one gives the model nothing to answer, or the grader nothing to compare with.",
     fix="Fill in the value, or drop the row.",
     example='{"user_prompt": "", "ground_truth": "6"}',
     source="osmosis_ai/eval/local/dataset.py",
@@ -146,9 +146,9 @@ BLANK_LINE = _rule(
     source="osmosis_ai/platform/cli/dataset.py",
 )  # fmt: skip
 DUPLICATE_COLUMN = _rule(
-    "DAT016", "dataset-duplicate-column", "error",
+    "DAT016", "dataset-duplicate-column", "warning",
     summary="A CSV header or parquet schema names the same column twice.",
-    why="Only one of the two columns survives reading, and which one depends on the reader.",
+    why="The platform accepts it and keeps the last column of that name; the other is dropped without a word, and other readers may keep a different one.",
     fix="Rename or remove one of the columns.",
     example="user_prompt,ground_truth,ground_truth",
     source="ours",
@@ -201,13 +201,21 @@ _BY_KIND: dict[str, Rule] = {
     "parquet-unchecked": PARQUET_UNCHECKED,
     "blank-line": BLANK_LINE,
     "csv-blank-line": BLANK_LINE,
+    "csv-quoting": MALFORMED,
+    "non-standard-json": MALFORMED,
+    "null-value": EMPTY_VALUE,
+    "blank-value": EMPTY_VALUE,
     "bom-breaks": BOM,
     "duplicate-column": DUPLICATE_COLUMN,
     "no-system-prompt": NO_SYSTEM_PROMPT,
     "bom": BOM,
 }
-# Kinds that are errors where their rule is a warning elsewhere (the platform's reader fails on them).
-_ERRORS = {"csv-blank-line": Severity.ERROR, "bom-breaks": Severity.ERROR}
+# Kinds whose severity differs from their rule's: errors where the platform's reader fails on them,
+# warnings where it accepts what we only advise against.
+_SEVERITY = {
+    "csv-blank-line": Severity.ERROR, "bom-breaks": Severity.ERROR,
+    "csv-quoting": Severity.WARNING, "non-standard-json": Severity.WARNING, "blank-value": Severity.WARNING,
+}  # fmt: skip
 # How the summarising diagnostic names what it counts: (one, many).
 _NOUNS = {
     "encoding": ("byte that is not UTF-8", "bytes that are not UTF-8"),
@@ -215,6 +223,10 @@ _NOUNS = {
     "not-object": ("row that is not an object", "rows that are not objects"),
     "not-string": ("value that is not a string", "values that are not strings"),
     "empty-value": ("empty value", "empty values"),
+    "null-value": ("null value", "null values"),
+    "blank-value": ("whitespace-only value", "whitespace-only values"),
+    "csv-quoting": ("irregularly quoted record", "irregularly quoted records"),
+    "non-standard-json": ("line with NaN or Infinity", "lines with NaN or Infinity"),
     "divergent-keys": ("row whose keys differ from the first row's", "rows whose keys differ from the first row's"),
     "metadata": ("invalid metadata value", "invalid metadata values"),
     "blank-line": ("blank line", "blank lines"),
@@ -310,7 +322,7 @@ def findings_of(path: Path) -> Findings:
 
 def to_diagnostics(findings: Findings, display: str) -> list[Diagnostic]:
     """The findings as diagnostics at ``display``, one summarising diagnostic per capped kind."""
-    out = [_BY_KIND[f.kind].at(display, f.message, line=f.line, column=f.column, hint=f.hint, severity=_ERRORS.get(f.kind))
+    out = [_BY_KIND[f.kind].at(display, f.message, line=f.line, column=f.column, hint=f.hint, severity=_SEVERITY.get(f.kind))
            for f in findings.shown]
     for kind, first in findings.first_hidden.items():
         rest = findings.hidden(kind)
@@ -319,7 +331,7 @@ def to_diagnostics(findings: Findings, display: str) -> list[Diagnostic]:
         one, many = _NOUNS.get(kind, ("more finding", "more findings"))
         listed = "the first is listed" if shown == 1 else f"the first {shown} are listed"
         message = f"{rest} more {one if rest == 1 else many}{where} ({listed})"
-        out.append(_BY_KIND[kind].at(display, message, line=first, severity=_ERRORS.get(kind)))
+        out.append(_BY_KIND[kind].at(display, message, line=first, severity=_SEVERITY.get(kind)))
     return sorted(out, key=Diagnostic.sort_key)
 
 

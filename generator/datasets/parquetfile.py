@@ -75,7 +75,8 @@ def scan_parquet(path: Path, size: int, findings: Findings) -> int | None:
     for name in (*spec.nonempty, *spec.strings):
         problem = _type_problem(types[name], "string")
         if problem:
-            findings.add("not-string", f"column `{name}` {problem}")
+            findings.add("not-string", f"column `{name}` {problem}: the platform accepts it and turns each value into "
+                         "Python's text of it, which may not be the spelling you compare with")
     if spec.metadata:
         problem = _type_problem(types[spec.metadata], "object")
         if problem:
@@ -119,7 +120,10 @@ def _check_statistics(meta, schema, spec: ColumnSpec, findings: Findings) -> Non
             except Exception:  # noqa: BLE001  statistics of a type pyarrow cannot decode: no evidence either way
                 continue
         if nulls:
-            kind = "metadata" if name == spec.metadata else "not-string"
-            findings.add(kind, f"column `{name}` has {nulls} null value{'s' if nulls != 1 else ''}")
+            count = f"column `{name}` has {nulls} null value{'s' if nulls != 1 else ''}"
+            if name in spec.nonempty:
+                findings.add("null-value", f"{count}: the platform reads a null as missing and fails the run at that row")
+            else:
+                findings.add("not-string", f"{count}: the platform accepts them and sends those rows without a system message")
         if empties:
             findings.add("empty-value", f"column `{name}` has empty strings (in {empties} of {meta.num_row_groups} row groups)")
