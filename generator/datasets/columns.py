@@ -135,8 +135,8 @@ def _misspelt(findings: Findings, name: str, guess: str, target: str, line: int 
 def not_string(name: str, value: object) -> str:
     """Why a non-string value that the platform accepts (it stringifies it) is still worth fixing."""
     if value is None:  # only system_prompt gets here; a null prompt or answer is missing, not this
-        return (f"`{name}` is null: the platform accepts it and sends this row without a system message; "
-                'write "" to say so with the column\'s one type')
+        return (f"`{name}` is null: the platform accepts it and sends this row without a system message, but other "
+                'readers expect one type per column (write "" for no system message)')
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return (f"`{name}` is a number, not a string: the platform accepts it and turns it into the text "
                 f"{str(value)!r}, which may not be the spelling you compare with")
