@@ -36,6 +36,10 @@ class Rule:
     fix: str  # the default hint shown with every finding
     example: str = ""  # a short broken example
     fixable: bool = False  # whether `doctor --fix` repairs it
+    # Where the rule comes from: an osmosis-ai file (`osmosis_ai/platform/cli/dataset.py`), a
+    # section of the workspace contract (`contract §3`), `skills-ref`, or `ours` (our own advice);
+    # several joined with "; ". docs/checks.md shows it, so every verdict can be traced.
+    source: str = ""
 
     def at(
         self,
@@ -74,6 +78,7 @@ def rule(
     fix: str,
     example: str = "",
     fixable: bool = False,
+    source: str = "",
 ) -> Rule:
     """Declare a rule. Codes and names are unique; the family must be one of :data:`FAMILIES`."""
     if family not in FAMILIES:
@@ -82,7 +87,7 @@ def rule(
         raise ValueError(f"duplicate rule code {code}")
     if any(r.name == name for r in RULES.values()):
         raise ValueError(f"duplicate rule name {name}")
-    declared = Rule(code, name, family, Severity(severity), summary, why, fix, example, fixable)
+    declared = Rule(code, name, family, Severity(severity), summary, why, fix, example, fixable, source)
     RULES[code] = declared
     return declared
 
@@ -93,8 +98,8 @@ def family_rules(family: str) -> Callable[..., Rule]:
         raise ValueError(f"unknown family {family!r}")
 
     def declare(code: str, name: str, severity: Severity | str, summary: str, why: str, fix: str,
-                example: str = "", fixable: bool = False) -> Rule:  # fmt: skip
-        return rule(code, name, family, severity, summary, why, fix, example, fixable)
+                example: str = "", fixable: bool = False, source: str = "") -> Rule:  # fmt: skip
+        return rule(code, name, family, severity, summary, why, fix, example, fixable, source)
 
     return declare
 

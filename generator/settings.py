@@ -24,6 +24,7 @@ UNKNOWN_SETTING = rule(
     why="A misspelt setting is silently ignored otherwise, so the checks you meant to turn off (or on) still run.",
     fix="Rename or remove the key; known keys: select, ignore, per-file-ignores, strict, extra-skills.",
     example='[tool.osmosis]\nignores = ["SEC"]   # should be "ignore"',
+    source="ours",
 )
 INVALID_SETTING = rule(
     "SET002", "invalid-setting", "settings", "error",
@@ -31,6 +32,7 @@ INVALID_SETTING = rule(
     why="osmosis cannot guess what a malformed setting means, so it ignores it and the run may check more or less than you intended.",
     fix="Give the setting the documented type (lists of strings, a table of glob -> list of codes, a boolean).",
     example='[tool.osmosis]\nstrict = "yes"   # should be true',
+    source="ours",
 )
 UNKNOWN_CODE = rule(
     "SET003", "unknown-rule-code", "settings", "warning",
@@ -39,6 +41,7 @@ UNKNOWN_CODE = rule(
         "select/ignore/per-file-ignores an unknown code is a usage error, exit 2, as on the command line.)",
     fix="Use a code (or prefix) listed by `osmosis doctor --list-checks`.",
     example="x = 1  # osmosis: ignore[CGF001]   (should be CFG001)",
+    source="ours",
 )
 
 _LIST_OF_STR = "a list of strings"

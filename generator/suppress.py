@@ -23,6 +23,7 @@ UNUSED_SUPPRESSION = rule(
     why="A suppression left behind after the problem is fixed would silently hide the next real problem on that line.",
     fix="Remove the code from the comment (or the whole comment).",
     example='limit = 10  # osmosis: ignore[CFG010]   (CFG010 no longer fires here)',
+    source="ours",
 )
 
 

@@ -41,6 +41,7 @@ TOML_SYNTAX = _rule(
     why="The platform cannot read the run's settings, so `osmosis eval submit` / `train submit` fail before anything runs.",
     fix="Fix the TOML at the reported line and column (strings need quotes; each key once per table).",
     example='[experiment]\nrollout = multiply   # string without quotes',
+    source="osmosis_ai/platform/cli/shared_config.py",
 )
 MISSING_REQUIRED = _rule(
     "CFG002", "config-missing-required", "error",
@@ -48,6 +49,7 @@ MISSING_REQUIRED = _rule(
     why="The platform needs the rollout, entrypoint, model and dataset to start a run; a missing one fails the submission.",
     fix="Add the missing table or key (see `osmosis schema eval` / `osmosis schema training`).",
     example='[experiment]\nrollout = "multiply"\n# entrypoint, model_path and dataset missing',
+    source="osmosis_ai/platform/cli/shared_config.py",
 )
 UNKNOWN_KEY = _rule(
     "CFG003", "config-unknown-key", "error",
@@ -55,6 +57,7 @@ UNKNOWN_KEY = _rule(
     why="A misspelt setting is not applied: the run silently uses the default instead of what you wrote.",
     fix="Rename it to a known key (see the suggestion) or remove it.",
     example='[evaluation]\nbatchsize = 8   # should be batch_size',
+    source="osmosis_ai/platform/cli/shared_config.py",
 )
 WRONG_TYPE = _rule(
     "CFG004", "config-wrong-type", "error",
@@ -62,6 +65,7 @@ WRONG_TYPE = _rule(
     why="The platform rejects the config or misreads the setting, failing the run after it was submitted.",
     fix="Give the value the documented type: numbers without quotes, strings in quotes, tables as [table].",
     example='[evaluation]\nn = "4"   # should be n = 4',
+    source="osmosis_ai/platform/cli/shared_config.py",
 )
 OUT_OF_RANGE = _rule(
     "CFG005", "config-out-of-range", "warning",
@@ -69,6 +73,7 @@ OUT_OF_RANGE = _rule(
     why="osmosis-ai forwards these values unchecked and the platform only judges them once a paid run starts; our ranges are advice, not the platform's published limits.",
     fix="Use a value in the documented range (see `osmosis schema`).",
     example='[sampling]\nrollout_top_p = 1.5   # must be in (0, 1]',
+    source="ours; osmosis_ai/platform/cli/eval_run.py",
 )
 INVALID_VALUE = _rule(
     "CFG006", "config-invalid-value", "error",
@@ -76,6 +81,7 @@ INVALID_VALUE = _rule(
     why="An empty model path or dataset name fails the run's submission.",
     fix="Give a non-empty value of the documented form.",
     example='[experiment]\nmodel_path = ""',
+    source="osmosis_ai/platform/cli/shared_config.py",
 )
 INVALID_COMMIT_SHA = _rule(
     "CFG007", "invalid-commit-sha", "error",
@@ -83,6 +89,7 @@ INVALID_COMMIT_SHA = _rule(
     why="The platform cannot check out a commit it cannot parse, so the run fails at start-up.",
     fix="Use a commit id from `git log --format=%h` (7-40 hex digits), or remove commit_sha to run the default branch.",
     example='[experiment]\ncommit_sha = "HEAD~1"',
+    source="osmosis_ai/platform/cli/shared_config.py",
 )
 BRANCH_AND_COMMIT = _rule(
     "CFG008", "branch-and-commit-sha", "error",
@@ -90,6 +97,7 @@ BRANCH_AND_COMMIT = _rule(
     why="They name two ways to pick the code to run; the platform would have to guess which one you meant.",
     fix="Keep one: `commit_sha` pins an exact commit, `branch` follows the branch head.",
     example='[experiment]\nbranch = "main"\ncommit_sha = "1a2b3c4"',
+    source="osmosis_ai/platform/cli/shared_config.py",
 )
 INVALID_ENV_NAME = _rule(
     "CFG009", "invalid-env-name", "error",
@@ -97,6 +105,7 @@ INVALID_ENV_NAME = _rule(
     why="The platform passes [env] as environment variables; names outside ^[A-Z_][A-Z0-9_]*$ are rejected.",
     fix="Rename the variable, e.g. `log_level` -> `LOG_LEVEL`.",
     example='[env]\nlog-level = "info"',
+    source="osmosis_ai/platform/cli/shared_config.py",
 )
 RESERVED_ENV_NAME = _rule(
     "CFG010", "reserved-env-name", "error",
@@ -104,6 +113,7 @@ RESERVED_ENV_NAME = _rule(
     why="The platform's own value would be overwritten (or would overwrite yours), breaking the checkout or the rollout server.",
     fix="Rename the variable; reserved: GITHUB_CLONE_URL, GITHUB_TOKEN, ENTRYPOINT_SCRIPT, REPOSITORY_PATH, TRAINING_RUN_ID, ROLLOUT_NAME, ROLLOUT_PORT and _OSMOSIS_*.",
     example='[env]\nROLLOUT_PORT = "9000"',
+    source="osmosis_ai/platform/cli/shared_config.py",
 )
 INVALID_SECRET_NAME = _rule(
     "CFG011", "invalid-secret-name", "error",
@@ -111,6 +121,7 @@ INVALID_SECRET_NAME = _rule(
     why="The platform looks secrets up by these names; an invalid name can never be provided.",
     fix="Use the environment variable's name, e.g. OPENAI_API_KEY.",
     example='[secrets]\nrequired = ["openai-key"]',
+    source="osmosis_ai/platform/cli/shared_config.py",
 )
 DUPLICATE_SECRET = _rule(
     "CFG012", "duplicate-secret", "error",
@@ -118,6 +129,7 @@ DUPLICATE_SECRET = _rule(
     why="The platform requires unique names; a duplicate is usually a copy-paste slip hiding a missing secret.",
     fix="Remove the repeated name.",
     example='[secrets]\nrequired = ["OPENAI_API_KEY", "OPENAI_API_KEY"]',
+    source="osmosis_ai/platform/cli/shared_config.py",
 )
 SECRET_IN_ENV = _rule(
     "CFG013", "secret-also-in-env", "error",
@@ -125,6 +137,7 @@ SECRET_IN_ENV = _rule(
     why="A secret's value must never appear in a file; and the two sources would conflict at run time.",
     fix="Remove the variable from [env]; the platform provides the secret's value.",
     example='[env]\nOPENAI_API_KEY = "..."\n[secrets]\nrequired = ["OPENAI_API_KEY"]',
+    source="osmosis_ai/platform/cli/shared_config.py",
 )
 MISSING_SECRETS_TABLE = _rule(
     "CFG014", "missing-secrets-table", "error",
@@ -132,6 +145,7 @@ MISSING_SECRETS_TABLE = _rule(
     why="Eval runs must declare the secrets the rollout reads, even when there are none, so a missing key is caught at submission rather than mid-run.",
     fix="Add `[secrets]` with `required = [...]` (an empty list when the rollout needs no secrets).",
     example="[experiment]\n...\n# no [secrets] table",
+    source="osmosis_ai/platform/cli/eval_config.py",
 )
 INVALID_ROLLOUT_NAME = _rule(
     "CFG015", "invalid-rollout-field", "error",
@@ -139,6 +153,7 @@ INVALID_ROLLOUT_NAME = _rule(
     why="The platform runs rollouts/<rollout>/; a path can never match a rollout folder. Names outside lowercase letters, digits and hyphens work, but `osmosis rollout init` would not create them.",
     fix="Use the folder name under rollouts/, e.g. rollout = \"multiply\" (not \"rollouts/multiply\").",
     example='[experiment]\nrollout = "rollouts/multiply"',
+    source="osmosis_ai/platform/cli/shared_config.py; ours",
 )
 ROLLOUT_NOT_FOUND = _rule(
     "CFG016", "rollout-not-found", "error",
@@ -146,6 +161,7 @@ ROLLOUT_NOT_FOUND = _rule(
     why="The platform runs rollouts/<rollout>/ from your default branch; a missing folder fails the run at start-up.",
     fix="Fix the name, or create the rollout (osmosis rollout new NAME).",
     example='[experiment]\nrollout = "mutliply"',
+    source="osmosis_ai/platform/cli/rollout_entrypoint.py",
 )
 ENTRYPOINT_OUTSIDE = _rule(
     "CFG017", "entrypoint-outside-rollout", "error",
@@ -153,6 +169,7 @@ ENTRYPOINT_OUTSIDE = _rule(
     why="The platform resolves the entrypoint inside the rollout's folder; a path outside it is not what runs (or not allowed).",
     fix="Give a path relative to rollouts/<rollout>/, e.g. entrypoint = \"main.py\".",
     example='[experiment]\nentrypoint = "../other/main.py"',
+    source="osmosis_ai/platform/cli/shared_config.py",
 )
 ENTRYPOINT_NOT_FOUND = _rule(
     "CFG018", "entrypoint-not-found", "error",
@@ -160,6 +177,7 @@ ENTRYPOINT_NOT_FOUND = _rule(
     why="The platform imports the entrypoint to find the rollout's AgentWorkflow; a missing file fails every run.",
     fix="Fix the path (relative to rollouts/<rollout>/) or create the module.",
     example='[experiment]\nentrypoint = "mian.py"',
+    source="osmosis_ai/platform/cli/rollout_entrypoint.py",
 )
 DATASET_NOT_FOUND = _rule(
     "CFG019", "dataset-not-found", "error",
@@ -167,6 +185,7 @@ DATASET_NOT_FOUND = _rule(
     why="A local dataset must be in the workspace's data/ folder (and committed); otherwise the run has no rows.",
     fix="Put the file under data/ and name it as data/<file>, or use a platform dataset name (osmosis dataset upload).",
     example='[experiment]\ndataset = "data/mulitply.jsonl"',
+    source="ours",
 )
 ROLLOUT_WITHOUT_EVAL = _rule(
     "CFG020", "rollout-without-eval-config", "warning",
@@ -174,6 +193,7 @@ ROLLOUT_WITHOUT_EVAL = _rule(
     why="The loop is evaluate -> debug -> train; without an eval config there is no cheap way to check the rollout before paying for training.",
     fix="Add configs/eval/<rollout>.toml (copy another eval config and change `rollout`).",
     example="rollouts/search/ exists but no configs/eval/*.toml says rollout = \"search\"",
+    source="ours",
 )
 CONFIG_NAME_MISMATCH = _rule(
     "CFG021", "config-name-mismatch", "warning",
@@ -181,6 +201,7 @@ CONFIG_NAME_MISMATCH = _rule(
     why="People and agents find a rollout's configs by name; a mismatched name usually means a copied config whose `rollout` was not updated.",
     fix="Rename the file to <rollout>.toml, or fix `rollout`.",
     example="configs/eval/search.toml with rollout = \"multiply\"",
+    source="ours",
 )
 SCHEMA_DIRECTIVE = _rule(
     "CFG022", "schema-directive", "warning",
@@ -189,6 +210,7 @@ SCHEMA_DIRECTIVE = _rule(
     fix="Make the first line `#:schema ../../.osmosis/schemas/<kind>.schema.json` (`osmosis doctor --fix` does it).",
     example='# my config   (first line, no #:schema)',
     fixable=True,
+    source="ours",
 )
 NON_FINITE = _rule(
     "CFG023", "config-non-finite-number", "error",
@@ -196,6 +218,7 @@ NON_FINITE = _rule(
     why="The platform sends settings as JSON, which has no nan/inf, and no setting means anything with them.",
     fix="Use a finite number.",
     example='[training]\nlr = nan',
+    source="osmosis_ai/platform/cli/eval_run.py",
 )
 CONFIG_OUTSIDE = _rule(
     "CFG024", "config-outside-workspace", "error",
@@ -203,6 +226,7 @@ CONFIG_OUTSIDE = _rule(
     why="The platform reads configs from the repository, where the linked file is not; doctor does not read outside the workspace either.",
     fix="Copy the config into configs/eval/ or configs/training/ and commit it, instead of linking to it.",
     example="configs/eval/multiply.toml -> ~/shared/multiply.toml",
+    source="ours",
 )
 
 HARNESS_SECRET = _rule(
@@ -211,6 +235,7 @@ HARNESS_SECRET = _rule(
     why="`osmosis benchmark submit` rejects the config: the harness reads its credential under one fixed name, and other harnesses have no such credential.",
     fix='For harness = "cursor-cli" set harness_api_key_secret = "CURSOR_API_KEY" (a secret record of that name); for any other harness remove the key.',
     example='[[agents]]\nharness = "cursor-cli"\n# harness_api_key_secret missing',
+    source="osmosis_ai/platform/cli/benchmark_config.py",
 )
 
 _ENV_RESERVED_HINT = RESERVED_ENV_NAME.fix

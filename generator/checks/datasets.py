@@ -35,6 +35,7 @@ UNKNOWN_FORMAT = _rule(
     why="The platform picks the parser by extension; any other file, a JSON array (.json) too, is rejected at upload.",
     fix="Convert the file to JSON lines (.jsonl: one object a line), CSV or parquet and name it so.",
     example="data/train.json   # convert: jq -c '.[]' data/train.json > data/train.jsonl",
+    source="osmosis_ai/platform/constants.py",
 )  # fmt: skip
 UNREADABLE = _rule(
     "DAT002", "dataset-unreadable", "error",
@@ -42,6 +43,7 @@ UNREADABLE = _rule(
     why="A file the checker cannot read, the platform cannot read either; a link in data/ that leads nowhere is a dataset that is not there.",
     fix="Check that the path is a regular file and readable (permissions); replace a looping or dangling link with the file itself.",
     example="data/loop.jsonl -> loop.jsonl   # a link to itself",
+    source="osmosis_ai/platform/cli/dataset.py",
 )  # fmt: skip
 ENCODING = _rule(
     "DAT003", "dataset-encoding", "error",
@@ -49,13 +51,15 @@ ENCODING = _rule(
     why="Datasets are read as UTF-8; a stray Latin-1 or UTF-16 byte fails the upload or garbles a prompt.",
     fix="Re-save the file as UTF-8 (e.g. `iconv -f latin1 -t utf-8`), or fix the reported bytes.",
     example='{"user_prompt": "caf\\xe9"}   # a Latin-1 byte',
+    source="osmosis_ai/platform/cli/dataset.py",
 )  # fmt: skip
 MALFORMED = _rule(
     "DAT004", "dataset-malformed", "error",
-    summary="A line, element or record that does not parse in the file's format (JSON syntax, CSV quoting or field count, a broken parquet footer).",
-    why="The platform's reader stops at the first such row, so the dataset fails to upload or the run fails to start.",
+    summary="A line, element or record that does not parse in the file's format (JSON syntax, CSV field count, a broken parquet footer); a warning for what only the platform's lenient reader accepts: `NaN`/`Infinity` in JSON lines, CSV text after a closing quote or a quote never closed.",
+    why="The platform's reader stops at the first such row, so the dataset fails to upload or the run fails to start. What it reads leniently (Python's json and non-strict csv) other tools reject or read differently, so the file does not travel.",
     fix="Fix the syntax at the reported line and column.",
     example='{"user_prompt": "2 * 3", "ground_truth": "6",}   # trailing comma',
+    source="osmosis_ai/platform/cli/dataset.py",
 )  # fmt: skip
 NOT_OBJECT = _rule(
     "DAT005", "dataset-row-not-object", "error",
@@ -63,6 +67,7 @@ NOT_OBJECT = _rule(
     why="Each row must map column names to values; anything else has no `user_prompt` to train on.",
     fix="Write each row as one JSON object with the dataset's columns.",
     example='["2 * 3", "6"]',
+    source="osmosis_ai/platform/cli/dataset.py",
 )  # fmt: skip
 MISSING_COLUMN = _rule(
     "DAT006", "dataset-missing-column", "error",
@@ -70,27 +75,31 @@ MISSING_COLUMN = _rule(
     why="Column names are case-sensitive: the platform does not find `User_Prompt`, so rows have no prompt or no reference answer for the grader.",
     fix="Add the column, or rename the near miss to the exact name.",
     example='{"User_Prompt": "2 * 3", "ground_truth": "6"}',
+    source="osmosis_ai/platform/cli/dataset.py",
 )  # fmt: skip
 AMBIGUOUS_LABEL = _rule(
-    "DAT007", "dataset-ambiguous-label", "error",
+    "DAT007", "dataset-ambiguous-label", "warning",
     summary="Both `ground_truth` and its alias `label` are columns.",
-    why="The grader receives one reference answer per row; with both, which one it gets is not yours to choose.",
+    why="The platform accepts it and gives the grader `ground_truth` (`label` only where that is empty); with two answer columns a reader of the file cannot tell which one counts.",
     fix="Keep one of the two columns (prefer `ground_truth`).",
     example='{"user_prompt": "2 * 3", "ground_truth": "6", "label": "6"}',
+    source="ours",
 )  # fmt: skip
 NOT_STRING = _rule(
-    "DAT008", "dataset-value-not-string", "error",
-    summary="A `user_prompt`, `ground_truth`, `label` or `system_prompt` value is not a string (a number, null, a list...).",
-    why="Prompts become chat messages and the ground truth becomes `ctx.label`, both strings; other types fail the run or reach the grader as the wrong type.",
+    "DAT008", "dataset-value-not-string", "warning",
+    summary="A `user_prompt`, `ground_truth`, `label` or `system_prompt` value is not a string (a number, a list, a null `system_prompt`...); a null prompt or answer is DAT009.",
+    why="The platform accepts it and turns the value into Python's text of it (`2.50` becomes '2.5', a list '[1, 2]', true 'True'), which may not be the text the grader compares with; a null `system_prompt` sends the row without a system message.",
     fix='Quote the value as a string: "ground_truth": "6", not 6.',
     example='{"user_prompt": "2 * 3", "ground_truth": 6}',
+    source="ours",
 )  # fmt: skip
 EMPTY_VALUE = _rule(
     "DAT009", "dataset-empty-value", "error",
-    summary="A `user_prompt`, `ground_truth` or `label` value is empty or only whitespace.",
-    why="An empty prompt gives the model nothing to answer; an empty ground truth makes every sample score 0.",
+    summary="A `user_prompt`, `ground_truth` or `label` value is empty or null (an error: the platform fails the run at that row), or only whitespace (a warning: the platform accepts it).",
+    why="The platform reads an empty or null prompt or answer as missing and fails the run at that row; a whitespace-only one gives the model nothing to answer, or the grader nothing to compare with.",
     fix="Fill in the value, or drop the row.",
     example='{"user_prompt": "", "ground_truth": "6"}',
+    source="osmosis_ai/eval/local/dataset.py",
 )  # fmt: skip
 DIVERGENT_KEYS = _rule(
     "DAT010", "dataset-inconsistent-columns", "error",
@@ -98,18 +107,21 @@ DIVERGENT_KEYS = _rule(
     why="Every row of a dataset has the same columns; the platform infers them from the first rows and rejects or mis-reads the rest.",
     fix="Give every row the same keys (add the missing ones, drop or rename the extra ones).",
     example='{"user_prompt": "2 * 3", "ground_truth": "6"}\n{"user_prompt": "2 * 4", "answer": "8"}',
+    source="osmosis_ai/platform/cli/dataset.py",
 )  # fmt: skip
 TOO_FEW_ROWS = _rule(
     "DAT011", "dataset-too-few-rows", "error",
     summary=f"The dataset has fewer than {MIN_ROWS} rows.",
     why=f"The platform requires at least {MIN_ROWS} rows per dataset.",
     fix=f"Add rows until there are at least {MIN_ROWS}.",
+    source="osmosis_ai/platform/cli/dataset.py",
 )  # fmt: skip
 TOO_LARGE = _rule(
     "DAT012", "dataset-too-large", "error",
     summary="The file is larger than 5 GB.",
     why="The platform accepts at most 5 GB per dataset file.",
     fix="Split the dataset into several files, or convert it to parquet (compressed).",
+    source="osmosis_ai/platform/constants.py",
 )  # fmt: skip
 BAD_METADATA = _rule(
     "DAT013", "dataset-metadata-invalid", "error",
@@ -117,43 +129,50 @@ BAD_METADATA = _rule(
     why="Metadata reaches the workflow and grader as `ctx.metadata`; the platform stores it as one typed table, so it rejects what that table cannot hold.",
     fix='Give every row an object with at least one key, the same type per key in every row (null aside), no `{}` inside and integers within 64 bits: "metadata": {"id": 7}. In CSV, the cell holds the JSON text.',
     example='{"metadata": {"id": 7}}\n{"metadata": {"id": "seven"}}',
+    source="osmosis_ai/platform/cli/dataset.py",
 )  # fmt: skip
 PARQUET_UNCHECKED = _rule(
     "DAT014", "dataset-parquet-unchecked", "warning",
     summary="A parquet dataset's columns were not checked because pyarrow is not installed.",
     why="Parquet is a binary format: without pyarrow only the file's magic bytes can be checked.",
     fix="pip install 'osmosis-workspace[parquet]' (adds pyarrow) and check again.",
+    source="osmosis_ai/platform/cli/dataset.py",
 )  # fmt: skip
 BLANK_LINE = _rule(
     "DAT015", "dataset-blank-line", "warning",
     summary="A JSON lines or CSV file has a blank line: a warning in JSON lines (the platform skips it), an error in CSV (the platform reads it as a row with no fields).",
     why="The platform's CSV reader takes a blank line for a row of the wrong width and rejects the file; other JSON lines readers may stop at one.",
     fix="Delete the blank line (a single newline at the end of the file is fine).",
+    source="osmosis_ai/platform/cli/dataset.py",
 )  # fmt: skip
 DUPLICATE_COLUMN = _rule(
-    "DAT016", "dataset-duplicate-column", "error",
+    "DAT016", "dataset-duplicate-column", "warning",
     summary="A CSV header or parquet schema names the same column twice.",
-    why="Only one of the two columns survives reading, and which one depends on the reader.",
+    why="The platform accepts it and keeps the last column of that name; the other is dropped without a word, and other readers may keep a different one.",
     fix="Rename or remove one of the columns.",
     example="user_prompt,ground_truth,ground_truth",
+    source="ours",
 )  # fmt: skip
 NO_SYSTEM_PROMPT = _rule(
     "DAT017", "dataset-no-system-prompt", "info",
     summary="The dataset has no `system_prompt` column.",
     why="It is optional, but most tasks need one: it is the system message every rollout starts with.",
     fix="Add a `system_prompt` column if the task needs instructions (such as the answer format).",
+    source="ours",
 )  # fmt: skip
 BOM = _rule(
     "DAT018", "dataset-byte-order-mark", "warning",
     summary="The file starts with a UTF-8 byte-order mark: an error in JSON lines and in a CSV whose first column is one the platform looks for, else a warning.",
     why="The platform reads the mark as data: line 1 of a JSON lines file becomes invalid JSON, and a CSV's first column becomes '\\ufeffuser_prompt', so `user_prompt` is missing.",
     fix="Save the file as UTF-8 without BOM (in Excel: 'CSV UTF-8' adds one; use another export or strip it).",
+    source="osmosis_ai/platform/cli/dataset.py",
 )  # fmt: skip
 OUTSIDE_WORKSPACE = _rule(
     "DAT019", "dataset-outside-workspace", "warning",
     summary="A file in data/ is a link to a file outside the workspace; it is not checked.",
     why="The platform runs the committed repository; a link out of it points at nothing there.",
     fix="Copy the file into data/ instead of linking to it (or keep large files out of data/).",
+    source="ours",
 )  # fmt: skip
 
 MISNAMED = _rule(
@@ -162,6 +181,7 @@ MISNAMED = _rule(
     why="The platform picks a dataset's parser by its lower-case extension, so the file is not read as the dataset it looks like, and doctor does not check its rows either.",
     fix="Rename the file as suggested (or, if it is not a dataset, give it a name that does not look like one).",
     example="data/train.jsnol   # did you mean train.jsonl?",
+    source="ours",
 )  # fmt: skip
 
 _BY_KIND: dict[str, Rule] = {
@@ -181,13 +201,21 @@ _BY_KIND: dict[str, Rule] = {
     "parquet-unchecked": PARQUET_UNCHECKED,
     "blank-line": BLANK_LINE,
     "csv-blank-line": BLANK_LINE,
+    "csv-quoting": MALFORMED,
+    "non-standard-json": MALFORMED,
+    "null-value": EMPTY_VALUE,
+    "blank-value": EMPTY_VALUE,
     "bom-breaks": BOM,
     "duplicate-column": DUPLICATE_COLUMN,
     "no-system-prompt": NO_SYSTEM_PROMPT,
     "bom": BOM,
 }
-# Kinds that are errors where their rule is a warning elsewhere (the platform's reader fails on them).
-_ERRORS = {"csv-blank-line": Severity.ERROR, "bom-breaks": Severity.ERROR}
+# Kinds whose severity differs from their rule's: errors where the platform's reader fails on them,
+# warnings where it accepts what we only advise against.
+_SEVERITY = {
+    "csv-blank-line": Severity.ERROR, "bom-breaks": Severity.ERROR,
+    "csv-quoting": Severity.WARNING, "non-standard-json": Severity.WARNING, "blank-value": Severity.WARNING,
+}  # fmt: skip
 # How the summarising diagnostic names what it counts: (one, many).
 _NOUNS = {
     "encoding": ("byte that is not UTF-8", "bytes that are not UTF-8"),
@@ -195,6 +223,10 @@ _NOUNS = {
     "not-object": ("row that is not an object", "rows that are not objects"),
     "not-string": ("value that is not a string", "values that are not strings"),
     "empty-value": ("empty value", "empty values"),
+    "null-value": ("null value", "null values"),
+    "blank-value": ("whitespace-only value", "whitespace-only values"),
+    "csv-quoting": ("irregularly quoted record", "irregularly quoted records"),
+    "non-standard-json": ("line with NaN or Infinity", "lines with NaN or Infinity"),
     "divergent-keys": ("row whose keys differ from the first row's", "rows whose keys differ from the first row's"),
     "metadata": ("invalid metadata value", "invalid metadata values"),
     "blank-line": ("blank line", "blank lines"),
@@ -293,7 +325,7 @@ def findings_of(path: Path) -> Findings:
 
 def to_diagnostics(findings: Findings, display: str) -> list[Diagnostic]:
     """The findings as diagnostics at ``display``, one summarising diagnostic per capped kind."""
-    out = [_BY_KIND[f.kind].at(display, f.message, line=f.line, column=f.column, hint=f.hint, severity=_ERRORS.get(f.kind))
+    out = [_BY_KIND[f.kind].at(display, f.message, line=f.line, column=f.column, hint=f.hint, severity=_SEVERITY.get(f.kind))
            for f in findings.shown]
     for kind, first in findings.first_hidden.items():
         rest = findings.hidden(kind)
@@ -302,7 +334,7 @@ def to_diagnostics(findings: Findings, display: str) -> list[Diagnostic]:
         one, many = _NOUNS.get(kind, ("more finding", "more findings"))
         listed = "the first is listed" if shown == 1 else f"the first {shown} are listed"
         message = f"{rest} more {one if rest == 1 else many}{where} ({listed})"
-        out.append(_BY_KIND[kind].at(display, message, line=first, severity=_ERRORS.get(kind)))
+        out.append(_BY_KIND[kind].at(display, message, line=first, severity=_SEVERITY.get(kind)))
     return sorted(out, key=Diagnostic.sort_key)
 
 

@@ -35,6 +35,7 @@ UNCOMMITTED = rule(
     why="The platform runs what is committed on the default branch; local edits are not what a submitted run uses.",
     fix="Commit and push them (`git add PATHS && git commit && git push`; the finding names the paths) before submitting a run.",
     example="rollouts/multiply/main.py modified, data/multiply.jsonl untracked",
+    source="osmosis_ai/platform/cli/workspace_repo.py",
 )
 UNKNOWN_COMMIT = rule(
     "GIT002", "unknown-commit", FAMILY, "error",
@@ -42,6 +43,7 @@ UNKNOWN_COMMIT = rule(
     why="The platform checks out exactly this commit; a typo or an unpushed/unfetched commit makes the run fail.",
     fix="Use a commit that exists (`git log --oneline`), or `git fetch` if it was made elsewhere; or drop commit_sha to use the branch head.",
     example='commit_sha = "deadbee"',
+    source="osmosis_ai/platform/cli/workspace_repo.py",
 )
 UNKNOWN_BRANCH = rule(
     "GIT003", "unknown-branch", FAMILY, "warning",
@@ -49,6 +51,7 @@ UNKNOWN_BRANCH = rule(
     why="The platform syncs this branch; if it does not exist (a typo, or never pushed) the run cannot start.",
     fix="Check the name against `git branch -a`, or create and push the branch.",
     example='branch = "mian"',
+    source="contract §6",
 )
 UNPUSHED = rule(
     "GIT005", "unpushed-commits", FAMILY, "warning",
@@ -56,6 +59,7 @@ UNPUSHED = rule(
     why="The platform syncs from the remote repository; commits that exist only in this clone are not what a run uses.",
     fix="Push them (`git push`) before submitting a run.",
     example="rollouts/multiply/main.py committed locally, `git status` says 'ahead of origin/main by 1 commit'",
+    source="osmosis_ai/platform/cli/workspace_repo.py",
 )
 GIT_UNREADABLE = rule(
     "GIT004", "git-unreadable", FAMILY, "warning",
@@ -63,6 +67,7 @@ GIT_UNREADABLE = rule(
     why="Without reading git, doctor cannot tell whether what the platform will run matches the files here.",
     fix="Check that `git status` works in the workspace (git installed, repository not corrupt).",
     example="a damaged .git folder, or no git executable on PATH",
+    source="ours",
 )
 
 

@@ -36,6 +36,7 @@ MISSING_FOLDER = rule(
     fix="Create the folder (`osmosis doctor --fix` does), or run `osmosis init` to scaffold a workspace.",
     example="a workspace without configs/training/",
     fixable=True,
+    source="osmosis_ai/platform/cli/workspace_directory_contract.py",
 )
 MISSING_AGENT_FILE = rule(
     "LAY002", "missing-agent-file", FAMILY, "error",
@@ -44,6 +45,7 @@ MISSING_AGENT_FILE = rule(
     fix="Restore it from the bundled template with `osmosis doctor --fix`.",
     example="a workspace without CLAUDE.md",
     fixable=True,
+    source="osmosis_ai/templates/catalog.py; contract §1",
 )
 MISSING_ROOT_PYPROJECT = rule(
     "LAY003", "missing-root-pyproject", FAMILY, "error",
@@ -51,6 +53,7 @@ MISSING_ROOT_PYPROJECT = rule(
     why="The root project names the workspace and holds `[tool.osmosis]` settings; tools and agents expect it.",
     fix='Add pyproject.toml with `[project]` name = "<workspace-name>" (see `osmosis init`).',
     example="a workspace root holding rollouts/ and configs/ but no pyproject.toml",
+    source="contract §1",
 )
 INVALID_ROOT_PYPROJECT = rule(
     "LAY004", "invalid-root-pyproject", FAMILY, "error",
@@ -58,6 +61,7 @@ INVALID_ROOT_PYPROJECT = rule(
     why="Nothing can read the workspace name or its `[tool.osmosis]` settings from a file that does not parse.",
     fix="Fix the TOML syntax at the reported line.",
     example='[project]\nname = "demo',
+    source="contract §1",
 )
 INVALID_WORKSPACE_NAME = rule(
     "LAY005", "invalid-workspace-name", FAMILY, "error",
@@ -65,6 +69,7 @@ INVALID_WORKSPACE_NAME = rule(
     why="The platform identifies the workspace by this name; it rejects names outside the rule.",
     fix='Rename it in pyproject.toml `[project] name` (e.g. "my-workspace").',
     example='[project]\nname = "My_Workspace"',
+    source="ours",
 )
 INVALID_ROLLOUT_NAME = rule(
     "LAY006", "invalid-rollout-name", FAMILY, "warning",
@@ -72,6 +77,7 @@ INVALID_ROLLOUT_NAME = rule(
     why="`osmosis rollout init` names rollouts so (lowercase letters, digits, hyphens); osmosis-ai's config loader accepts any one-segment name, so this is advice.",
     fix="Rename the folder under rollouts/ (and the `rollout` value in its configs) to a valid name.",
     example="rollouts/Multiply_v2/",
+    source="osmosis_ai/templates/init.py; ours",
 )
 ROLLOUT_OUTSIDE = rule(
     "LAY010", "rollout-outside-workspace", FAMILY, "error",
@@ -79,6 +85,7 @@ ROLLOUT_OUTSIDE = rule(
     why="The platform syncs only the repository, so the linked code is not there; doctor does not read outside the workspace either.",
     fix="Move the rollout's files into rollouts/<rollout>/ and commit them, instead of linking to them.",
     example="rollouts/multiply -> ../../shared/multiply",
+    source="ours",
 )
 NOT_IN_GIT = rule(
     "LAY007", "not-a-git-repository", FAMILY, "error",
@@ -86,6 +93,7 @@ NOT_IN_GIT = rule(
     why="The platform syncs the workspace from its git repository's default branch; without git nothing reaches it.",
     fix="Run `git init` in the workspace root, commit, and push it to the repository connected to the platform.",
     example="a workspace created with `osmosis init --no-git`",
+    source="osmosis_ai/platform/cli/workspace_directory_contract.py",
 )
 CLAUDE_WITHOUT_AGENTS = rule(
     "LAY008", "claude-md-without-agents", FAMILY, "warning",
@@ -93,6 +101,7 @@ CLAUDE_WITHOUT_AGENTS = rule(
     why="Claude Code reads CLAUDE.md, not AGENTS.md; without a pointer it misses the workspace contract.",
     fix="Add a line `@AGENTS.md` to CLAUDE.md.",
     example="# Notes\nBe careful.",
+    source="contract §1",
 )
 STALE_SCHEMA = rule(
     "LAY009", "stale-workspace-schema", FAMILY, "warning",
@@ -101,6 +110,7 @@ STALE_SCHEMA = rule(
     fix="Refresh them with `osmosis doctor --fix` (or `osmosis schema --write .osmosis/schemas`).",
     example=".osmosis/schemas/eval.schema.json from an older osmosis",
     fixable=True,
+    source="ours",
 )
 
 

@@ -40,6 +40,7 @@ KNOWN_CREDENTIAL = _rule(
     why="Configs are committed and synced to the platform; a credential in one is leaked to everyone who can read the repository.",
     fix=_MOVE,
     example='[env]\nOPENAI_API_KEY = "sk-proj-..."',
+    source="ours",
 )
 SECRET_NAMED_VALUE = _rule(
     "SEC002", "secret-named-value", "error",
@@ -47,6 +48,7 @@ SECRET_NAMED_VALUE = _rule(
     why="Whatever the value looks like, a key with that name holds a credential, and configs are committed.",
     fix=_MOVE,
     example='[env]\nWANDB_API_KEY = "0123abcd..."',
+    source="ours",
 )
 HIGH_ENTROPY_VALUE = _rule(
     "SEC003", "high-entropy-value", "error",
@@ -54,6 +56,7 @@ HIGH_ENTROPY_VALUE = _rule(
     why="Most credentials have no fixed prefix; a long random token in a committed file is most likely one.",
     fix=_MOVE + " If it is not a secret, suppress this finding with `# osmosis: ignore[SEC003]` on that line.",
     example='[advanced]\nendpoint_auth = "q8Xz3LmP0vR7tY2wK9sB4nD6fH1jG5cA"',
+    source="ours",
 )
 ENV_FILE_TRACKED = _rule(
     "SEC004", "env-file-tracked", "error",
@@ -61,6 +64,7 @@ ENV_FILE_TRACKED = _rule(
     why="Everything tracked is pushed, and the platform syncs the repository: the secrets are exposed and stay in history.",
     fix="Run `git rm --cached <file>`, make sure .gitignore lists `.env` and `.env.*` (with `!.env.example`), and rotate the secrets it held.",
     example="git ls-files shows .env",
+    source="contract §1; ours",
 )
 MISSING_FROM_ENV_EXAMPLE = _rule(
     "SEC005", "secret-not-in-env-example", "warning",
@@ -69,6 +73,7 @@ MISSING_FROM_ENV_EXAMPLE = _rule(
     fix="Add `NAME=` (no value) to .env.example. `osmosis doctor --fix` appends the missing names; it never writes values.",
     example='[secrets]\nrequired = ["DAYTONA_API_KEY"]   # .env.example lists only OPENAI_API_KEY',
     fixable=True,
+    source="ours",
 )
 ENV_EXAMPLE_VALUE = _rule(
     "SEC006", "env-example-has-value", "error",
@@ -76,6 +81,7 @@ ENV_EXAMPLE_VALUE = _rule(
     why=".env.example is committed; it must list names only (or obvious placeholders), never a real credential.",
     fix="Leave the value empty (`NAME=`) and rotate the credential if it was real.",
     example="OPENAI_API_KEY=sk-proj-...",
+    source="ours",
 )
 
 # Known formats; the lookbehind keeps a prefix from matching inside a longer word.

@@ -29,6 +29,7 @@ TEMPLATE_PLACEHOLDER = rule(
     why="The rollout runs, but on placeholder prompts, answers or scoring: an evaluation or training run would measure nothing.",
     fix=f"Replace the placeholder with your task's real content and delete the `{MARKER}` marker.",
     example='{"user_prompt": "TODO(osmosis): task input 1", "ground_truth": "TODO(osmosis): expected answer 1"}',
+    source="ours",
 )
 
 

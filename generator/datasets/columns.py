@@ -84,7 +84,8 @@ class ColumnSpec:
         """The spec for ``columns`` (in file order), recording problems with the columns themselves."""
         for name, n in Counter(columns).items():
             if n > 1:
-                findings.add("duplicate-column", f"column {shown(name)} appears {n} times", line)
+                findings.add("duplicate-column", f"column {shown(name)} appears {n} times: the platform accepts it and "
+                             "keeps the last one's values, dropping the others without a word", line)
         present = set(columns)
         metadata = METADATA if METADATA in present else None
         if USER not in present and metadata is None:
@@ -92,7 +93,8 @@ class ColumnSpec:
         if TRUTH in present and LABEL in present:
             findings.add(
                 "ambiguous-label",
-                f"both `{TRUTH}` and its alias `{LABEL}` are columns; the platform reads one of them",
+                f"both `{TRUTH}` and its alias `{LABEL}` are columns: the platform accepts it and uses `{TRUTH}` "
+                f"(`{LABEL}` only where it is empty), so keep one to make clear which answer the grader gets",
                 line,
             )
         elif TRUTH not in present and LABEL not in present and metadata is None:
@@ -128,6 +130,18 @@ def _misspelt(findings: Findings, name: str, guess: str, target: str, line: int 
         line,
         hint=f"rename {shown(guess)} to `{target}`",
     )
+
+
+def not_string(name: str, value: object) -> str:
+    """Why a non-string value that the platform accepts (it stringifies it) is still worth fixing."""
+    if value is None:  # only system_prompt gets here; a null prompt or answer is missing, not this
+        return (f"`{name}` is null: the platform accepts it and sends this row without a system message, but other "
+                'readers expect one type per column (write "" for no system message)')
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return (f"`{name}` is a number, not a string: the platform accepts it and turns it into the text "
+                f"{str(value)!r}, which may not be the spelling you compare with")
+    return (f"`{name}` is {json_type(value)}, not a string: the platform accepts it and turns it into Python's "
+            f"text of it ({str(value)[:40]!r}), not JSON")
 
 
 def _quote_hint(name: str, value: object) -> str:
@@ -288,13 +302,21 @@ class RowChecker:
         for name in spec.nonempty:
             if name in row:
                 value = row[name]
-                if not isinstance(value, str):
-                    add("not-string", f"`{name}` is {json_type(value)}, not a string", line, column, _quote_hint(name, value))
-                elif not value.strip():
-                    add("empty-value", f"`{name}` is empty" if not value else f"`{name}` is only whitespace", line, column)
+                if value is None:
+                    add("null-value", f"`{name}` is null: the platform reads it as missing and fails the run at this row",
+                        line, column, f'give `{name}` a value, or drop the row')
+                elif not isinstance(value, str):
+                    add("not-string", not_string(name, value), line, column, _quote_hint(name, value))
+                elif not value:
+                    add("empty-value", f"`{name}` is empty: the platform reads it as missing and fails the run at this row",
+                        line, column)
+                elif value.isspace():
+                    add("blank-value", f"`{name}` is only whitespace: the platform accepts it (only an empty value is "
+                        "missing to it), but the row has nothing to " + ("answer" if name == USER else "compare with"),
+                        line, column)
         for name in spec.strings:
             if name in row and not isinstance(row[name], str):
-                add("not-string", f"`{name}` is {json_type(row[name])}, not a string", line, column, _quote_hint(name, row[name]))
+                add("not-string", not_string(name, row[name]), line, column, _quote_hint(name, row[name]))
         if spec.metadata and spec.metadata in row:
             self.metadata.check(row[spec.metadata], line, column)
         return True

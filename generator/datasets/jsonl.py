@@ -40,8 +40,16 @@ class RangeResult:
     rows: int  # lines holding an object
 
 
+class NonStandardConstant(ValueError):
+    """`NaN`, `Infinity` or `-Infinity`: not JSON, though Python's json (the platform's reader) reads them."""
+
+    def __init__(self, name: str):
+        super().__init__(f"{name} is not valid JSON")
+        self.name = name
+
+
 def reject_constant(name: str) -> object:
-    raise ValueError(f"{name} is not valid JSON")
+    raise NonStandardConstant(name)
 
 
 def _parse_slowly(line: bytes, lineno: int, findings: Findings) -> tuple[bool, object]:
@@ -69,6 +77,10 @@ def _parse_slowly(line: bytes, lineno: int, findings: Findings) -> tuple[bool, o
         return True, json.loads(text, parse_constant=reject_constant)
     except json.JSONDecodeError as err:
         findings.add("malformed", json_error(err, lineno, err.colno), lineno, err.colno)
+    except NonStandardConstant as err:
+        findings.add("non-standard-json", f"`{err.name}` is not JSON: the platform's reader (Python's json) accepts it, "
+                     "but most JSON tools reject the line", lineno, hint=f'write it as a string ("{err.name}") or null')
+        return True, json.loads(text)
     except (ValueError, RecursionError) as err:
         findings.add("malformed", f"not valid JSON: {err}", lineno)
     return False, None

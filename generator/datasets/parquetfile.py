@@ -80,7 +80,8 @@ def scan_parquet(path: Path, size: int, findings: Findings) -> int | None:
     for name in (*spec.nonempty, *spec.strings):
         problem = _type_problem(types[name], "string")
         if problem:
-            findings.add("not-string", f"column `{name}` {problem}", hint=_cast_hint(name))
+            findings.add("not-string", f"column `{name}` {problem}: the platform accepts it and turns each value into "
+                         "Python's text of it, which may not be the spelling you compare with", hint=_cast_hint(name))
     if spec.metadata:
         problem = _type_problem(types[spec.metadata], "object")
         if problem:
@@ -124,8 +125,11 @@ def _check_statistics(meta, schema, spec: ColumnSpec, findings: Findings) -> Non
             except Exception:  # noqa: BLE001  statistics of a type pyarrow cannot decode: no evidence either way
                 continue
         if nulls:
-            kind = "metadata" if name == spec.metadata else "not-string"
-            hint = None if kind == "metadata" else f"give every row a string: with pandas, fill or drop the nulls of df[{name!r}] before to_parquet"
-            findings.add(kind, f"column `{name}` has {nulls} null value{'s' if nulls != 1 else ''}", hint=hint)
+            count = f"column `{name}` has {nulls} null value{'s' if nulls != 1 else ''}"
+            hint = f"give every row a string: with pandas, fill or drop the nulls of df[{name!r}] before to_parquet"
+            if name in spec.nonempty:
+                findings.add("null-value", f"{count}: the platform reads a null as missing and fails the run at that row", hint=hint)
+            else:
+                findings.add("not-string", f"{count}: the platform accepts them and sends those rows without a system message", hint=hint)
         if empties:
             findings.add("empty-value", f"column `{name}` has empty strings (in {empties} of {meta.num_row_groups} row groups)")

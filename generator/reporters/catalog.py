@@ -21,6 +21,7 @@ def rule_data(rule: Rule) -> dict:
         "example": rule.example,
         "fix": rule.fix,
         "fixable": rule.fixable,
+        "source": rule.source,
     }
 
 
@@ -40,6 +41,8 @@ def _text(rules: list[Rule]) -> str:
             if r.example:
                 out.append("      example: " + r.example.replace("\n", "\n               "))
             out.append(f"      fix: {r.fix}")
+            if r.source:
+                out.append(f"      source: {r.source}")
         out.append("")
     out.append(f"{len(rules)} checks")
     return "\n".join(out) + "\n"
@@ -47,6 +50,11 @@ def _text(rules: list[Rule]) -> str:
 
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _source(source: str) -> str:
+    """SDK paths in code spans; contract sections, skills-ref and `ours` as plain words."""
+    return "; ".join(f"`{p}`" if p.startswith("osmosis_ai/") else p for p in source.split("; "))
 
 
 def _markdown(rules: list[Rule]) -> str:
@@ -60,6 +68,10 @@ def _markdown(rules: list[Rule]) -> str:
         "`ignore` and `per-file-ignores` under `[tool.osmosis]` in the workspace's `pyproject.toml`,",
         "or on one line of a TOML config with a trailing `# osmosis: ignore[CODE]` comment.",
         "Checks marked fixable are repaired by `osmosis doctor --fix`.",
+        "",
+        "Each check names its **source**: the osmosis-ai 0.3.7 file whose behaviour it mirrors",
+        "(`osmosis_ai/...`), a section of the workspace contract (`contract §N`), the Agent Skills",
+        "reference validator (`skills-ref`), or `ours` where it is our own advice beyond the platform.",
         "",
         "```toml",
         "[tool.osmosis]",
@@ -103,6 +115,8 @@ def _markdown(rules: list[Rule]) -> str:
             if r.example:
                 out += ["", "**Example.**", "", "```", r.example.rstrip("\n"), "```"]
             out += ["", f"**Fix.** {r.fix}"]
+            if r.source:
+                out += ["", f"**Source.** {_source(r.source)}"]
     return "\n".join(out) + "\n"
 
 

@@ -14,6 +14,10 @@ CASES = Path(__file__).resolve().parents[1] / "cases" / "datasets"
 EXPECTED = json.loads((CASES / "bad" / "expected.json").read_text())
 BAD = sorted(p for p in (CASES / "bad").iterdir() if p.name not in ("expected.json",))
 GOOD = sorted((CASES / "good").iterdir())
+# Findings whose severity is not their rule's: DAT015 and DAT018 are errors where the platform's
+# reader fails on them (CSV; JSON lines / a hidden column); DAT004 and DAT009 are warnings where it
+# accepts what we advise against (lenient CSV quoting, NaN; whitespace-only values).
+OTHER_SEVERITY = {("DAT015", "error"), ("DAT018", "error"), ("DAT004", "warning"), ("DAT009", "warning")}
 
 
 def test_manifest_matches_the_files():
@@ -31,9 +35,8 @@ def test_bad_file_gives_exactly_the_expected_findings(path):
     assert [[d.code, d.line, d.column] for d in found] == EXPECTED[path.name]
     for d in found:
         assert d.path == f"data/{path.name}"
-        # DAT015 and DAT018 are errors where the platform's reader fails on them (CSV; JSON lines / a hidden column)
-        errors_there = {"DAT015", "DAT018"} if d.severity.value == "error" else set()
-        assert d.name == RULES[d.code].name and (d.severity == RULES[d.code].severity or d.code in errors_there)
+        assert d.name == RULES[d.code].name
+        assert d.severity == RULES[d.code].severity or (d.code, d.severity.value) in OTHER_SEVERITY
         assert d.message and "\n" not in d.message and d.hint
 
 

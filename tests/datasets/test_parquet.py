@@ -51,7 +51,7 @@ def test_nulls_and_empty_strings_come_from_the_statistics(tmp_path):
     cols["user_prompt"][1] = None
     cols["ground_truth"][2] = ""
     found = check_dataset_file(_write(tmp_path / "n.parquet", cols), "n.parquet")
-    assert sorted(d.code for d in found) == ["DAT008", "DAT009"]
+    assert sorted((d.code, d.severity.value) for d in found) == [("DAT009", "error")] * 2  # a null is missing, as "" is
     assert any("`user_prompt` has 1 null value" in d.message for d in found)
 
 

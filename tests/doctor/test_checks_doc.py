@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import json
+import re
 from pathlib import Path
 
 from generator.doctor import load_rules
@@ -26,3 +28,38 @@ def test_every_rule_is_documented_in_full():
     for r in rules:
         assert r.summary and r.why and r.fix, r.code
         assert f"### {r.code}\n" in DOC.read_text(encoding="utf-8")
+
+
+# A source is an osmosis-ai file, a section of the workspace contract, the Agent Skills reference
+# validator, or our own advice; several are joined with "; ".
+_SOURCE = re.compile(r"osmosis_ai/[a-z_/]+\.py|contract §[1-7]|skills-ref|ours")
+
+
+def test_every_rule_cites_its_source():
+    for r in load_rules():
+        assert r.source, f"{r.code} has no source"
+        for part in r.source.split("; "):
+            assert _SOURCE.fullmatch(part), f"{r.code}: {part!r} is not an SDK path, a contract section, skills-ref or ours"
+
+
+def test_list_checks_shows_the_source_in_every_format():
+    from typer.testing import CliRunner
+
+    from generator.cli import app
+
+    run = CliRunner().invoke
+    text = run(app, ["doctor", "--list-checks", "--select", "DAT001"]).stdout
+    assert "source: osmosis_ai/platform/constants.py" in text
+    data = json.loads(run(app, ["doctor", "--list-checks", "--select", "DAT001", "--format", "json"]).stdout)
+    assert [c["source"] for c in data["checks"]] == ["osmosis_ai/platform/constants.py"]
+    markdown = run(app, ["doctor", "--list-checks", "--select", "SKL026", "--format", "markdown"]).stdout
+    assert "**Source.** ours" in markdown
+    assert "**Source.** `osmosis_ai/platform/constants.py`" in DOC.read_text(encoding="utf-8")
+
+
+def test_rules_declared_without_a_source_still_work():
+    # The keyword has a default, so a declaration from before sources existed keeps working.
+    from generator.registry import Rule, Severity
+
+    bare = Rule("ZZZ001", "bare", "layout", Severity.WARNING, "s", "w", "f")
+    assert bare.source == ""

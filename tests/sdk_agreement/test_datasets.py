@@ -118,3 +118,93 @@ def test_parquet_metadata_rows_are_checked(tmp_path: Path):
     assert [(d.code, "row 4" in d.message) for d in found] == [("DAT013", True)]
     pq.write_table(pa.table({"metadata": pa.array([[("k", "v")]] * 4, pa.map_(pa.string(), pa.string()))}), path)
     assert [d.code for d in check_dataset_file(path, "m.parquet")] == ["DAT013"]  # the platform takes struct or string only
+
+
+# Issue 10, point 2: where we stay stricter than osmosis-ai 0.3.7 on purpose, the finding is a
+# warning that says the platform accepts the file. Each file below was run through the SDK's
+# `dataset validate` (platform/cli/dataset.py `_validate_file`) and `eval run`'s reader
+# (eval/local/dataset.py `select_rows`): both accept every "accepted" case and `eval run` rejects
+# every "rejected" one (an empty or null prompt/answer is missing to it).
+def _csv(header: str, rows: list[str]) -> bytes:
+    return (header + "\n" + "".join(r + "\n" for r in rows)).encode()
+
+
+def _row(i: int, **changes) -> dict:
+    return {**PROMPT_ROWS[i], **changes}
+
+
+ACCEPTED = [
+    ("label-and-ground-truth", "x.jsonl", _jsonl([_row(i, label=r["ground_truth"]) for i, r in enumerate(PROMPT_ROWS)]),
+     ["DAT007"], "uses `ground_truth`"),
+    ("number-ground-truth", "x.jsonl", _jsonl([_row(i, ground_truth=7 * (i + 1)) for i in range(5)]), ["DAT008"] * 5,
+     "turns it into the text '7'"),
+    ("list-ground-truth", "x.jsonl", _jsonl([_row(i) for i in range(4)] + [_row(4, ground_truth=[1, 2])]), ["DAT008"],
+     "Python's text of it"),
+    ("null-system-prompt", "x.jsonl", _jsonl([_row(i) for i in range(4)] + [_row(4, system_prompt=None)]), ["DAT008"],
+     "without a system message"),
+    ("duplicate-csv-column", "x.csv", _csv("system_prompt,user_prompt,ground_truth,ground_truth",
+                                            [f"s,{i} * 7,{7 * i},{7 * i}" for i in range(5)]), ["DAT016"], "keeps the last"),
+    ("csv-text-after-closing-quote", "x.csv", _csv("system_prompt,user_prompt,ground_truth",
+                                                    ['s,"1 * 7"x,7'] + [f"s,{i} * 7,{7 * i}" for i in range(2, 6)]),
+     ["DAT004"], "appends that text to the field"),
+    ("jsonl-nan-in-an-extra-column", "x.jsonl",
+     b"".join(b'{"system_prompt": "s", "user_prompt": "q", "ground_truth": "1", "score": %s}\n' % c
+              for c in (b"1.5", b"NaN", b"2", b"Infinity", b"-Infinity")), ["DAT004"] * 3, "Python's json"),
+    ("whitespace-only-values", "x.jsonl", _jsonl([_row(0, user_prompt="   "), _row(1, ground_truth=" \t")]
+                                                  + [_row(i) for i in range(2, 5)]), ["DAT009", "DAT009"], "only whitespace"),
+    ("whitespace-only-csv-cell", "x.csv", _csv("system_prompt,user_prompt,ground_truth",
+                                                ["s,   ,7"] + [f"s,{i} * 7,{7 * i}" for i in range(2, 6)]),
+     ["DAT009"], "only whitespace"),
+]
+
+
+@pytest.mark.parametrize("name, filename, data, warnings, says", ACCEPTED, ids=[c[0] for c in ACCEPTED])
+def test_what_the_sdk_accepts_is_only_a_warning(tmp_path: Path, name, filename, data, warnings, says):
+    path = tmp_path / filename
+    path.write_bytes(data)
+    found = check_dataset_file(path, filename)
+    assert _errors(path) == []
+    assert sorted(d.code for d in found if d.severity.value == "warning") == sorted(warnings)
+    for d in found:
+        if d.code in warnings:
+            assert "the platform accepts" in d.message or "the platform's reader" in d.message, d.message
+    assert any(says in d.message for d in found), [d.message for d in found]
+
+
+REJECTED = [
+    ("empty-user-prompt", "x.jsonl", _jsonl([_row(0, user_prompt="")] + [_row(i) for i in range(1, 5)]), ["DAT009"]),
+    ("null-ground-truth", "x.jsonl", _jsonl([_row(i) for i in range(4)] + [_row(4, ground_truth=None)]), ["DAT009"]),
+    ("empty-csv-cell", "x.csv", _csv("system_prompt,user_prompt,ground_truth",
+                                      ["s,,7"] + [f"s,{i} * 7,{7 * i}" for i in range(2, 6)]), ["DAT009"]),
+    ("csv-unclosed-quote-swallows-the-rest", "x.csv", _csv("system_prompt,user_prompt,ground_truth",
+                                                            [f"s,{i} * 7,{7 * i}" for i in range(1, 5)] + ['s,"5 * 7,35']),
+     ["DAT004"]),
+]
+
+
+@pytest.mark.parametrize("name, filename, data, errors", REJECTED, ids=[c[0] for c in REJECTED])
+def test_what_eval_run_rejects_stays_an_error(tmp_path: Path, name, filename, data, errors):
+    path = tmp_path / filename
+    path.write_bytes(data)
+    assert _errors(path) == errors
+
+
+def test_null_prompt_in_parquet_is_an_error_and_an_int_answer_a_warning(tmp_path: Path):
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "x.parquet"
+    pq.write_table(pa.table({"system_prompt": ["s"] * 5, "user_prompt": ["q", None, "q", "q", "q"],
+                             "ground_truth": pa.array([1, 2, 3, 4, 5], pa.int64())}), path)
+    found = {(d.code, d.severity.value) for d in check_dataset_file(path, "x.parquet")}
+    assert found == {("DAT009", "error"), ("DAT008", "warning")}
+
+
+def test_a_leniently_read_record_spanning_lines_keeps_later_line_numbers(tmp_path: Path):
+    # The platform's reader takes `"1"x` as the field `1x` and reads the open quoted field on to
+    # line 3; the strict reading goes on at line 4, where an empty prompt is an error.
+    path = tmp_path / "x.csv"
+    path.write_bytes(_csv("system_prompt,user_prompt,ground_truth",
+                          ['s,"1"x,"7', 'seven"', "s,,14", "s,3 * 7,21", "s,4 * 7,28", "s,5 * 7,35"]))
+    found = [(d.code, d.line, d.severity.value) for d in check_dataset_file(path, "x.csv")]
+    assert found == [("DAT004", 2, "warning"), ("DAT009", 4, "error")]
