@@ -53,7 +53,7 @@ def test_wheel_installs_and_initialises_a_workspace(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     work = tmp_path / "work"
     work.mkdir()
-    where = run([python, "-c", "import generator, generator.resources as r; print(generator.__file__); "
+    where = run([python, "-c", "import generator, generator.core.resources as r; print(generator.__file__); "
                  "print(r.templates_dir()); print(r.skills_dir())"], cwd=work, env=env).stdout.split()
     assert all(Path(p).is_relative_to(venv) for p in where), where
     assert all("_bundled" in p for p in where[1:]), where

@@ -1,5 +1,5 @@
 """Every `osmosis ...` command line in the text we ship must exist: our own CLI (walked from the typer
-app) or the platform CLI (generator.platform_cli, the one list of its commands). An agent that runs a
+app) or the platform CLI (generator.cli.platform_cli, the one list of its commands). An agent that runs a
 command from a skill, AGENTS.md, a reference config or a template comment must not meet "No such
 command" or "No such option"."""
 
@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 import typer
 
-from generator import platform_cli
+from generator.cli import platform_cli
 from generator.cli import app
-from generator.resources import skills_dir, templates_dir
+from generator.core.resources import skills_dir, templates_dir
 
 TEXT_SUFFIXES = {".md", ".jinja", ".toml", ".py", ".yml", ".yaml", ".txt", ".cfg", ".sh", ".json"}
 

@@ -1,4 +1,4 @@
-"""generator.typer_compat: plain parameters are converted without pydantic, with typer's errors."""
+"""generator.cli.typer_compat: plain parameters are converted without pydantic, with typer's errors."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import typer
 from typer.testing import CliRunner
 
 import generator.cli  # noqa: F401  applies the adjustments
-from generator.typer_compat import _leaf
+from generator.cli.typer_compat import _leaf
 
 
 def test_leaf_types():

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from generator.checks.configs import check_config_file
-from generator.checks.secrets import check_config_secrets
-from generator.schemas import load_schema
-from generator.toml_locate import TomlDoc
-from generator.workspace import Workspace
+from generator.check.families.configs import check_config_file
+from generator.check.families.secrets import check_config_secrets
+from generator.core.schemas import load_schema
+from generator.formats.toml_locate import TomlDoc
+from generator.core.workspace import Workspace
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -52,9 +52,9 @@ def findings(path: Path, kind: str, root: Path):
 
 
 def test_corpus_covers_every_config_rule():
-    from generator.registry import RULES
+    from generator.check.registry import RULES
 
-    import generator.checks  # noqa: F401  (fills the table)
+    import generator.check.families  # noqa: F401  (fills the table)
 
     # CFG020 (a rollout without an eval config): tested in test_config_workspace; CFG024 (a config
     # symlinked from outside the workspace) needs a link, not a file: tests/doctor/test_issue3_checklist.py

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from generator.checks import run_workspace_checks
-from generator.resources import templates_dir
-from generator.workspace import Workspace
+from generator.check.families import run_workspace_checks
+from generator.core.resources import templates_dir
+from generator.core.workspace import Workspace
 
 TEMPLATES = sorted(p.name for p in templates_dir().iterdir() if (p / "copier.yml").is_file() and p.name != "workspace")
 

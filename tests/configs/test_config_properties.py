@@ -14,12 +14,12 @@ import tomlkit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator.checks.configs import check_config_doc, check_config_file, walk
-from generator.checks.secrets import check_config_secrets
-from generator.schemas import load_schema
-from generator.schemas.evaluate import is_valid, violations
-from generator.toml_locate import TomlDoc
-from generator.workspace import Workspace
+from generator.check.families.configs import check_config_doc, check_config_file, walk
+from generator.check.families.secrets import check_config_secrets
+from generator.core.schemas import load_schema
+from generator.core.schemas.evaluate import is_valid, violations
+from generator.formats.toml_locate import TomlDoc
+from generator.core.workspace import Workspace
 
 from config_workspace import build_workspace
 

@@ -11,8 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from generator.cli import app
-from generator.schemas import KINDS, load_schema, schema_bytes, schema_directive, schema_filename, schema_path
-from generator.schemas.evaluate import unsupported_keywords
+from generator.core.schemas import KINDS, load_schema, schema_bytes, schema_directive, schema_filename, schema_path
+from generator.core.schemas.evaluate import unsupported_keywords
 
 REPO = Path(__file__).resolve().parents[2]
 CASES = REPO / "tests" / "cases" / "configs"
@@ -38,7 +38,7 @@ def test_committed_copy_is_up_to_date(kind):
     """schemas/ at the repository root is what people link to; it must equal the bundled file."""
     committed = REPO / "schemas" / schema_filename(kind)
     assert committed.read_bytes() == schema_bytes(kind), (
-        f"schemas/{schema_filename(kind)} is out of date: cp generator/schemas/*.schema.json schemas/"
+        f"schemas/{schema_filename(kind)} is out of date: cp generator/core/schemas/*.schema.json schemas/"
     )
 
 

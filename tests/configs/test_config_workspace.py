@@ -7,9 +7,9 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from generator.checks.configs import check_configs, check_config_file, fix_schema_directives
+from generator.check.families.configs import check_configs, check_config_file, fix_schema_directives
 from generator.cli import app
-from generator.workspace import Workspace
+from generator.core.workspace import Workspace
 
 CASES = Path(__file__).resolve().parents[1] / "cases" / "configs"
 
@@ -74,7 +74,7 @@ def test_named_local_file_outside_the_dataset_listing_is_checked_as_a_dataset(co
 
 
 def test_files_listed_under_data_are_left_to_the_dataset_family(config_ws, monkeypatch):
-    import generator.checks.datasets as datasets
+    import generator.check.families.datasets as datasets
 
     def boom(*_):
         raise AssertionError("doctor already checks data/ files")
@@ -158,7 +158,7 @@ def test_unreadable_configs_are_one_finding(tmp_path):
 
 
 def test_kind_is_guessed_from_folder_then_tables(tmp_path):
-    from generator.checks.configs import guess_config_kind
+    from generator.check.families.configs import guess_config_kind
 
     assert guess_config_kind(tmp_path / "configs" / "training" / "x.toml") == "training"
     assert guess_config_kind(tmp_path / "x.toml", "[sampling]\nrollout_top_p = 1\n") == "training"

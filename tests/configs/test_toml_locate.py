@@ -1,8 +1,8 @@
-"""generator.toml_locate: positions of headers, keys and values, and tomllib's syntax errors."""
+"""generator.formats.toml_locate: positions of headers, keys and values, and tomllib's syntax errors."""
 
 from __future__ import annotations
 
-from generator.toml_locate import TomlDoc, locate
+from generator.formats.toml_locate import TomlDoc, locate
 
 
 def at(text: str, pos: tuple[int, int]) -> str:

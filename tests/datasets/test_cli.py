@@ -11,11 +11,11 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from generator.checks import run_workspace_checks
-from generator.checks.datasets import check_data_folder
+from generator.check.families import run_workspace_checks
+from generator.check.families.datasets import check_data_folder
 from generator.cli import app
-from generator.diagnostics import Diagnostic
-from generator.workspace import Workspace
+from generator.core.diagnostics import Diagnostic
+from generator.core.workspace import Workspace
 from tests.datasets.conftest import good_row, jsonl_bytes
 
 CASES = Path(__file__).resolve().parents[1] / "cases" / "datasets"

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from generator.checks import datasets as checks
-from generator.checks.datasets import check_dataset_file
-from generator.datasets import jsonl
-from generator.datasets.findings import SHOWN_PER_KIND
+from generator.check.families import datasets as checks
+from generator.check.families.datasets import check_dataset_file
+from generator.formats.datasets import jsonl
+from generator.formats.datasets.findings import SHOWN_PER_KIND
 from tests.datasets.conftest import good_row, jsonl_bytes
 
 

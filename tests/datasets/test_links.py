@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from generator.checks.configs import check_config_file
+from generator.check.families.configs import check_config_file
 from generator.cli import app
-from generator.workspace import Workspace
+from generator.core.workspace import Workspace
 from tests.datasets.conftest import good_row, jsonl_bytes
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from generator.cli import app
-from generator.datasets.extensions import suggested_name
+from generator.formats.datasets.extensions import suggested_name
 from tests.datasets.conftest import good_row, jsonl_bytes
 
 

@@ -12,11 +12,11 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator.checks.datasets import check_dataset_file
-from generator.datasets.blocks import line_blocks, text_chunks
-from generator.datasets.findings import Findings
-from generator.diagnostics import Diagnostic
-from generator.registry import RULES
+from generator.check.families.datasets import check_dataset_file
+from generator.formats.datasets.blocks import line_blocks, text_chunks
+from generator.formats.datasets.findings import Findings
+from generator.core.diagnostics import Diagnostic
+from generator.check.registry import RULES
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 NAMES = ["user_prompt", "ground_truth", "label", "system_prompt", "metadata", "User_Prompt", "id", ""]

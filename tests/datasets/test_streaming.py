@@ -9,11 +9,11 @@ import tracemalloc
 
 import pytest
 
-from generator.datasets import jsonl
-from generator.datasets.blocks import line_blocks, text_chunks
-from generator.datasets.csvfile import scan_csv
-from generator.datasets.findings import Findings
-from generator.datasets.jsonarray import scan_json_array
+from generator.formats.datasets import jsonl
+from generator.formats.datasets.blocks import line_blocks, text_chunks
+from generator.formats.datasets.csvfile import scan_csv
+from generator.formats.datasets.findings import Findings
+from generator.formats.datasets.jsonarray import scan_json_array
 from tests.datasets.conftest import good_row, jsonl_bytes
 
 BLOCK = 64 << 10
@@ -155,7 +155,7 @@ def test_line_blocks_any_block_size(block):
 
 
 def test_an_over_long_jsonl_line_is_skipped_not_held(tmp_path, monkeypatch):
-    from generator.datasets import blocks
+    from generator.formats.datasets import blocks
 
     monkeypatch.setattr(blocks, "MAX_LINE", 4096)
     rows = [json.dumps(good_row(i)) for i in range(5)]
@@ -172,7 +172,7 @@ def test_an_over_long_jsonl_line_is_skipped_not_held(tmp_path, monkeypatch):
 
 
 def test_an_over_long_csv_line_stops_the_scan(monkeypatch):
-    from generator.datasets import blocks
+    from generator.formats.datasets import blocks
 
     monkeypatch.setattr(blocks, "MAX_LINE", 4096)
     data = ("user_prompt,ground_truth\nq,1\nq," + "9" * 20_000 + "\nq,3\n").encode()

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import generator.checks as checks_pkg
-import generator.settings  # noqa: F401  (registers SET rules before we snapshot)
-import generator.suppress  # noqa: F401
-from generator import registry
+import generator.check.families as checks_pkg
+import generator.check.settings  # noqa: F401  (registers SET rules before we snapshot)
+import generator.check.suppress  # noqa: F401
+from generator.check import registry
 from generator.cli import app
 
 BAD = re.compile(r"^(.*?)\bbad\b", re.MULTILINE)

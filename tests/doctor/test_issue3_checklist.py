@@ -258,7 +258,7 @@ def test_each_break_is_reported_at_its_place(fresh, edit, code, path, line):
 
 def test_every_workspace_rule_has_a_case_or_a_reason():
     """A new rule needs a case above (or a stated reason it cannot be made from one edit)."""
-    from generator.doctor import load_rules
+    from generator.check.doctor import load_rules
 
     elsewhere = {
         # need more than one edit of a fresh workspace, or are exercised by their own suites:
@@ -317,7 +317,7 @@ def test_a_data_file_linked_out_is_named_as_such(fresh):
 
 
 def test_a_huge_config_is_reported_unread_not_parsed(fresh):
-    from generator.workspace import MAX_TEXT_BYTES
+    from generator.core.workspace import MAX_TEXT_BYTES
 
     with (fresh / EVAL).open("a", encoding="utf-8") as fh:
         fh.write("\n[advanced]\n" + "".join(f'k{i} = "{i}"\n' for i in range(MAX_TEXT_BYTES // 10)))

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from generator.cli import app
-from generator.workspace import NotAWorkspace, find_root
+from generator.core.workspace import NotAWorkspace, find_root
 
 
 def run(*args):

@@ -31,14 +31,14 @@ def modules_after(cwd: Path, *args: str) -> set[str]:
 def test_doctor_imports_stay_light(make_workspace):
     ws = make_workspace()
     loaded = modules_after(ws, "doctor", "--format", "json")
-    for heavy in ("copier", "pydantic", "jsonschema", "generator.render", "generator.fix"):
+    for heavy in ("copier", "pydantic", "jsonschema", "generator.scaffold.render", "generator.check.fix"):
         assert heavy not in loaded, heavy
-    assert "generator.reporters.json" in loaded
-    assert not {"generator.reporters.sarif", "generator.reporters.text", "generator.reporters.github"} & loaded
+    assert "generator.report.json" in loaded
+    assert not {"generator.report.sarif", "generator.report.text", "generator.report.github"} & loaded
 
 
 def test_validate_imports_only_the_families_it_needs(make_workspace):
     ws = make_workspace()
     loaded = modules_after(ws, "validate", "data/multiply.jsonl")
-    assert "generator.checks.datasets" in loaded
+    assert "generator.check.families.datasets" in loaded
     assert "pydantic" not in loaded and "copier" not in loaded

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from generator import validate_files
-from generator.validate_files import Target, collect
+from generator.check import validate as validate_files
+from generator.check.validate import Target, collect
 
 
 @pytest.fixture

@@ -10,10 +10,10 @@ import pytest
 from typer.testing import CliRunner
 from ws_builder import MAIN_PY, write
 
-from generator.checks import run_workspace_checks
-from generator.checks.entrypoints import check_entrypoint_file, requirement_name
+from generator.check.families import run_workspace_checks
+from generator.check.families.entrypoints import check_entrypoint_file, requirement_name
 from generator.cli import app
-from generator.workspace import Workspace
+from generator.core.workspace import Workspace
 
 SERVER_PY = '''\
 from osmosis_ai.rollout import RolloutAgentLoop, create_app

@@ -1,4 +1,4 @@
-"""The SDK generations table (generator/sdk_generations.py), the requirement reader and the
+"""The SDK generations table (generator/core/sdk_generations.py), the requirement reader and the
 generation-aware entrypoint rules over whole workspaces (ENT016-ENT026)."""
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from packaging.specifiers import SpecifierSet
 from packaging.version import Version as RefVersion
 from ws_builder import MAIN_PY, write
 
-from generator.checks import run_workspace_checks
-from generator.diagnostics import Severity
-from generator.pep440 import Requirement, Specifier, Version
-from generator.sdk_generations import (
+from generator.check.families import run_workspace_checks
+from generator.core.diagnostics import Severity
+from generator.core.pep440 import Requirement, Specifier, Version
+from generator.core.sdk_generations import (
     ATTRIBUTES,
     BY_KEY,
     GENERATIONS,
@@ -28,8 +28,8 @@ from generator.sdk_generations import (
     generation_of,
     harbor_arguments_known,
 )
-from generator.sdk_target import python_floor_breach, read_target, target_for
-from generator.workspace import Workspace
+from generator.check.sdk_target import python_floor_breach, read_target, target_for
+from generator.core.workspace import Workspace
 
 SPECIFIERS = [
     "", ">=0.2", ">=0.2,<0.3", "<0.3", ">=0.3.1,<0.4", "~=0.3.1", "~=0.3", "==0.3.*", "==0.2.*", "!=0.3.8",
@@ -243,7 +243,7 @@ def test_two_concrete_workflows_warn_under_0_3_and_fail_under_0_2(workspace):
 
 
 def test_validate_reads_the_pyproject_beside_the_entrypoint(tmp_path):
-    from generator.checks.entrypoints import check_entrypoint_file
+    from generator.check.families.entrypoints import check_entrypoint_file
 
     main = write(tmp_path / "main.py", "from osmosis_ai.rollout import create_rollout_server\n" + MAIN_PY)
     assert [d.code for d in check_entrypoint_file(main, "main.py")] == ["ENT019"]  # unpinned: 0.3

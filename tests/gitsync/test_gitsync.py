@@ -11,9 +11,9 @@ from pathlib import Path
 from typer.testing import CliRunner
 from ws_builder import build_workspace, git, git_init, write
 
-from generator.checks import run_workspace_checks
+from generator.check.families import run_workspace_checks
 from generator.cli import app
-from generator.workspace import Workspace
+from generator.core.workspace import Workspace
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -176,8 +176,8 @@ def test_gitpython_is_not_imported_outside_git_or_by_other_families(tmp_path):
     root = build_workspace(tmp_path / "demo", git_dir=False)
     code = (
         "import sys; from pathlib import Path;"
-        "from generator.checks import run_workspace_checks;"
-        "from generator.workspace import Workspace;"
+        "from generator.check.families import run_workspace_checks;"
+        "from generator.core.workspace import Workspace;"
         f"ws = Workspace(Path({str(root)!r}));"
         "run_workspace_checks(ws);"
         "assert 'git' not in sys.modules, 'gitpython imported';"

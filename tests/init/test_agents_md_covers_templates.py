@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator import catalog
+from generator.scaffold import catalog
 
 try:
     import tomllib

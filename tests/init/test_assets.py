@@ -1,4 +1,4 @@
-"""generator.assets: skills, Claude links and schemas are idempotent and never overwrite silently."""
+"""generator.core.assets: skills, Claude links and schemas are idempotent and never overwrite silently."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from generator import assets, resources
-from generator.schemas import KINDS, schema_bytes
+from generator.core import assets, resources
+from generator.core.schemas import KINDS, schema_bytes
 
 
 @pytest.fixture

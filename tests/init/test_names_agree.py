@@ -1,4 +1,4 @@
-"""The copier validators (Jinja, in each template's copier.yml) and generator/names.py agree."""
+"""The copier validators (Jinja, in each template's copier.yml) and generator/core/names.py agree."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jinja2.sandbox import SandboxedEnvironment
 
-from generator import catalog
-from generator.names import name_problem
+from generator.scaffold import catalog
+from generator.core.names import name_problem
 
 # copier renders validators in a sandbox with the Ansible core filters (regex_search, ...).
 ENV = SandboxedEnvironment(extensions=["jinja2_ansible_filters.AnsibleCoreFiltersExtension"])

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from generator.cli import app
-from generator.schemas import load_schema
+from generator.core.schemas import load_schema
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -84,7 +84,7 @@ def test_every_contract_key_is_documented(workspace, kind):
 
 @pytest.mark.parametrize("kind", ["eval", "training"])
 def test_a_filled_in_copy_passes_our_config_check(workspace, kind):
-    from generator.checks.configs import check_config_file
+    from generator.check.families.configs import check_config_file
 
     text = (workspace / "configs" / kind / "default.toml").read_text(encoding="utf-8")
     filled = re.sub(r"^# (?=[a-z_]+ = |\[[a-z.]+\]$)", "", text, flags=re.M)  # uncomment every key and table

@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import generator.init_workspace
-from generator import catalog, resources
+import generator.scaffold.init_workspace
+from generator.scaffold import catalog
+from generator.core import resources
 from generator.cli import app
-from generator.render import render
+from generator.scaffold.render import render
 
 RUNNER = CliRunner()
 
@@ -78,10 +79,10 @@ def test_ctrl_c_during_the_first_commit_leaves_nothing(tmp_path, monkeypatch):
         git.Repo.init(target).git.add(A=True)  # `git init` and `git add` done, the commit not yet
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(generator.init_workspace, "make_first_commit", interrupted)
+    monkeypatch.setattr(generator.scaffold.init_workspace, "make_first_commit", interrupted)
     monkeypatch.chdir(tmp_path)
     with pytest.raises(KeyboardInterrupt):
-        generator.init_workspace.init_command(path=Path("ws"), template="multiply", defaults=True, data=[],
+        generator.scaffold.init_workspace.init_command(path=Path("ws"), template="multiply", defaults=True, data=[],
                                               here=False, force=False, no_git=False, trust=False)
     assert list(tmp_path.iterdir()) == []
 
@@ -98,10 +99,10 @@ def test_ctrl_c_during_the_first_commit_keeps_only_the_users_files(tmp_path, mon
         git.Repo.init(folder)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(generator.init_workspace, "make_first_commit", interrupted)
+    monkeypatch.setattr(generator.scaffold.init_workspace, "make_first_commit", interrupted)
     monkeypatch.chdir(tmp_path)
     with pytest.raises(KeyboardInterrupt):
-        generator.init_workspace.init_command(path=Path("mine"), template="multiply", defaults=True, data=[],
+        generator.scaffold.init_workspace.init_command(path=Path("mine"), template="multiply", defaults=True, data=[],
                                               here=False, force=True, no_git=False, trust=False)
     left = sorted(p.relative_to(target).as_posix() for p in target.rglob("*"))
     assert left == ["README.md", "notes", "notes/plan.md"]

@@ -12,10 +12,10 @@ import pytest
 from typer.testing import CliRunner
 from ws_builder import build_workspace, write
 
-from generator.checks import run_workspace_checks
+from generator.check.families import run_workspace_checks
 from generator.cli import app
-from generator.schemas import schema_bytes
-from generator.workspace import Workspace
+from generator.core.schemas import schema_bytes
+from generator.core.workspace import Workspace
 
 
 def layout(root: Path) -> list[tuple]:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from generator.catalog import rollout_templates
-from generator.checks import run_workspace_checks
-from generator.workspace import Workspace
+from generator.scaffold.catalog import rollout_templates
+from generator.check.families import run_workspace_checks
+from generator.core.workspace import Workspace
 from ws_builder import GIT_ENV
 
 MINE = ("LAY0", "ENT", "GIT")  # LAY1xx (template placeholders) belongs to another module

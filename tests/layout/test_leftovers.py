@@ -7,10 +7,10 @@ import json
 from typer.testing import CliRunner
 from ws_builder import build_workspace
 
-from generator.checks import run_workspace_checks
-from generator.checks.leftovers import marker_lines
+from generator.check.families import run_workspace_checks
+from generator.check.families.leftovers import marker_lines
 from generator.cli import app
-from generator.workspace import Workspace
+from generator.core.workspace import Workspace
 
 CONFLICT = "a = 1\n<<<<<<< x (yours)\nb = 2\n=======\nb = 3\n>>>>>>> x (installed template)\n"
 

@@ -32,7 +32,7 @@ def _statuses(output: str) -> dict[str, str]:
 @pytest.fixture
 def six_ways(tmp_path, monkeypatch):
     """A workspace and a 'new release' that gives each of the six outcomes at least once."""
-    from generator import resources
+    from generator.core import resources
 
     template = tmp_path / "tmpl"
     shutil.copytree(SOURCE, template, ignore=shutil.ignore_patterns("__pycache__"))
@@ -117,7 +117,7 @@ def test_the_policy_is_tracked_where_the_platform_template_would_ignore_it(tmp_p
     ws = tmp_path / "ws"
     assert cli("init", ws, "--defaults").exit_code == 0
     assert ".osmosis-ownership.toml" in git(ws, "ls-files").split()
-    from generator import ownership
+    from generator.scaffold import ownership
 
     policy = ownership.load(ws)
     assert policy.owner("AGENTS.md") == "managed" and policy.owner("configs/eval/default.toml") == "managed"
@@ -210,7 +210,7 @@ def test_adopt_takes_over_without_touching_rollouts_and_then_updates_like_our_ow
     assert cli("update", ws, "--adopt").exit_code == 2  # once adopted, it is an osmosis workspace
 
     # from now on: a newer skill bundle reaches it like any workspace of ours
-    from generator import resources
+    from generator.core import resources
 
     bundle = tmp_path / "bundle"
     shutil.copytree(resources.skills_dir(), bundle)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import io
 import json
 
-from generator.diagnostics import Diagnostic, Severity
-from generator.reporters import Group, Report, get_reporter
-from generator.reporters.github import escape_data, escape_property
+from generator.core.diagnostics import Diagnostic, Severity
+from generator.report import Group, Report, get_reporter
+from generator.report.github import escape_data, escape_property
 
 
 def diag(code="CFG001", severity=Severity.ERROR, path="configs/eval/a.toml", line=3, column=5, message="bad value", fixable=False):
@@ -80,7 +80,7 @@ def test_sarif_structure():
 
 
 def test_sarif_rules_carry_help_from_the_registry():
-    import generator.settings  # noqa: F401  registers SET001
+    import generator.check.settings  # noqa: F401  registers SET001
 
     driver = json.loads(render("sarif", Report([])))["runs"][0]["tool"]["driver"]
     set001 = next(r for r in driver["rules"] if r["id"] == "SET001")

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from generator.checks.configs import check_config_file, guess_config_kind
-from generator.checks.secrets import check_config_secrets
-from generator.schemas import load_schema
-from generator.toml_locate import TomlDoc
+from generator.check.families.configs import check_config_file, guess_config_kind
+from generator.check.families.secrets import check_config_secrets
+from generator.core.schemas import load_schema
+from generator.formats.toml_locate import TomlDoc
 
 from .conftest import codes, commit_all, run_json
 

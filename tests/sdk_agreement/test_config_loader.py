@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.checks.configs import check_config_file
+from generator.check.families.configs import check_config_file
 
 from .conftest import codes, run_json
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from generator.checks.secrets import (
+from generator.check.families.secrets import (
     check_config_secrets,
     check_env_example,
     check_secrets,
@@ -23,8 +23,8 @@ from generator.checks.secrets import (
     tracked_env_files,
 )
 from generator.cli import app
-from generator.toml_locate import TomlDoc
-from generator.workspace import Workspace
+from generator.formats.toml_locate import TomlDoc
+from generator.core.workspace import Workspace
 
 # Fake credentials in the shape of real ones (none is valid anywhere).
 FAKES = {

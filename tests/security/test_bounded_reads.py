@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.bounded import MAX_NESTING, toml_too_deep
+from generator.core.bounded import MAX_NESTING, toml_too_deep
 
 LIMIT = 60
 

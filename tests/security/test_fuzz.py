@@ -13,11 +13,11 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator import safe_write
-from generator.bounded import MAX_NESTING, toml_too_deep
-from generator.errors import UserError
-from generator.paths import unusable_path
-from generator.template_guard import gitattributes_drivers, has_git_segment, output_problems, plain_name, unsafe_config_keys
+from generator.core import safe_write
+from generator.core.bounded import MAX_NESTING, toml_too_deep
+from generator.core.errors import UserError
+from generator.core.paths import unusable_path
+from generator.core.template_guard import gitattributes_drivers, has_git_segment, output_problems, plain_name, unsafe_config_keys
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 
 from hostile import cli, make_workspace
-from generator import lock
+from generator.core import lock
 
 pytestmark = pytest.mark.skipif(lock.fcntl is None, reason="advisory locks need fcntl")
 
 HOLD = """
 import sys, time
 from pathlib import Path
-from generator import lock
+from generator.core import lock
 with lock.workspace(Path(sys.argv[1]), "update"):
     print("held", flush=True)
     time.sleep(60)
@@ -64,7 +64,7 @@ def test_init_twice_into_one_folder(tmp_path):
 KILLED_INIT = """
 import os, sys
 from pathlib import Path
-import generator.render as render
+import generator.scaffold.render as render
 real = render.render
 def render_then_die(src, dst, **kw):
     out = real(src, dst, **kw)

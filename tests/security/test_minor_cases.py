@@ -71,7 +71,7 @@ def test_fix_on_a_read_only_workspace_exits_2_with_one_line(make_workspace, monk
 
     from typer.testing import CliRunner
 
-    from generator import safe_write
+    from generator.core import safe_write
     from generator.cli import app
 
     ws = make_workspace(git=False)
@@ -132,7 +132,7 @@ def test_unsafe_settings_behind_include_are_refused(tmp_path, include):
     assert not marker.exists()
 
 
-@pytest.mark.parametrize("module", ["typer", "click", "generator.doctor"])
+@pytest.mark.parametrize("module", ["typer", "click", "generator.check.doctor"])
 def test_ctrl_c_during_start_up_imports_is_one_line(module):
     """The Ctrl-C is delivered exactly while ``module`` is imported (a real signal would make this flaky)."""
     code = (
@@ -158,7 +158,7 @@ def test_full_disk_during_the_first_commit_rolls_init_back(tmp_path, monkeypatch
     import os
 
     from hostile import cli
-    from generator import init_workspace
+    from generator.scaffold import init_workspace
 
     def disk_full(target):
         (target / ".git").mkdir()  # git had started
@@ -176,13 +176,13 @@ def test_full_disk_while_rendering_leaves_nothing(tmp_path, monkeypatch):
     import os
 
     from hostile import cli
-    import generator.render
+    import generator.scaffold.render
 
     def disk_full(src, dst, **kwargs):
         (dst / "half-written").write_text("x")
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(dst / "half-written"))
 
-    monkeypatch.setattr(generator.render, "render", disk_full)
+    monkeypatch.setattr(generator.scaffold.render, "render", disk_full)
     result = cli("init", tmp_path / "ws", "--defaults", "--no-git")
     assert result.exit_code == 2 and "No space left on device" in result.output, result.output
     assert list(tmp_path.iterdir()) == []

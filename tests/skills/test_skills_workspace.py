@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from generator.assets import install_skills, link_claude_skills
-from generator.checks import run_workspace_checks
+from generator.core.assets import install_skills, link_claude_skills
+from generator.check.families import run_workspace_checks
 from generator.cli import app
-from generator.resources import SKILL_NAMES
-from generator.workspace import Workspace
+from generator.core.resources import SKILL_NAMES
+from generator.core.workspace import Workspace
 
 
 @pytest.fixture

@@ -1,0 +1,372 @@
+"""Checks: datasets (contract section 4). Rules DAT001-DAT020.
+
+The reading is done by generator.formats.datasets (one module per format, streaming, never loading a
+file whole); this module owns the rules, maps the readers' finding kinds to them, and turns the
+"first 20 of a kind" cap into one summarising diagnostic per kind.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+from pathlib import Path
+
+from generator.check.families import workspace_check
+from generator.formats.datasets.extensions import suggested_name
+from generator.formats.datasets.findings import Findings
+from generator.core.diagnostics import Diagnostic, Severity
+from generator.check.registry import Rule, family_rules
+from generator.core.workspace import Workspace
+
+FAMILY = "datasets"
+MIN_ROWS = 4
+# The platform's "5 GB"; read as decimal gigabytes, the stricter of the two readings.
+MAX_BYTES = 5 * 1000**3
+# What the platform reads (osmosis-ai platform/constants.py VALID_EXTENSIONS), in any letter case.
+PLATFORM_SUFFIXES = (".jsonl", ".csv", ".parquet")
+
+
+_rule = family_rules(FAMILY)
+
+
+UNKNOWN_FORMAT = _rule(
+    "DAT001", "dataset-unknown-format", "error",
+    summary="The dataset's extension is not one the platform reads (.jsonl, .csv, .parquet, in any letter case); a .json file included.",
+    why="The platform picks the parser by extension; any other file, a JSON array (.json) too, is rejected at upload.",
+    fix="Convert the file to JSON lines (.jsonl: one object a line), CSV or parquet and name it so.",
+    example="data/train.json   # convert: jq -c '.[]' data/train.json > data/train.jsonl",
+    source="osmosis_ai/platform/constants.py",
+)  # fmt: skip
+UNREADABLE = _rule(
+    "DAT002", "dataset-unreadable", "error",
+    summary="The dataset file cannot be opened or read: not a regular file, no permission, or a link that never reaches a file (a symlink loop, a dangling link).",
+    why="A file the checker cannot read, the platform cannot read either; a link in data/ that leads nowhere is a dataset that is not there.",
+    fix="Check that the path is a regular file and readable (permissions); replace a looping or dangling link with the file itself.",
+    example="data/loop.jsonl -> loop.jsonl   # a link to itself",
+    source="osmosis_ai/platform/cli/dataset.py",
+)  # fmt: skip
+ENCODING = _rule(
+    "DAT003", "dataset-encoding", "error",
+    summary="The file has bytes that are not UTF-8 (reported by line and column).",
+    why="Datasets are read as UTF-8; a stray Latin-1 or UTF-16 byte fails the upload or garbles a prompt.",
+    fix="Re-save the file as UTF-8 (e.g. `iconv -f latin1 -t utf-8`), or fix the reported bytes.",
+    example='{"user_prompt": "caf\\xe9"}   # a Latin-1 byte',
+    source="osmosis_ai/platform/cli/dataset.py",
+)  # fmt: skip
+MALFORMED = _rule(
+    "DAT004", "dataset-malformed", "error",
+    summary="A line, element or record that does not parse in the file's format (JSON syntax, CSV field count, a broken parquet footer); a warning for what only the platform's lenient reader accepts: `NaN`/`Infinity` in JSON lines, CSV text after a closing quote or a quote never closed.",
+    why="The platform's reader stops at the first such row, so the dataset fails to upload or the run fails to start. What it reads leniently (Python's json and non-strict csv) other tools reject or read differently, so the file does not travel.",
+    fix="Fix the syntax at the reported line and column.",
+    example='{"user_prompt": "2 * 3", "ground_truth": "6",}   # trailing comma',
+    source="osmosis_ai/platform/cli/dataset.py",
+)  # fmt: skip
+NOT_OBJECT = _rule(
+    "DAT005", "dataset-row-not-object", "error",
+    summary="A JSON lines row or .json array element is not an object (an array, a string, a number...).",
+    why="Each row must map column names to values; anything else has no `user_prompt` to train on.",
+    fix="Write each row as one JSON object with the dataset's columns.",
+    example='["2 * 3", "6"]',
+    source="osmosis_ai/platform/cli/dataset.py",
+)  # fmt: skip
+MISSING_COLUMN = _rule(
+    "DAT006", "dataset-missing-column", "error",
+    summary="A required column is missing: `user_prompt` and `ground_truth` (or `label`), unless the file has a `metadata` column (metadata mode); near misses such as `User_Prompt` are named.",
+    why="Column names are case-sensitive: the platform does not find `User_Prompt`, so rows have no prompt or no reference answer for the grader.",
+    fix="Add the column, or rename the near miss to the exact name.",
+    example='{"User_Prompt": "2 * 3", "ground_truth": "6"}',
+    source="osmosis_ai/platform/cli/dataset.py",
+)  # fmt: skip
+AMBIGUOUS_LABEL = _rule(
+    "DAT007", "dataset-ambiguous-label", "warning",
+    summary="Both `ground_truth` and its alias `label` are columns.",
+    why="The platform accepts it and gives the grader `ground_truth` (`label` only where that is empty); with two answer columns a reader of the file cannot tell which one counts.",
+    fix="Keep one of the two columns (prefer `ground_truth`).",
+    example='{"user_prompt": "2 * 3", "ground_truth": "6", "label": "6"}',
+    source="ours",
+)  # fmt: skip
+NOT_STRING = _rule(
+    "DAT008", "dataset-value-not-string", "warning",
+    summary="A `user_prompt`, `ground_truth`, `label` or `system_prompt` value is not a string (a number, a list, a null `system_prompt`...); a null prompt or answer is DAT009.",
+    why="The platform accepts it and turns the value into Python's text of it (`2.50` becomes '2.5', a list '[1, 2]', true 'True'), which may not be the text the grader compares with; a null `system_prompt` sends the row without a system message.",
+    fix='Quote the value as a string: "ground_truth": "6", not 6.',
+    example='{"user_prompt": "2 * 3", "ground_truth": 6}',
+    source="ours",
+)  # fmt: skip
+EMPTY_VALUE = _rule(
+    "DAT009", "dataset-empty-value", "error",
+    summary="A `user_prompt`, `ground_truth` or `label` value is empty or null (an error: the platform fails the run at that row), or only whitespace (a warning: the platform accepts it).",
+    why="The platform reads an empty or null prompt or answer as missing and fails the run at that row; a whitespace-only one gives the model nothing to answer, or the grader nothing to compare with.",
+    fix="Fill in the value, or drop the row.",
+    example='{"user_prompt": "", "ground_truth": "6"}',
+    source="osmosis_ai/eval/local/dataset.py",
+)  # fmt: skip
+DIVERGENT_KEYS = _rule(
+    "DAT010", "dataset-inconsistent-columns", "error",
+    summary="A row's set of keys differs from the first row's (the first such row is shown, the rest counted).",
+    why="Every row of a dataset has the same columns; the platform infers them from the first rows and rejects or mis-reads the rest.",
+    fix="Give every row the same keys (add the missing ones, drop or rename the extra ones).",
+    example='{"user_prompt": "2 * 3", "ground_truth": "6"}\n{"user_prompt": "2 * 4", "answer": "8"}',
+    source="osmosis_ai/platform/cli/dataset.py",
+)  # fmt: skip
+TOO_FEW_ROWS = _rule(
+    "DAT011", "dataset-too-few-rows", "error",
+    summary=f"The dataset has fewer than {MIN_ROWS} rows.",
+    why=f"The platform requires at least {MIN_ROWS} rows per dataset.",
+    fix=f"Add rows until there are at least {MIN_ROWS}.",
+    source="osmosis_ai/platform/cli/dataset.py",
+)  # fmt: skip
+TOO_LARGE = _rule(
+    "DAT012", "dataset-too-large", "error",
+    summary="The file is larger than 5 GB.",
+    why="The platform accepts at most 5 GB per dataset file.",
+    fix="Split the dataset into several files, or convert it to parquet (compressed).",
+    source="osmosis_ai/platform/constants.py",
+)  # fmt: skip
+BAD_METADATA = _rule(
+    "DAT013", "dataset-metadata-invalid", "error",
+    summary="In a file with a `metadata` column, a row's metadata is not a non-empty JSON object (or JSON text of one), holds a nested empty object or an integer beyond 64 bits, or gives a key another JSON type than earlier rows did.",
+    why="Metadata reaches the workflow and grader as `ctx.metadata`; the platform stores it as one typed table, so it rejects what that table cannot hold.",
+    fix='Give every row an object with at least one key, the same type per key in every row (null aside), no `{}` inside and integers within 64 bits: "metadata": {"id": 7}. In CSV, the cell holds the JSON text.',
+    example='{"metadata": {"id": 7}}\n{"metadata": {"id": "seven"}}',
+    source="osmosis_ai/platform/cli/dataset.py",
+)  # fmt: skip
+PARQUET_UNCHECKED = _rule(
+    "DAT014", "dataset-parquet-unchecked", "warning",
+    summary="A parquet dataset's columns were not checked because pyarrow is not installed.",
+    why="Parquet is a binary format: without pyarrow only the file's magic bytes can be checked.",
+    fix="pip install 'osmosis-workspace[parquet]' (adds pyarrow) and check again.",
+    source="osmosis_ai/platform/cli/dataset.py",
+)  # fmt: skip
+BLANK_LINE = _rule(
+    "DAT015", "dataset-blank-line", "warning",
+    summary="A JSON lines or CSV file has a blank line: a warning in JSON lines (the platform skips it), an error in CSV (the platform reads it as a row with no fields).",
+    why="The platform's CSV reader takes a blank line for a row of the wrong width and rejects the file; other JSON lines readers may stop at one.",
+    fix="Delete the blank line (a single newline at the end of the file is fine).",
+    source="osmosis_ai/platform/cli/dataset.py",
+)  # fmt: skip
+DUPLICATE_COLUMN = _rule(
+    "DAT016", "dataset-duplicate-column", "warning",
+    summary="A CSV header or parquet schema names the same column twice.",
+    why="The platform accepts it and keeps the last column of that name; the other is dropped without a word, and other readers may keep a different one.",
+    fix="Rename or remove one of the columns.",
+    example="user_prompt,ground_truth,ground_truth",
+    source="ours",
+)  # fmt: skip
+NO_SYSTEM_PROMPT = _rule(
+    "DAT017", "dataset-no-system-prompt", "info",
+    summary="The dataset has no `system_prompt` column.",
+    why="It is optional, but most tasks need one: it is the system message every rollout starts with.",
+    fix="Add a `system_prompt` column if the task needs instructions (such as the answer format).",
+    source="ours",
+)  # fmt: skip
+BOM = _rule(
+    "DAT018", "dataset-byte-order-mark", "warning",
+    summary="The file starts with a UTF-8 byte-order mark: an error in JSON lines and in a CSV whose first column is one the platform looks for, else a warning.",
+    why="The platform reads the mark as data: line 1 of a JSON lines file becomes invalid JSON, and a CSV's first column becomes '\\ufeffuser_prompt', so `user_prompt` is missing.",
+    fix="Save the file as UTF-8 without BOM (in Excel: 'CSV UTF-8' adds one; use another export or strip it).",
+    source="osmosis_ai/platform/cli/dataset.py",
+)  # fmt: skip
+OUTSIDE_WORKSPACE = _rule(
+    "DAT019", "dataset-outside-workspace", "warning",
+    summary="A file in data/ is a link to a file outside the workspace; it is not checked.",
+    why="The platform runs the committed repository; a link out of it points at nothing there.",
+    fix="Copy the file into data/ instead of linking to it (or keep large files out of data/).",
+    source="ours",
+)  # fmt: skip
+
+MISNAMED = _rule(
+    "DAT020", "dataset-misnamed", "warning",
+    summary="A file in data/ is named nearly like a dataset (`x.jsnol`, `x.jsonl.txt`, `x.ndjson`) but not quite; the right name is suggested. Other files there (a README, notes) are not reported.",
+    why="The platform picks a dataset's parser by its lower-case extension, so the file is not read as the dataset it looks like, and doctor does not check its rows either.",
+    fix="Rename the file as suggested (or, if it is not a dataset, give it a name that does not look like one).",
+    example="data/train.jsnol   # did you mean train.jsonl?",
+    source="ours",
+)  # fmt: skip
+
+_BY_KIND: dict[str, Rule] = {
+    "unknown-format": UNKNOWN_FORMAT,
+    "unreadable": UNREADABLE,
+    "encoding": ENCODING,
+    "malformed": MALFORMED,
+    "not-object": NOT_OBJECT,
+    "missing-column": MISSING_COLUMN,
+    "ambiguous-label": AMBIGUOUS_LABEL,
+    "not-string": NOT_STRING,
+    "empty-value": EMPTY_VALUE,
+    "divergent-keys": DIVERGENT_KEYS,
+    "too-few-rows": TOO_FEW_ROWS,
+    "too-large": TOO_LARGE,
+    "metadata": BAD_METADATA,
+    "parquet-unchecked": PARQUET_UNCHECKED,
+    "blank-line": BLANK_LINE,
+    "csv-blank-line": BLANK_LINE,
+    "csv-quoting": MALFORMED,
+    "non-standard-json": MALFORMED,
+    "null-value": EMPTY_VALUE,
+    "blank-value": EMPTY_VALUE,
+    "bom-breaks": BOM,
+    "duplicate-column": DUPLICATE_COLUMN,
+    "no-system-prompt": NO_SYSTEM_PROMPT,
+    "bom": BOM,
+}
+# Kinds whose severity differs from their rule's: errors where the platform's reader fails on them,
+# warnings where it accepts what we only advise against.
+_SEVERITY = {
+    "csv-blank-line": Severity.ERROR, "bom-breaks": Severity.ERROR,
+    "csv-quoting": Severity.WARNING, "non-standard-json": Severity.WARNING, "blank-value": Severity.WARNING,
+}  # fmt: skip
+# How the summarising diagnostic names what it counts: (one, many).
+_NOUNS = {
+    "encoding": ("byte that is not UTF-8", "bytes that are not UTF-8"),
+    "malformed": ("malformed row", "malformed rows"),
+    "not-object": ("row that is not an object", "rows that are not objects"),
+    "not-string": ("value that is not a string", "values that are not strings"),
+    "empty-value": ("empty value", "empty values"),
+    "null-value": ("null value", "null values"),
+    "blank-value": ("whitespace-only value", "whitespace-only values"),
+    "csv-quoting": ("irregularly quoted record", "irregularly quoted records"),
+    "non-standard-json": ("line with NaN or Infinity", "lines with NaN or Infinity"),
+    "divergent-keys": ("row whose keys differ from the first row's", "rows whose keys differ from the first row's"),
+    "metadata": ("invalid metadata value", "invalid metadata values"),
+    "blank-line": ("blank line", "blank lines"),
+    "csv-blank-line": ("blank line", "blank lines"),
+}
+
+
+def _scan(path: Path, suffix: str, size: int, findings: Findings) -> int | None:
+    """Run the format's reader; the row count, or None when it could not be judged."""
+    if suffix == ".jsonl":
+        from generator.formats.datasets.jsonl import scan_file
+
+        return scan_file(path, size, findings)
+    if suffix == ".csv":
+        from generator.formats.datasets.csvfile import scan_csv
+
+        with open(path, "rb") as fh:
+            return scan_csv(fh, findings)  # None: stopped at an over-long line
+    from generator.formats.datasets.parquetfile import scan_parquet
+
+    return scan_parquet(path, size, findings)
+
+
+_LINK_HINT = "Replace the link with the dataset file itself, or point it at a file that exists (`ls -l` shows where it points)."
+
+
+def _broken_link(path: Path) -> str | None:
+    """Why ``path``, a link that never reaches a file, cannot be read; None for anything else.
+
+    Told apart by the errno of stat (ELOOP, ENOENT) rather than Path.resolve, which raises on a
+    loop only before Python 3.13."""
+    if not path.is_symlink():
+        return None
+    try:
+        path.stat()
+    except OSError as err:
+        if err.errno == errno.ELOOP:
+            return _loop_message(path)
+        if err.errno == errno.ENOENT:
+            return f"is a broken link: it points to {os.readlink(path)}, which does not exist"
+        raise
+    return None
+
+
+def _loop_message(path: Path) -> str:
+    """The loop spelled out as the links are written (a.jsonl -> b.jsonl -> a.jsonl)."""
+    seen = [os.path.normpath(path)]
+    chain = [path.name]
+    here = seen[0]
+    while os.path.islink(here) and len(chain) <= 40:  # 40: the kernel's own limit on link hops
+        written = os.readlink(here)
+        here = os.path.normpath(os.path.join(os.path.dirname(here), written))
+        chain.append(written)
+        if here in seen:
+            if len(chain) == 2:
+                return "is a symlink loop: it points to itself"
+            return f"is a symlink loop ({' -> '.join(chain)}): the links point at each other and never reach a file"
+        seen.append(here)
+    return "is a symlink loop: following its links never reaches a file"
+
+
+def findings_of(path: Path) -> Findings:
+    """Every finding for the dataset at ``path``, by kind (the format is chosen by extension)."""
+    findings = Findings()
+    suffix = path.suffix.lower()
+    if suffix == ".json":
+        findings.add("unknown-format", "the platform does not read .json datasets (it reads .jsonl, .csv and .parquet)",
+                     hint=f"Convert the array to JSON lines, one object a line: jq -c '.[]' {path.name} > {path.stem}.jsonl")
+        return findings
+    if suffix not in PLATFORM_SUFFIXES:
+        shown = f"`{path.suffix}`" if path.suffix else "no extension"
+        findings.add("unknown-format", f"{shown} is not a dataset format; use .jsonl, .csv or .parquet")
+        return findings
+    try:
+        broken = _broken_link(path)
+        if broken is not None:
+            findings.add("unreadable", broken, hint=_LINK_HINT)
+            return findings
+        if not path.is_file():
+            findings.add("unreadable", "not a regular file")
+            return findings
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            findings.add("too-large", f"the file is {size / 1000**3:.1f} GB; the platform accepts at most 5 GB")
+        rows = _scan(path, suffix, size, findings)
+    except OSError as err:
+        findings.add("unreadable", f"cannot read the file: {err.strerror or err}")
+        return findings
+    from generator.formats.datasets.outlier import first_row_outlier
+
+    first_row_outlier(findings, rows)
+    if rows is not None and rows < MIN_ROWS:
+        findings.add("too-few-rows", f"the dataset has {rows} row{'s' if rows != 1 else ''}; the platform needs at least {MIN_ROWS}")
+    return findings
+
+
+def to_diagnostics(findings: Findings, display: str) -> list[Diagnostic]:
+    """The findings as diagnostics at ``display``, one summarising diagnostic per capped kind."""
+    out = [_BY_KIND[f.kind].at(display, f.message, line=f.line, column=f.column, hint=f.hint, severity=_SEVERITY.get(f.kind))
+           for f in findings.shown]
+    for kind, first in findings.first_hidden.items():
+        rest = findings.hidden(kind)
+        shown = findings.counts[kind] - rest
+        where = "" if not first else (f" at line {first}" if rest == 1 else f", from line {first} on")
+        one, many = _NOUNS.get(kind, ("more finding", "more findings"))
+        listed = "the first is listed" if shown == 1 else f"the first {shown} are listed"
+        message = f"{rest} more {one if rest == 1 else many}{where} ({listed})"
+        out.append(_BY_KIND[kind].at(display, message, line=first, severity=_SEVERITY.get(kind)))
+    return sorted(out, key=Diagnostic.sort_key)
+
+
+def check_dataset_file(path: Path, display: str) -> list[Diagnostic]:
+    """Check one dataset file; diagnostics carry ``display`` as their path."""
+    return to_diagnostics(findings_of(Path(path)), display)
+
+
+def _misnamed(path: Path, display: str) -> list[Diagnostic]:
+    """DAT020 for a file whose name is nearly a dataset's; nothing for notes and READMEs
+    (generator.formats.datasets.extensions says which is which)."""
+    suggestion = suggested_name(path.name)
+    if suggestion is None:
+        return []
+    message = f"{path.name} looks like a dataset but is not named as one (the platform reads .jsonl, .csv, .parquet); did you mean {suggestion}?"
+    hint = f"Rename it to {suggestion} (if it is not a dataset, give it a name that does not look like one)."
+    return [MISNAMED.at(display, message, hint=hint)]
+
+
+@workspace_check(FAMILY)
+def check_data_folder(ws: Workspace) -> list[Diagnostic]:
+    """Every dataset file under data/ (links out of the workspace are reported, not followed), and
+    any other file there whose name is nearly a dataset's."""
+    found: list[Diagnostic] = []
+    datasets = set(ws.data_files)
+    for path in ws.data_entries:
+        display = path.relative_to(ws.root).as_posix() if path.is_relative_to(ws.root) else ws.rel(path)
+        if path not in datasets:
+            found.extend(_misnamed(path, display))
+        elif ws.outside(path):
+            found.append(OUTSIDE_WORKSPACE.at(display, "links to a file outside the workspace; not checked"))
+        else:
+            found.extend(check_dataset_file(path, display))
+    return found
+

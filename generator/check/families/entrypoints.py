@@ -1,0 +1,473 @@
+"""Checks: rollout entrypoints (contract section 2), read statically with ast; never imported or run.
+
+For each rollout folder: the entrypoint module(s) the configs name (default ``main.py``) must define
+exactly one concrete AgentWorkflow subclass and at most one concrete Grader subclass, with async
+``run``/``grade``; a remote-rollout server module (a RolloutAgentLoop subclass, found by subclass,
+not by file name) must have a ``name``, ``get_tools``, an async ``run`` and a module-level instance;
+the rollout's pyproject must depend on osmosis-ai.
+
+Counting follows what the platform does at import time: it looks at the entrypoint module's
+namespace, so a class imported into the entrypoint counts, and aliases of one class count once.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from generator.check.families import sdk_compat, workspace_check
+from generator.check.config_refs import workspace_configs
+from generator.core.diagnostics import Diagnostic
+from generator.formats.pyast import (
+    GRADER,
+    LOOP,
+    REQUIRED_METHOD,
+    WORKFLOW,
+    ClassRef,
+    Ext,
+    Module,
+    Resolver,
+    binding_site,
+    module_classes,
+)
+from generator.core.paths import is_inside, real_path, unusable_path
+from generator.core.pep440 import requirement_name
+from generator.check.registry import rule
+from generator.check.sdk_target import Target
+from generator.formats.toml_locate import TomlDoc
+from generator.core.workspace import Workspace
+
+FAMILY = "entrypoints"
+DEFAULT_ENTRYPOINT = "main.py"
+
+MISSING_ENTRYPOINT = rule(
+    "ENT001", "missing-entrypoint", FAMILY, "error",
+    summary="A rollout folder has no entrypoint module (`main.py`, or the `entrypoint` its configs name).",
+    why="The platform imports the entrypoint to find the rollout's AgentWorkflow; without it every run fails at start-up.",
+    fix="Create rollouts/<rollout>/main.py defining one AgentWorkflow subclass (see `osmosis rollout new`), or point the configs' `entrypoint` at the module that does.",
+    example="rollouts/multiply/ holds only agent.py and no config names it as the entrypoint",
+    source="osmosis_ai/platform/cli/rollout_entrypoint.py",
+)
+SYNTAX_ERROR = rule(
+    "ENT002", "python-syntax-error", FAMILY, "error",
+    summary="A rollout module cannot be parsed as Python.",
+    why="The platform imports the rollout's modules; a syntax error fails every rollout of the run.",
+    fix="Fix the syntax at the reported line (run `python -m py_compile FILE` to see it).",
+    example="async def run(self, ctx)   # missing colon",
+    source="osmosis_ai/platform/cli/rollout_entrypoint.py",
+)
+NO_WORKFLOW = rule(
+    "ENT003", "no-agent-workflow", FAMILY, "error",
+    summary="The entrypoint defines no concrete `osmosis_ai.rollout.AgentWorkflow` subclass.",
+    why="The platform runs the one concrete AgentWorkflow it finds in the entrypoint; with none there is nothing to run.",
+    fix="Define `class MyWorkflow(AgentWorkflow)` with `async def run(self, ctx)` in the entrypoint (import AgentWorkflow from osmosis_ai.rollout).",
+    example="class MyWorkflow(AgentWorkflow): pass   # no run(): still abstract",
+    source="contract §2",
+)
+MULTIPLE_WORKFLOWS = rule(
+    "ENT004", "multiple-agent-workflows", FAMILY, "error",
+    summary="The entrypoint defines more than one concrete AgentWorkflow subclass.",
+    why="The platform cannot tell which workflow to run; it needs exactly one per entrypoint.",
+    fix="Keep one concrete AgentWorkflow in the entrypoint; make shared bases abstract (no run(), or ABC) or move other workflows to their own rollout.",
+    example="class A(AgentWorkflow): async def run(...)\nclass B(AgentWorkflow): async def run(...)",
+    source="contract §2; contract §7",
+)
+MULTIPLE_GRADERS = rule(
+    "ENT005", "multiple-graders", FAMILY, "error",
+    summary="The entrypoint defines more than one concrete Grader subclass.",
+    why="The platform scores samples with the entrypoint's single Grader; two make the choice ambiguous.",
+    fix="Keep at most one concrete Grader in the entrypoint; combine the scoring logic into it.",
+    example="class ExactGrader(Grader): ...\nclass FuzzyGrader(Grader): ...",
+    source="contract §2; contract §7",
+)
+SYNC_RUN = rule(
+    "ENT006", "sync-workflow-run", FAMILY, "error",
+    summary="An AgentWorkflow's `run` is a plain `def`, not `async def`.",
+    why="The SDK awaits `run(ctx)`; a synchronous run returns a value that is not awaitable and the rollout fails.",
+    fix="Declare it `async def run(self, ctx: AgentWorkflowContext)` and await the agent call inside.",
+    example="def run(self, ctx): ...",
+    source="osmosis_ai/rollout/agent_workflow.py",
+)
+SYNC_GRADE = rule(
+    "ENT007", "sync-grader-grade", FAMILY, "error",
+    summary="A Grader's `grade` is a plain `def`, not `async def`.",
+    why="The SDK awaits `grade(ctx)`; a synchronous grade fails and the samples end without a reward.",
+    fix="Declare it `async def grade(self, ctx: GraderContext)`.",
+    example="def grade(self, ctx): ...",
+    source="osmosis_ai/rollout/grader.py",
+)
+MISSING_ROLLOUT_PYPROJECT = rule(
+    "ENT008", "missing-rollout-pyproject", FAMILY, "error",
+    summary="A rollout folder has no `pyproject.toml`.",
+    why="The platform installs each rollout's dependencies from its own pyproject.toml; without it the SDK is not installed.",
+    fix="Add rollouts/<rollout>/pyproject.toml with `dependencies = [\"osmosis-ai[server]\"]` (see the templates).",
+    example="rollouts/multiply/ without pyproject.toml",
+    source="osmosis_ai/eval/local/runner.py",
+)
+MISSING_SDK_DEPENDENCY = rule(
+    "ENT009", "missing-osmosis-dependency", FAMILY, "error",
+    summary="A rollout's pyproject.toml does not declare `osmosis-ai` in its dependencies.",
+    why="The entrypoint imports osmosis_ai; if the rollout does not depend on it, the import fails on the platform.",
+    fix="Add \"osmosis-ai[server]\" to [project] dependencies in the rollout's pyproject.toml.",
+    example='[project]\ndependencies = ["strands-agents"]',
+    source="contract §2",
+)
+INVALID_ROLLOUT_PYPROJECT = rule(
+    "ENT010", "invalid-rollout-pyproject", FAMILY, "error",
+    summary="A rollout's pyproject.toml is not valid TOML.",
+    why="The platform cannot install the rollout's dependencies from a file it cannot parse.",
+    fix="Fix the TOML syntax at the reported line.",
+    example='dependencies = ["osmosis-ai"',
+    source="osmosis_ai/eval/local/runner.py",
+)
+LOOP_WITHOUT_NAME = rule(
+    "ENT011", "agent-loop-without-name", FAMILY, "error",
+    summary="A RolloutAgentLoop subclass has no `name` class attribute.",
+    why="The rollout server registers the loop under its unique name; without one the server refuses to start.",
+    fix='Add a class attribute, e.g. `name = "my_agent"`.',
+    example="class MyLoop(RolloutAgentLoop):\n    def get_tools(self, request): ...",
+    source="contract §2; contract §7",
+)
+LOOP_WITHOUT_TOOLS = rule(
+    "ENT012", "agent-loop-without-get-tools", FAMILY, "error",
+    summary="A RolloutAgentLoop subclass has no `get_tools` method.",
+    why="The trainer's `/v1/rollout/init` call returns the loop's tools; without get_tools the loop is abstract and cannot be instantiated.",
+    fix="Add `def get_tools(self, request)` returning OpenAI function-calling tool specs (an empty list if the agent has no tools).",
+    example="class MyLoop(RolloutAgentLoop):\n    name = 'calc'",
+    source="contract §2; contract §7",
+)
+LOOP_SYNC_RUN = rule(
+    "ENT013", "agent-loop-run-not-async", FAMILY, "error",
+    summary="A RolloutAgentLoop subclass has no `async def run`.",
+    why="The server awaits `run(ctx)` for every rollout; a missing or synchronous run fails each one.",
+    fix="Define `async def run(self, ctx: RolloutContext) -> RolloutResult` that loops ctx.chat(...) and ends with ctx.complete(messages).",
+    example="def run(self, ctx): ...",
+    source="contract §2; contract §7",
+)
+LOOP_WITHOUT_INSTANCE = rule(
+    "ENT014", "agent-loop-without-instance", FAMILY, "error",
+    summary="A server module defines a RolloutAgentLoop subclass but no module-level instance of it.",
+    why="`osmosis serve -m server:agent_loop` and `create_app(agent_loop)` need an instance at module level.",
+    fix="Add `agent_loop = MyLoop()` (and `app = create_app(agent_loop)`) at the end of the module.",
+    example="class MyLoop(RolloutAgentLoop): ...   # and nothing instantiates it",
+    source="contract §2; contract §7",
+)
+HARD_CODED_CLIENT = rule(
+    "ENT015", "hard-coded-model-client", FAMILY, "warning",
+    summary="An AgentWorkflow constructs its own model client (e.g. `openai.OpenAI(...)`).",
+    why="Policy calls must go through an integration (OsmosisStrandsAgent, OsmosisAgent) so the platform can route them to the model being trained and record samples; a hard-coded client trains nothing.",
+    fix="Use OsmosisStrandsAgent with OsmosisRolloutModel (Strands) or OsmosisAgent (OpenAI Agents SDK) instead of a direct client.",
+    example="client = AsyncOpenAI(); await client.chat.completions.create(...)",
+    source="contract §2",
+)
+
+# Constructors (and call helpers) of model clients a workflow should not call directly.
+MODEL_CLIENTS = frozenset({
+    "openai.OpenAI", "openai.AsyncOpenAI", "openai.AzureOpenAI", "openai.AsyncAzureOpenAI",
+    "anthropic.Anthropic", "anthropic.AsyncAnthropic",
+    "litellm.completion", "litellm.acompletion",
+})
+SDK_DEPENDENCY = "osmosis-ai"
+_TEST_MODULE = re.compile(r"^(test_.*|.*_test|conftest)\.py$")
+
+Display = Callable[[Path], str]
+
+
+# -- file level (osmosis validate) -----------------------------------------------------------
+
+
+def check_entrypoint_file(path: Path, display: str, *, sdk_requirement: str | None = None) -> list[Diagnostic]:
+    """Check one entrypoint module (siblings looked up beside it) against the osmosis-ai that
+    ``sdk_requirement``, else the pyproject.toml beside it, installs. Never raises."""
+    target = sdk_compat.file_target(path, sdk_requirement)
+    resolver = Resolver(path.parent)
+    module = resolver.module(path)
+    base = PurePosixPath(display).parent
+
+    def show(p: Path) -> str:
+        if real_path(p) == real_path(path):
+            return display
+        try:
+            return (base / real_path(p).relative_to(real_path(path.parent)).as_posix()).as_posix()
+        except ValueError:
+            return p.as_posix()
+
+    found = _syntax_findings([module], show)
+    if module.tree is not None:
+        loops = _loop_findings(resolver, [module], show)
+        found += _entrypoint_findings(resolver, module, show, is_server=bool(loops.leaves), target=target)
+        found += sdk_compat.loop_era_only(loops.findings, target)
+        found += sdk_compat.api_findings(resolver, module, show, target)
+    return _dedupe(found)
+
+
+# -- workspace level (osmosis doctor) --------------------------------------------------------
+
+
+@workspace_check(FAMILY)
+def check_rollout_entrypoints(ws: Workspace) -> list[Diagnostic]:
+    named_by_rollout: dict[str, list[str | None]] = {}
+    for config in workspace_configs(ws):
+        rollout, entrypoint = config.experiment_str("rollout"), config.experiment_str("entrypoint")
+        if rollout and entrypoint:
+            named_by_rollout.setdefault(rollout, []).append(entrypoint)
+    found: list[Diagnostic] = []
+    for folder in ws.rollout_dirs:
+        found += _check_rollout(ws, folder, named_by_rollout.get(folder.name, []))
+    return _dedupe(found)
+
+
+def _check_rollout(ws: Workspace, folder: Path, named: list[str | None]) -> list[Diagnostic]:
+    resolver = Resolver(folder)
+    show: Display = lambda p: _rel(ws, p)
+    entries: list[Path] = []
+    for name in dict.fromkeys(named):
+        if unusable_path(name):  # a NUL byte or an over-long name: CFG018 says so; os calls would raise
+            continue
+        candidate = folder / name  # type: ignore[operator]
+        # A missing or escaping entrypoint is the config checks' finding; only check real ones.
+        if candidate.suffix == ".py" and candidate.is_file() and is_inside(folder, candidate):
+            entries.append(candidate)
+    default = folder / DEFAULT_ENTRYPOINT
+    if not named and default.is_file():
+        entries.append(default)
+
+    modules = [resolver.module(p) for p in _top_level_modules(folder)]
+    entry_modules = [resolver.module(p) for p in entries]
+    for m in entry_modules:
+        if all(m is not other for other in modules):
+            modules.append(m)
+
+    target = sdk_compat.rollout_target(ws, folder)
+    found = _syntax_findings(modules, show)
+    loops = _loop_findings(resolver, modules, show)
+    found += sdk_compat.loop_era_only(loops.findings, target)
+    for module in entry_modules:
+        if module.tree is not None:
+            is_server = any(leaf.module is module for leaf in loops.leaves)
+            found += _entrypoint_findings(resolver, module, show, is_server=is_server, target=target)
+    for path in sdk_compat.rollout_modules(folder):
+        found += sdk_compat.api_findings(resolver, resolver.module(path), show, target)
+    if not named and not default.is_file() and not loops.leaves:
+        found.append(MISSING_ENTRYPOINT.at(
+            show(default),
+            f"rollout {folder.name!r} has no {DEFAULT_ENTRYPOINT} and no config names another entrypoint",
+        ))
+    found += _pyproject_findings(ws, folder)
+    return found
+
+
+def _rel(ws: Workspace, path: Path) -> str:
+    """Workspace-relative POSIX path, computed without resolving links (every path checked here is
+    reached from the root, and resolving a symlink loop raises)."""
+    try:
+        return path.relative_to(ws.root).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def _top_level_modules(folder: Path) -> list[Path]:
+    """The rollout's own modules: top-level .py files, without tests (which may define fakes)."""
+    return sorted(
+        p for p in folder.glob("*.py")
+        if p.is_file() and not _TEST_MODULE.match(p.name) and is_inside(folder, p)
+    )
+
+
+# -- the entrypoint module -------------------------------------------------------------------
+
+
+def _syntax_findings(modules: list[Module], show: Display) -> list[Diagnostic]:
+    return [
+        SYNTAX_ERROR.at(
+            show(m.path), f"{m.path.name}: {m.error.message}", line=m.error.line, column=m.error.column,
+            hint=None if m.error.line else "Make it a readable Python source file (UTF-8 or a coding cookie, no NUL bytes).",
+        )
+        for m in modules
+        if m.error is not None
+    ]
+
+
+def _namespace_classes(resolver: Resolver, module: Module, kind: str) -> list[tuple[ClassRef, int | None, int | None]]:
+    """Distinct classes deriving from SDK class ``kind`` bound in ``module``'s namespace, each with
+    where it is bound (its class statement when defined here), in source order."""
+    by_key: dict[tuple, tuple[ClassRef, int | None, int | None]] = {}
+    for name, binding in module.bindings.items():
+        found = resolver.lookup(module, name)
+        if not isinstance(found, ClassRef) or kind not in resolver.sdk_kinds(found):
+            continue
+        line, column = binding_site(found.node if found.module is module else binding)
+        previous = by_key.get(found.key)
+        if previous is None or (line or 0) < (previous[1] or 0):
+            by_key[found.key] = (found, line, column)
+    return sorted(by_key.values(), key=lambda item: (item[1] or 0, item[2] or 0))
+
+
+def _entrypoint_findings(resolver: Resolver, module: Module, show: Display, *, is_server: bool, target: Target) -> list[Diagnostic]:
+    path = show(module.path)
+    found: list[Diagnostic] = []
+    concrete: dict[str, list[tuple[ClassRef, int | None, int | None]]] = {}
+    bound_by_kind: dict[str, list[tuple[ClassRef, int | None, int | None]]] = {}
+    for kind in (WORKFLOW, GRADER):
+        bound = bound_by_kind[kind] = _namespace_classes(resolver, module, kind)
+        concrete[kind] = [item for item in bound if resolver.is_abstract(item[0], kind) is None]
+        if kind == WORKFLOW and not concrete[kind] and not is_server:
+            if bound:
+                cls, line, column = bound[0]
+                reason = resolver.is_abstract(cls, kind)
+                found.append(NO_WORKFLOW.at(
+                    path, f"no concrete AgentWorkflow subclass: {reason}, so it is abstract", line=line, column=column,
+                ))
+            else:
+                found.append(NO_WORKFLOW.at(path, "no concrete AgentWorkflow subclass (of osmosis_ai.rollout.AgentWorkflow) found"))
+    for kind, dup_rule, label in ((WORKFLOW, MULTIPLE_WORKFLOWS, "AgentWorkflow"), (GRADER, MULTIPLE_GRADERS, "Grader")):
+        items = concrete[kind]
+        if len(items) > 1:
+            listing = ", ".join(f"{c.name} (line {line})" for c, line, _ in items[:5])
+            if len(items) > 5:
+                listing += f" and {len(items) - 5} more"
+            _, line, column = items[1]
+            limit = "exactly one" if kind == WORKFLOW else "at most one"
+            severity, why = sdk_compat.scan_severity(target)
+            found.append(dup_rule.at(
+                path, f"{len(items)} concrete {label} subclasses: {listing}; the entrypoint needs {limit}{why}",
+                line=line, column=column, severity=severity,
+            ))
+    for kind, sync_rule in ((WORKFLOW, SYNC_RUN), (GRADER, SYNC_GRADE)):
+        method = REQUIRED_METHOD[kind]
+        for cls, _, _ in concrete[kind]:
+            owner_method = resolver.member(cls, method)
+            if owner_method is None:
+                continue
+            owner, stmt = owner_method
+            if isinstance(stmt, ast.FunctionDef):
+                found.append(sync_rule.at(
+                    show(owner.module.path), f"{owner.name}.{method}() must be `async def {method}(self, ctx)`",
+                    line=stmt.lineno, column=stmt.col_offset + 1,
+                ))
+    found += _client_findings(resolver, module, path)
+    if not is_server:
+        found += sdk_compat.entrypoint_findings(resolver, module, show, target, bound_by_kind, concrete)
+    return found
+
+
+def _client_findings(resolver: Resolver, module: Module, path: str) -> list[Diagnostic]:
+    """Direct model-client calls inside the AgentWorkflow classes defined in ``module``."""
+    found = []
+    for cls in module_classes(module):
+        if WORKFLOW not in resolver.sdk_kinds(cls):
+            continue
+        for node in ast.walk(cls.node):
+            if isinstance(node, ast.Call):
+                target = resolver.resolve(module, node.func)
+                if isinstance(target, Ext) and target.dotted in MODEL_CLIENTS:
+                    found.append(HARD_CODED_CLIENT.at(
+                        path, f"{cls.name} calls {target.dotted}(...) directly; policy calls must go through an Osmosis integration",
+                        line=node.lineno, column=node.col_offset + 1,
+                    ))
+    return found
+
+
+# -- remote rollout server modules -----------------------------------------------------------
+
+
+@dataclass
+class _Loops:
+    findings: list[Diagnostic] = field(default_factory=list)
+    leaves: list[ClassRef] = field(default_factory=list)
+
+
+def _loop_findings(resolver: Resolver, modules: list[Module], show: Display) -> _Loops:
+    """RolloutAgentLoop checks over ``modules``. Only leaf classes (nothing in the rollout derives
+    from them) that are not declared ABC are checked: intermediates are free to be partial."""
+    result = _Loops()
+    classes = [c for m in modules for c in module_classes(m) if LOOP in resolver.sdk_kinds(c)]
+    subclassed = {base.key for c in classes for base in resolver.mro(c)[1:]}
+    result.leaves = [c for c in classes if c.key not in subclassed and not resolver.declares_abc(c)]
+    for cls in result.leaves:
+        path = show(cls.module.path)
+        line, column = cls.node.lineno, cls.node.col_offset + 1
+        name = resolver.member(cls, "name")
+        if name is None or isinstance(name[1], ast.FunctionDef | ast.AsyncFunctionDef):
+            result.findings.append(LOOP_WITHOUT_NAME.at(
+                path, f"{cls.name} has no `name` class attribute", line=line, column=column,
+            ))
+        tools = resolver.member(cls, "get_tools")
+        if tools is None:
+            result.findings.append(LOOP_WITHOUT_TOOLS.at(
+                path, f"{cls.name} has no get_tools(self, request) method", line=line, column=column,
+            ))
+        run = resolver.member(cls, "run")
+        if run is None:
+            result.findings.append(LOOP_SYNC_RUN.at(
+                path, f"{cls.name} has no `async def run(self, ctx)`", line=line, column=column,
+            ))
+        elif isinstance(run[1], ast.FunctionDef):
+            stmt = run[1]
+            result.findings.append(LOOP_SYNC_RUN.at(
+                show(run[0].module.path), f"{run[0].name}.run() must be `async def run(self, ctx)`",
+                line=stmt.lineno, column=stmt.col_offset + 1,
+            ))
+        if not _has_instance(resolver, cls):
+            result.findings.append(LOOP_WITHOUT_INSTANCE.at(
+                path, f"no module-level instance of {cls.name} (e.g. `agent_loop = {cls.name}()`)",
+                line=line, column=column,
+            ))
+    return result
+
+
+def _has_instance(resolver: Resolver, cls: ClassRef) -> bool:
+    module = cls.module
+    for binding in module.bindings.values():
+        if isinstance(binding, ast.Assign | ast.AnnAssign) and isinstance(binding.value, ast.Call):
+            made = resolver.resolve(module, binding.value.func)
+            if isinstance(made, ClassRef) and made.key == cls.key:
+                return True
+    return False
+
+
+# -- the rollout's pyproject.toml ------------------------------------------------------------
+
+
+def _pyproject_findings(ws: Workspace, folder: Path) -> list[Diagnostic]:
+    path = folder / "pyproject.toml"
+    shown = _rel(ws, path)
+    if not path.is_file():
+        return [MISSING_ROLLOUT_PYPROJECT.at(shown, f"rollout {folder.name!r} has no pyproject.toml")]
+    text = ws.read_text(path)
+    if text is None:
+        return [INVALID_ROLLOUT_PYPROJECT.at(shown, f"pyproject.toml {ws.unread_reason(path)}", hint=ws.unread_hint(path))]
+    doc = TomlDoc.parse(text)
+    if doc.data is None:
+        err = doc.error
+        return [INVALID_ROLLOUT_PYPROJECT.at(shown, f"pyproject.toml: {err.message}", line=err.line, column=err.column)]
+    if _declares_sdk(doc.data):
+        return []
+    pos = doc.locator.key(("project", "dependencies")) or doc.locator.table(("project",)) or (None, None)
+    return [MISSING_SDK_DEPENDENCY.at(
+        shown, f"rollout {folder.name!r} does not list {SDK_DEPENDENCY} in [project] dependencies",
+        line=pos[0], column=pos[1],
+    )]
+
+
+def _declares_sdk(data: dict) -> bool:
+    project = data.get("project")
+    deps = project.get("dependencies") if isinstance(project, dict) else None
+    names = [requirement_name(d) for d in deps if isinstance(d, str)] if isinstance(deps, list) else []
+    poetry = _table(_table(_table(data, "tool"), "poetry"), "dependencies")
+    if poetry:
+        names += [requirement_name(k) for k in poetry]
+    return SDK_DEPENDENCY in names
+
+
+def _table(data: dict, key: str) -> dict:
+    value = data.get(key)
+    return value if isinstance(value, dict) else {}
+
+
+def _dedupe(found: list[Diagnostic]) -> list[Diagnostic]:
+    """One finding per (code, place, message): an entrypoint named by several configs is checked once."""
+    return list(dict.fromkeys(found))

@@ -1,0 +1,303 @@
+"""Checks: Git Sync. The platform runs what is committed on the default branch, so uncommitted
+edits to what runs use (rollouts, configs, the root pyproject, the datasets configs name), and
+configs pinning commits or branches this clone lacks, are findings. Under pre-commit the staged
+state is what gets committed, so staged changes count as committed there.
+
+gitpython is imported only inside the check, and only when the workspace is in a git work tree
+(the layout family reports a workspace outside git), so `doctor` stays fast elsewhere.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+import shlex
+from pathlib import Path, PurePosixPath
+
+from generator.check.families import workspace_check
+from generator.check.families.leftovers import is_update_leftover
+from generator.check.config_refs import ConfigRef, workspace_configs
+from generator.core.diagnostics import Diagnostic
+from generator.check.registry import rule
+from generator.formats.toml_locate import TomlDoc
+from generator.core.workspace import Workspace
+
+FAMILY = "git"
+WATCHED = ("rollouts", "configs", "pyproject.toml")  # what the platform runs from the synced branch
+SHOWN_FILES = 5  # how many changed files a finding names before "and N more"
+HINT_PATHS = 8  # how many paths `git add ...` in the hint names before it names whole folders
+_SHA = re.compile(r"^[0-9a-fA-F]{7,40}$")
+
+UNCOMMITTED = rule(
+    "GIT001", "uncommitted-changes", FAMILY, "warning",
+    summary="Files a run uses (rollouts/, configs/, the root pyproject.toml, the datasets configs name) have uncommitted or untracked changes.",
+    why="The platform runs what is committed on the default branch; local edits are not what a submitted run uses.",
+    fix="Commit and push them (`git add PATHS && git commit && git push`; the finding names the paths) before submitting a run.",
+    example="rollouts/multiply/main.py modified, data/multiply.jsonl untracked",
+    source="osmosis_ai/platform/cli/workspace_repo.py",
+)
+UNKNOWN_COMMIT = rule(
+    "GIT002", "unknown-commit", FAMILY, "error",
+    summary="A config's `commit_sha` is not a commit in the local repository.",
+    why="The platform checks out exactly this commit; a typo or an unpushed/unfetched commit makes the run fail.",
+    fix="Use a commit that exists (`git log --oneline`), or `git fetch` if it was made elsewhere; or drop commit_sha to use the branch head.",
+    example='commit_sha = "deadbee"',
+    source="osmosis_ai/platform/cli/workspace_repo.py",
+)
+UNKNOWN_BRANCH = rule(
+    "GIT003", "unknown-branch", FAMILY, "warning",
+    summary="A config's `branch` does not exist in the local repository.",
+    why="The platform syncs this branch; if it does not exist (a typo, or never pushed) the run cannot start.",
+    fix="Check the name against `git branch -a`, or create and push the branch.",
+    example='branch = "mian"',
+    source="contract §6",
+)
+UNPUSHED = rule(
+    "GIT005", "unpushed-commits", FAMILY, "warning",
+    summary="Local commits touching what runs use (rollouts/, configs/, the root pyproject.toml, used datasets) are not pushed to the branch's upstream.",
+    why="The platform syncs from the remote repository; commits that exist only in this clone are not what a run uses.",
+    fix="Push them (`git push`) before submitting a run.",
+    example="rollouts/multiply/main.py committed locally, `git status` says 'ahead of origin/main by 1 commit'",
+    source="osmosis_ai/platform/cli/workspace_repo.py",
+)
+GIT_UNREADABLE = rule(
+    "GIT004", "git-unreadable", FAMILY, "warning",
+    summary="The git repository holding the workspace could not be inspected.",
+    why="Without reading git, doctor cannot tell whether what the platform will run matches the files here.",
+    fix="Check that `git status` works in the workspace (git installed, repository not corrupt).",
+    example="a damaged .git folder, or no git executable on PATH",
+    source="ours",
+)
+
+
+@workspace_check(FAMILY)
+def check_git_sync(ws: Workspace) -> list[Diagnostic]:
+    if ws.git_root is None:
+        return []  # LAY007 reports it
+    try:
+        import git  # gitpython: lazily, it spawns `git` and is slow to import
+    except Exception as err:  # noqa: BLE001  ImportError, or gitpython refusing a missing git binary
+        return [GIT_UNREADABLE.at(None, f"cannot load gitpython/git: {_one_line(err)}")]
+    try:
+        repo = git.Repo(ws.git_root)
+    except Exception as err:  # noqa: BLE001  InvalidGitRepositoryError, NoSuchPathError, OSError
+        return [GIT_UNREADABLE.at(None, f"cannot open the git repository at {ws.git_root} ({type(err).__name__})")]
+    try:
+        with repo:
+            prefix = PurePosixPath(ws.repo_prefix or ".")
+            paths = watched(ws)
+            found = _uncommitted(repo, prefix, paths) + _unpushed(repo, prefix, paths)
+            for config in workspace_configs(ws):
+                found += _pins(repo, ws, config)
+            return found
+    except Exception as err:  # noqa: BLE001  a git command failed: report it instead of crashing doctor
+        return [GIT_UNREADABLE.at(None, f"git failed: {_one_line(err)}")]
+
+
+def _one_line(err: BaseException) -> str:
+    text = " ".join(str(err).split())
+    return text[:200] or type(err).__name__
+
+
+def watched(ws: Workspace) -> list[str]:
+    """Workspace-relative paths a run depends on: rollouts/, configs/, the root pyproject.toml, and
+    the data/ files the configs and rollouts use (git needs no more than these pathspecs)."""
+    return [*WATCHED, *used_datasets(ws)]
+
+
+def used_datasets(ws: Workspace) -> list[str]:
+    """data/ files a config names (a local path, or a platform dataset name that is the stem of a
+    file under data/, as `osmosis dataset upload` names it) or named after a rollout."""
+    from generator.check.families.configs import local_dataset
+
+    names = {p.name for p in ws.rollout_dirs}
+    used: set[str] = set()
+    for config in workspace_configs(ws):
+        value = config.experiment_str("dataset")
+        if not value:
+            continue
+        text = posixpath.normpath(value.replace("\\", "/"))
+        if local_dataset(value) and not text.startswith(("/", "..")):
+            used.add(text if "/" in text else f"data/{text}")
+        else:
+            names.add(value)
+    for path in ws.data_files:
+        rel = ws.rel(path)
+        if path.stem in names and not rel.startswith("../"):
+            used.add(rel)
+    return sorted(p for p in used if p.startswith("data/"))
+
+
+def _under_pre_commit() -> bool:
+    # pre-commit sets PRE_COMMIT=1 for its hooks, and git exports GIT_INDEX_FILE to a plain
+    # .git/hooks/pre-commit script: either way, what is staged is what the commit will hold.
+    return bool(os.environ.get("PRE_COMMIT") or os.environ.get("GIT_INDEX_FILE"))
+
+
+def _uncommitted(repo, prefix: PurePosixPath, paths: list[str]) -> list[Diagnostic]:
+    specs = _pathspecs(prefix, paths)
+    staged_counts = _under_pre_commit()
+    # -z: paths verbatim (no quoting); untracked files listed one by one; ignored files excluded.
+    out = repo.git.status("--porcelain", "-z", "--untracked-files=all", "--", *specs)
+    changed = []
+    entries = out.split("\0")
+    i = 0
+    while i < len(entries):
+        entry = entries[i]
+        i += 1
+        if len(entry) < 4:
+            continue
+        status, path = entry[:2], entry[3:]
+        if "R" in status or "C" in status:
+            i += 1  # the next entry is the rename/copy source
+        if staged_counts and status[1] == " ":
+            continue  # staged, and nothing else changed since: it is in the commit being made
+        if _is_noise(path) or is_update_leftover(path):
+            continue  # a .rej is its own finding (LAY110), never something to commit
+        changed.append(_relative(path, prefix))
+    if not changed:
+        return []
+    changed.sort()
+    shown = ", ".join(changed[:SHOWN_FILES])
+    more = f" and {len(changed) - SHOWN_FILES} more" if len(changed) > SHOWN_FILES else ""
+    count = f"{len(changed)} file{'s' if len(changed) != 1 else ''}"
+    add = " ".join(shlex.quote(p) for p in _add_paths(changed))
+    if staged_counts:
+        hint = f"Stage them too (`git add {add}`), so that this commit holds everything the runs use."
+        state = "not staged for this commit"
+    else:
+        hint = f"Commit and push them before submitting a run: `git add {add} && git commit && git push`."
+        state = "not committed"
+    verb = "is" if len(changed) == 1 else "are"
+    return [UNCOMMITTED.at(
+        changed[0],  # a location every reporter shows alike (SARIF needs one); the message lists the rest
+        f"{count} that runs use {verb} {state}: {shown}{more}; the platform runs what is committed on the default branch",
+        hint=hint,
+    )]
+
+
+def _add_paths(changed: list[str]) -> list[str]:
+    """What `git add` needs for ``changed``: a rollout's folder for its files, other files as they are;
+    whole rollouts/ and configs/ folders when that list gets long."""
+    units = list(dict.fromkeys(
+        "/".join(p.split("/")[:2]) if p.startswith("rollouts/") and p.count("/") >= 2 else p for p in changed
+    ))
+    if len(units) > HINT_PATHS:
+        units = list(dict.fromkeys(p.split("/")[0] if p.startswith(("rollouts/", "configs/")) else p for p in units))
+    return units
+
+
+def _unpushed(repo, prefix: PurePosixPath, paths: list[str]) -> list[Diagnostic]:
+    """Commits on the current branch, not on its upstream, that change what the platform runs.
+    Without an upstream (a local-only repository) there is nothing to compare with: no finding."""
+    if not repo.head.is_valid() or repo.head.is_detached:
+        return []
+    branch = repo.active_branch
+    upstream = branch.tracking_branch()
+    if upstream is None or not upstream.is_valid():
+        return []
+    count = int(repo.git.rev_list("--count", f"{upstream.path}..HEAD", "--", *_pathspecs(prefix, paths)) or 0)
+    if not count:
+        return []
+    plural = "s" if count != 1 else ""
+    return [UNPUSHED.at(
+        None,
+        f"{count} commit{plural} on {branch.name} touching what runs use not pushed to {upstream.name}",
+    )]
+
+
+def _pathspecs(prefix: PurePosixPath, paths: list[str]) -> list[str]:
+    # ":(literal)": a data file named `x[1].jsonl` is a path, not a glob
+    return [f":(literal){p if str(prefix) == '.' else prefix / p}" for p in paths]
+
+
+def _is_noise(path: str) -> bool:
+    # Byte-code caches are never what the platform runs; a workspace without a .gitignore for them
+    # should not drown the real changes.
+    parts = PurePosixPath(path).parts
+    return "__pycache__" in parts or path.endswith((".pyc", ".pyo"))
+
+
+def _relative(path: str, prefix: PurePosixPath) -> str:
+    if str(prefix) == ".":
+        return path
+    try:
+        return PurePosixPath(path).relative_to(prefix).as_posix()
+    except ValueError:
+        return path
+
+
+def _pins(repo, ws: Workspace, config: ConfigRef) -> list[Diagnostic]:
+    found = []
+    shown = config.path.relative_to(ws.root).as_posix()  # configs are listed from the root
+    sha = config.experiment_str("commit_sha")
+    if sha is not None and _SHA.match(sha) and not _has_commit(repo, sha):
+        line, column = config.value_position("commit_sha")
+        found.append(UNKNOWN_COMMIT.at(
+            shown, f"commit_sha {sha!r} is not a commit in the local repository", line=line, column=column,
+        ))
+    branch = config.experiment_str("branch")
+    if branch and not _has_branch(repo, branch):
+        line, column = config.value_position("branch")
+        found.append(UNKNOWN_BRANCH.at(
+            shown, f"branch {branch!r} does not exist locally (neither a local nor a remote-tracking branch)"
+            + _branch_guess(repo, branch),
+            line=line, column=column,
+        ))
+    return found
+
+
+def _branch_guess(repo, branch: str) -> str:
+    """"; did you mean 'main'?" from the local and remote-tracking branch names."""
+    import difflib
+
+    names = set()
+    for ref in repo.git.for_each_ref("--format=%(refname)", "refs/heads", "refs/remotes").splitlines():
+        if ref.startswith("refs/heads/"):
+            names.add(ref[len("refs/heads/"):])
+        elif ref.count("/") >= 3 and not ref.endswith("/HEAD"):
+            names.add(ref.split("/", 3)[3])  # refs/remotes/<remote>/<branch>
+    guess = difflib.get_close_matches(branch, sorted(names), n=1)
+    return f"; did you mean {guess[0]!r}?" if guess else ""
+
+
+def _has_commit(repo, sha: str) -> bool:
+    import git
+
+    try:
+        repo.git.rev_parse("--verify", "--quiet", f"{sha}^{{commit}}")
+    except git.GitCommandError:
+        return False
+    return True
+
+
+def _has_branch(repo, branch: str) -> bool:
+    import git
+
+    refs = [f"refs/heads/{branch}"] + [f"refs/remotes/{remote.name}/{branch}" for remote in repo.remotes]
+    for ref in refs:
+        try:
+            repo.git.rev_parse("--verify", "--quiet", ref)
+            return True
+        except git.GitCommandError:
+            continue
+    return False
+
+
+def check_config_pins(ws: Workspace, path: Path, kind: str) -> list[Diagnostic]:
+    """`osmosis validate` on one config: its commit_sha and branch against the workspace's
+    repository, as doctor checks them (nothing outside a git work tree)."""
+    if ws.git_root is None:
+        return []
+    text = ws.read_text(path)
+    doc = TomlDoc.parse(text) if text is not None else None
+    if doc is None or doc.data is None:
+        return []  # the config checks report why
+    try:
+        import git
+
+        with git.Repo(ws.git_root) as repo:
+            return _pins(repo, ws, ConfigRef(path, kind, doc))
+    except Exception as err:  # noqa: BLE001  as in check_git_sync: report, never crash
+        return [GIT_UNREADABLE.at(None, f"git failed: {_one_line(err)}")]

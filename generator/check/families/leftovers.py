@@ -1,0 +1,134 @@
+"""Checks: what an unfinished `osmosis update` leaves behind, family "layout".
+
+`osmosis update` leaves a conflict it cannot merge either inline (`<<<<<<<` ... `>>>>>>>` in the
+file) or as the user's file plus a `<file>.rej` patch. Either is one root cause with one finding at
+the place to fix; the other findings the markers cause in the same file (a Python syntax error, a
+TOML parse error) only repeat it, so doctor drops them (:func:`drop_explained`).
+`osmosis update --check` asks :func:`unresolved` too: "up to date" is wrong while a merge is unfinished.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from generator.check.families import workspace_check
+from generator.check.families.todos import SCANNED_SUFFIXES, SKIPPED_DIRS, _files, small_text
+from generator.core.diagnostics import Diagnostic
+from generator.check.registry import rule
+from generator.core.workspace import Workspace
+
+FAMILY = "layout"
+# The root files and folders the workspace template renders (docs/update.md: what update merges).
+ROOT_FILES = ("AGENTS.md", "CLAUDE.md", "README.md", "pyproject.toml", ".gitignore", ".env.example", ".copier-answers.yml")
+MANAGED_FOLDERS = (".agents", ".github", ".osmosis", "configs")
+# git merge-file writes exactly seven, then a space and a label (or nothing); `=======` alone is also
+# a Markdown heading underline, so only the opening and closing markers count.
+_MARKER = re.compile(r"^(<{7}|>{7})(?: |$)", re.MULTILINE)
+MAX_PER_FILE = 20
+# Rollout files worth reading for markers: code and text (a rollout may hold images or model files).
+ROLLOUT_TEXT_SUFFIXES = SCANNED_SUFFIXES | {".md", ".rst", ".sh", ".j2", ".jinja", ""}
+
+REJECT_FILE = rule(
+    "LAY110", "update-reject-file", FAMILY, "warning",
+    summary="A `<file>.rej` left by `osmosis update --conflict rej`: a template change that was not applied.",
+    why="The template's change (a fix, a new contract requirement) is not in the file it was meant for; "
+        "committed, the .rej file only adds noise to the repository.",
+    fix="Apply the change the .rej file shows to its file by hand (or decide to skip it), then delete the .rej file; do not commit it.",
+    example="rollouts/multiply/main.py.rej beside rollouts/multiply/main.py",
+)
+CONFLICT_MARKERS = rule(
+    "LAY111", "unresolved-conflict", FAMILY, "error",
+    summary="A file holds unresolved merge conflict markers (`<<<<<<<` ... `>>>>>>>`), e.g. from `osmosis update`.",
+    why="The file holds two versions at once: Python and TOML with markers do not parse, and text files say two things.",
+    fix="Keep the right lines between the markers, delete the three marker lines, then run `osmosis doctor` again.",
+    example="<<<<<<< rollouts/multiply/main.py (yours)\n...\n=======\n...\n>>>>>>> rollouts/multiply/main.py (installed template)",
+)
+
+
+def _candidates(root: Path, rollout_dirs: Iterable[Path]) -> Iterator[Path]:
+    for name in ROOT_FILES:
+        if (root / name).is_file() and not (root / name).is_symlink():
+            yield root / name
+    for base in (*MANAGED_FOLDERS, "data"):
+        yield from _files(root / base)
+    for folder in rollout_dirs:
+        yield from (p for p in _walk_all(folder) if p.suffix in ROLLOUT_TEXT_SUFFIXES)
+
+
+def _walk_all(base: Path) -> Iterator[Path]:
+    """Every file under ``base`` (a rollout's .md and .rej included), links and caches skipped."""
+    for path in sorted(base.iterdir()):
+        if path.is_symlink():
+            continue
+        if path.is_dir():
+            if path.name not in SKIPPED_DIRS:
+                yield from _walk_all(path)
+        else:
+            yield path
+
+
+def _rejects(root: Path, rollout_dirs: Iterable[Path]) -> Iterator[Path]:
+    for base in (root, *(root / f for f in MANAGED_FOLDERS)):
+        if base.is_dir() and not base.is_symlink():
+            walk = base.glob("*.rej") if base == root else (p for p in _walk_all(base))
+            yield from (p for p in walk if p.name.endswith(".rej"))
+    for folder in rollout_dirs:
+        yield from (p for p in _walk_all(folder) if p.name.endswith(".rej"))
+
+
+def marker_lines(text: str) -> list[int]:
+    """1-based lines that open (or, with the opening one already resolved, close) a conflict block."""
+    lines, open_block = [], False
+    for match in _MARKER.finditer(text):
+        opening = match.group(1)[0] == "<"
+        if opening or not open_block:
+            lines.append(text.count("\n", 0, match.start()) + 1)
+        open_block = opening
+        if len(lines) >= MAX_PER_FILE:
+            break
+    return lines
+
+
+def unresolved_findings(ws: Workspace) -> list[Diagnostic]:
+    found: list[Diagnostic] = []
+    rollout_dirs = ws.rollout_dirs
+    for path in _rejects(ws.root, rollout_dirs):
+        target = ws.rel(path)[: -len(".rej")]
+        found.append(REJECT_FILE.at(ws.rel(path), f"`osmosis update` could not apply a template change to {target}; it is in this file"))
+    seen: set[Path] = set()
+    for path in _candidates(ws.root, rollout_dirs):
+        if path in seen or path.name.endswith(".rej"):
+            continue
+        seen.add(path)
+        text = small_text(ws, path)
+        if not text or ("<<<<<<<" not in text and ">>>>>>>" not in text):
+            continue
+        for line in marker_lines(text):
+            found.append(CONFLICT_MARKERS.at(
+                ws.rel(path), "unresolved conflict: merge markers left in the file (e.g. by `osmosis update`)",
+                line=line, column=1,
+            ))
+    return found
+
+
+@workspace_check(FAMILY)
+def check_update_leftovers(ws: Workspace) -> list[Diagnostic]:
+    return unresolved_findings(ws)
+
+
+def drop_explained(found: list[Diagnostic]) -> list[Diagnostic]:
+    """Without the findings that only repeat a conflict: in a file with markers, every other finding
+    (syntax error, parse error, unknown key of the other side) has that one root cause."""
+    conflicted = {d.path for d in found if d.code == CONFLICT_MARKERS.code}
+    if not conflicted:
+        return found
+    return [d for d in found if d.code == CONFLICT_MARKERS.code or d.path not in conflicted]
+
+
+def is_update_leftover(rel: str) -> bool:
+    """A path Git Sync must not ask to commit."""
+    return rel.endswith(".rej")
+
+

@@ -1,0 +1,445 @@
+"""Checks: secrets. A secret's value never appears in a committed file (contract section 3).
+
+Configs name the secrets a rollout needs under `[secrets] required`; the values live on the
+platform (and locally in an untracked `.env`). These checks look for values that slipped into
+configs anyway (known credential formats, secret-named keys with literal values, long random-looking
+tokens), a `.env` tracked by git, and `.env.example` drifting from the configs' secret names.
+Messages never repeat a whole secret: :func:`mask` shows a few leading characters and the length.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import re
+import subprocess
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.check.families import workspace_check
+from generator.check.families.configs import dotted, walk
+from generator.check.config_refs import workspace_configs
+from generator.core.diagnostics import Diagnostic
+from generator.check.registry import Rule, family_rules
+from generator.formats.toml_locate import TomlDoc
+from generator.core.workspace import CONFIG_KINDS, Workspace
+
+FAMILY = "secrets"
+ENV_EXAMPLE = ".env.example"
+
+
+_rule = family_rules(FAMILY)
+
+
+_MOVE = "Delete the value, rotate the credential (it is in your git history once committed), and list its NAME in `[secrets] required`; set the value on the platform and in your untracked .env."
+
+KNOWN_CREDENTIAL = _rule(
+    "SEC001", "credential-in-config", "error",
+    summary="A config holds a value in a known credential format (sk-..., ghp_..., AKIA..., hf_..., a private key, a password in a URL, ...).",
+    why="Configs are committed and synced to the platform; a credential in one is leaked to everyone who can read the repository.",
+    fix=_MOVE,
+    example='[env]\nOPENAI_API_KEY = "sk-proj-..."',
+    source="ours",
+)
+SECRET_NAMED_VALUE = _rule(
+    "SEC002", "secret-named-value", "error",
+    summary="A key named like a secret (*_KEY, *_TOKEN, *_SECRET, *_PASSWORD, ...) has a literal value.",
+    why="Whatever the value looks like, a key with that name holds a credential, and configs are committed.",
+    fix=_MOVE,
+    example='[env]\nWANDB_API_KEY = "0123abcd..."',
+    source="ours",
+)
+HIGH_ENTROPY_VALUE = _rule(
+    "SEC003", "high-entropy-value", "error",
+    summary="A config value contains a long random-looking token (high Shannon entropy), as API keys do.",
+    why="Most credentials have no fixed prefix; a long random token in a committed file is most likely one.",
+    fix=_MOVE + " If it is not a secret, suppress this finding with `# osmosis: ignore[SEC003]` on that line.",
+    example='[advanced]\nendpoint_auth = "q8Xz3LmP0vR7tY2wK9sB4nD6fH1jG5cA"',
+    source="ours",
+)
+ENV_FILE_TRACKED = _rule(
+    "SEC004", "env-file-tracked", "error",
+    summary="A .env file (real secret values) is tracked by git.",
+    why="Everything tracked is pushed, and the platform syncs the repository: the secrets are exposed and stay in history.",
+    fix="Run `git rm --cached <file>`, make sure .gitignore lists `.env` and `.env.*` (with `!.env.example`), and rotate the secrets it held.",
+    example="git ls-files shows .env",
+    source="contract §1; ours",
+)
+MISSING_FROM_ENV_EXAMPLE = _rule(
+    "SEC005", "secret-not-in-env-example", "warning",
+    summary="A secret a config requires is not listed in .env.example.",
+    why=".env.example is how people (and agents) learn which secrets to put in their local .env; a missing name makes local runs fail with a confusing error.",
+    fix="Add `NAME=` (no value) to .env.example. `osmosis doctor --fix` appends the missing names; it never writes values.",
+    example='[secrets]\nrequired = ["DAYTONA_API_KEY"]   # .env.example lists only OPENAI_API_KEY',
+    fixable=True,
+    source="ours",
+)
+ENV_EXAMPLE_VALUE = _rule(
+    "SEC006", "env-example-has-value", "error",
+    summary=".env.example gives a secret-looking variable a real-looking value.",
+    why=".env.example is committed; it must list names only (or obvious placeholders), never a real credential.",
+    fix="Leave the value empty (`NAME=`) and rotate the credential if it was real.",
+    example="OPENAI_API_KEY=sk-proj-...",
+    source="ours",
+)
+
+# Known formats; the lookbehind keeps a prefix from matching inside a longer word.
+_B = r"(?<![A-Za-z0-9_-])"
+KNOWN_FORMATS: tuple[tuple[str, re.Pattern], ...] = tuple(
+    (label, re.compile(pattern))
+    for label, pattern in (
+        ("an Anthropic API key", _B + r"sk-ant-[A-Za-z0-9_-]{16,}"),
+        ("an OpenAI API key", _B + r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{16,}"),
+        ("a GitHub token", _B + r"(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})"),
+        ("a GitLab token", _B + r"glpat-[A-Za-z0-9_-]{20,}"),
+        ("a Slack token", _B + r"xox[abposr]-[A-Za-z0-9-]{10,}"),
+        ("an AWS access key id", r"(?<![A-Z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![A-Z0-9])"),
+        ("a Google API key", _B + r"AIza[0-9A-Za-z_-]{35}"),
+        ("a Hugging Face token", _B + r"hf_[A-Za-z0-9]{30,}"),
+        ("a Stripe key", _B + r"[sr]k_(?:live|test)_[A-Za-z0-9]{20,}"),
+        ("a Groq API key", _B + r"gsk_[A-Za-z0-9]{40,}"),
+        ("a Replicate token", _B + r"r8_[A-Za-z0-9]{30,}"),
+        ("a Daytona API key", _B + r"dtn_[A-Za-z0-9]{30,}"),
+        ("a JSON Web Token", _B + r"eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}"),
+        ("a private key", r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----"),
+    )
+)
+
+
+class _UrlPassword:
+    """`scheme://user:password@` found from each `://` outward, so the work is linear in the text.
+
+    The single regex for it retried the scheme at every letter of a long word (100k letters: 10 s).
+    Here each `://` looks back over its own scheme (capped) and forward over its own user info,
+    which ends at the next `/`, so no character is scanned twice.
+    """
+
+    _USERINFO = re.compile(r"[^/\s:@'\"]+:[^/\s@'\"]+@")
+    _SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-")
+    _SCHEME_CAP = 64  # longer "schemes" are not URLs anyone writes
+
+    def finditer(self, text: str):
+        at = text.find("://")
+        while at != -1:
+            start = at
+            while start > 0 and at - start < self._SCHEME_CAP and text[start - 1] in self._SCHEME_CHARS:
+                start -= 1
+            while start < at and not (text[start].isascii() and text[start].isalpha()):
+                start += 1  # the scheme starts with a letter
+            userinfo = self._USERINFO.match(text, at + 3)
+            if start < at and userinfo is not None:
+                yield _Found(text, start, userinfo.end())
+            at = text.find("://", at + 3)
+
+    def search(self, text: str):
+        return next(self.finditer(text), None)
+
+
+class _Found:
+    def __init__(self, text: str, start: int, end: int):
+        self._text, self._start, self._end = text, start, end
+
+    def start(self) -> int:
+        return self._start
+
+    def group(self, index: int = 0) -> str:
+        return self._text[self._start:self._end]
+
+
+KNOWN_FORMATS += (("a password in a URL", _UrlPassword()),)  # type: ignore[assignment]
+
+# Names that hold secrets. Bare "key" is too common (sort keys, cache keys) to count without a prefix.
+_SECRET_NAME = re.compile(
+    r"(?i)(?:(?:^|[_.-])(?:api[_-]?key|token|secret|password|passwd|credentials?|private[_-]?key)|[_.-]key)$"
+)
+# Tokenizer special tokens and the like are named *_token but are not secrets.
+_NOT_SECRET_NAME = re.compile(r"(?i)^(?:eos|bos|pad|unk|sep|cls|mask|start|end|stop|special|chat)_token$")
+# Placeholders and references to another variable are not literal secrets.
+_PLACEHOLDER = re.compile(
+    r"^(?:\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|<[^<>]*>|\{\{[^{}]*\}\}|[xX*.]+|[A-Z][A-Z0-9_]*|"
+    r"(?i:changeme|change-me|todo|your[-_ ].*|replace[-_ ]?me|placeholder|none|null|dummy|example))$"
+)
+# Keys whose values are identifiers by definition (names, paths, hashes), never credentials.
+_IDENTIFIER_KEYS = re.compile(r"(?i)(?:^|_)(?:sha|hash|digest|checksum|revision|rev|commit|uuid|id)$")
+_EXPERIMENT_IDENTIFIERS = frozenset({"rollout", "entrypoint", "model_path", "dataset", "branch", "commit_sha"})
+_RUN = re.compile(r"[A-Za-z0-9]+")
+_HEX = re.compile(r"[0-9a-fA-F]+")
+
+
+@dataclass(frozen=True)
+class Hit:
+    rule: Rule
+    what: str  # e.g. "an OpenAI API key", already masked where it shows text
+    token: str  # the matched text (never printed whole)
+
+
+def mask(token: str) -> str:
+    """A few leading characters and the length: enough to recognise a key, useless to abuse it."""
+    if len(token) < 20:
+        return f"{len(token)} characters"  # a short secret loses too much to even a 4-character preview
+    return f"{token[:4]}... ({len(token)} characters)"
+
+
+def shannon_entropy(text: str) -> float:
+    """Bits per character of ``text``'s own character distribution."""
+    if not text:
+        return 0.0
+    n = len(text)
+    return -sum(c / n * math.log2(c / n) for c in Counter(text).values())
+
+
+def known_credential(value: str) -> tuple[str, str] | None:
+    """(what it is, the matching text) when ``value`` contains a known credential format."""
+    for label, pattern in KNOWN_FORMATS:
+        match = pattern.search(value)
+        if match:
+            return label, match.group(0)
+    return None
+
+
+def random_token(value: str) -> str | None:
+    """The first long random-looking run of letters and digits in ``value``, if any.
+
+    Paths, URLs and model names are skipped (they hold '/'), as is text with spaces. A run counts
+    when it is hex of 32+ characters with entropy >= 3.0, or 24+ characters mixing upper case,
+    lower case and digits with entropy >= 4.0, or 32+ characters of one case and digits with
+    entropy >= 4.0: the 1st-percentile entropy of random tokens of those lengths is above these
+    thresholds, while identifiers made of words stay below or lack the character mix.
+    """
+    if "/" in value or "\\" in value or any(c.isspace() for c in value):
+        return None
+    for run in _RUN.findall(value):
+        if len(run) < 24:
+            continue
+        entropy = shannon_entropy(run)
+        if _HEX.fullmatch(run):
+            if len(run) >= 32 and entropy >= 3.0 and re.search(r"\d", run) and re.search(r"[a-fA-F]", run):
+                return run
+            continue
+        classes = sum(bool(re.search(p, run)) for p in (r"[a-z]", r"[A-Z]", r"\d"))
+        if entropy >= 4.0 and (classes == 3 or (len(run) >= 32 and classes == 2 and re.search(r"\d", run))):
+            return run
+    return None
+
+
+def looks_secret(path: tuple, value: str) -> Hit | None:
+    """Why the string ``value`` at config ``path`` looks like a secret, or None."""
+    found = known_credential(value)
+    if found:
+        label, token = found
+        return Hit(KNOWN_CREDENTIAL, label, token)
+    keys = [p for p in path if isinstance(p, str)]
+    key = keys[-1] if keys else ""
+    if path[:1] == ("secrets",):
+        return None  # names of secrets, checked by the config rules
+    if _SECRET_NAME.search(key) and not _NOT_SECRET_NAME.match(key) and value.strip() and not _PLACEHOLDER.match(value.strip()):
+        return Hit(SECRET_NAMED_VALUE, "a literal value", value)
+    if (len(path) == 2 and path[0] == "experiment" and key in _EXPERIMENT_IDENTIFIERS) or _IDENTIFIER_KEYS.search(key):
+        return None
+    token = random_token(value)
+    if token:
+        return Hit(HIGH_ENTROPY_VALUE, "a long random-looking token", token)
+    return None
+
+
+# -- configs ------------------------------------------------------------------------------------
+
+
+def check_config_secrets(doc: TomlDoc, display: str) -> list[Diagnostic]:
+    """Secret values in one parsed config (nothing when it does not parse: CFG001 says why)."""
+    if doc.data is None:
+        return []
+    found: list[Diagnostic] = []
+    reported: set[str] = set()
+    for path, value in walk(doc.data):
+        if not isinstance(value, str):
+            continue
+        hit = looks_secret(path, value)
+        if hit is None:
+            continue
+        reported.add(hit.token)
+        line, column = doc.locator.value(path) or (None, None)
+        where = dotted(path)
+        if hit.rule is SECRET_NAMED_VALUE:
+            message = f"`{where}` is named like a secret and has a literal value ({_masked(hit, value)})"
+        else:
+            message = f"`{where}` holds {hit.what} ({_masked(hit, value)})"
+        found.append(hit.rule.at(display, message + "; list the name in [secrets] required instead",
+                                 line=line, column=column))
+    # Credentials in comments are committed too.
+    starts = _line_starts(doc.text)
+    for label, pattern in KNOWN_FORMATS:
+        for match in pattern.finditer(doc.text):
+            if match.group(0) in reported:
+                continue
+            reported.add(match.group(0))
+            line, column = _position(starts, match.start())
+            found.append(KNOWN_CREDENTIAL.at(display, f"{label} in the file text ({mask(match.group(0))}); remove it",
+                                             line=line, column=column))
+    return found
+
+
+def _masked(hit: Hit, value: str) -> str:
+    if hit.what == "a password in a URL":
+        return re.sub(r"(://[^/\s:@]+:)[^/\s@]+@", r"\1****@", hit.token)
+    return mask(hit.token)
+
+
+def _line_starts(text: str) -> list[int]:
+    return [0, *(m.end() for m in re.finditer("\n", text))]
+
+
+def _position(starts: list[int], index: int) -> tuple[int, int]:
+    """1-based line and column of ``index`` (a bisection: many matches in a big file stay linear)."""
+    line = bisect.bisect_right(starts, index)
+    return line, index - starts[line - 1] + 1
+
+
+# -- .env.example -------------------------------------------------------------------------------
+
+# The value is stripped in code: a lazy `(.*?)\s*$` is quadratic on a line of spaces.
+_ENV_LINE = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$")
+
+
+def env_example_entries(text: str) -> list[tuple[str, str, int, int]]:
+    """(name, value, line, value column) for each assignment in a .env-style text."""
+    entries = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.lstrip().startswith("#"):
+            continue
+        match = _ENV_LINE.match(line)
+        if match:
+            value = match.group(2).rstrip()
+            if value[:1] in "\"'" and value[-1:] == value[:1] and len(value) >= 2:
+                value = value[1:-1]
+            elif " #" in value:
+                value = value.split(" #", 1)[0].rstrip()
+            entries.append((match.group(1), value, number, match.start(2) + 1))
+    return entries
+
+
+def check_env_example(text: str, display: str) -> list[Diagnostic]:
+    found = []
+    for name, value, line, column in env_example_entries(text):
+        if not value.strip() or _PLACEHOLDER.match(value.strip()):
+            continue
+        hit = looks_secret(("env", name), value)
+        if hit is not None:
+            found.append(ENV_EXAMPLE_VALUE.at(display, f"{name} has a real-looking value ({_masked(hit, value)}); list the name only",
+                                              line=line, column=column))
+    return found
+
+
+def read_env_example(ws: Workspace) -> str | None:
+    """.env.example's text, or None when there is none (or it links outside the workspace).
+
+    Names are ASCII, so a stray Latin-1 byte in a comment must not hide the whole file: bytes that
+    are not UTF-8 are replaced rather than making the file look absent."""
+    path = ws.root / ENV_EXAMPLE
+    text = ws.read_text(path)
+    if text is not None or ws.outside(path) or not path.is_file():
+        return text
+    try:
+        return path.read_bytes().decode("utf-8", errors="replace")
+    except OSError:
+        return None
+
+
+def missing_env_example_names(ws: Workspace) -> list[tuple[str, Path, tuple[int, int] | None]]:
+    """Each (secret name, config, position) required by a config but absent from .env.example."""
+    text = read_env_example(ws)
+    listed = {name for name, *_ in env_example_entries(text or "")}
+    missing = []
+    seen: set[tuple[str, Path]] = set()
+    for config in workspace_configs(ws):
+        secrets = config.doc.data.get("secrets")
+        required = secrets.get("required") if isinstance(secrets, dict) else None
+        if not isinstance(required, list):
+            continue
+        for i, name in enumerate(required):
+            # a name listed twice (CFG012) is missing once
+            if isinstance(name, str) and re.fullmatch(r"[A-Z][A-Z0-9_]*", name) and name not in listed \
+                    and (name, config.path) not in seen:
+                seen.add((name, config.path))
+                missing.append((name, config.path, config.doc.locator.value(("secrets", "required", i))))
+    return missing
+
+
+def fix_env_example(root: Path) -> list[str]:
+    """`doctor --fix`: append `NAME=` for each required secret missing from .env.example.
+
+    Safe because it only ever adds names with empty values at the end; existing lines are kept as
+    they are. Creates the file when there is none. Returns one line per name added.
+    """
+    ws = Workspace(root)
+    names = list(dict.fromkeys(name for name, _, _ in missing_env_example_names(ws)))
+    target = ws.root / ENV_EXAMPLE
+    if not names or target.is_symlink() or (target.exists() and not target.is_file()):
+        return []
+    try:
+        # exact bytes (not Workspace.read_text's universal newlines) to keep the file's line endings
+        data = target.read_bytes() if target.exists() else b""
+    except OSError:
+        return []  # unreadable: leave it to the person
+    nl = b"\r\n" if b"\r\n" in data else b"\n"
+    addition = b"" if not data or data.endswith(b"\n") else nl
+    addition += b"# Required by configs' [secrets] (values go in your untracked .env, never here)." + nl
+    # ASCII only, appended as bytes: safe whatever encoding the existing lines are in.
+    addition += b"".join(name.encode("ascii") + b"=" + nl for name in names)
+    from generator.core import safe_write
+
+    safe_write.append_bytes(ws.root, target, addition)
+    return [f"{ENV_EXAMPLE}: added {name}=" for name in names]
+
+
+# -- git ----------------------------------------------------------------------------------------
+
+_ENV_FILE = re.compile(r"^\.env(?:\..+)?$")
+_ENV_TEMPLATES = frozenset({".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults"})
+
+
+def tracked_env_files(root: Path) -> list[str] | None:
+    """Paths (relative to ``root``, POSIX) of tracked .env files under ``root``; None if git can't say.
+
+    `git ls-files` reads the index, so this is exactly what the next commit would contain
+    (staged-but-uncommitted files included), and it costs one small subprocess.
+    """
+    try:
+        result = subprocess.run(
+            ["git", "ls-files", "-z", "--", ":(glob)**/.env", ":(glob)**/.env.*"],
+            cwd=root, capture_output=True, timeout=30, check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if result.returncode != 0:
+        return None
+    paths = [p for p in result.stdout.decode("utf-8", "surrogateescape").split("\0") if p]
+    return [p for p in paths if _ENV_FILE.match(p.rsplit("/", 1)[-1]) and p.rsplit("/", 1)[-1] not in _ENV_TEMPLATES]
+
+
+# -- workspace (osmosis doctor) -----------------------------------------------------------------
+
+
+@workspace_check(FAMILY)
+def check_secrets(ws: Workspace) -> list[Diagnostic]:
+    found: list[Diagnostic] = []
+    for kind in CONFIG_KINDS:
+        for path in ws.config_files(kind):
+            text = ws.read_text(path)
+            if text is not None:
+                found += check_config_secrets(TomlDoc.parse(text), ws.rel(path))
+    example = read_env_example(ws)
+    if example is not None:
+        found += check_env_example(example, ENV_EXAMPLE)
+    linked_out = ws.outside(ws.root / ENV_EXAMPLE)
+    for name, path, position in missing_env_example_names(ws):
+        line, column = position or (None, None)
+        why = (f"{ENV_EXAMPLE} does not list it" if example is not None
+               else f"{ENV_EXAMPLE} links outside the workspace" if linked_out else f"there is no {ENV_EXAMPLE}")
+        found.append(MISSING_FROM_ENV_EXAMPLE.at(ws.rel(path), f"secret {name} is required but {why}", line=line, column=column,
+                                                 hint=f"Add `{name}=` to {ENV_EXAMPLE} (`osmosis doctor --fix` appends it)."))
+    if ws.git_root is not None:
+        for rel in tracked_env_files(ws.root) or []:
+            found.append(ENV_FILE_TRACKED.at(rel, f"{rel} is tracked by git and holds secret values"))
+    return found

@@ -1,0 +1,85 @@
+"""Checks: placeholder markers a template left for the user (`TODO(osmosis)`), family "layout".
+
+The blank template marks every place where the user's task goes with ``TODO(osmosis)``. Until each
+is replaced the rollout runs, but trains on placeholders; a warning per marker says where. Only this
+exact marker counts, so a user's own TODO comments are never reported. Markdown is skipped: READMEs
+may mention the marker when they explain it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from generator.check.families import workspace_check
+from generator.core.diagnostics import Diagnostic
+from generator.check.registry import rule
+from generator.core.workspace import Workspace
+
+FAMILY = "layout"
+MARKER = "TODO(osmosis)"
+# Text files a rollout, its configs and its data are made of; large data files are read once, lazily.
+SCANNED_SUFFIXES = frozenset({".py", ".toml", ".jsonl", ".json", ".csv", ".txt", ".yml", ".yaml", ".cfg", ".ini"})
+SKIPPED_DIRS = frozenset({"__pycache__", ".venv", "venv", ".git", "node_modules", ".pytest_cache"})
+MAX_BYTES = 5 * 1024 * 1024  # a placeholder file is small; skip big datasets rather than read gigabytes
+
+TEMPLATE_PLACEHOLDER = rule(
+    "LAY100", "template-placeholder", FAMILY, "warning",
+    summary=f"A `{MARKER}` placeholder left by a template is still in a rollout, config or dataset.",
+    why="The rollout runs, but on placeholder prompts, answers or scoring: an evaluation or training run would measure nothing.",
+    fix=f"Replace the placeholder with your task's real content and delete the `{MARKER}` marker.",
+    example='{"user_prompt": "TODO(osmosis): task input 1", "ground_truth": "TODO(osmosis): expected answer 1"}',
+    source="ours",
+)
+
+
+def _files(base: Path) -> Iterator[Path]:
+    if base.is_file():
+        yield base
+        return
+    if not base.is_dir():
+        return
+    for path in sorted(base.iterdir()):
+        if path.is_symlink():
+            continue  # never follow a link out of the workspace
+        if path.is_dir():
+            if path.name not in SKIPPED_DIRS:
+                yield from _files(path)
+        elif path.suffix in SCANNED_SUFFIXES:
+            yield path
+
+
+def scan_text(text: str, display: str) -> list[Diagnostic]:
+    """One finding per marker in ``text``, at its 1-based line and column."""
+    found = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        column = line.find(MARKER)
+        while column != -1:
+            rest = line[column + len(MARKER):].split(MARKER)[0]
+            note = rest.split('"')[0].strip(" :#',")
+            message = f"placeholder `{MARKER}` left by the template" + (f": {note[:100]}" if note else "")
+            found.append(TEMPLATE_PLACEHOLDER.at(display, message, line=number, column=column + 1))
+            column = line.find(MARKER, column + len(MARKER))
+    return found
+
+
+@workspace_check(FAMILY)
+def check_template_placeholders(ws: Workspace) -> list[Diagnostic]:
+    found: list[Diagnostic] = []
+    bases = [*ws.rollout_dirs, *(ws.root / "configs" / kind for kind in ("eval", "training")), ws.root / "data"]
+    for base in bases:
+        for path in _files(base):
+            text = small_text(ws, path)
+            if text and MARKER in text:
+                found.extend(scan_text(text, ws.rel(path)))
+    return found
+
+
+def small_text(ws: Workspace, path: Path) -> str | None:
+    """The file's text when it is at most MAX_BYTES (a marker scan skips big datasets unread)."""
+    try:
+        if path.stat().st_size > MAX_BYTES:
+            return None
+    except OSError:
+        return None
+    return ws.read_text(path)

@@ -1,0 +1,87 @@
+"""Shared glue for command modules: the one place that maps an outcome to a message and exit code."""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from collections.abc import Callable
+from typing import TypeVar
+
+import typer
+
+from generator.core.errors import EXIT_INTERNAL, UserError
+
+F = TypeVar("F", bound=Callable[..., object])
+
+
+def _control_flow() -> tuple[type[BaseException], ...]:
+    """Exceptions typer/click use to end a command on purpose; they are not internal errors.
+    Typer >= 0.20 vendors click (typer.TyperException); older releases raise click's own."""
+    kinds: list[type[BaseException]] = [typer.Exit, typer.Abort, KeyboardInterrupt]
+    if hasattr(typer, "TyperException"):
+        kinds.append(typer.TyperException)
+    try:
+        import click
+
+        kinds += [click.exceptions.Exit, click.exceptions.Abort, click.ClickException]
+    except ImportError:
+        pass
+    return tuple(kinds)
+
+
+_CONTROL_FLOW = _control_flow()
+
+REPORT_URL = "https://github.com/osmosis-ai/osmosis-workspace/issues"
+
+
+def internal_error_line(err: BaseException) -> str:
+    """One line for a bug in osmosis itself: what broke, and where to report it (never a traceback)."""
+    return f"internal error: {type(err).__name__}: {err} (this is a bug in osmosis; please report it at {REPORT_URL})"
+
+
+# What a shell reports for a process ended by SIGPIPE (128 + 13), as git and coreutils do under
+# `| head`; not one of the documented codes because no report was delivered at all.
+EXIT_BROKEN_PIPE = 141
+
+
+def quiet_broken_pipe() -> int:
+    """The reader of our output went away (`osmosis doctor | head`): not a bug, so no message.
+
+    stdout is pointed at /dev/null so the interpreter's last flush does not raise again and print
+    "Exception ignored". Returns the exit code to use."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real file descriptor (e.g. a test runner's capture)
+        pass
+    return EXIT_BROKEN_PIPE
+
+
+def handles_errors(fn: F) -> F:
+    """Run a command body; a returned int is the exit code, a UserError prints one line and exits
+    (its code), anything else unexpected is an internal error (exit 3)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            code = fn(*args, **kwargs)
+            # Flush here, not at interpreter exit, so a closed pipe is seen while we can handle it.
+            sys.stdout.flush()
+        except BrokenPipeError:
+            raise typer.Exit(quiet_broken_pipe()) from None
+        except UserError as err:
+            typer.echo(f"error: {err.message}", err=True)
+            if err.hint:
+                typer.echo(f"hint: {err.hint}", err=True)
+            raise typer.Exit(err.exit_code) from None
+        except _CONTROL_FLOW:
+            raise
+        except Exception as err:  # noqa: BLE001  the contract: never a traceback
+            typer.echo(internal_error_line(err), err=True)
+            raise typer.Exit(EXIT_INTERNAL) from None
+        if code:
+            raise typer.Exit(int(code))
+        return None
+
+    return wrapper  # type: ignore[return-value]

@@ -1,0 +1,35 @@
+"""`osmosis dataset validate`: the dataset checks under the platform's spelling."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from generator.cli._common import handles_errors
+
+dataset_app = typer.Typer(
+    help="Dataset commands.\n\nExample: osmosis dataset validate data/multiply.jsonl",
+    no_args_is_help=True,
+)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(dataset_app, name="dataset")
+
+
+@dataset_app.command("validate")
+@handles_errors
+def validate(
+    files: List[Path] = typer.Argument(..., metavar="FILE", help="Dataset files (.jsonl, .json, .csv, .parquet)."),
+    format: str = typer.Option("text", "--format", "-f", metavar="FORMAT", help="Output: text, json, github, sarif."),
+    strict: Optional[bool] = typer.Option(None, "--strict/--no-strict", help="Warnings fail the run (exit 1)."),
+) -> int:
+    """Check dataset files: columns, types, row counts, encoding, size.
+
+    Example: osmosis dataset validate data/multiply.jsonl
+    """
+    from generator.check.validate import validate_command
+
+    return validate_command(paths=files, format=format, kind=None, strict=strict, only="dataset")

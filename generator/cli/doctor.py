@@ -1,0 +1,42 @@
+"""`osmosis doctor`: signature only; the work is in generator.check.doctor."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from generator.cli._common import handles_errors
+
+def register(app: typer.Typer) -> None:
+    @app.command("doctor")
+    @handles_errors
+    def doctor(
+        path: Path = typer.Argument(Path("."), metavar="PATH", show_default=False, help="A folder inside the workspace (default: the current folder)."),
+        format: str = typer.Option("text", "--format", "-f", metavar="FORMAT", help="Output: text, json, github, sarif (markdown with --list-checks)."),
+        fix: bool = typer.Option(False, "--fix", help="Make safe repairs, list them, then check again."),
+        strict: Optional[bool] = typer.Option(None, "--strict/--no-strict", help="Warnings fail the run (exit 1)."),
+        select: List[str] = typer.Option([], "--select", metavar="CODES", help="Only these codes or prefixes (comma-separated or repeated)."),
+        ignore: List[str] = typer.Option([], "--ignore", metavar="CODES", help="Skip these codes or prefixes (comma-separated or repeated)."),
+        list_checks: bool = typer.Option(False, "--list-checks", help="Document every check and exit."),
+        output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write the report to this file instead of stdout."),
+        verbose: bool = typer.Option(False, "--verbose", "-v", help="Also list skipped families, the files checked, and how long each family took."),
+    ) -> int:
+        """Check a whole workspace against the platform contract.
+
+        Exit codes: 0 no errors, 1 errors (or warnings with --strict), 2 usage or not a workspace,
+        3 internal error. Settings: [tool.osmosis] in the workspace's pyproject.toml.
+
+        Example: osmosis doctor --format github
+        """
+        from contextlib import nullcontext
+
+        from generator.core import lock
+        from generator.check.doctor import doctor_command
+
+        with lock.workspace(path, "doctor --fix") if fix else nullcontext():
+            return doctor_command(
+                path=path, format=format, fix=fix, strict=strict, select=select, ignore=ignore,
+                list_checks=list_checks, output=output, verbose=verbose,
+            )

@@ -1,0 +1,28 @@
+"""`osmosis validate`: signature only; the work is in generator.check.validate."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from generator.cli._common import handles_errors
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("validate")
+    @handles_errors
+    def validate(
+        paths: List[Path] = typer.Argument(..., metavar="PATH", help="Config, dataset, skill folder or entrypoint files to check."),
+        format: str = typer.Option("text", "--format", "-f", metavar="FORMAT", help="Output: text, json, github, sarif."),
+        kind: Optional[str] = typer.Option(None, "--kind", metavar="KIND", help="Treat TOML files as this config kind: eval or training."),
+        strict: Optional[bool] = typer.Option(None, "--strict/--no-strict", help="Warnings fail the run (exit 1)."),
+    ) -> int:
+        """Check the given files or folders, detecting what each one is.
+
+        Example: osmosis validate configs/eval/multiply.toml data/multiply.jsonl
+        """
+        from generator.check.validate import validate_command
+
+        return validate_command(paths=paths, format=format, kind=kind, strict=strict)

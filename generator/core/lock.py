@@ -1,0 +1,133 @@
+"""One writer at a time per workspace (or `init` target), and staging folders a killed run left behind.
+
+`hold(path, what)` takes an exclusive, non-blocking `flock` on a lock file named after the real path
+(in the system's temporary folder, so nothing appears in the user's tree or `git status`); a second
+writer on the same workspace is refused with exit 2 and the first one's command. The kernel drops a
+flock when its process dies, `kill -9` included, so a lock never goes stale.
+
+Staging folders carry the same kind of lock, on the folder itself (`claim`; no file is added that
+could be moved into place): a later run removes those whose owner is gone (`sweep`), and leaves
+alone the ones a live run is using.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from generator.core.errors import UserError
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no advisory locks here; writers are not serialised
+    fcntl = None  # type: ignore[assignment]
+
+_DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+_HELD: dict[str, int] = {}  # staging folder -> descriptor holding its lock, for this process's life
+
+
+def _key(path: Path) -> str:
+    return hashlib.sha256(os.path.realpath(path).encode("utf-8", "surrogatepass")).hexdigest()[:24]
+
+
+def lock_file(path: Path) -> Path:
+    return Path(tempfile.gettempdir()) / f"osmosis-lock-{_key(path)}"
+
+
+@contextmanager
+def hold(path: Path, what: str) -> Iterator[None]:
+    """Run the body as the only osmosis writer on ``path``; refuse (exit 2) when another holds it."""
+    if fcntl is None:
+        yield
+        return
+    try:
+        fd = os.open(lock_file(path), os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0), 0o600)
+    except OSError:  # another user's lock file, a read-only /tmp: run unserialised rather than not at all
+        yield
+        return
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 200, 0).decode("utf-8", "replace").strip() or "another osmosis command"
+            raise UserError(f"{path} is being changed by another osmosis command ({holder}); nothing was done",
+                            hint="wait for it to finish, then run this again") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"osmosis {what}, pid {os.getpid()}".encode(), 0)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def workspace(path: Path | None, what: str):
+    """`hold` on the workspace holding ``path`` (its root, however the user spelled it), else on ``path``."""
+    from generator.core.workspace import NotAWorkspace, find_root
+
+    target = Path(os.path.abspath(path if path is not None else Path.cwd()))
+    try:
+        target = find_root(target) if target.exists() else target
+    except (NotAWorkspace, OSError):
+        pass
+    return hold(target, what)
+
+
+def claim(folder: Path) -> None:
+    """Mark ``folder`` (a fresh staging folder) as in use by this process until it exits or `release`."""
+    if fcntl is None:
+        return
+    fd = os.open(folder, _DIR_FLAGS)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    _HELD[str(folder)] = fd
+
+
+def release(folder: Path) -> None:
+    fd = _HELD.pop(str(folder), None)
+    if fd is not None:
+        os.close(fd)
+
+
+def sweep(parent: Path, prefix: str) -> list[Path]:
+    """Remove ``parent/<prefix>*`` staging folders whose owner died (kill -9, power loss). Returns them."""
+    if fcntl is None:
+        return []
+    removed = []
+    try:
+        candidates = [p for p in parent.iterdir() if p.name.startswith(prefix)]
+    except OSError:
+        return []
+    for folder in candidates:
+        if folder.is_symlink() or not folder.is_dir() or str(folder) in _HELD:
+            continue
+        try:
+            fd = os.open(folder, _DIR_FLAGS)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            continue  # a live run's
+        finally:
+            os.close(fd)
+        shutil.rmtree(folder, ignore_errors=True)
+        removed.append(folder)
+    return removed
+
+
+@contextmanager
+def temp_folder(prefix: str) -> Iterator[str]:
+    """`tempfile.TemporaryDirectory` for a writer's scratch work, claimed while in use, so the next
+    run removes what a killed one left in the temporary folder (and never a live run's)."""
+    base = Path(tempfile.gettempdir())
+    sweep(base, prefix)
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        claim(folder)
+        yield str(folder)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+        release(folder)

@@ -1,0 +1,290 @@
+"""A read-only view of a workspace that checks run over.
+
+Finding the root, listing the files checks care about, and caching reads so that several checks
+looking at one file read it once. Nothing here imports or runs user code.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from generator.core.bounded import toml_loads
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+CONFIG_KINDS = ("eval", "training", "benchmark")
+# Contract section 1: what every workspace holds. Layout checks them, `doctor --fix` restores them.
+REQUIRED_FOLDERS = ("rollouts", "configs/eval", "configs/training", "data")
+AGENT_FILES = ("AGENTS.md", "CLAUDE.md", "configs/AGENTS.md")
+# Files checked as datasets, in any letter case: what the platform reads, and .json, which it
+# rejects (checks.datasets says so rather than leaving the file unchecked).
+DATASET_SUFFIXES = (".jsonl", ".json", ".csv", ".parquet")
+# Configs, pyproject files and agent notes are a few KB; a file this big is a mistake or an attack
+# (a million-key config took 36 s and 900 MB), so it is reported unread instead of parsed.
+MAX_TEXT_BYTES = 2_000_000
+NOT_UTF8 = "cannot be read as UTF-8 text"
+
+
+def first_bad_utf8(path: Path) -> tuple[int, int] | None:
+    """(line, column), 1-based, of the first byte of ``path`` that is not UTF-8; None if all are."""
+    try:
+        data = path.read_bytes()
+        data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        start = err.start
+        return data.count(b"\n", 0, start) + 1, start - (data.rfind(b"\n", 0, start) + 1) + 1
+    except OSError:
+        return None
+    return None
+
+
+T = TypeVar("T")
+
+
+class NotAWorkspace(Exception):
+    """PATH is not inside an Osmosis workspace (exit code 2)."""
+
+
+def find_git_root(start: Path) -> Path | None:
+    """The top of the git work tree holding ``start``, found without running git."""
+    for candidate in (start, *start.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return None
+
+
+# What `osmosis init` (and the SDK's scaffold) puts at a workspace root. A folder is a workspace when it
+# holds one of the structural folders and at least two markers in all: `configs/` alone is common in any
+# project (doctor used to report ten errors there, and `--fix` scaffolded into it), and a rollout folder
+# holds a pyproject and copier answers but neither structural folder.
+STRUCTURAL_MARKERS = ("rollouts/", "configs/eval/", "configs/training/")
+SUPPORTING_MARKERS = (".osmosis/", ".copier-answers.yml", "AGENTS.md", "pyproject.toml naming osmosis")
+_MARKER_READ_BYTES = 65_536  # enough for any root pyproject's dependency list; bounded whatever the file is
+
+
+def _mentions_osmosis(path: Path) -> bool:
+    try:
+        with path.open("rb") as stream:
+            return b"osmosis" in stream.read(_MARKER_READ_BYTES).lower()
+    except OSError:
+        return False
+
+
+def workspace_markers(folder: Path) -> tuple[list[str], list[str]]:
+    """(structural, supporting) markers present in ``folder``."""
+    structural = [m for m in STRUCTURAL_MARKERS if (folder / m).is_dir()]
+    if "configs/eval/" in structural and "configs/training/" in structural:
+        structural.remove("configs/training/")  # one marker: the configs folder
+    supporting = [m for m in (".osmosis/", ".copier-answers.yml") if (folder / m.rstrip("/")).exists()]
+    if _mentions_osmosis(folder / "AGENTS.md"):
+        supporting.append("AGENTS.md")
+    if _mentions_osmosis(folder / "pyproject.toml"):
+        supporting.append("pyproject.toml naming osmosis")
+    return structural, supporting
+
+
+def is_workspace_root(folder: Path) -> bool:
+    structural, supporting = workspace_markers(folder)
+    return bool(structural) and len(structural) + len(supporting) >= 2
+
+
+def find_root(start: Path) -> Path:
+    """The nearest folder from ``start`` up to the git top level that is a workspace root
+    (:func:`is_workspace_root`). A rollout folder is never one (no rollouts/ or configs/eval/ inside).
+
+    Raises NotAWorkspace when none is found.
+    """
+    start = start.resolve()
+    if not start.exists():
+        raise NotAWorkspace(f"{start} does not exist")
+    if start.is_file():
+        start = start.parent
+    git_root = find_git_root(start)
+    candidates = []
+    for candidate in (start, *start.parents):
+        candidates.append(candidate)
+        if candidate == git_root:
+            break
+    for candidate in candidates:
+        if is_workspace_root(candidate):
+            return candidate
+    raise NotAWorkspace(_not_a_workspace(start, candidates))
+
+
+def _not_a_workspace(start: Path, candidates: list[Path]) -> str:
+    message = f"{start} is not inside an Osmosis workspace"
+    for candidate in candidates:  # the nearest folder with some evidence: say why it is not enough
+        structural, supporting = workspace_markers(candidate)
+        found = structural + supporting or (["configs/"] if (candidate / "configs").is_dir() else [])
+        if found:
+            wanted = "rollouts/ or configs/eval/" if not structural else "rollouts/, .osmosis/, AGENTS.md, an osmosis pyproject.toml"
+            return (f"{message}: {candidate} has {', '.join(found)}, but not the rest of a workspace ({wanted}); "
+                    "run `osmosis init` to create one")
+    return f"{message} (no rollouts/ or configs/eval/ folder found); run `osmosis init` to create one"
+
+
+@dataclass
+class Workspace:
+    """A snapshot of one workspace. Paths given to and returned by it are absolute unless named rel."""
+
+    root: Path
+    _texts: dict[Path, str | None] = field(default_factory=dict, repr=False)
+    _memo: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def at(cls, path: Path) -> "Workspace":
+        return cls(find_root(path))
+
+    def rel(self, path: Path) -> str:
+        """``path`` relative to the root, POSIX-style (as diagnostics report it)."""
+        if not path.is_absolute():
+            return path.as_posix()
+        # Not resolved first: a symlink inside the workspace is reported where it is, not where it
+        # points, and a symlink loop must not raise.
+        try:
+            return path.relative_to(self.root).as_posix()
+        except ValueError:
+            pass
+        try:
+            return path.resolve().relative_to(self.root.resolve()).as_posix()
+        except (ValueError, RuntimeError, OSError):
+            return path.as_posix()
+
+    def outside(self, path: Path) -> bool:
+        """Whether ``path`` leads, through symlinks, out of the workspace (doctor never reads there:
+        on an untrusted pull request a link could point at any file on the CI machine)."""
+        try:
+            path.resolve().relative_to(self.root.resolve())
+        except ValueError:
+            return True
+        except (OSError, RuntimeError):  # a symlink loop (RuntimeError before 3.13) leads nowhere
+            return False
+        return False
+
+    def read_text(self, path: Path) -> str | None:
+        """The file's text, or None when it is missing, not UTF-8 or outside the workspace; read
+        once per snapshot."""
+        if path not in self._texts:
+            # is_file: a FIFO or device would block the read forever
+            if self.outside(path) or self._too_big(path) or not path.is_file():
+                self._texts[path] = None
+                return None
+            try:
+                # CRLF read as LF, but a lone CR kept: TOML rejects it, so the config check must see it
+                self._texts[path] = path.read_bytes().decode("utf-8").replace("\r\n", "\n")
+            except (OSError, UnicodeDecodeError):
+                self._texts[path] = None
+        return self._texts[path]
+
+    @staticmethod
+    def _too_big(path: Path) -> bool:
+        try:
+            return path.stat().st_size > MAX_TEXT_BYTES
+        except OSError:
+            return False
+
+    def unread_reason(self, path: Path) -> str:
+        """Why read_text gave None for an existing file, for a finding's message."""
+        if self.outside(path):
+            return "links outside the workspace, so it was not read"
+        if self._too_big(path):
+            return f"is larger than {MAX_TEXT_BYTES} bytes, so it was not read"
+        return NOT_UTF8
+
+    def unread_hint(self, path: Path) -> str:
+        """How to fix what unread_reason says."""
+        if self.outside(path):
+            return "Copy the file into the workspace and commit it, instead of linking to it."
+        if self._too_big(path):
+            return "Keep settings files small: move generated or bulk content out of it (datasets belong in data/)."
+        return "Re-save the file as UTF-8 (e.g. `iconv -f latin1 -t utf-8 FILE`), or fix the reported bytes."
+
+    def memo(self, key: str, compute: Callable[[], T]) -> T:
+        """``compute()`` once per snapshot: derived views several check families share (parsed
+        configs, say) cost one pass however many checks read them."""
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
+
+    @cached_property
+    def git_root(self) -> Path | None:
+        return find_git_root(self.root)
+
+    @cached_property
+    def repo_prefix(self) -> str:
+        """The root relative to the git top level ("" when they are the same or there is no git):
+        CI annotations and SARIF locations are resolved against the repository."""
+        if self.git_root is None:
+            return ""
+        rel = self.root.resolve().relative_to(self.git_root.resolve()).as_posix()
+        return "" if rel == "." else rel
+
+    @cached_property
+    def rollout_dirs(self) -> list[Path]:
+        base = self.root / "rollouts"
+        if not base.is_dir():
+            return []
+        # A folder linked in from outside the workspace is reported by the layout check, never read.
+        return sorted(p for p in base.iterdir() if p.is_dir() and not p.name.startswith((".", "_")) and not self.outside(p))
+
+    def config_files(self, kind: str) -> list[Path]:
+        base = self.root / "configs" / kind
+        return sorted(base.glob("*.toml")) if base.is_dir() else []
+
+    @cached_property
+    def data_entries(self) -> list[Path]:
+        """Every file under data/, datasets or not (notes, a README, a mistyped name)."""
+        base = self.root / "data"
+        if not base.is_dir():
+            return []
+        # is_symlink too: a link that never reaches a file (a loop, a dangling link) is not is_file(),
+        # but it is a file the user meant to ship, so the dataset check reports it.
+        return sorted(p for p in base.rglob("*") if p.is_file() or p.is_symlink())
+
+    @cached_property
+    def data_files(self) -> list[Path]:
+        return [p for p in self.data_entries if p.suffix.lower() in DATASET_SUFFIXES]
+
+    @cached_property
+    def resolved_data_files(self) -> frozenset[Path]:
+        """``data_files`` with links resolved, for "is this file one doctor checks anyway" tests."""
+        # os.path.realpath, unlike Path.resolve() before Python 3.13, does not raise on a symlink loop
+        return frozenset(Path(os.path.realpath(p)) for p in self.data_files)
+
+    @cached_property
+    def skill_dirs(self) -> list[Path]:
+        base = self.root / ".agents" / "skills"
+        return sorted(p for p in base.iterdir() if p.is_dir()) if base.is_dir() else []
+
+    @cached_property
+    def opted_in(self) -> bool:
+        """Whether our own conventions apply (the `#:schema` first line, `.osmosis/schemas/`, the
+        bundled skills): `osmosis init` made the workspace (it left `.copier-answers.yml`), its
+        pyproject has `[tool.osmosis]`, or it already carries the schema files. The platform's own
+        workspace template does none of these, and the platform does not need them."""
+        tool = self.pyproject.get("tool")
+        return (
+            (self.root / ".copier-answers.yml").is_file()
+            or (isinstance(tool, dict) and "osmosis" in tool)
+            or (self.root / ".osmosis" / "schemas").is_dir()
+        )
+
+    @cached_property
+    def pyproject(self) -> dict[str, Any]:
+        """The root pyproject.toml as data ({} when missing or unparsable: the layout check says why)."""
+        text = self.read_text(self.root / "pyproject.toml")
+        if text is None:
+            return {}
+        try:
+            return toml_loads(text)
+        except tomllib.TOMLDecodeError:
+            return {}

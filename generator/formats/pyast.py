@@ -1,0 +1,434 @@
+"""Static reading of a rollout's Python modules: which classes derive from the SDK's bases.
+
+Nothing here imports or runs the user's code: modules are parsed with :mod:`ast` and names are
+resolved by following the module's own top-level bindings (imports, class definitions, plain
+aliases), the way Python would at import time. Imports of sibling modules (``from .base import X``,
+``from base import X`` where ``base.py`` sits in the rollout folder) are followed, never past the
+rollout folder. Anything that cannot be resolved statically is treated as unknown, not guessed.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator.core.paths import is_inside, real_path
+
+# The SDK classes our checks care about, and the method each one leaves abstract.
+SDK_PACKAGE = "osmosis_ai"
+WORKFLOW, GRADER, LOOP = "AgentWorkflow", "Grader", "RolloutAgentLoop"
+REQUIRED_METHOD = {WORKFLOW: "run", GRADER: "grade", LOOP: "run"}
+
+# A file larger than this is not a hand-written rollout module; parsing it could take seconds.
+MAX_SOURCE_BYTES = 2_000_000
+# Real rollouts chain a handful of aliases and base classes; these caps keep generated or hostile
+# sources from costing more than a moment (deeper chains are simply left unresolved).
+MAX_ALIAS_CHAIN = 20
+MAX_ANCESTORS = 64
+
+
+@dataclass(frozen=True)
+class ParseError:
+    message: str
+    line: int | None
+    column: int | None
+
+
+@dataclass
+class Module:
+    """One parsed file. ``tree`` is None when it could not be read or parsed (see ``error``)."""
+
+    path: Path
+    tree: ast.Module | None
+    error: ParseError | None = None
+    bindings: dict[str, object] = field(default_factory=dict)  # top-level name -> binding statement
+
+
+@dataclass(frozen=True)
+class Ext:
+    """A name from outside the rollout, by dotted path (``osmosis_ai.rollout.AgentWorkflow``)."""
+
+    dotted: str
+
+    @property
+    def sdk_class(self) -> str | None:
+        parts = self.dotted.split(".")
+        if parts[0] == SDK_PACKAGE and len(parts) > 1 and parts[-1] in REQUIRED_METHOD:
+            return parts[-1]
+        return None
+
+
+@dataclass(frozen=True, eq=False)
+class ClassRef:
+    module: Module
+    node: ast.ClassDef
+
+    @property
+    def key(self) -> int:
+        """Identity of the class statement (nodes live as long as the Resolver caching them)."""
+        return id(self.node)
+
+    @property
+    def name(self) -> str:
+        return self.node.name
+
+
+@dataclass(frozen=True)
+class ModuleRef:
+    module: Module
+
+
+Resolved = Ext | ClassRef | ModuleRef | None
+
+
+def parse_source(source: bytes | str, path: Path) -> Module:
+    """Parse ``source``; never raises. Syntax errors become ``Module.error`` with 1-based positions."""
+    try:
+        tree = ast.parse(source, filename=str(path))
+    except SyntaxError as err:
+        line = err.lineno if err.lineno and err.lineno > 0 else None
+        column = err.offset if line and err.offset and err.offset > 0 else None
+        return Module(path, None, ParseError(f"syntax error: {err.msg}", line, column))
+    except (ValueError, UnicodeDecodeError) as err:  # null bytes, undecodable source
+        return Module(path, None, ParseError(f"cannot be parsed: {err}", None, None))
+    except (RecursionError, MemoryError):  # pathologically nested source
+        return Module(path, None, ParseError("cannot be parsed: the source is too deeply nested", None, None))
+    module = Module(path, tree)
+    _collect_bindings(module, tree.body)
+    return module
+
+
+def parse_file(path: Path) -> Module:
+    """Parse the file at ``path`` (bytes, so PEP 263 coding cookies are honoured); never raises."""
+    from generator.core.bounded import Unreadable, read_capped
+
+    try:  # a FIFO would block a plain read, /dev/zero would never end it
+        source = read_capped(path, MAX_SOURCE_BYTES)
+    except Unreadable as err:
+        return Module(path, None, ParseError(str(err), None, None))
+    return parse_source(source, path)
+
+
+def _collect_bindings(module: Module, body: list[ast.stmt]) -> None:
+    """Record what each top-level name is bound to, in order, so the last binding wins.
+
+    Bodies of module-level ``if``/``try``/``with`` blocks count: their statements run at import.
+    """
+    for stmt in body:
+        if isinstance(stmt, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            module.bindings[stmt.name] = stmt
+        elif isinstance(stmt, ast.Import):
+            for alias in stmt.names:
+                # `import a.b` binds `a` (to package a); `import a.b as c` binds `c` to `a.b`.
+                if alias.asname:
+                    module.bindings[alias.asname] = _Import(alias.name)
+                else:
+                    top = alias.name.split(".")[0]
+                    module.bindings[top] = _Import(top)
+        elif isinstance(stmt, ast.ImportFrom):
+            for alias in stmt.names:
+                if alias.name != "*":
+                    module.bindings[alias.asname or alias.name] = _FromImport(stmt, alias.name)
+        elif isinstance(stmt, ast.Assign):
+            for target in stmt.targets:
+                if isinstance(target, ast.Name):
+                    module.bindings[target.id] = stmt
+        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
+            module.bindings[stmt.target.id] = stmt
+        elif isinstance(stmt, ast.If):
+            _collect_bindings(module, stmt.body)
+            _collect_bindings(module, stmt.orelse)
+        elif isinstance(stmt, ast.Try):
+            _collect_bindings(module, stmt.body)
+            _collect_bindings(module, stmt.orelse)
+            _collect_bindings(module, stmt.finalbody)
+        elif isinstance(stmt, ast.With | ast.AsyncWith):
+            _collect_bindings(module, stmt.body)
+
+
+@dataclass(frozen=True)
+class _Import:
+    """An ``import dotted`` binding."""
+
+    dotted: str
+
+
+@dataclass(frozen=True)
+class _FromImport:
+    """A ``from M import name`` binding."""
+
+    stmt: ast.ImportFrom
+    name: str
+
+
+@dataclass(frozen=True)
+class _PackageOf:
+    """The package folder named by ``from . import x`` (resolved per imported name)."""
+
+    folder: Path
+
+
+class Resolver:
+    """Resolves names in the modules of one rollout folder, parsing each sibling module at most once."""
+
+    def __init__(self, root: Path):
+        self.root = real_path(root)
+        self._modules: dict[Path, Module] = {}
+        self._bases: dict[int, list[Resolved]] = {}
+        self._kinds: dict[int, set[str]] = {}
+        self._lookups: dict[tuple[int, str], Resolved] = {}
+        self._mros: dict[int, list[ClassRef]] = {}
+
+    # -- modules -----------------------------------------------------------------------------
+
+    def module(self, path: Path) -> Module:
+        key = real_path(path)
+        if key not in self._modules:
+            self._modules[key] = parse_file(path)
+        return self._modules[key]
+
+    def _inside(self, path: Path) -> bool:
+        return is_inside(self.root, path)
+
+    def _sibling(self, base: Path, dotted: str) -> Module | None:
+        """The module ``dotted`` relative to folder ``base``, if it is a file inside the rollout."""
+        if not dotted:
+            return None
+        target = base.joinpath(*dotted.split("."))
+        for candidate in (target.with_suffix(".py"), target / "__init__.py"):
+            if candidate.is_file() and self._inside(candidate):
+                return self.module(candidate)
+        return None
+
+    def _local_module(self, module: Module, dotted: str) -> Module | None:
+        """The rollout's own module for an absolute import of ``dotted`` from ``module``: the
+        rollout folder is on sys.path when it runs, and so is a script's own folder."""
+        if dotted.split(".")[0] == SDK_PACKAGE:  # never a local copy or test double of the SDK
+            return None
+        return self._sibling(module.path.parent, dotted) or self._sibling(self.root, dotted)
+
+    def _import_target(self, module: Module, stmt: ast.ImportFrom) -> Module | _PackageOf | str | None:
+        """What ``from X import ...`` in ``module`` imports from: the rollout's module X, the
+        package folder (``from . import``), X's dotted name for an outside import, or None."""
+        if stmt.level:
+            base = module.path.parent
+            for _ in range(stmt.level - 1):
+                base = base.parent
+            if not self._inside(base):
+                return None
+            if stmt.module is None:
+                return _PackageOf(base)
+            return self._sibling(base, stmt.module)
+        name = stmt.module or ""
+        return self._local_module(module, name) or name
+
+    # -- names -------------------------------------------------------------------------------
+
+    def resolve(self, module: Module, expr: ast.AST, _seen: frozenset = frozenset()) -> Resolved:
+        """What ``expr`` (a Name or dotted Attribute) means in ``module``'s top-level scope."""
+        attrs: list[str] = []
+        while isinstance(expr, ast.Attribute):  # a loop, not recursion: chains can be long
+            attrs.append(expr.attr)
+            expr = expr.value
+        if not isinstance(expr, ast.Name):
+            return None
+        found = self.lookup(module, expr.id, _seen)
+        for attr in reversed(attrs):
+            if isinstance(found, Ext):
+                found = Ext(f"{found.dotted}.{attr}")
+            elif isinstance(found, ModuleRef):
+                found = self.lookup(found.module, attr, _seen)
+            else:
+                return None
+        return found
+
+    def lookup(self, module: Module, name: str, _seen: frozenset = frozenset()) -> Resolved:
+        if _seen:
+            return self._lookup(module, name, _seen)
+        memo = (id(module), name)
+        if memo not in self._lookups:
+            self._lookups[memo] = self._lookup(module, name, _seen)
+        return self._lookups[memo]
+
+    def _lookup(self, module: Module, name: str, _seen: frozenset) -> Resolved:
+        marker = (id(module), name)
+        if marker in _seen or len(_seen) > MAX_ALIAS_CHAIN:  # `X = X`, circular sibling imports
+            return None
+        _seen = _seen | {marker}
+        binding = module.bindings.get(name)
+        if binding is None:
+            return None
+        if isinstance(binding, ast.ClassDef):
+            return ClassRef(module, binding)
+        if isinstance(binding, _Import):
+            found = self._local_module(module, binding.dotted)
+            return ModuleRef(found) if found is not None else Ext(binding.dotted)
+        if isinstance(binding, _FromImport):
+            target = self._import_target(module, binding.stmt)
+            if isinstance(target, str):
+                return Ext(f"{target}.{binding.name}")
+            if isinstance(target, _PackageOf):  # `from . import base`
+                sub = self._sibling(target.folder, binding.name)
+                if sub is not None:
+                    return ModuleRef(sub)
+                init = target.folder / "__init__.py"
+                return self.lookup(self.module(init), binding.name, _seen) if init.is_file() and self._inside(init) else None
+            if target is None:
+                return None
+            # `from pkg import sub` names a submodule when pkg/__init__.py does not bind it.
+            if target.path.name == "__init__.py" and binding.name not in target.bindings:
+                sub = self._sibling(target.path.parent, binding.name)
+                if sub is not None:
+                    return ModuleRef(sub)
+            return self.lookup(target, binding.name, _seen)
+        if isinstance(binding, ast.Assign | ast.AnnAssign) and isinstance(binding.value, ast.Name | ast.Attribute):
+            return self.resolve(module, binding.value, _seen)
+        return None
+
+    def value_site(self, module: Module, name: str, _seen: frozenset = frozenset()) -> tuple[Module, ast.Assign | ast.AnnAssign] | None:
+        """The module-level assignment that gives ``name`` in ``module`` its value (``x = Call(...)``),
+        following imports from the rollout's own modules and plain aliases (``y = x``)."""
+        marker = (id(module), name)
+        if marker in _seen or len(_seen) > MAX_ALIAS_CHAIN:
+            return None
+        _seen = _seen | {marker}
+        binding = module.bindings.get(name)
+        if isinstance(binding, ast.Assign | ast.AnnAssign):
+            if isinstance(binding.value, ast.Name):
+                return self.value_site(module, binding.value.id, _seen)
+            return module, binding
+        if isinstance(binding, _FromImport):
+            target = self._import_target(module, binding.stmt)
+            if isinstance(target, Module):
+                return self.value_site(target, binding.name, _seen)
+        return None
+
+    # -- classes -----------------------------------------------------------------------------
+
+    def bases(self, cls: ClassRef) -> list[Resolved]:
+        if cls.key not in self._bases:
+            self._bases[cls.key] = [self.resolve(cls.module, base) for base in cls.node.bases]
+        return self._bases[cls.key]
+
+    def sdk_kinds(self, cls: ClassRef) -> set[str]:
+        """The SDK classes ``cls`` derives from, directly or through local classes."""
+        if cls.key not in self._kinds:
+            kinds: set[str] = set()
+            for ancestor in self.mro(cls):
+                for base in self.bases(ancestor):
+                    if isinstance(base, Ext) and base.sdk_class:
+                        kinds.add(base.sdk_class)
+            self._kinds[cls.key] = kinds
+        return self._kinds[cls.key]
+
+    def mro(self, cls: ClassRef) -> list[ClassRef]:
+        """``cls`` and its local ancestors, depth-first left to right (close enough to the C3 order
+        for finding which definition of a method wins in ordinary single-chain hierarchies)."""
+        if cls.key in self._mros:
+            return self._mros[cls.key]
+        order: list[ClassRef] = []
+        seen: set[int] = set()
+        stack = [cls]
+        while stack and len(order) < MAX_ANCESTORS:
+            current = stack.pop()
+            if current.key in seen:
+                continue
+            seen.add(current.key)
+            order.append(current)
+            stack.extend(reversed([b for b in self.bases(current) if isinstance(b, ClassRef)]))
+        self._mros[cls.key] = order
+        return order
+
+    def member(self, cls: ClassRef, name: str) -> tuple[ClassRef, ast.stmt] | None:
+        """The statement defining attribute ``name`` in the nearest class of ``cls``'s local MRO."""
+        for owner in self.mro(cls):
+            found = class_member(owner.node, name)
+            if found is not None:
+                return owner, found
+        return None
+
+    def is_abstract(self, cls: ClassRef, kind: str) -> str | None:
+        """Why ``cls`` is an abstract intermediate for SDK class ``kind``, or None if it is concrete."""
+        if self.declares_abc(cls):
+            return f"{cls.name} is declared abstract (ABC)"
+        method = REQUIRED_METHOD[kind]
+        found = self.member(cls, method)
+        if found is None:
+            return f"{cls.name} does not define {method}()"
+        owner, stmt = found
+        if self._is_abstractmethod(owner.module, stmt):
+            return f"{cls.name}.{method}() is an @abstractmethod"
+        for node in cls.node.body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and self._is_abstractmethod(cls.module, node):
+                return f"{cls.name}.{node.name}() is an @abstractmethod"
+        return None
+
+    def declares_abc(self, cls: ClassRef) -> bool:
+        for base in self.bases(cls):
+            if isinstance(base, Ext) and base.dotted in ("abc.ABC",):
+                return True
+        for kw in cls.node.keywords:
+            if kw.arg == "metaclass":
+                meta = self.resolve(cls.module, kw.value)
+                if isinstance(meta, Ext) and meta.dotted == "abc.ABCMeta":
+                    return True
+        return False
+
+    def _is_abstractmethod(self, module: Module, stmt: ast.stmt) -> bool:
+        if not isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+            return False
+        for deco in stmt.decorator_list:
+            found = self.resolve(module, deco)
+            if isinstance(found, Ext) and found.dotted == "abc.abstractmethod":
+                return True
+        return False
+
+
+def binding_site(binding: object) -> tuple[int | None, int | None]:
+    """Line and column (1-based) of the statement behind a module binding."""
+    node = binding.stmt if isinstance(binding, _FromImport) else binding
+    if isinstance(node, ast.stmt):
+        return node.lineno, node.col_offset + 1
+    return None, None
+
+
+def class_member(node: ast.ClassDef, name: str) -> ast.stmt | None:
+    """The last statement in the class body binding ``name`` (def, assignment or annotated value)."""
+    found: ast.stmt | None = None
+    for stmt in node.body:
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef) and stmt.name == name:
+            found = stmt
+        elif isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
+            found = stmt
+        elif (
+            isinstance(stmt, ast.AnnAssign)
+            and isinstance(stmt.target, ast.Name)
+            and stmt.target.id == name
+            and stmt.value is not None
+        ):
+            found = stmt
+    return found
+
+
+def module_classes(module: Module) -> list[ClassRef]:
+    """Classes defined at the top level of ``module`` (including inside module-level if/try)."""
+    seen: list[ClassRef] = []
+
+    def walk(body: list[ast.stmt]) -> None:
+        for stmt in body:
+            if isinstance(stmt, ast.ClassDef):
+                seen.append(ClassRef(module, stmt))
+            elif isinstance(stmt, ast.If):
+                walk(stmt.body)
+                walk(stmt.orelse)
+            elif isinstance(stmt, ast.Try):
+                walk(stmt.body)
+                walk(stmt.orelse)
+                walk(stmt.finalbody)
+            elif isinstance(stmt, ast.With | ast.AsyncWith):
+                walk(stmt.body)
+
+    if module.tree is not None:
+        walk(module.tree.body)
+    return seen

@@ -1,0 +1,80 @@
+"""Reporters turn a finished :class:`Report` into text on a stream; they know nothing about checks.
+
+Each format lives in its own module and is imported only when chosen, so `doctor --format json`
+never pays for the SARIF writer (or the other way round).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from generator.core.diagnostics import Diagnostic, Severity, Summary
+
+# Format name -> module; the keys are the CLI's --format choices for findings.
+REPORTERS: dict[str, str] = {
+    "text": "generator.report.text",
+    "json": "generator.report.json",
+    "github": "generator.report.github",
+    "sarif": "generator.report.sarif",
+}
+
+
+@dataclass
+class Group:
+    """One line of the text report: a check family (doctor) or a file (validate)."""
+
+    label: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    note: str = ""  # e.g. why a group was skipped
+    seconds: float | None = None  # how long its checks took (shown with --verbose)
+
+
+@dataclass
+class Report:
+    diagnostics: list[Diagnostic]
+    groups: list[Group] = field(default_factory=list)
+    workspace: str | None = None
+    strict: bool = False
+    verbose: bool = False
+    color: bool = False
+    files_checked: int | None = None
+    elapsed: float | None = None
+    fixes: list[str] = field(default_factory=list)
+    # The workspace root relative to the git top level ("" when they are the same): CI annotations
+    # and SARIF locations are resolved against the repository, not the workspace.
+    path_prefix: str = ""
+    # What --fix / --select hints should call this command (doctor and validate differ).
+    command: str = "osmosis doctor"
+
+    @property
+    def summary(self) -> Summary:
+        return Summary.of(self.diagnostics)
+
+    @property
+    def ok(self) -> bool:
+        s = self.summary
+        return s.errors == 0 and not (self.strict and s.warnings)
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.ok else 1
+
+    def repo_path(self, diagnostic: Diagnostic) -> str | None:
+        if diagnostic.path is None:
+            return None
+        return f"{self.path_prefix}/{diagnostic.path}" if self.path_prefix else diagnostic.path
+
+
+Writer = Callable[[Report, TextIO], None]
+
+
+def get_reporter(name: str) -> Writer:
+    """The ``write(report, stream)`` function of format ``name`` (one of :data:`REPORTERS`)."""
+    return importlib.import_module(REPORTERS[name]).write
+
+
+def worst(diagnostics: list[Diagnostic]) -> Severity | None:
+    return min((d.severity for d in diagnostics), key=lambda s: s.rank, default=None)

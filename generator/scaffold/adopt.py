@@ -1,0 +1,108 @@
+"""`osmosis update --adopt`: take over a workspace that `osmosis init` did not make.
+
+A copy of the platform's own workspace template, or a hand-made workspace, has no answers file and
+no pristine render, so `osmosis update` has nothing to merge from. Adopting renders the workspace
+template for the workspace's own name, and builds the base that render is compared with from the
+ownership policy:
+
+- a managed file the workspace already has (AGENTS.md, a skill, a reference config) counts as the
+  untouched old version, so osmosis's version replaces it;
+- a shared or additive file it already has (root pyproject, README, configs) counts as the user's
+  edit of osmosis's version, so it is kept as it is;
+- whatever it lacks is added.
+
+Rollouts are no part of the workspace template's render, so they are never read or written. The
+render is then recorded as the pristine base: from here on `osmosis update` treats the workspace
+like one of its own.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from generator.scaffold import ownership, pristine
+from generator.core.errors import EXIT_FINDINGS, UserError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+
+def _answers(root: Path) -> dict[str, Any]:
+    """The workspace template's answers, read from what the workspace says about itself."""
+    from generator.core.names import name_problem
+
+    project: dict[str, Any] = {}
+    try:
+        project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8")).get("project") or {}
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        pass
+    candidates = [str(project.get("name") or ""), root.resolve().name]
+    name = next((c for c in candidates if c and name_problem(c) is None), None)
+    if name is None:
+        raise UserError(f"cannot adopt {root}: neither pyproject.toml's [project] name nor the folder name is a "
+                        "valid workspace name (lowercase letters, digits and single hyphens, starting with a letter)",
+                        hint='set [project] name = "<workspace-name>" in pyproject.toml, commit, and adopt again')
+    answers: dict[str, Any] = {"workspace_name": name}
+    description = project.get("description")
+    if isinstance(description, str) and description.strip() and "\n" not in description:
+        answers["description"] = description.strip()
+    return answers
+
+
+def render_workspace(answers: dict[str, Any], dest: Path) -> None:
+    """What `osmosis init` renders at the root, without a rollout: the workspace template and assets."""
+    from generator.core import assets
+    from generator.scaffold import catalog
+    from generator.scaffold.render import render
+
+    template = catalog.workspace_template()
+    render(template.path, dest, data=answers, defaults=True)
+    pristine.stamp_render(dest, pristine.ANSWERS_FILE, pristine.WORKSPACE, template.path)
+    assets.add_all(dest)
+
+
+def adoption_base(root: Path, new_dir: Path, policy: ownership.Policy, base_dir: Path) -> None:
+    """Fill ``base_dir`` with the base the first update of an adopted workspace merges from."""
+    from generator.scaffold.update import _files, _read, _write
+
+    for rel in sorted(_files(new_dir)):
+        ours = _read(root / rel)
+        if ours is None:
+            continue  # absent from the base too: the update adds it
+        _write(base_dir, rel, ours if policy.owner(rel) == "managed" else _read(new_dir / rel))
+
+
+def adopt_command(root: Path, *, conflict: str, dry_run: bool) -> int:
+    from generator.scaffold.update import _require_clean
+
+    repo = pristine.git_root(root)
+    if repo is None:
+        raise UserError(f"{root} is not inside a git repository; adopting records its base in git",
+                        hint="run `git init` and commit the workspace first")
+    if (root / pristine.ANSWERS_FILE).exists():
+        raise UserError(f"{root} already has {pristine.ANSWERS_FILE}: it is an osmosis workspace",
+                        hint="run `osmosis update` (add --dry-run to preview) instead of --adopt")
+    if not dry_run:
+        _require_clean(repo, root)
+    policy = ownership.load(root)
+    with tempfile.TemporaryDirectory(prefix="osmosis-adopt-") as tmp:
+        new_dir, base_dir = Path(tmp) / "new", Path(tmp) / "base"
+        new_dir.mkdir()
+        base_dir.mkdir()
+        render_workspace(_answers(root), new_dir)
+        adoption_base(root, new_dir, policy, base_dir)
+        plan = ownership.apply(root, base_dir, new_dir, policy, conflict=conflict, dry_run=dry_run)
+        if not dry_run:
+            pristine.record(repo, root, new_dir, "osmosis: pristine render at adoption")
+    ownership.report(plan, dry_run=dry_run, echo=typer.echo)
+    if not dry_run:
+        typer.echo(f"adopted: {pristine.ANSWERS_FILE} and {pristine.ref_name(repo, root)} now record the base; "
+                   "`osmosis update` keeps the workspace current from here on")
+    return EXIT_FINDINGS if plan.conflicts else 0

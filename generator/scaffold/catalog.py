@@ -1,0 +1,188 @@
+"""The bundled templates: what each is (``templates/<name>/template.toml``) and what it asks
+(``copier.yml``), read as plain files so `osmosis template list` never imports copier.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from dataclasses import asdict, dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from generator.core import resources
+from generator.core.errors import UserError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+WORKSPACE_TEMPLATE = "workspace"
+# Former template names that still work: each is a bundled template plus the answers it implies.
+# The rollout is named after the alias unless told otherwise (what the old templates did).
+ALIASES: dict[str, tuple[str, dict[str, str]]] = {
+    "multiply-openai": ("multiply", {"integration": "openai-agents"}),
+    "multiply-harbor": ("multiply", {"integration": "harbor"}),
+}
+COPIER_FILES = ("copier.yml", "copier.yaml")
+KINDS = ("workspace", "rollout")
+
+
+@dataclass(frozen=True)
+class TemplateInfo:
+    name: str
+    kind: str
+    description: str
+    path: Path
+
+    def to_dict(self) -> dict[str, str]:
+        data = asdict(self)
+        data.pop("path")
+        return data
+
+
+def copier_file(template_dir: Path) -> Path | None:
+    for name in COPIER_FILES:
+        if (template_dir / name).is_file():
+            return template_dir / name
+    return None
+
+
+def read_info(template_dir: Path) -> TemplateInfo:
+    """A template folder's metadata; a folder without template.toml counts as a rollout template."""
+    meta: dict[str, Any] = {}
+    meta_file = template_dir / "template.toml"
+    if meta_file.is_file():
+        try:
+            meta = tomllib.loads(meta_file.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
+            raise UserError(f"{meta_file} is not valid TOML: {err}", exit_code=3) from None
+    kind = meta.get("kind", "rollout")
+    if kind not in KINDS:
+        raise UserError(f"{meta_file}: kind must be one of {', '.join(KINDS)}, not {kind!r}", exit_code=3)
+    return TemplateInfo(template_dir.name, kind, str(meta.get("description", "")).strip(), template_dir)
+
+
+@lru_cache(maxsize=None)
+def bundled_templates() -> tuple[TemplateInfo, ...]:
+    """Every bundled template folder holding a copier.yml, sorted by name."""
+    root = resources.templates_dir()
+    return tuple(read_info(p) for p in sorted(root.iterdir()) if p.is_dir() and copier_file(p) is not None)
+
+
+def rollout_templates() -> list[TemplateInfo]:
+    return [t for t in bundled_templates() if t.kind == "rollout"]
+
+
+def find_bundled(name: str) -> TemplateInfo | None:
+    return next((t for t in bundled_templates() if t.name == name), None)
+
+
+def resolve_alias(name: str) -> tuple[str, dict[str, str]]:
+    """``(template, implied answers)`` for a former template name; other names pass through."""
+    if name in ALIASES and find_bundled(name) is None:
+        target, answers = ALIASES[name]
+        return target, {"rollout_name": name, **answers}
+    return name, {}
+
+
+def workspace_template() -> TemplateInfo:
+    found = find_bundled(WORKSPACE_TEMPLATE)
+    if found is None or found.kind != "workspace":
+        raise UserError("the bundled workspace template is missing from this installation", exit_code=3)
+    return found
+
+
+def questions(template_dir: Path) -> dict[str, dict[str, Any]]:
+    """Question name -> its spec (a bare value in copier.yml is shorthand for its default; keys
+    starting with ``_`` are settings)."""
+    from generator.scaffold.external import load_config  # lazily: `template list` needs no YAML
+
+    return {
+        key: (value if isinstance(value, dict) else {"default": value})
+        for key, value in load_config(template_dir).items()
+        if not key.startswith("_")
+    }
+
+
+def did_you_mean(name: str) -> str:
+    """"; did you mean 'multiply'?" for a misspelt bundled template name, else ""."""
+    import difflib
+
+    guess = difflib.get_close_matches(name, [t.name for t in bundled_templates()], n=1, cutoff=0.7)
+    return f"; did you mean {guess[0]!r}?" if guess else ""
+
+
+def answerable(spec: dict[str, dict[str, Any]]) -> set[str]:
+    """Questions `--data` may answer: not the hidden ones (`when: false`), which osmosis fills in
+    itself (the workspace's `osmosis_version` pins the CI's osmosis-workspace to the one installed)."""
+    return {name for name, q in spec.items() if q.get("when", True) is not False}
+
+
+def rule_text(validator: str | None) -> str | None:
+    """The message a copier validator shows, without its Jinja (what a person reads)."""
+    if not validator:
+        return None
+    text = " ".join(re.sub(r"\{%.*?%\}|\{\{.*?\}\}|\{#.*?#\}", " ", validator, flags=re.DOTALL).split())
+    return text or None
+
+
+def list_command(json_output: bool) -> int:
+    """`osmosis template list`: the rollout templates `osmosis init --template` accepts."""
+    templates = rollout_templates()
+    if json_output:
+        typer.echo(json.dumps([t.to_dict() for t in templates], indent=2))
+        return 0
+    width = max((len(t.name) for t in templates), default=0)
+    for t in templates:
+        typer.echo(f"{t.name.ljust(width)}  {t.description}")
+    return 0
+
+
+def inspect_command(name: str, json_output: bool) -> int:
+    """`osmosis template inspect`: a template's questions, so an agent can answer them all with --data."""
+    from generator.scaffold.external import load_config, open_template, questions as template_questions, unsafe_features
+
+    name, _ = resolve_alias(name)
+    with open_template(name) as source:
+        config = load_config(source.path)
+        info = read_info(source.path) if source.bundled else None
+        # hidden questions (`when: false`) are osmosis's to answer, not the user's
+        asked = [q.to_dict() for q in template_questions(config) if q.when is not False]
+        for q in asked:
+            q["rule"] = rule_text(config[q["name"]].get("validator") if isinstance(config[q["name"]], dict) else None)
+        unsafe = unsafe_features(config)
+    if json_output:
+        typer.echo(json.dumps({
+            "name": info.name if info else source.label,
+            "kind": info.kind if info else None,
+            "description": info.description if info else None,
+            "bundled": source.bundled,
+            "questions": asked,
+            "unsafe": unsafe,
+        }, indent=2, default=str))
+        return 0
+    typer.echo(f"{source.label}" + (f" ({info.kind}): {info.description}" if info else ""))
+    for q in asked:
+        typer.echo(f"\n{q['name']} ({q['type']}{', multiselect' if q['multiselect'] else ''})")
+        if q["help"]:
+            typer.echo(f"  help:       {q['help']}")
+        typer.echo(f"  default:    {json.dumps(q['default'], default=str)}")
+        if q["choices"]:
+            typer.echo("  choices:    " + ", ".join(f"{c['value']} ({c['label']})" if c["label"] != str(c["value"]) else str(c["value"]) for c in q["choices"]))
+        if q["rule"]:
+            typer.echo(f"  rule:       {q['rule']}")
+        if q["when"] is not True:
+            typer.echo(f"  asked when: {q['when']}")
+    for key, items in unsafe.items():
+        typer.echo(f"\nruns code ({key}, needs --trust): " + "; ".join(items))
+    example = " ".join(f"--data {q['name']}=..." for q in asked if q['name'] not in ("rollout_name", "workspace_name"))
+    command = ("osmosis init NAME --defaults" if info and info.kind == "workspace"
+               else f"osmosis rollout new NAME --template {name} --defaults")
+    typer.echo(f"\nanswer without prompts: {command} {example}".rstrip())
+    return 0

@@ -1,0 +1,449 @@
+"""`osmosis init`: create a workspace from the workspace template plus one rollout template.
+
+Everything is rendered into a staging folder beside the target (same filesystem, so the final move is
+a rename), completed with skills, Claude links and schemas, and only then moved into place. Any
+failure or Ctrl-C before that leaves nothing behind; a failure during the move into an existing
+folder (--force) takes back what it had moved. Existing files are never overwritten.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from generator.core import assets, lock
+from generator.scaffold import catalog, folders
+from generator.core.errors import UserError
+from generator.core.names import NAME_RULE_TEXT, name_problem
+from generator.core.paths import is_inside
+from generator.core.workspace import find_git_root
+
+# Used for the first commit only when git has no identity configured, and said so.
+FALLBACK_NAME = "Osmosis Workspace"
+FALLBACK_EMAIL = "workspace@osmosis.invalid"
+FIRST_COMMIT_MESSAGE = "Create Osmosis workspace with osmosis init"
+NAME_QUESTIONS = {"workspace_name": "workspace", "rollout_name": "rollout"}
+
+
+@dataclass(frozen=True)
+class TemplateSource:
+    name: str
+    path: Path
+    bundled: bool
+
+
+@dataclass
+class Placement:
+    created: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    made_dirs: list[str] = field(default_factory=list)  # folders `place` created inside an existing target
+    whole_target: bool = False  # the target did not exist: the staging folder was renamed to it
+
+
+def init_command(
+    *,
+    path: Path | None,
+    template: str,
+    defaults: bool,
+    data: list[str],
+    here: bool,
+    force: bool,
+    no_git: bool,
+    trust: bool,
+) -> int:
+    if here and path is not None:
+        raise UserError("give either PATH or --here, not both")
+    template, implied = catalog.resolve_alias(template)
+    rollout_template = resolve_template(template, trust=trust)
+    workspace_template = catalog.workspace_template()
+    answers = {**implied, **parse_data(data)}
+    ws_questions = catalog.questions(workspace_template.path)
+    ro_questions = catalog.questions(rollout_template.path)
+    unknown = sorted(set(answers) - catalog.answerable(ws_questions) - catalog.answerable(ro_questions))
+    if unknown:
+        known = ", ".join(sorted(catalog.answerable(ws_questions) | catalog.answerable(ro_questions)))
+        raise UserError(f"unknown question {unknown[0]!r} in --data; this template asks: {known}")
+    for key, kind in NAME_QUESTIONS.items():
+        if key in answers and (problem := name_problem(answers[key], kind=kind)):
+            raise UserError(f"{problem}", hint=f"names use {NAME_RULE_TEXT}")
+
+    if not no_git and shutil.which("git") is None:  # gitpython needs the git program; say so before writing
+        raise UserError("git is not installed (not found on PATH); osmosis init makes a repository with a first commit",
+                        hint="install git, or pass --no-git to create the workspace without a repository")
+
+    interactive = not defaults and sys.stdin.isatty()
+    cwd = Path.cwd()
+    # abspath, not resolve: normalise `..` but keep the user's symlinked folders as they named them
+    target = cwd if here else (Path(os.path.abspath(cwd / path)) if path is not None else None)
+    suggested = _suggested_workspace_name(answers, target)
+    named_by_folder = target is not None and "workspace_name" not in answers
+    ws_data = {k: v for k, v in answers.items() if k in ws_questions}
+    ro_data = {k: v for k, v in answers.items() if k in ro_questions}
+    user_defaults = {}
+    if suggested:
+        (user_defaults if interactive else ws_data)["workspace_name"] = suggested
+
+    if target is None and not interactive:
+        target = cwd / str(ws_data.get("workspace_name") or ws_questions["workspace_name"].get("default", ""))
+    if target is not None:
+        check_target(target, force)
+
+    staging_parent = (target or cwd / "_").parent
+    made_parents = folders.make_parents(staging_parent)  # `osmosis init a/b/c` makes a/ and a/b/
+    staging = make_staging(staging_parent, ".osmosis-init-")
+    try:
+        from generator.scaffold.render import render
+
+        ws_answers = render(workspace_template.path, staging, data=ws_data, defaults=not interactive,
+                            user_defaults=user_defaults)
+        ro_answers = render(rollout_template.path, staging, data=ro_data, defaults=not interactive,
+                            unsafe=trust and not rollout_template.bundled)
+        rollout = str(ro_answers.get("rollout_name") or rollout_template.name)
+        from generator.scaffold import pristine
+        from generator.scaffold.rollout_new import register_rollout
+
+        register_rollout(staging, rollout)  # uv member + the rollout's secrets in .env.example
+        assets.add_all(staging)
+        pristine.stamp_tree(staging, {rollout: rollout_template.name})  # template versions, for `osmosis update`
+        if target is None:  # interactive without PATH: the folder is named after the answer
+            target = cwd / str(ws_answers["workspace_name"])
+            check_target(target, force)
+        placement = place(staging, target)
+    except OSError as err:  # a full disk, a quota, a folder made read-only meanwhile: nothing is left behind
+        where = f" {err.filename}" if err.filename else ""
+        raise UserError(f"cannot write{where}: {err.strerror or err}; nothing was created",
+                        hint="free some disk space (or fix the folder's permissions), then run osmosis init again") from None
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+        lock.release(staging)
+        if target is None or not target.exists():
+            folders.remove_made(made_parents)  # a failed init leaves nothing behind, parents included
+
+    shown = _display(target, cwd)
+    typer.echo(f"Created workspace {ws_answers.get('workspace_name')!s} in {shown} "
+               f"(template {rollout_template.name}, rollout {rollout}).")
+    if named_by_folder and not suggested and not interactive:
+        typer.echo(f"note: the folder name {target.name!r} is not a valid workspace name ({NAME_RULE_TEXT}), "
+                   f"so the default was used; choose one with --data workspace_name=NAME")
+    if placement.skipped:
+        typer.echo(f"Kept {len(placement.skipped)} existing file(s); not overwritten:")
+        for rel in placement.skipped:
+            typer.echo(f"  {rel}")
+    code = 0
+    git_steps: list[str] = []
+    if not no_git:
+        had_repo = find_git_root(target) is not None
+        try:
+            code, left_out = _git_step(target, placement)
+        except (KeyboardInterrupt, UserError):  # no first commit: take back all init added, all or nothing
+            take_back(target, placement, remove_git=not had_repo)
+            raise
+        if code == 0:
+            _record_pristine(target)
+        if left_out:
+            git_steps = ["git status   # your files from before init are not committed: `git add` what belongs"]
+    elif find_git_root(target) is None:
+        # the platform syncs a git repository (LAY007 says so): the first step is making one
+        git_steps = [f"git init && git add -A && git commit -m {shlex.quote(FIRST_COMMIT_MESSAGE)}"]
+    print_next_steps(shown, rollout, _rollout_sources(target / "rollouts" / rollout), here=target == cwd,
+                     git_steps=git_steps)
+    return code
+
+
+def resolve_template(name: str, trust: bool = False) -> TemplateSource:
+    """A bundled rollout template by name, or a local folder / git URL of a copier template.
+
+    Non-bundled templates go through the trust gate (generator.scaffold.external): tasks, migrations and
+    Jinja extensions are refused unless ``trust``. A non-bundled template's name is its path or URL.
+    """
+    info = catalog.find_bundled(name)
+    if info is not None and info.kind == "rollout":
+        return TemplateSource(info.name, info.path, bundled=True)
+    from generator.scaffold.external import resolve_checked
+
+    source = resolve_checked(name, trust=trust, kind="rollout")
+    return TemplateSource(source.label, source.path, bundled=source.bundled)  # label: the bundled name, else URL or path
+
+
+def parse_data(items: list[str]) -> dict[str, str]:
+    """``--data KEY=VALUE`` pairs; a later KEY wins."""
+    answers: dict[str, str] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or not key.isidentifier():
+            raise UserError(f"--data expects KEY=VALUE, got {item!r}")
+        answers[key] = value
+    return answers
+
+
+def _suggested_workspace_name(answers: dict[str, str], target: Path | None) -> str | None:
+    """The folder's name, when no name was given and the folder's name is a valid one."""
+    if "workspace_name" in answers or target is None:
+        return None
+    name = target.name
+    if name_problem(name, kind="workspace") is None:
+        return name
+    return None
+
+
+def make_staging(parent: Path, prefix: str) -> Path:
+    """A staging folder beside where the files go (same filesystem, so moving them in is a rename).
+    A folder the user may not write to is their situation to fix, not a bug in osmosis."""
+    from generator.core import lock
+
+    lock.sweep(parent, prefix)  # what a killed run (kill -9) left; a live run's folder is locked
+    try:
+        staging = Path(tempfile.mkdtemp(prefix=prefix, dir=parent))
+        lock.claim(staging)
+        return staging
+    except OSError as err:
+        raise UserError(f"cannot write in {parent}: {err.strerror or err}",
+                        hint="check the folder's permissions, or choose another folder") from None
+
+
+def check_target(target: Path, force: bool) -> None:
+    if target.exists() and not target.is_dir():
+        raise UserError(f"{target} exists and is not a folder")
+    if (target / ".copier-answers.yml").is_file():
+        # --force would keep every root file, so a second rollout would be left out of the uv members,
+        # .env.example and the pristine base that `osmosis update` merges from
+        raise UserError(f"{target} is already an Osmosis workspace (or another copier project): it has .copier-answers.yml",
+                        hint="add a rollout with `osmosis rollout new NAME --template T`; "
+                             "take newer templates with `osmosis update`")
+    folders.missing_parents(target.parent)  # missing parents are made; a file in the way is refused
+    if target.is_dir() and any(target.iterdir()) and not force:
+        raise UserError(f"{target} is not empty",
+                        hint="use --force to add the workspace to it; existing files are kept, never overwritten")
+
+
+def place(staging: Path, target: Path) -> Placement:
+    """Move the staged tree into ``target``. A missing target is one rename; otherwise each file is
+    moved only where nothing exists yet, and a failure takes back everything moved so far."""
+    placement = Placement()
+    if not target.exists():
+        os.rename(staging, target)
+        os.chmod(target, folders.default_dir_mode())  # mkdtemp made it 0700
+        placement.whole_target = True
+        placement.created = files_in(target, target)
+        return placement
+    moved: list[Path] = []
+    made_dirs: list[Path] = []
+    try:
+        for src_dir, dirnames, filenames in os.walk(staging):
+            rel_dir = Path(src_dir).relative_to(staging)
+            dest_dir = target / rel_dir
+            for d in list(dirnames):
+                src, dest = Path(src_dir) / d, dest_dir / d
+                if src.is_symlink():  # a link to a folder (.claude/skills/<n>) is placed like a file
+                    dirnames.remove(d)
+                    filenames.append(d)
+                elif dest.is_symlink() or (dest.exists() and not dest.is_dir()) or not is_inside(target, dest):
+                    dirnames.remove(d)  # never write through a link, nor replace a file by a folder
+                    placement.skipped.extend(files_in(src, staging))
+                elif not dest.exists():
+                    dest.mkdir()
+                    made_dirs.append(dest)
+            for f in sorted(filenames):
+                src, dest = Path(src_dir) / f, dest_dir / f
+                rel = (rel_dir / f).as_posix()
+                if os.path.lexists(dest) or not is_inside(target, dest.parent):
+                    placement.skipped.append(rel)
+                    continue
+                os.replace(src, dest)
+                moved.append(dest)
+                placement.created.append(rel)
+    except BaseException:
+        for dest in reversed(moved):
+            dest.unlink(missing_ok=True)
+        for folder in reversed(made_dirs):
+            shutil.rmtree(folder, ignore_errors=True)
+        raise
+    placement.skipped.sort()
+    placement.made_dirs = [d.relative_to(target).as_posix() for d in made_dirs]
+    return placement
+
+
+def take_back(target: Path, placement: Placement, *, remove_git: bool) -> None:
+    """Undo `place` (and a repository init made): the user's own files in ``target`` stay as they were."""
+    if placement.whole_target:
+        shutil.rmtree(target, ignore_errors=True)
+        return
+    if remove_git:
+        shutil.rmtree(target / ".git", ignore_errors=True)
+    for rel in reversed(placement.created):
+        (target / rel).unlink(missing_ok=True)
+    for rel in reversed(placement.made_dirs):  # deepest first; a folder the user filled meanwhile stays
+        try:
+            (target / rel).rmdir()
+        except OSError:
+            pass
+
+
+def files_in(folder: Path, base: Path) -> list[str]:
+    """The files and links under ``folder`` (a link to a folder counts as one file), relative to ``base``, sorted."""
+    return sorted(p.relative_to(base).as_posix() for p in folder.rglob("*") if p.is_symlink() or not p.is_dir())
+
+
+def add_workspace_member(root: Path, rollout: str) -> bool:
+    """List ``rollouts/<rollout>`` in the root pyproject's ``[tool.uv.workspace] members`` (kept in
+    order, formatting preserved). False when there is no root pyproject to edit."""
+    import tomlkit
+
+    pyproject = root / "pyproject.toml"
+    if not pyproject.is_file():
+        return False
+    doc = tomlkit.parse(pyproject.read_text(encoding="utf-8"))
+    tool = doc.setdefault("tool", tomlkit.table(is_super_table=True))
+    uv = tool.setdefault("uv", tomlkit.table())
+    workspace = uv.setdefault("workspace", tomlkit.table())
+    members = workspace.setdefault("members", tomlkit.array())
+    member = f"rollouts/{rollout}"
+    if member not in members:
+        members.append(member)
+    from generator.core import safe_write
+
+    safe_write.write_text(root, pyproject, tomlkit.dumps(doc))
+    return True
+
+
+def _record_pristine(target: Path) -> None:
+    """Keep the untouched render in the repository (refs/osmosis/pristine): `osmosis update` merges from it."""
+    from generator.scaffold.pristine import record_after_init
+
+    try:
+        record_after_init(target)
+    except Exception as err:  # noqa: BLE001  the workspace is fine; only `osmosis update` loses its base
+        typer.echo(f"warning: could not record the pristine render for `osmosis update`: {' '.join(str(err).split())}", err=True)
+
+
+def _git_step(target: Path, placement: Placement) -> tuple[int, int]:
+    """(exit code, how many of the user's own files were left out of the first commit)."""
+    existing = find_git_root(target)
+    if existing is not None:
+        typer.echo(f"git: {target} is already inside the repository {existing}; review and commit the new files yourself.")
+        return 0, 0
+    # --force into a folder with files: they may hold anything (keys, scratch data), so the first
+    # commit holds what init wrote and the user decides about theirs
+    only = None if placement.whole_target else set(placement.created)
+    try:
+        used_fallback = make_first_commit(target, only=only)
+    except Exception as err:  # noqa: BLE001  git or the disk failed (a full disk, a broken git config)
+        raise UserError(f"git could not create the first commit ({' '.join(str(err).split())}); "
+                        "the workspace was taken back, nothing was left behind",
+                        hint="free disk space or fix git, then run osmosis init again (or pass --no-git)") from None
+    if used_fallback:
+        typer.echo(f"git: no git identity is configured, so the first commit is by {FALLBACK_NAME} <{FALLBACK_EMAIL}>. "
+                   "Set yours with `git config --global user.name ...` and `git config --global user.email ...`; "
+                   "`git commit --amend --reset-author` then rewrites that commit.")
+    left_out = _untracked_count(target) if only is not None else 0
+    if left_out:
+        typer.echo(f"git: created a repository with a first commit of the files osmosis init wrote; "
+                   f"your {left_out} existing file(s) are not in it (see `git status`).")
+    else:
+        typer.echo("git: created a repository with a first commit.")
+    return 0, left_out
+
+
+def _untracked_count(target: Path) -> int:
+    import git
+
+    out = git.Repo(target).git.ls_files("-z", "--others", "--exclude-standard")
+    return len([p for p in out.split("\0") if p])
+
+
+def make_first_commit(target: Path, only: set[str] | None = None) -> bool:
+    """`git init` and commit everything (or, given ``only``, those workspace-relative files).
+    Returns True when the neutral fallback identity was used."""
+    import git
+
+    repo = git.Repo.init(target, initial_branch=_initial_branch())
+    repo.git.add(A=True)  # -A, then unstaging: `git add PATH` of an ignored file would fail
+    if only is not None:
+        others = [p for p in repo.git.ls_files("-z").split("\0") if p and p not in only]
+        for start in range(0, len(others), 500):  # bounded command lines
+            repo.git.rm("--cached", "-q", "--", *(f":(literal){p}" for p in others[start:start + 500]))
+    actor = None if has_git_identity(repo) else git.Actor(FALLBACK_NAME, FALLBACK_EMAIL)
+    repo.index.commit(FIRST_COMMIT_MESSAGE, author=actor, committer=actor)
+    return actor is not None
+
+
+def _initial_branch() -> str:
+    """The user's `init.defaultBranch`, else main (git's own default still varies between versions)."""
+    import git
+
+    try:
+        return git.Git().config("--get", "init.defaultBranch").strip() or "main"
+    except git.GitCommandError:
+        return "main"
+
+
+def has_git_identity(repo: Any) -> bool:
+    """Whether git knows who authors and commits (environment or config), without guessing from the host."""
+    reader = repo.config_reader()
+
+    def value(env: str, key: str) -> str:
+        if os.environ.get(env):
+            return os.environ[env]
+        try:
+            return str(reader.get_value("user", key, default="")).strip()
+        except Exception:  # noqa: BLE001  unreadable config counts as unset
+            return ""
+
+    return all(value(f"GIT_{role}_{part.upper()}", part) for role in ("AUTHOR", "COMMITTER") for part in ("name", "email"))
+
+
+def _display(target: Path, cwd: Path) -> str:
+    try:
+        rel = target.relative_to(cwd)
+    except ValueError:
+        return str(target)
+    return "." if rel == Path(".") else rel.as_posix()
+
+
+def _rollout_sources(rollout_dir: Path) -> list[str]:
+    """The rollout's own top-level Python files and packages: what a user edits differs per template."""
+    if not rollout_dir.is_dir():
+        return []
+    packages = [f"{p.parent.name}/" for p in rollout_dir.glob("*/__init__.py")]
+    return sorted(p.name for p in rollout_dir.glob("*.py")) + sorted(packages)
+
+
+def rollout_test_steps(rollout: str) -> list[str]:
+    """How to run a rollout's tests; pytest is not a dependency of osmosis-workspace, so say to install it."""
+    import importlib.util
+
+    install = [] if importlib.util.find_spec("pytest") is not None else ["pip install pytest"]
+    return [*install, f"(cd rollouts/{rollout} && python -m pytest)"]
+
+
+def eval_run_step(rollout: str) -> str:
+    """`osmosis eval run` (osmosis-ai 0.3) on the first five rows of the rollout's local data."""
+    return f"osmosis eval run configs/eval/{rollout}.toml --dataset-file data/{rollout}.jsonl --rows 0-4"
+
+
+def print_next_steps(shown: str, rollout: str, sources: list[str], *, here: bool, git_steps: list[str] = ()) -> None:
+    steps = [] if here else [f"cd {shlex.quote(shown)}"]
+    code = ", ".join(f"rollouts/{rollout}/{name}" for name in sources) or f"rollouts/{rollout}/"
+    steps += [
+        *git_steps,
+        "read AGENTS.md (coding agents: it is the workspace contract)",
+        f"edit {code}, data/{rollout}.jsonl, configs/eval/{rollout}.toml",
+        "osmosis doctor",
+        *rollout_test_steps(rollout),
+        "cp .env.example .env   # your LLM key for local evaluation",
+        eval_run_step(rollout),
+        f"git push, then: osmosis eval submit configs/eval/{rollout}.toml",
+        f"osmosis train submit configs/training/{rollout}.toml",
+    ]
+    typer.echo("\nNext steps:")
+    for step in steps:
+        typer.echo(f"  {step}")

@@ -1,0 +1,218 @@
+"""Who owns which workspace file, and what `osmosis update` does to each under that ownership.
+
+The policy is `.osmosis-ownership.toml` at the workspace root (the bundled default when it is
+missing): pattern lists `managed`, `shared` and `additive`. For every file the base render, the
+installed templates or the workspace has, one status:
+
+- new        the templates have it, the workspace does not and never did: written
+- unchanged  nothing to do (the template did not change it, or the workspace already matches)
+- replaced   managed/shared, the user never edited it: the template's version written (or removed)
+- merged     managed/shared, both changed it: merged three ways without conflicts
+- conflict   both changed the same lines (markers or a .rej), or something of the user's is in the way
+- left alone additive (the user's), unlisted, or the user deleted / changed what the template dropped
+
+Tracked at the root on purpose: the platform's own template git-ignores `.osmosis/`.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from generator.core.errors import UserError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+POLICY_FILE = ".osmosis-ownership.toml"
+LISTS = ("managed", "shared", "additive")
+STATUSES = ("new", "unchanged", "replaced", "merged", "conflict", "left alone")
+
+
+def _pattern(glob: str) -> re.Pattern[str]:
+    out, i = [], 0
+    while i < len(glob):
+        if glob.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif glob.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif glob[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif glob[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(glob[i]))
+            i += 1
+    return re.compile("".join(out) + r"\Z")
+
+
+@dataclass(frozen=True)
+class Policy:
+    lists: dict[str, tuple[str, ...]]
+    source: str  # where it was read from, for messages
+
+    def owner(self, rel: str) -> str | None:
+        """'managed', 'shared', 'additive', or None (no pattern matches: left alone)."""
+        for name in LISTS:
+            if any(_pattern(glob).match(rel) for glob in self.lists.get(name, ())):
+                return name
+        return None
+
+
+def parse(text: str, source: str) -> Policy:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise UserError(f"{source} is not valid TOML: {err}", hint="fix it, or delete it to use the bundled default") from None
+    table = data.get("update")
+    unknown = sorted(set(data) - {"update"}) + sorted(set(table or {}) - set(LISTS)) if isinstance(table, dict) else []
+    if not isinstance(table, dict) or unknown:
+        raise UserError(f"{source} must hold one [update] table with lists {', '.join(LISTS)}"
+                        + (f" (unknown: {', '.join(unknown)})" if unknown else ""))
+    lists = {}
+    for name in LISTS:
+        value = table.get(name, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+            raise UserError(f"{source}: [update] {name} must be a list of path patterns (strings)")
+        lists[name] = tuple(value)
+    return Policy(lists, source)
+
+
+@lru_cache(maxsize=1)
+def default_policy() -> Policy:
+    from generator.scaffold.catalog import workspace_template
+
+    path = workspace_template().path / "template" / POLICY_FILE
+    return parse(path.read_text(encoding="utf-8"), f"the bundled {POLICY_FILE}")
+
+
+def load(root: Path) -> Policy:
+    """The workspace's policy, or the bundled default when it has none."""
+    path = root / POLICY_FILE
+    if path.is_file() and not path.is_symlink():
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            raise UserError(f"cannot read {POLICY_FILE}: {err}") from None
+        return parse(text, POLICY_FILE)
+    return default_policy()
+
+
+# -- deciding and applying ---------------------------------------------------------------------
+
+
+@dataclass
+class Change:
+    rel: str
+    status: str
+    note: str = ""
+
+
+@dataclass
+class Plan:
+    changes: list[Change] = field(default_factory=list)
+
+    def of(self, status: str) -> list[Change]:
+        return [c for c in self.changes if c.status == status]
+
+    @property
+    def conflicts(self) -> list[Change]:
+        return self.of("conflict")
+
+    @property
+    def acted(self) -> bool:
+        return any(c.status not in ("unchanged", "left alone") for c in self.changes)
+
+
+def apply(root: Path, base_dir: Path, new_dir: Path, policy: Policy, *, conflict: str, dry_run: bool) -> Plan:
+    """Bring ``root`` from the render in ``base_dir`` to the one in ``new_dir`` under ``policy``.
+
+    With ``dry_run`` nothing is written; the statuses are what a real run would report (a merge is
+    computed in a temporary folder to tell "merged" from "conflict").
+    """
+    from generator.scaffold.update import _files, _is_text, _read, _rej, _write, merge_file
+
+    plan = Plan()
+    write = (lambda rel, content: None) if dry_run else (lambda rel, content: _write(root, rel, content))
+    for rel in sorted(_files(base_dir) | _files(new_dir)):
+        base, theirs = _read(base_dir / rel), _read(new_dir / rel)
+        target = root / rel
+        ours = _read(target)
+        owner = policy.owner(rel)
+
+        def add(status: str, note: str = "", rel: str = rel) -> None:
+            plan.changes.append(Change(rel, status, note))
+
+        if ours == theirs:
+            add("unchanged")
+            continue
+        blocked = any(p.is_file() or (p.is_symlink() and not p.is_dir()) for p in target.parents if root in p.parents)
+        if blocked or (target.is_dir() and not target.is_symlink()):
+            add("conflict", "something of yours is in the way; the template's version was not written")
+            continue
+        if owner in (None, "additive"):
+            if base == theirs:
+                add("unchanged", "yours; the template did not change it")
+            elif ours is None and base is None and owner == "additive":
+                write(rel, theirs)
+                add("new")
+            else:
+                add("left alone", "yours (additive)" if owner else f"no pattern in {POLICY_FILE} matches it")
+            continue
+        if base == theirs:
+            add("unchanged", "your edit kept; the template did not change it")
+            continue
+        if ours == base:
+            write(rel, theirs)
+            add("new" if base is None else "replaced", "the template no longer has it: removed" if theirs is None else "")
+            continue
+        if ours is None:
+            add("left alone", "you deleted it")
+            continue
+        if theirs is None:
+            add("left alone", "you changed it; the template no longer has it")
+            continue
+        if _is_text(ours, base, theirs):
+            merged, conflicted = merge_file(ours, base or b"", theirs, rel)  # type: ignore[arg-type]
+            if not conflicted:
+                write(rel, merged)
+                add("merged")
+                continue
+            if conflict == "inline":
+                write(rel, merged)
+                add("conflict", "conflict markers in the file")
+                continue
+        write(f"{rel}.rej", _rej(rel, base if isinstance(base, bytes) else None,
+                                  theirs if isinstance(theirs, bytes) else None))
+        add("conflict", f"yours kept; the template's change is in {rel}.rej")
+    return plan
+
+
+def report(plan: Plan, *, dry_run: bool, echo) -> None:
+    """Per file: status and path; unchanged files are counted, not listed, unless it is a dry run."""
+    if not plan.acted and not plan.of("left alone") and not dry_run:
+        echo("already up to date: nothing to merge")
+        return
+    if dry_run:
+        echo("dry run: nothing was written; `osmosis update` would do this:")
+    for change in plan.changes:
+        if change.status == "unchanged" and not dry_run:
+            continue
+        echo(f"  {change.status:10} {change.rel}" + (f"  ({change.note})" if change.note else ""))
+    counts = ", ".join(f"{len(plan.of(s))} {s}" for s in STATUSES if plan.of(s))
+    echo(counts or "no files")
+    if dry_run:
+        return
+    if plan.conflicts:
+        echo("resolve the conflict markers (or apply and delete the .rej files), then review with `git diff` and commit")
+    elif plan.acted:
+        echo("review with `git diff`, run `osmosis doctor`, then commit")

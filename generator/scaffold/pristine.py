@@ -1,0 +1,403 @@
+"""The pristine render: what the installed templates produce for a workspace's recorded answers,
+kept in the workspace's own git repository so `osmosis update` can three-way merge offline.
+
+copier's own update re-renders the OLD template version from the template's git history; a
+wheel-installed template has no history. So every render the generator makes is also committed,
+untouched, to a private ref (``refs/osmosis/pristine``). `osmosis update` merges each file with
+base = that ref, ours = the working tree, theirs = a fresh render, then moves the ref forward.
+
+Each answers file also records which template produced it and that template's fingerprint
+(package version + content hash), which is what `osmosis update --check` compares.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from generator import __version__
+from generator.formats import yamlio
+from generator.core.errors import UserError
+
+ANSWERS_FILE = ".copier-answers.yml"
+WORKSPACE = "workspace"
+TEMPLATE_KEY = "_osmosis_template"  # bundled template name, or the path / URL of an external one
+VERSION_KEY = "_osmosis_version"  # "<package version>+<content hash>"
+BUNDLED_PREFIX = "bundled:"  # _src_path of a bundled template: machine-independent
+PRISTINE_REF = "refs/osmosis/pristine"
+_SKIP_PARTS = {"__pycache__", ".git"}
+# Who commits to the private ref when git has no identity (the ref is never pushed by default).
+_IDENTITY = {"GIT_AUTHOR_NAME": "osmosis", "GIT_AUTHOR_EMAIL": "osmosis@osmosis.invalid",
+             "GIT_COMMITTER_NAME": "osmosis", "GIT_COMMITTER_EMAIL": "osmosis@osmosis.invalid"}
+
+
+# -- fingerprints ------------------------------------------------------------------------------
+
+
+def _hash_tree(digest: Any, base: Path, label: str) -> None:
+    for path in sorted(base.rglob("*")):
+        if not path.is_file() or _SKIP_PARTS & set(path.parts) or path.suffix == ".pyc":
+            continue
+        rel = path.relative_to(base).as_posix()
+        digest.update(f"{label}/{rel}\0".encode())
+        digest.update(path.read_bytes())
+        digest.update(b"\0")
+
+
+def fingerprint(template_dir: Path, *, workspace: bool = False) -> str:
+    """``<package version>+<12 hex digits>`` over the template's files (and, for the workspace
+    template, the bundled skills and schemas it brings along)."""
+    digest = hashlib.sha256()
+    _hash_tree(digest, template_dir, "template")
+    if workspace:
+        from generator.core.resources import skills_dir
+        from generator.core.schemas import KINDS, schema_bytes
+
+        _hash_tree(digest, skills_dir(), "skills")
+        for kind in KINDS:
+            digest.update(f"schema/{kind}\0".encode() + schema_bytes(kind) + b"\0")
+    return f"{__version__}+{digest.hexdigest()[:12]}"
+
+
+def content_hash(version: str | None) -> str | None:
+    """The hash part of a recorded version (package bumps alone do not make a workspace behind)."""
+    if not version or "+" not in str(version):
+        return None
+    return str(version).split("+", 1)[1]
+
+
+# -- answers files -----------------------------------------------------------------------------
+
+
+@dataclass
+class Recorded:
+    """One answers file: where it is, which template, what version, and the answers themselves."""
+
+    path: str  # workspace-relative answers file
+    template: str  # bundled name, or path / URL
+    version: str | None
+    answers: dict[str, Any]
+
+    @property
+    def bundled(self) -> bool:
+        return not _looks_external(self.template)
+
+    @property
+    def is_workspace(self) -> bool:
+        return self.path == ANSWERS_FILE
+
+
+def _looks_external(template: str) -> bool:
+    return "/" in template or "\\" in template or ":" in template
+
+
+def read_answers(path: Path) -> dict[str, Any]:
+    if path.is_symlink():  # it would be read, and stamped, wherever the link points
+        raise UserError(f"{path} is a symbolic link; an answers file must be a file of the workspace",
+                        hint="replace the link with the file it points to")
+    try:
+        data = yamlio.safe_load(path.read_text(encoding="utf-8")) or {}
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as err:
+        raise UserError(f"cannot read {path}: {' '.join(str(err).split())[:200]}") from None
+    if not isinstance(data, dict):
+        raise UserError(f"{path} is not a copier answers file (expected a mapping)")
+    return data
+
+
+def recorded(root: Path) -> list[Recorded]:
+    """The workspace's answers files: the root one first, then each rollout's, sorted."""
+    files = [root / ANSWERS_FILE] if (root / ANSWERS_FILE).is_file() else []
+    rollouts = root / "rollouts"
+    if rollouts.is_dir():
+        files += sorted(p / ANSWERS_FILE for p in rollouts.iterdir() if (p / ANSWERS_FILE).is_file() and not p.is_symlink())
+    found = []
+    for path in files:
+        data = read_answers(path)
+        rel = path.relative_to(root).as_posix()
+        template = data.get(TEMPLATE_KEY) or _template_from_src(data.get("_src_path"), rel)
+        if not template:
+            raise UserError(f"{rel} does not say which template made it (no {TEMPLATE_KEY} or _src_path)")
+        answers = {k: v for k, v in data.items() if not str(k).startswith("_")}
+        found.append(Recorded(rel, str(template), data.get(VERSION_KEY), answers))
+    return found
+
+
+def _template_from_src(src: Any, rel: str) -> str | None:
+    if not src:
+        return None
+    src = str(src)
+    if src.startswith(BUNDLED_PREFIX):
+        return src[len(BUNDLED_PREFIX):]
+    from generator.core.resources import templates_dir
+
+    try:  # an absolute path into this installation's templates is a bundled template
+        return Path(src).resolve().relative_to(templates_dir().resolve()).parts[0]
+    except (ValueError, IndexError, OSError):
+        return src
+
+
+def stamp(answers_file: Path, template: str, version: str, root: Path | None = None) -> None:
+    """Record ``template`` and ``version`` in an answers file, keeping its comments.
+
+    A bundled template's ``_src_path`` becomes ``bundled:<name>``: the absolute path of one machine's
+    installation means nothing on another and would make every render differ.
+    """
+    from generator.core import safe_write
+
+    root = root or answers_file.parent  # never through a link, nor outside the workspace being written
+    try:
+        lines = (safe_write.read_bytes(root, answers_file) or b"").decode("utf-8").splitlines()
+    except UnicodeDecodeError:
+        raise UserError(f"{answers_file} is not UTF-8 text; it is not a copier answers file") from None
+    keep = [ln for ln in lines if not ln.startswith((f"{TEMPLATE_KEY}:", f"{VERSION_KEY}:"))]
+    if not _looks_external(template):
+        keep = [f"_src_path: {BUNDLED_PREFIX}{template}" if ln.startswith("_src_path:") else ln for ln in keep]
+    extra = yaml.safe_dump({TEMPLATE_KEY: template, VERSION_KEY: version}, sort_keys=False, default_flow_style=False)
+    safe_write.write_text(root, answers_file, "\n".join(keep).rstrip("\n") + "\n" + extra)
+
+
+def stamp_render(root: Path, rel_answers: str, template: str, template_dir: Path) -> None:
+    """Stamp the answers file a render just wrote (no-op when the template writes none)."""
+    path = root / rel_answers
+    if path.is_file():
+        stamp(path, template, fingerprint(template_dir, workspace=(rel_answers == ANSWERS_FILE and template == WORKSPACE)), root)
+
+
+def stamp_tree(root: Path, labels: dict[str, str] | None = None) -> None:
+    """Stamp every answers file under ``root`` (after `osmosis init` rendered into a staging folder).
+
+    ``labels`` maps a rollout name to the template it came from when that is not a bundled name
+    (a folder or git URL: copier only knows the local copy it rendered).
+    """
+    from generator.scaffold import catalog
+
+    for entry in recorded(root):
+        label = (labels or {}).get(Path(entry.path).parent.name)
+        if label and _looks_external(label):
+            source = Path(entry.template)
+            if source.is_dir():
+                stamp(root / entry.path, label, fingerprint(source), root)
+            continue
+        if entry.bundled:
+            info = catalog.find_bundled(entry.template)
+            if info is not None:
+                stamp_render(root, entry.path, entry.template, info.path)
+        else:
+            local = Path(entry.template)
+            if local.is_dir():
+                stamp(root / entry.path, entry.template, fingerprint(local), root)
+
+
+# -- rendering the pristine tree ---------------------------------------------------------------
+
+
+@contextmanager
+def open_recorded(entry: Recorded) -> Iterator[Any]:
+    """The template an answers file names, opened; one that has moved or gone says which rollout needs it."""
+    from generator.scaffold.external import open_template
+
+    with ExitStack() as stack:
+        try:
+            source = stack.enter_context(open_template(entry.template, kind="rollout" if entry.bundled else None))
+        except UserError as err:
+            raise UserError(f"{entry.path} names template {entry.template}, which cannot be opened: {err.message}",
+                            exit_code=err.exit_code,
+                            hint="put the template back at that path or URL; `osmosis update` renders it again to merge") from None
+        yield source
+
+
+def render_pristine(root: Path, dest: Path, *, trust: bool = False) -> list[Recorded]:
+    """Render, into empty folder ``dest``, what the installed templates make for ``root``'s answers.
+
+    Returns the answers it used. External templates are fetched again and pass the trust gate.
+    """
+    from generator.core import assets
+    from generator.scaffold import catalog
+    from generator.scaffold.external import check_trust
+    from generator.scaffold.render import render
+    from generator.scaffold.rollout_new import register_rollout
+
+    entries = recorded(root)
+    if not entries or not entries[0].is_workspace:
+        raise UserError(f"{root} has no {ANSWERS_FILE}: it was not created by `osmosis init`, so there is nothing to update from")
+    entries = [entries[0], *sorted(entries[1:], key=_member_order(root))]
+    for entry in entries:
+        if entry.is_workspace:
+            template = catalog.workspace_template()
+            render(template.path, dest, data=entry.answers, defaults=True)
+            stamp_render(dest, entry.path, WORKSPACE, template.path)
+            continue
+        with open_recorded(entry) as source:
+            check_trust(source, trust=trust)
+            # Tasks ran once, at init / rollout new; a re-render must not repeat their side effects.
+            render(source.path, dest, data=entry.answers, defaults=True, unsafe=trust and not source.bundled,
+                   skip_tasks=True)
+            if (dest / entry.path).is_file():
+                stamp(dest / entry.path, entry.template, fingerprint(source.path), dest)
+        register_rollout(dest, Path(entry.path).parent.name)
+    assets.add_all(dest)
+    return entries
+
+
+def _member_order(root: Path):
+    """Sort key: rollouts in the order the root pyproject lists them (the order they were added),
+    so a re-render writes the members list exactly as the workspace has it."""
+    import sys
+
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    from generator.core.bounded import toml_loads
+
+    try:
+        data = toml_loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+        members = list(data.get("tool", {}).get("uv", {}).get("workspace", {}).get("members", []))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        members = []
+
+    def key(entry: Recorded) -> tuple[int, str]:
+        member = Path(entry.path).parent.as_posix()
+        return (members.index(member) if member in members else len(members), member)
+
+    return key
+
+
+# -- the private ref ---------------------------------------------------------------------------
+
+
+def git(repo: Path, *args: str, env: dict[str, str] | None = None, input: bytes | None = None) -> bytes:
+    """Run git in ``repo``; a failure becomes a one-line UserError (exit 3: our plumbing failed)."""
+    try:
+        done = subprocess.run(["git", *args], cwd=repo, capture_output=True, input=input,
+                              env={**os.environ, **(env or {})}, check=False)
+    except FileNotFoundError:
+        raise UserError("git is not installed; `osmosis update` needs it") from None
+    if done.returncode != 0:
+        detail = done.stderr.decode(errors="replace").strip().splitlines()
+        raise UserError(f"git {args[0]} failed: {detail[-1] if detail else done.returncode}", exit_code=3)
+    return done.stdout
+
+
+def git_root(path: Path) -> Path | None:
+    try:
+        done = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=path, capture_output=True, text=True, check=False)
+    except FileNotFoundError:
+        if any((folder / ".git").exists() for folder in (path.resolve(), *path.resolve().parents)):
+            # a repository without the git program: the pristine render could be neither read nor recorded
+            raise UserError("git is not installed (not found on PATH), and this workspace is a git repository",
+                            hint="install git; `osmosis rollout new` and `osmosis update` keep their merge base in it") from None
+        return None
+    return Path(done.stdout.strip()) if done.returncode == 0 else None
+
+
+def ref_name(repo: Path, root: Path) -> str:
+    """The pristine ref for the workspace at ``root`` (a subfolder workspace gets its own ref)."""
+    rel = root.resolve().relative_to(repo.resolve()).as_posix()
+    if rel in ("", "."):
+        return PRISTINE_REF
+    return f"{PRISTINE_REF}-{hashlib.sha1(rel.encode()).hexdigest()[:10]}"
+
+
+def resolve_ref(repo: Path, ref: str) -> str | None:
+    done = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"], cwd=repo,
+                          capture_output=True, text=True, check=False)
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+def _identity_env(repo: Path) -> dict[str, str]:
+    """The fallback identity only for the parts git does not know (the user's own wins)."""
+    env = {}
+    for key, value in _IDENTITY.items():
+        if os.environ.get(key):
+            continue
+        config_key = "user.name" if key.endswith("_NAME") else "user.email"
+        known = subprocess.run(["git", "config", "--get", config_key], cwd=repo, capture_output=True, text=True, check=False)
+        if known.returncode != 0 or not known.stdout.strip():
+            env[key] = value
+    return env
+
+
+def base_commit(repo: Path, root: Path, ref: str) -> str | None:
+    """The pristine commit the workspace really carries: the newest on ``ref`` whose template versions
+    match every answers file in the workspace; the tip when none does.
+
+    `osmosis update` moves the ref before the user commits; an update backed out with `git checkout .`
+    leaves the workspace at an older render. Merging from the tip would then count the template's
+    changes as already applied, and they would never arrive.
+    """
+    tip = resolve_ref(repo, ref)
+    if tip is None:
+        return None
+    mine = {entry.path: entry.version for entry in recorded(root)}
+    for commit in git(repo, "rev-list", "--first-parent", tip).decode().split():
+        if all(_version_at(repo, commit, rel) == version for rel, version in mine.items()):
+            return commit
+    return tip
+
+
+def _version_at(repo: Path, commit: str, rel: str) -> Any:
+    done = subprocess.run(["git", "cat-file", "-p", f"{commit}:{rel}"], cwd=repo, capture_output=True, check=False)
+    if done.returncode != 0:
+        return None
+    try:
+        data = yamlio.safe_load(done.stdout.decode("utf-8")) or {}
+    except (UnicodeDecodeError, yaml.YAMLError):
+        return None
+    return data.get(VERSION_KEY) if isinstance(data, dict) else None
+
+
+def record(repo: Path, root: Path, tree_dir: Path, message: str) -> str:
+    """Commit ``tree_dir`` (untouched render) to the workspace's pristine ref; returns the commit id."""
+    with tempfile.TemporaryDirectory(prefix="osmosis-index-") as tmp:
+        env = {"GIT_INDEX_FILE": str(Path(tmp) / "index"), "GIT_WORK_TREE": str(tree_dir)}
+        git_dir = git(repo, "rev-parse", "--absolute-git-dir").decode().strip()
+        env["GIT_DIR"] = git_dir
+        # --force: the render is recorded whole, whatever the workspace's .gitignore says.
+        git(tree_dir, "add", "--all", "--force", ".", env=env)
+        tree = git(tree_dir, "write-tree", env=env).decode().strip()
+    ref = ref_name(repo, root)
+    parent = resolve_ref(repo, ref)
+    if parent and git(repo, "rev-parse", f"{parent}^{{tree}}").decode().strip() == tree:
+        return parent  # nothing new to record
+    args = ["commit-tree", tree, "-m", message] + (["-p", parent] if parent else [])
+    commit = git(repo, *args, env=_identity_env(repo)).decode().strip()
+    git(repo, "update-ref", ref, commit)
+    return commit
+
+
+def record_after_init(target: Path) -> str | None:
+    """After `osmosis init` made its first commit: record the pristine render of ``target``."""
+    repo = git_root(target)
+    if repo is None:
+        return None
+    from generator.core import lock
+
+    with lock.temp_folder("osmosis-pristine-") as tmp:
+        dest = Path(tmp) / "w"
+        dest.mkdir()
+        render_pristine(target, dest, trust=True)  # init already passed the trust gate
+        return record(repo, target, dest, "osmosis: pristine render at init")
+
+
+def extract(repo: Path, ref: str, dest: Path) -> None:
+    """Write the tree of ``ref`` into folder ``dest`` (files and symlinks)."""
+    import io
+    import tarfile
+
+    data = git(repo, "archive", "--format=tar", ref)
+    with tarfile.open(fileobj=io.BytesIO(data)) as archive:
+        members = [m for m in archive.getmembers() if not m.name.startswith(("/", "..")) and ".." not in Path(m.name).parts]
+        if hasattr(tarfile, "data_filter"):
+            archive.extractall(dest, members=members, filter="tar")
+        else:  # pragma: no cover - Python < 3.12 without the backported filters
+            archive.extractall(dest, members=members)

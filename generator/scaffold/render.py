@@ -1,0 +1,140 @@
+"""Rendering copier templates. The only module that imports copier (it is slow to import and only
+`init`, `rollout new` and `update` need it).
+"""
+
+from __future__ import annotations
+
+import warnings
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from generator import __version__
+from generator.formats import yamlio
+from generator.core.errors import UserError
+from generator.core.resources import templates_dir
+
+
+# pip byte-compiles the bundled templates' own .py files on install; copier skips bytecode only for
+# templates without `_subdirectory` (ours all have one), so every render leaves it out explicitly.
+BYTECODE = ("__pycache__", "*.py[co]")
+
+
+class RenderError(UserError):
+    """Copier refused or failed to render (a bad answer, an unsafe template, a broken template)."""
+
+
+def render(
+    src: Path,
+    dst: Path,
+    *,
+    data: dict[str, Any],
+    defaults: bool,
+    user_defaults: dict[str, Any] | None = None,
+    unsafe: bool = False,
+    skip_tasks: bool = False,
+) -> dict[str, Any]:
+    """Render template ``src`` into folder ``dst`` and return the recorded answers.
+
+    ``defaults=False`` lets copier prompt on the terminal for questions ``data`` does not answer;
+    ``user_defaults`` changes what those prompts offer. ``unsafe`` allows tasks, migrations and Jinja
+    extensions, which only non-bundled templates may carry (``--trust``). ``skip_tasks`` renders
+    without running the template's tasks (re-renders for `osmosis update` must not repeat them).
+    """
+    from copier.errors import CopierError
+    from jinja2 import TemplateError
+    from yaml import YAMLError
+
+    trusted = unsafe or _is_bundled(src)
+    if _is_bundled(src):
+        # Bundled templates pin the tool in what they generate (the CI workflow); a hidden question,
+        # never recorded in the answers, so `osmosis update` moves the pin to the installed version.
+        data = {"osmosis_version": __version__, **data}
+    if not defaults:
+        from generator.scaffold.prompt_compat import wrap_validation_errors
+
+        wrap_validation_errors()  # a long validator message is shown whole, not cut at the terminal's width
+    blocked: list[str] = []
+    written: list[str] = []
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # copier's dirty-template and deprecation warnings are noise here
+            with _worker_class(trusted, blocked, written)(
+                src_path=str(src), dst_path=Path(dst), data=dict(data), user_defaults=dict(user_defaults or {}),
+                defaults=defaults, unsafe=unsafe, quiet=True, overwrite=False, cleanup_on_error=False,
+                skip_tasks=skip_tasks, exclude=list(BYTECODE),
+            ) as worker:
+                worker.run_copy()
+    except KeyboardInterrupt:  # Ctrl-C at a question: copier's CopierAnswersInterrupt is also a CopierError
+        raise KeyboardInterrupt from None
+    except CopierError as err:
+        raise RenderError(f"template {src.name}: {_one_line(err)}") from None
+    except ValueError as err:  # copier reports an answer its validator rejects as ValueError
+        raise RenderError(f"template {src.name}: {_one_line(err)}") from None
+    except (TemplateError, YAMLError, AssertionError) as err:
+        # Jinja's sandbox refusing an attribute, a missing include, an absolute `_answers_file` (copier
+        # asserts relative paths), broken YAML: what the template says is wrong, not osmosis
+        detail = f"{type(err).__name__}: {_one_line(err)}" if str(err).strip() else type(err).__name__
+        raise RenderError(f"template {src.name} is broken (the template's fault, not osmosis's): {detail}",
+                          hint="fix the template, or report it to its author") from None
+    if not trusted:
+        from generator.core.template_guard import describe, output_problems
+
+        found = blocked + output_problems(dst, written)
+        if found:
+            raise RenderError(
+                f"template {src.name} would make git run code or write outside the workspace; it renders: {describe(found)}",
+                hint="nothing was placed; read the template first, and rerun with --trust only if you trust it",
+            )
+    answers_file = dst / worker.answers_relpath
+    if answers_file.is_symlink():  # it would be read, and later stamped, wherever it points
+        raise RenderError(f"template {src.name}: its answers file {worker.answers_relpath} is a symbolic link")
+    if not answers_file.is_file():
+        return dict(worker.answers.combined)
+    try:
+        answers = yamlio.safe_load(answers_file.read_text(encoding="utf-8")) or {}
+    except (UnicodeDecodeError, yamlio.YAMLError) as err:
+        raise RenderError(f"template {src.name}: its answers file is not YAML: {_one_line(err)}") from None
+    if not isinstance(answers, dict):
+        raise RenderError(f"template {src.name}: its answers file {worker.answers_relpath} is not a mapping")
+    return answers
+
+
+def _worker_class(trusted: bool, blocked: list[str], written: list[str]) -> type:
+    """copier's Worker, seeing every RENDERED path before it is written: for an untrusted template a
+    path through `.git` is never written (copier runs git in the destination while rendering, so it
+    must not exist even for a moment) and is listed in ``blocked``; the rest go to ``written``."""
+    from copier import Worker
+
+    from generator.core.template_guard import has_git_segment
+
+    class GuardedWorker(Worker):  # type: ignore[misc, valid-type]
+        @cached_property
+        def match_exclude(self):  # noqa: ANN202
+            excluded = Worker.match_exclude.func(self)  # type: ignore[attr-defined]
+
+            def match(path: Path) -> bool:
+                if excluded(path):
+                    return True
+                rel = Path(path).as_posix()
+                if not trusted and has_git_segment(rel):
+                    blocked.append(f"{rel} (inside a git folder: hooks and config there run programs)")
+                    return True
+                written.append(rel)
+                return False
+
+            return match
+
+    return GuardedWorker
+
+
+def _is_bundled(src: Path) -> bool:
+    try:
+        return src.resolve().is_relative_to(templates_dir().resolve())
+    except FileNotFoundError:
+        return False
+
+
+def _one_line(err: BaseException) -> str:
+    text = " ".join(str(err).split())
+    return text or type(err).__name__

@@ -1,0 +1,286 @@
+"""`osmosis rollout new`: add a rollout (its code, configs and data sample) to an existing workspace.
+
+The template is rendered into a staging folder first; if any file it made already exists in the
+workspace, nothing is written (exit 2). Root files that must learn about the rollout -- the root
+pyproject's `[tool.uv.workspace] members` and `.env.example` -- are edited in place, keeping the
+user's comments and order.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import shlex
+import shutil
+import sys
+from pathlib import Path
+
+import typer
+
+from generator.core import lock
+from generator.core.bounded import toml_loads
+from generator.core.errors import UserError
+from generator.core.names import NAME_RULE_TEXT, name_problem
+from generator.core.workspace import NotAWorkspace, find_root
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+ENV_EXAMPLE = ".env.example"
+
+
+def rollout_new_command(*, name: str, template: str, workspace: Path, data: list[str], defaults: bool, trust: bool) -> int:
+    from generator.scaffold import pristine
+    from generator.scaffold.external import check_trust, load_config, open_template, questions
+    from generator.scaffold.catalog import resolve_alias
+    from generator.scaffold.init_workspace import eval_run_step, files_in, make_staging, parse_data, place, rollout_test_steps, take_back
+
+    if problem := name_problem(name, kind="rollout"):
+        raise UserError(problem, hint=f"names use {NAME_RULE_TEXT}")
+    if not workspace.exists():
+        raise UserError(f"{workspace} does not exist")
+    try:
+        root = find_root(workspace)
+    except NotAWorkspace as err:
+        raise UserError(str(err)) from None
+    target = root / "rollouts" / name
+    if target.exists() or target.is_symlink():
+        raise UserError(f"rollout {name!r} already exists at {_shown(target)}", hint="pick another name")
+    shown_template = template
+    template, implied = resolve_alias(template)
+    implied.pop("rollout_name", None)  # the NAME argument names the rollout
+    answers = {**implied, **parse_data(data)}
+    if answers.get("rollout_name", name) != name:
+        raise UserError(f"--data rollout_name={answers['rollout_name']} contradicts the rollout name {name!r}")
+    answers["rollout_name"] = name
+
+    with open_template(template, kind="rollout") as source:
+        check_trust(source, trust=trust)
+        asked = {q.name for q in questions(load_config(source.path)) if q.when is not False}  # hidden: osmosis's
+        unknown = sorted(set(answers) - asked - {"rollout_name"})
+        if unknown:
+            raise UserError(f"unknown question {unknown[0]!r} in --data; template {source.label} asks: {', '.join(sorted(asked))}")
+        interactive = not defaults and sys.stdin.isatty()
+        staging = make_staging(root, ".osmosis-new-")
+        try:
+            from generator.scaffold.render import render
+
+            render(source.path, staging, data=answers, defaults=not interactive, unsafe=trust and not source.bundled)
+            rendered_root = staging / "rollouts" / name
+            if not rendered_root.is_dir():
+                raise UserError(f"template {source.label} did not render rollouts/{name}/; is it a rollout template?")
+            label = source.spec if source.bundled else (source.url or str(source.path))
+            pristine.stamp_render(staging, f"rollouts/{name}/{pristine.ANSWERS_FILE}", label, source.path)
+            new_files = files_in(staging, staging)
+            collisions = _collisions(new_files, root)
+            if collisions:
+                listed = ", ".join(collisions[:10]) + (f" and {len(collisions) - 10} more" if len(collisions) > 10 else "")
+                raise UserError(f"not adding rollout {name!r}: these files already exist: {listed}",
+                                hint="nothing was written; move them away or pick another name")
+            _check_root_pyproject(root, name)
+            with lock.temp_folder("osmosis-pristine-") as tmp:
+                pending = _pristine_with(root, staging, Path(tmp))
+                root_files = _read_root_files(root)
+                placement = place(staging, root)
+                try:  # all of the rollout or none of it: a failure or Ctrl-C from here on takes it back
+                    changed = register_rollout(root, name)
+                    if pending is not None:
+                        register_rollout(pending, name)
+                        repo = pristine.git_root(root)
+                        pristine.record(repo, root, pending, f"osmosis: pristine render of new rollout {name}")
+                except BaseException:
+                    take_back(root, placement, remove_git=False)
+                    _restore_root_files(root, root_files)
+                    raise
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+            lock.release(staging)
+    shown = _shown(root)
+    where = f"the workspace in this folder ({root.name})" if shown == "." else f"the workspace at {shown}"
+    typer.echo(f"Added rollout {name} (template {shown_template}) to {where}:")
+    for rel in placement.created or new_files:
+        typer.echo(f"  created {rel}")
+    for rel in changed:
+        typer.echo(f"  updated {rel}")
+    typer.echo("\nNext steps:")
+    to_root = _cd_to(root)
+    for step in (
+        *([f"cd {shlex.quote(to_root)}"] if to_root else []),  # the steps below are relative to the root
+        *rollout_test_steps(name),
+        "osmosis doctor",
+        f"git add -A && git commit -m 'Add rollout {name}'",
+        eval_run_step(name),
+        *reference_config_step(root),
+    ):
+        typer.echo(f"  {step}")
+    return 0
+
+
+def reference_config_step(root: Path) -> list[str]:
+    """Where every config key is explained: the workspace's commented reference configs, when it has them."""
+    present = [f"configs/{kind}/default.toml" for kind in ("eval", "training", "benchmark")
+               if (root / "configs" / kind / "default.toml").is_file()]
+    return [f"every config key, commented: {', '.join(present)}"] if present else []
+
+
+ROOT_FILES = ("pyproject.toml", ENV_EXAMPLE)  # what register_rollout may edit
+
+
+def _check_root_pyproject(root: Path, rollout: str) -> None:
+    """Refuse before writing anything when the root pyproject cannot learn about the rollout."""
+    pyproject = root / "pyproject.toml"
+    if not pyproject.is_file():
+        return
+    try:
+        toml_loads(pyproject.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
+        raise UserError(f"{pyproject} is not valid TOML ({' '.join(str(err).split())}); nothing was written",
+                        hint=f"fix it, then run `osmosis rollout new {rollout}` again") from None
+
+
+def _read_root_files(root: Path) -> dict[str, bytes | None]:
+    return {rel: ((root / rel).read_bytes() if (root / rel).is_file() else None) for rel in ROOT_FILES}
+
+
+def _restore_root_files(root: Path, saved: dict[str, bytes | None]) -> None:
+    from generator.core import safe_write
+
+    for rel, content in saved.items():
+        if content is None:
+            (root / rel).unlink(missing_ok=True)
+        else:
+            safe_write.write_bytes(root, root / rel, content)
+
+
+def _cd_to(root: Path) -> str | None:
+    """How to get from the current folder to ``root``: None when already there, a short relative path
+    when it is below or above, else the absolute path."""
+    rel = Path(os.path.relpath(root.resolve(), Path.cwd().resolve()))
+    if rel == Path("."):
+        return None
+    if ".." not in rel.parts or set(rel.parts) == {".."}:
+        return rel.as_posix()
+    return str(root.resolve())
+
+
+def _shown(path: Path) -> str:
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix() or "."
+    except ValueError:
+        return str(path)
+
+
+def _collisions(rendered: list[str], root: Path) -> list[str]:
+    """Rendered files that exist in the workspace already, or would be written through a link out of it."""
+    from generator.core.paths import is_inside
+
+    found = []
+    for rel in rendered:
+        dest = root / rel
+        if dest.exists() or dest.is_symlink() or not is_inside(root, dest.parent):
+            found.append(rel)
+    return found
+
+
+def _pristine_with(root: Path, staging: Path, scratch: Path) -> Path | None:
+    """The old pristine tree plus this rollout's render, in ``scratch``; None without a pristine ref.
+
+    Only the new rollout moves forward: the other rollouts keep their old base, so a later
+    `osmosis update` still merges their template changes.
+    """
+    from generator.scaffold import pristine
+
+    repo = pristine.git_root(root)
+    if repo is None:
+        return None
+    ref = pristine.ref_name(repo, root)
+    if pristine.resolve_ref(repo, ref) is None:
+        return None  # a workspace from before pristine refs: `osmosis update` says what to do
+    tree = scratch / "w"
+    tree.mkdir()
+    pristine.extract(repo, pristine.base_commit(repo, root, ref) or ref, tree)
+    shutil.copytree(staging, tree, symlinks=True, dirs_exist_ok=True)
+    return tree
+
+
+# -- root files that learn about a rollout ----------------------------------------------------
+
+
+def register_rollout(root: Path, rollout: str) -> list[str]:
+    """Make the root files know ``rollout``: uv workspace member, secrets in .env.example.
+
+    Returns the workspace-relative files it changed. Used by `init`, `rollout new` and the pristine render.
+    """
+    changed = []
+    if _add_member(root, rollout):
+        changed.append("pyproject.toml")
+    if add_env_example_names(root, required_secrets(root, rollout), rollout):
+        changed.append(ENV_EXAMPLE)
+    return changed
+
+
+def _add_member(root: Path, rollout: str) -> bool:
+    from generator.scaffold.init_workspace import add_workspace_member
+
+    pyproject = root / "pyproject.toml"
+    if not pyproject.is_file():
+        return False
+    try:
+        data = toml_loads(pyproject.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError):
+        raise UserError(f"{pyproject} is not valid TOML; fix it, then add rollouts/{rollout} to [tool.uv.workspace] members") from None
+    members = data.get("tool", {}).get("uv", {}).get("workspace", {}).get("members", [])
+    member = f"rollouts/{rollout}"
+    if any(isinstance(m, str) and fnmatch.fnmatchcase(member, m.rstrip("/")) for m in members):
+        return False  # already listed, or covered by a glob like "rollouts/*"
+    return add_workspace_member(root, rollout)
+
+
+def required_secrets(root: Path, rollout: str) -> list[str]:
+    """Secret names the rollout's configs list under [secrets] required, in first-seen order."""
+    names: list[str] = []
+    for kind in ("eval", "training"):
+        path = root / "configs" / kind / f"{rollout}.toml"
+        try:
+            data = toml_loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            continue  # doctor reports a broken config; here it just teaches .env.example nothing
+        required = data.get("secrets", {}).get("required", [])
+        for item in required if isinstance(required, list) else []:
+            if isinstance(item, str) and item not in names:
+                names.append(item)
+    return names
+
+
+def _listed_names(text: str) -> set[str]:
+    names = set()
+    for line in text.splitlines():
+        stripped = line.strip().lstrip("#").strip()
+        if stripped.startswith("export "):
+            stripped = stripped[len("export "):].strip()
+        key, sep, _ = stripped.partition("=")
+        if sep and key.strip().isidentifier():
+            names.add(key.strip())
+    return names
+
+
+def add_env_example_names(root: Path, names: list[str], rollout: str) -> bool:
+    """Append the ``names`` .env.example lacks (empty values), never touching what is there."""
+    from generator.core.paths import is_inside
+
+    path = root / ENV_EXAMPLE
+    if path.is_symlink() and not is_inside(root, path):
+        return False
+    existing = path.read_text(encoding="utf-8") if path.is_file() else ""
+    missing = [n for n in names if n not in _listed_names(existing)]
+    if not missing:
+        return False
+    block = f"# Needed by rollout {rollout} (its configs list it under [secrets] required).\n"
+    block += "".join(f"{n}=\n" for n in missing)
+    prefix = existing if not existing or existing.endswith("\n") else existing + "\n"
+    from generator.core import safe_write
+
+    safe_write.write_text(root, path, prefix + block)
+    return True
