@@ -20,7 +20,7 @@ def list_templates(json_output: bool = typer.Option(False, "--json", help="Print
 
     Example: osmosis template list --json
     """
-    from generator.scaffold.catalog import list_command
+    from generator.scaffold.template_commands import list_command
 
     return list_command(json_output=json_output)
 
@@ -35,6 +35,6 @@ def inspect_template(
 
     Example: osmosis template inspect multiply --json
     """
-    from generator.scaffold.catalog import inspect_command
+    from generator.scaffold.template_commands import inspect_command
 
     return inspect_command(name=name, json_output=json_output)

@@ -30,4 +30,13 @@ def register(app: typer.Typer) -> None:
         from generator.scaffold.update import update_command
 
         with nullcontext() if (check or dry_run) else lock.workspace(path, "update"):
-            return update_command(path=path, check=check, conflict=conflict, trust=trust, dry_run=dry_run, adopt=adopt)
+            return update_command(path=path, check=check, conflict=conflict, unfinished=_unfinished, trust=trust,
+                                  dry_run=dry_run, adopt=adopt)
+
+
+def _unfinished(root: Path) -> list[str]:
+    """Conflicts a previous `osmosis update` left (markers, .rej files), as `path[:line]  what`."""
+    from generator.check.families.leftovers import unresolved_findings
+    from generator.core.workspace import Workspace
+
+    return [f"{d.path}{f':{d.line}' if d.line else ''}  {d.code} {d.message}" for d in unresolved_findings(Workspace(root))]

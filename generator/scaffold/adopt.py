@@ -70,7 +70,7 @@ def render_workspace(answers: dict[str, Any], dest: Path) -> None:
 
 def adoption_base(root: Path, new_dir: Path, policy: ownership.Policy, base_dir: Path) -> None:
     """Fill ``base_dir`` with the base the first update of an adopted workspace merges from."""
-    from generator.scaffold.update import _files, _read, _write
+    from generator.scaffold.merge import _files, _read, _write
 
     for rel in sorted(_files(new_dir)):
         ours = _read(root / rel)
@@ -80,7 +80,7 @@ def adoption_base(root: Path, new_dir: Path, policy: ownership.Policy, base_dir:
 
 
 def adopt_command(root: Path, *, conflict: str, dry_run: bool) -> int:
-    from generator.scaffold.update import _require_clean
+    from generator.scaffold.merge import _require_clean
 
     repo = pristine.git_root(root)
     if repo is None:

@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from dataclasses import asdict, dataclass
@@ -12,10 +11,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import typer
-
 from generator.core import resources
 from generator.core.errors import UserError
+from generator.scaffold.copier_yml import copier_file
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -29,7 +27,6 @@ ALIASES: dict[str, tuple[str, dict[str, str]]] = {
     "multiply-openai": ("multiply", {"integration": "openai-agents"}),
     "multiply-harbor": ("multiply", {"integration": "harbor"}),
 }
-COPIER_FILES = ("copier.yml", "copier.yaml")
 KINDS = ("workspace", "rollout")
 
 
@@ -44,13 +41,6 @@ class TemplateInfo:
         data = asdict(self)
         data.pop("path")
         return data
-
-
-def copier_file(template_dir: Path) -> Path | None:
-    for name in COPIER_FILES:
-        if (template_dir / name).is_file():
-            return template_dir / name
-    return None
 
 
 def read_info(template_dir: Path) -> TemplateInfo:
@@ -101,7 +91,7 @@ def workspace_template() -> TemplateInfo:
 def questions(template_dir: Path) -> dict[str, dict[str, Any]]:
     """Question name -> its spec (a bare value in copier.yml is shorthand for its default; keys
     starting with ``_`` are settings)."""
-    from generator.scaffold.external import load_config  # lazily: `template list` needs no YAML
+    from generator.scaffold.copier_yml import load_config
 
     return {
         key: (value if isinstance(value, dict) else {"default": value})
@@ -132,57 +122,3 @@ def rule_text(validator: str | None) -> str | None:
     return text or None
 
 
-def list_command(json_output: bool) -> int:
-    """`osmosis template list`: the rollout templates `osmosis init --template` accepts."""
-    templates = rollout_templates()
-    if json_output:
-        typer.echo(json.dumps([t.to_dict() for t in templates], indent=2))
-        return 0
-    width = max((len(t.name) for t in templates), default=0)
-    for t in templates:
-        typer.echo(f"{t.name.ljust(width)}  {t.description}")
-    return 0
-
-
-def inspect_command(name: str, json_output: bool) -> int:
-    """`osmosis template inspect`: a template's questions, so an agent can answer them all with --data."""
-    from generator.scaffold.external import load_config, open_template, questions as template_questions, unsafe_features
-
-    name, _ = resolve_alias(name)
-    with open_template(name) as source:
-        config = load_config(source.path)
-        info = read_info(source.path) if source.bundled else None
-        # hidden questions (`when: false`) are osmosis's to answer, not the user's
-        asked = [q.to_dict() for q in template_questions(config) if q.when is not False]
-        for q in asked:
-            q["rule"] = rule_text(config[q["name"]].get("validator") if isinstance(config[q["name"]], dict) else None)
-        unsafe = unsafe_features(config)
-    if json_output:
-        typer.echo(json.dumps({
-            "name": info.name if info else source.label,
-            "kind": info.kind if info else None,
-            "description": info.description if info else None,
-            "bundled": source.bundled,
-            "questions": asked,
-            "unsafe": unsafe,
-        }, indent=2, default=str))
-        return 0
-    typer.echo(f"{source.label}" + (f" ({info.kind}): {info.description}" if info else ""))
-    for q in asked:
-        typer.echo(f"\n{q['name']} ({q['type']}{', multiselect' if q['multiselect'] else ''})")
-        if q["help"]:
-            typer.echo(f"  help:       {q['help']}")
-        typer.echo(f"  default:    {json.dumps(q['default'], default=str)}")
-        if q["choices"]:
-            typer.echo("  choices:    " + ", ".join(f"{c['value']} ({c['label']})" if c["label"] != str(c["value"]) else str(c["value"]) for c in q["choices"]))
-        if q["rule"]:
-            typer.echo(f"  rule:       {q['rule']}")
-        if q["when"] is not True:
-            typer.echo(f"  asked when: {q['when']}")
-    for key, items in unsafe.items():
-        typer.echo(f"\nruns code ({key}, needs --trust): " + "; ".join(items))
-    example = " ".join(f"--data {q['name']}=..." for q in asked if q['name'] not in ("rollout_name", "workspace_name"))
-    command = ("osmosis init NAME --defaults" if info and info.kind == "workspace"
-               else f"osmosis rollout new NAME --template {name} --defaults")
-    typer.echo(f"\nanswer without prompts: {command} {example}".rstrip())
-    return 0

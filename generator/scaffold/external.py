@@ -20,12 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from generator.formats import yamlio
-from generator.scaffold.catalog import copier_file as config_path
-from generator.scaffold.catalog import find_bundled, rollout_templates
 from generator.core.errors import UserError
+from generator.scaffold.catalog import find_bundled, rollout_templates
+from generator.scaffold.copier_yml import copier_file as config_path
+from generator.scaffold.copier_yml import load_config
 
 UNSAFE_KEYS = ("_tasks", "_migrations", "_jinja_extensions")
 _GIT_URL = re.compile(r"^(?:[a-z][a-z0-9+.-]*://|git@|gh:|gl:)|\.git/?$", re.IGNORECASE)
@@ -44,60 +42,6 @@ class TemplateSource:
     @property
     def label(self) -> str:
         return self.spec if self.bundled else (self.url or str(self.path))
-
-
-class _CopierLoader(yamlio.SAFE_LOADER):
-    """The safe loader with copier's `!include` tag followed as copier follows it (a glob inside the
-    template, its documents flattened into a list), so `_tasks: !include x.yml` or a whole included
-    document of `_migrations` reaches the trust gate: the one reader of every copier.yml."""
-
-    root: Path = Path(".")
-    budget: list[int] = [0]  # included files left to read in this load (a file including itself ends)
-
-
-_INCLUDE_FILES = 64
-_INCLUDE_BYTES = 1 << 20
-
-
-def _include(loader: _CopierLoader, node: yaml.Node) -> list[Any]:
-    pattern = str(loader.construct_scalar(node)) if isinstance(node, yaml.ScalarNode) else ""
-    if not pattern or pattern.startswith(("/", "\\")) or ".." in Path(pattern).parts:
-        raise yaml.YAMLError(f"!include {pattern!r}: copier includes relative paths inside the template only")
-    found: list[Any] = []
-    for file in sorted(loader.root.glob(pattern)):
-        if not file.resolve().is_relative_to(loader.root) or not file.is_file():
-            raise yaml.YAMLError(f"!include {pattern!r} leads out of the template")
-        loader.budget[0] -= 1
-        if loader.budget[0] < 0 or file.stat().st_size > _INCLUDE_BYTES:
-            raise yaml.YAMLError(f"!include {pattern!r}: too many or too large included files")
-        for doc in yaml.load_all(file.read_text(encoding="utf-8"), Loader=type(loader)):
-            if doc is not None:
-                found.extend(doc if isinstance(doc, list) else [doc])
-    return found
-
-
-_CopierLoader.add_constructor("!include", _include)
-
-
-def load_config(template: Path) -> dict[str, Any]:
-    """The template's copier.yml as a mapping; a UserError when it is missing or not YAML."""
-    path = config_path(template)
-    if path is None:
-        raise UserError(f"{template} is not a copier template (no copier.yml or copier.yaml)")
-    loader = type("_Loader", (_CopierLoader,), {"root": path.parent.resolve(), "budget": [_INCLUDE_FILES]})
-    try:
-        docs = [d for d in yaml.load_all(path.read_text(encoding="utf-8"), Loader=loader) if d is not None]
-    except (yaml.YAMLError, UnicodeDecodeError, OSError) as err:
-        first = str(err).splitlines()[0] if str(err) else type(err).__name__
-        raise UserError(f"{path} is not valid YAML: {first}") from None
-    # a document that is an `!include` is the included documents, in order
-    docs = [item for d in docs for item in (d if isinstance(d, list) else [d])]
-    config: dict[str, Any] = {}
-    for doc in docs:  # copier merges multi-document configs in order
-        if not isinstance(doc, dict):
-            raise UserError(f"{path} must hold a mapping of settings and questions")
-        config.update(doc)
-    return config
 
 
 def is_git_url(spec: str) -> bool:

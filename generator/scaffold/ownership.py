@@ -139,7 +139,7 @@ def apply(root: Path, base_dir: Path, new_dir: Path, policy: Policy, *, conflict
     With ``dry_run`` nothing is written; the statuses are what a real run would report (a merge is
     computed in a temporary folder to tell "merged" from "conflict").
     """
-    from generator.scaffold.update import _files, _is_text, _read, _rej, _write, merge_file
+    from generator.scaffold.merge import _files, _is_text, _read, _rej, _write, merge_file
 
     plan = Plan()
     write = (lambda rel, content: None) if dry_run else (lambda rel, content: _write(root, rel, content))

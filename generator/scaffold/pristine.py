@@ -25,8 +25,8 @@ from typing import Any
 import yaml
 
 from generator import __version__
-from generator.formats import yamlio
 from generator.core.errors import UserError
+from generator.formats import yamlio
 
 ANSWERS_FILE = ".copier-answers.yml"
 WORKSPACE = "workspace"
@@ -223,8 +223,8 @@ def render_pristine(root: Path, dest: Path, *, trust: bool = False) -> list[Reco
     from generator.core import assets
     from generator.scaffold import catalog
     from generator.scaffold.external import check_trust
+    from generator.scaffold.registration import register_rollout
     from generator.scaffold.render import render
-    from generator.scaffold.rollout_new import register_rollout
 
     entries = recorded(root)
     if not entries or not entries[0].is_workspace:

@@ -8,7 +8,6 @@ user's comments and order.
 
 from __future__ import annotations
 
-import fnmatch
 import os
 import shlex
 import shutil
@@ -22,20 +21,20 @@ from generator.core.bounded import toml_loads
 from generator.core.errors import UserError
 from generator.core.names import NAME_RULE_TEXT, name_problem
 from generator.core.workspace import NotAWorkspace, find_root
+from generator.scaffold.registration import ENV_EXAMPLE, register_rollout
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
     import tomli as tomllib
 
-ENV_EXAMPLE = ".env.example"
-
 
 def rollout_new_command(*, name: str, template: str, workspace: Path, data: list[str], defaults: bool, trust: bool) -> int:
     from generator.scaffold import pristine
-    from generator.scaffold.external import check_trust, load_config, open_template, questions
     from generator.scaffold.catalog import resolve_alias
-    from generator.scaffold.init_workspace import eval_run_step, files_in, make_staging, parse_data, place, rollout_test_steps, take_back
+    from generator.scaffold.external import check_trust, load_config, open_template, questions
+    from generator.scaffold.init_workspace import eval_run_step, parse_data, rollout_test_steps
+    from generator.scaffold.staging import files_in, make_staging, place, take_back
 
     if problem := name_problem(name, kind="rollout"):
         raise UserError(problem, hint=f"names use {NAME_RULE_TEXT}")
@@ -203,84 +202,3 @@ def _pristine_with(root: Path, staging: Path, scratch: Path) -> Path | None:
     pristine.extract(repo, pristine.base_commit(repo, root, ref) or ref, tree)
     shutil.copytree(staging, tree, symlinks=True, dirs_exist_ok=True)
     return tree
-
-
-# -- root files that learn about a rollout ----------------------------------------------------
-
-
-def register_rollout(root: Path, rollout: str) -> list[str]:
-    """Make the root files know ``rollout``: uv workspace member, secrets in .env.example.
-
-    Returns the workspace-relative files it changed. Used by `init`, `rollout new` and the pristine render.
-    """
-    changed = []
-    if _add_member(root, rollout):
-        changed.append("pyproject.toml")
-    if add_env_example_names(root, required_secrets(root, rollout), rollout):
-        changed.append(ENV_EXAMPLE)
-    return changed
-
-
-def _add_member(root: Path, rollout: str) -> bool:
-    from generator.scaffold.init_workspace import add_workspace_member
-
-    pyproject = root / "pyproject.toml"
-    if not pyproject.is_file():
-        return False
-    try:
-        data = toml_loads(pyproject.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError):
-        raise UserError(f"{pyproject} is not valid TOML; fix it, then add rollouts/{rollout} to [tool.uv.workspace] members") from None
-    members = data.get("tool", {}).get("uv", {}).get("workspace", {}).get("members", [])
-    member = f"rollouts/{rollout}"
-    if any(isinstance(m, str) and fnmatch.fnmatchcase(member, m.rstrip("/")) for m in members):
-        return False  # already listed, or covered by a glob like "rollouts/*"
-    return add_workspace_member(root, rollout)
-
-
-def required_secrets(root: Path, rollout: str) -> list[str]:
-    """Secret names the rollout's configs list under [secrets] required, in first-seen order."""
-    names: list[str] = []
-    for kind in ("eval", "training"):
-        path = root / "configs" / kind / f"{rollout}.toml"
-        try:
-            data = toml_loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-            continue  # doctor reports a broken config; here it just teaches .env.example nothing
-        required = data.get("secrets", {}).get("required", [])
-        for item in required if isinstance(required, list) else []:
-            if isinstance(item, str) and item not in names:
-                names.append(item)
-    return names
-
-
-def _listed_names(text: str) -> set[str]:
-    names = set()
-    for line in text.splitlines():
-        stripped = line.strip().lstrip("#").strip()
-        if stripped.startswith("export "):
-            stripped = stripped[len("export "):].strip()
-        key, sep, _ = stripped.partition("=")
-        if sep and key.strip().isidentifier():
-            names.add(key.strip())
-    return names
-
-
-def add_env_example_names(root: Path, names: list[str], rollout: str) -> bool:
-    """Append the ``names`` .env.example lacks (empty values), never touching what is there."""
-    from generator.core.paths import is_inside
-
-    path = root / ENV_EXAMPLE
-    if path.is_symlink() and not is_inside(root, path):
-        return False
-    existing = path.read_text(encoding="utf-8") if path.is_file() else ""
-    missing = [n for n in names if n not in _listed_names(existing)]
-    if not missing:
-        return False
-    block = f"# Needed by rollout {rollout} (its configs list it under [secrets] required).\n"
-    block += "".join(f"{n}=\n" for n in missing)
-    prefix = existing if not existing or existing.endswith("\n") else existing + "\n"
-    from generator.core import safe_write
-
-    safe_write.write_text(root, path, prefix + block)
-    return True

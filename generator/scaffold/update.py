@@ -11,24 +11,24 @@ left as conflict markers (``--conflict inline``) or as the user's file plus a ``
 
 from __future__ import annotations
 
-import difflib
-import os
-import subprocess
-import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import typer
 
 from generator.core import lock
-from generator.scaffold import pristine
 from generator.core.errors import EXIT_FINDINGS, UserError
 from generator.core.workspace import NotAWorkspace, find_root
+from generator.scaffold import pristine
+from generator.scaffold.merge import _require_clean
 
 CONFLICT_MODES = ("inline", "rej")
 
 
-def update_command(*, path: Path, check: bool, conflict: str, trust: bool = False, dry_run: bool = False,
-                   adopt: bool = False) -> int:
+def update_command(*, path: Path, check: bool, conflict: str, unfinished: Callable[[Path], list[str]],
+                   trust: bool = False, dry_run: bool = False, adopt: bool = False) -> int:
+    """``unfinished(root)``: conflicts a previous update left, as `path[:line]  what` (the check wing
+    finds them; the cli hands its finder in, so this wing never imports that one)."""
     if conflict not in CONFLICT_MODES:
         raise UserError(f"--conflict must be one of {', '.join(CONFLICT_MODES)}, not {conflict!r}")
     if not path.exists():
@@ -38,7 +38,7 @@ def update_command(*, path: Path, check: bool, conflict: str, trust: bool = Fals
     except NotAWorkspace as err:
         raise UserError(str(err)) from None
     if check:
-        return check_command(root)
+        return check_command(root, unfinished)
     if adopt:
         from generator.scaffold.adopt import adopt_command
 
@@ -71,9 +71,9 @@ def behind(root: Path) -> list[tuple[str, str, str | None, str]]:
     return stale
 
 
-def check_command(root: Path) -> int:
+def check_command(root: Path, find_unfinished: Callable[[Path], list[str]]) -> int:
     stale = behind(root)
-    unfinished = _unfinished(root)
+    unfinished = find_unfinished(root)
     if not stale and not unfinished:
         typer.echo("up to date: the workspace and every rollout match the installed templates")
         return 0
@@ -91,102 +91,7 @@ def check_command(root: Path) -> int:
     return EXIT_FINDINGS
 
 
-def _unfinished(root: Path) -> list[str]:
-    """Conflicts a previous `osmosis update` left (markers, .rej files), as `path[:line]  what`."""
-    from generator.check.families.leftovers import unresolved_findings
-    from generator.core.workspace import Workspace
-
-    return [f"{d.path}{f':{d.line}' if d.line else ''}  {d.code} {d.message}" for d in unresolved_findings(Workspace(root))]
-
-
 # -- the merge ---------------------------------------------------------------------------------
-
-
-def _require_clean(repo: Path, root: Path) -> None:
-    status = pristine.git(repo, "status", "--porcelain", "--untracked-files=all", "--", str(root)).decode()
-    dirty = [line[3:] for line in status.splitlines() if line.strip()]
-    if dirty:
-        listed = ", ".join(dirty[:5]) + (f" and {len(dirty) - 5} more" if len(dirty) > 5 else "")
-        raise UserError(f"the git tree has uncommitted changes ({listed}); `osmosis update` needs a clean tree",
-                        hint="commit or stash them first, so the update can be reviewed and undone with git")
-
-
-def _read(path: Path) -> bytes | str | None:
-    """A file's bytes, a symlink's target (as str), or None when absent."""
-    if path.is_symlink():
-        return os.readlink(path)
-    if path.is_file():
-        return path.read_bytes()
-    return None
-
-
-def _files(base: Path) -> set[str]:
-    from generator.core.template_guard import has_git_segment
-
-    # a render's `.git/*` (a trusted template may hold one) is never merged into the repository
-    found = (p.relative_to(base).as_posix() for p in base.rglob("*") if p.is_symlink() or p.is_file())
-    return {rel for rel in found if not has_git_segment(rel)}
-
-
-def _write(root: Path, rel: str, content: bytes | str | None) -> None:
-    from generator.core.paths import is_inside
-
-    dest = root / rel
-    if not is_inside(root, dest.parent):
-        raise UserError(f"refusing to write {rel}: it leads out of the workspace through a symlink")
-    if content is None:
-        if dest.is_symlink() or dest.is_file():
-            dest.unlink()
-        return
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    if dest.is_symlink() or dest.is_file():
-        dest.unlink()
-    if isinstance(content, str):
-        os.symlink(content, dest)
-    else:
-        from generator.core import safe_write
-
-        safe_write.write_bytes(root, dest, content)
-
-
-def _is_text(*contents: bytes | str | None) -> bool:
-    for content in contents:
-        if isinstance(content, str):
-            return False  # symlinks are not merged line by line
-        if content is not None:
-            if b"\0" in content:
-                return False
-            try:
-                content.decode("utf-8")
-            except UnicodeDecodeError:
-                return False
-    return True
-
-
-def merge_file(ours: bytes, base: bytes, theirs: bytes, rel: str) -> tuple[bytes, bool]:
-    """`git merge-file` of the three versions: (result, had_conflicts)."""
-    with tempfile.TemporaryDirectory(prefix="osmosis-merge-") as tmp:
-        paths = []
-        for name, data in (("ours", ours), ("base", base), ("theirs", theirs)):
-            p = Path(tmp) / name
-            p.write_bytes(data)
-            paths.append(str(p))
-        done = subprocess.run(
-            ["git", "merge-file", "-p", "-L", f"{rel} (yours)", "-L", f"{rel} (last template render)",
-             "-L", f"{rel} (installed template)", *paths],
-            capture_output=True, check=False,
-        )
-    if done.returncode < 0 or done.returncode > 127:
-        raise UserError(f"git merge-file failed on {rel}: {done.stderr.decode(errors='replace').strip()}", exit_code=3)
-    return done.stdout, done.returncode > 0
-
-
-def _rej(rel: str, base: bytes | None, theirs: bytes | None) -> bytes:
-    """The template's change to ``rel`` as a unified diff (what could not be applied)."""
-    old = (base or b"").decode("utf-8", errors="replace").splitlines(keepends=True)
-    new = (theirs or b"").decode("utf-8", errors="replace").splitlines(keepends=True)
-    diff = difflib.unified_diff(old, new, fromfile=f"a/{rel} (last template render)", tofile=f"b/{rel} (installed template)")
-    return "".join(diff).encode("utf-8")
 
 
 def update(root: Path, *, conflict: str, trust: bool, dry_run: bool = False) -> int:

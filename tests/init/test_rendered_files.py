@@ -8,7 +8,7 @@ import sys
 import yaml
 
 from generator import __version__
-from generator.scaffold.init_workspace import add_workspace_member
+from generator.scaffold.registration import add_workspace_member
 
 try:
     import tomllib

@@ -40,7 +40,7 @@ def test_invalid_root_pyproject_is_refused_before_anything_is_written(workspace)
 def test_ctrl_c_while_registering_the_rollout_takes_it_all_back(workspace, monkeypatch):
     before = snapshot(workspace)
     pristine_before = git(workspace, "for-each-ref")
-    real_register = generator.scaffold.rollout_new.register_rollout
+    real_register = generator.scaffold.registration.register_rollout
 
     def interrupted(root, rollout):
         real_register(root, rollout)  # pyproject and .env.example already edited

@@ -1,0 +1,80 @@
+"""copier.yml as copier reads it, read with pyyaml (never copier): the one reader of every copier.yml.
+
+pyyaml loads on the first read only, so `osmosis template list` (which only looks for the file) stays fast.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from generator.core.errors import UserError
+
+COPIER_FILES = ("copier.yml", "copier.yaml")
+_INCLUDE_FILES = 64
+_INCLUDE_BYTES = 1 << 20
+
+
+def copier_file(template_dir: Path) -> Path | None:
+    for name in COPIER_FILES:
+        if (template_dir / name).is_file():
+            return template_dir / name
+    return None
+
+
+@lru_cache(maxsize=None)
+def _copier_loader() -> type:
+    import yaml
+
+    from generator.formats import yamlio
+
+    class _CopierLoader(yamlio.SAFE_LOADER):
+        """The safe loader with copier's `!include` tag followed as copier follows it (a glob inside the
+        template, its documents flattened into a list), so `_tasks: !include x.yml` or a whole included
+        document of `_migrations` reaches the trust gate: the one reader of every copier.yml."""
+
+        root: Path = Path(".")
+        budget: list[int] = [0]  # included files left to read in this load (a file including itself ends)
+
+    def _include(loader: _CopierLoader, node: yaml.Node) -> list[Any]:
+        pattern = str(loader.construct_scalar(node)) if isinstance(node, yaml.ScalarNode) else ""
+        if not pattern or pattern.startswith(("/", "\\")) or ".." in Path(pattern).parts:
+            raise yaml.YAMLError(f"!include {pattern!r}: copier includes relative paths inside the template only")
+        found: list[Any] = []
+        for file in sorted(loader.root.glob(pattern)):
+            if not file.resolve().is_relative_to(loader.root) or not file.is_file():
+                raise yaml.YAMLError(f"!include {pattern!r} leads out of the template")
+            loader.budget[0] -= 1
+            if loader.budget[0] < 0 or file.stat().st_size > _INCLUDE_BYTES:
+                raise yaml.YAMLError(f"!include {pattern!r}: too many or too large included files")
+            for doc in yaml.load_all(file.read_text(encoding="utf-8"), Loader=type(loader)):
+                if doc is not None:
+                    found.extend(doc if isinstance(doc, list) else [doc])
+        return found
+
+    _CopierLoader.add_constructor("!include", _include)
+    return _CopierLoader
+
+
+def load_config(template: Path) -> dict[str, Any]:
+    """The template's copier.yml as a mapping; a UserError when it is missing or not YAML."""
+    path = copier_file(template)
+    if path is None:
+        raise UserError(f"{template} is not a copier template (no copier.yml or copier.yaml)")
+    import yaml
+
+    loader = type("_Loader", (_copier_loader(),), {"root": path.parent.resolve(), "budget": [_INCLUDE_FILES]})
+    try:
+        docs = [d for d in yaml.load_all(path.read_text(encoding="utf-8"), Loader=loader) if d is not None]
+    except (yaml.YAMLError, UnicodeDecodeError, OSError) as err:
+        first = str(err).splitlines()[0] if str(err) else type(err).__name__
+        raise UserError(f"{path} is not valid YAML: {first}") from None
+    # a document that is an `!include` is the included documents, in order
+    docs = [item for d in docs for item in (d if isinstance(d, list) else [d])]
+    config: dict[str, Any] = {}
+    for doc in docs:  # copier merges multi-document configs in order
+        if not isinstance(doc, dict):
+            raise UserError(f"{path} must hold a mapping of settings and questions")
+        config.update(doc)
+    return config
