@@ -36,7 +36,7 @@ def load_rules() -> list[Rule]:
     """Every rule, the settings family's included (they live outside generator.check.families)."""
     import generator.check.settings  # noqa: F401
     import generator.check.suppress  # noqa: F401
-    from generator.check.registry import all_rules
+    from generator.check.families import all_rules
 
     return all_rules()
 
@@ -310,6 +310,7 @@ def doctor_command(
     from generator.report import Report
 
     report = Report(
+        rules=load_rules() if fmt == "sarif" else [],  # only SARIF describes every rule; the others need no import
         diagnostics=outcome.diagnostics,
         groups=outcome.groups,
         workspace=str(ws.root),

@@ -7,63 +7,11 @@ A retired code is never reused: add a new one.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
 
 from generator.core.diagnostics import Diagnostic, Severity
-
-# Families in the order doctor reports them; every rule belongs to one.
-FAMILIES: dict[str, str] = {
-    "layout": "Layout",
-    "configs": "Configs",
-    "secrets": "Secrets",
-    "entrypoints": "Entrypoints",
-    "datasets": "Datasets",
-    "skills": "Skills",
-    "git": "Git Sync",
-    "settings": "Settings",
-}
-
-
-@dataclass(frozen=True)
-class Rule:
-    code: str
-    name: str
-    family: str
-    severity: Severity
-    summary: str  # what it checks, one line
-    why: str  # why it matters
-    fix: str  # the default hint shown with every finding
-    example: str = ""  # a short broken example
-    fixable: bool = False  # whether `doctor --fix` repairs it
-    # Where the rule comes from: an osmosis-ai file (`osmosis_ai/platform/cli/dataset.py`), a
-    # section of the workspace contract (`contract §3`), `skills-ref`, or `ours` (our own advice);
-    # several joined with "; ". docs/checks.md shows it, so every verdict can be traced.
-    source: str = ""
-
-    def at(
-        self,
-        path: str | None,
-        message: str,
-        *,
-        line: int | None = None,
-        column: int | None = None,
-        hint: str | None = None,
-        severity: Severity | None = None,
-    ) -> Diagnostic:
-        """A finding of this rule at ``path`` (workspace-relative), optionally with a specific hint."""
-        return Diagnostic(
-            code=self.code,
-            name=self.name,
-            severity=severity or self.severity,
-            message=message,
-            hint=hint or self.fix,
-            path=path,
-            line=line,
-            column=column,
-            fixable=self.fixable,
-        )
-
+from generator.core.rules import FAMILIES, Rule  # noqa: F401  (the table's types; checks import them from here)
+from generator.core.workspace import Workspace
 
 RULES: dict[str, Rule] = {}
 
@@ -104,13 +52,31 @@ def family_rules(family: str) -> Callable[..., Rule]:
     return declare
 
 
-def all_rules() -> list[Rule]:
-    """Every rule, after importing every check module so the table is complete."""
-    import generator.check.families  # noqa: F401  (imports register the rules)
-
-    return sorted(RULES.values(), key=lambda r: (list(FAMILIES).index(r.family), r.code))
-
-
 def matches(code: str, selectors: list[str]) -> bool:
     """Whether ``code`` is named by any selector: an exact code or a prefix (``CFG`` or ``CFG1``)."""
     return any(code.startswith(s.upper()) for s in selectors)
+
+
+# -- whole-workspace checks ----------------------------------------------------------------------
+
+WorkspaceCheck = Callable[[Workspace], Iterable[Diagnostic]]
+CHECKS: list[tuple[str, WorkspaceCheck]] = []
+
+
+def workspace_check(family: str) -> Callable[[WorkspaceCheck], WorkspaceCheck]:
+    """Register ``fn`` as a whole-workspace check of ``family``."""
+
+    def register(fn: WorkspaceCheck) -> WorkspaceCheck:
+        CHECKS.append((family, fn))
+        return fn
+
+    return register
+
+
+def run_workspace_checks(ws: Workspace, families: set[str] | None = None) -> list[Diagnostic]:
+    """Every registered check over ``ws`` (only ``families`` when given), findings sorted."""
+    found: list[Diagnostic] = []
+    for family, fn in CHECKS:
+        if families is None or family in families:
+            found.extend(fn(ws))
+    return sorted(found, key=Diagnostic.sort_key)

@@ -280,7 +280,10 @@ def validate_command(
         everything += found
 
     only_ws = next(iter(workspaces.by_root.values())) if len(workspaces.by_root) == 1 else None
+    from generator.check.families import all_rules
+
     report = Report(
+        rules=all_rules() if fmt == "sarif" else [],  # only SARIF describes every rule; the others need no import
         diagnostics=sorted(everything, key=Diagnostic.sort_key),
         groups=groups,
         workspace=str(only_ws.root) if only_ws else None,

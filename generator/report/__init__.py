@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from generator.core.diagnostics import Diagnostic, Severity, Summary
+from generator.core.rules import Rule
 
 # Format name -> module; the keys are the CLI's --format choices for findings.
 REPORTERS: dict[str, str] = {
@@ -48,6 +49,8 @@ class Report:
     path_prefix: str = ""
     # What --fix / --select hints should call this command (doctor and validate differ).
     command: str = "osmosis doctor"
+    # Every rule known to this run (SARIF describes them all); filled by the check wing.
+    rules: list[Rule] = field(default_factory=list)
 
     @property
     def summary(self) -> Summary:

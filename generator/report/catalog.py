@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
-from generator.check.registry import FAMILIES, Rule
+from generator.core.rules import FAMILIES, Rule
 
 FORMATS = ("text", "json", "markdown")
 

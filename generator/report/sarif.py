@@ -9,7 +9,7 @@ from urllib.parse import quote
 
 from generator import __version__
 from generator.core.diagnostics import Diagnostic, Severity
-from generator.check.registry import Rule
+from generator.core.rules import Rule
 from generator.report import Report
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -56,9 +56,7 @@ def _result(d: Diagnostic, report: Report, index: dict[str, int]) -> dict:
 
 
 def to_data(report: Report) -> dict:
-    from generator.check.registry import all_rules
-
-    rules = all_rules()
+    rules = report.rules
     known = {r.code for r in rules}
     # A finding whose code no module declared still needs a rule entry for ruleIndex to point at.
     extra = [d for d in report.diagnostics if d.code not in known]

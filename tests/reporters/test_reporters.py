@@ -81,8 +81,9 @@ def test_sarif_structure():
 
 def test_sarif_rules_carry_help_from_the_registry():
     import generator.check.settings  # noqa: F401  registers SET001
+    from generator.check.families import all_rules
 
-    driver = json.loads(render("sarif", Report([])))["runs"][0]["tool"]["driver"]
+    driver = json.loads(render("sarif", Report([], rules=all_rules())))["runs"][0]["tool"]["driver"]
     set001 = next(r for r in driver["rules"] if r["id"] == "SET001")
     assert set001["name"] == "unknown-setting"
     assert set001["help"]["text"].startswith("Rename or remove the key")

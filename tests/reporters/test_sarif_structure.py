@@ -102,7 +102,7 @@ def test_sarif_output_has_the_required_structure():
         Diagnostic("GIT004", "git-unreadable", Severity.WARNING, "no git", "install git"),
     ]
     stream = io.StringIO()
-    get_reporter("sarif")(Report(diagnostics), stream)
+    get_reporter("sarif")(Report(diagnostics, rules=load_rules()), stream)
     data = json.loads(stream.getvalue())
     jsonschema.validate(data, SARIF_SUBSET, format_checker=jsonschema.FormatChecker())
     run = data["runs"][0]

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from generator.check.families import workspace_check
+from generator.check.registry import workspace_check
 from generator.core.diagnostics import Diagnostic, Severity
 from generator.core.paths import unusable_path
 from generator.check.registry import family_rules

@@ -11,7 +11,7 @@ import errno
 import os
 from pathlib import Path
 
-from generator.check.families import workspace_check
+from generator.check.registry import workspace_check
 from generator.formats.datasets.extensions import suggested_name
 from generator.formats.datasets.findings import Findings
 from generator.core.diagnostics import Diagnostic, Severity

@@ -18,9 +18,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from generator.check.families import sdk_compat, workspace_check
 from generator.check.config_refs import workspace_configs
+from generator.check.families import sdk_compat
+from generator.check.registry import rule, workspace_check
+from generator.check.sdk_target import Target
 from generator.core.diagnostics import Diagnostic
+from generator.core.paths import is_inside, real_path, unusable_path
+from generator.core.pep440 import requirement_name
+from generator.core.workspace import Workspace
 from generator.formats.pyast import (
     GRADER,
     LOOP,
@@ -33,12 +38,7 @@ from generator.formats.pyast import (
     binding_site,
     module_classes,
 )
-from generator.core.paths import is_inside, real_path, unusable_path
-from generator.core.pep440 import requirement_name
-from generator.check.registry import rule
-from generator.check.sdk_target import Target
 from generator.formats.toml_locate import TomlDoc
-from generator.core.workspace import Workspace
 
 FAMILY = "entrypoints"
 DEFAULT_ENTRYPOINT = "main.py"

@@ -15,7 +15,7 @@ import re
 import shlex
 from pathlib import Path, PurePosixPath
 
-from generator.check.families import workspace_check
+from generator.check.registry import workspace_check
 from generator.check.families.leftovers import is_update_leftover
 from generator.check.config_refs import ConfigRef, workspace_configs
 from generator.core.diagnostics import Diagnostic

@@ -15,7 +15,7 @@ import dataclasses
 import re
 from pathlib import Path
 
-from generator.check.families import workspace_check
+from generator.check.registry import workspace_check
 from generator.core.diagnostics import Diagnostic
 from generator.core.names import NAME_RULE_TEXT, name_problem
 from generator.core.paths import is_inside

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from generator.check.families import workspace_check
+from generator.check.registry import workspace_check
 from generator.check.families.todos import SCANNED_SUFFIXES, SKIPPED_DIRS, _files, small_text
 from generator.core.diagnostics import Diagnostic
 from generator.check.registry import rule

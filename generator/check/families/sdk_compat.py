@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.check.families import workspace_check
+from generator.check.registry import workspace_check
 from generator.core.diagnostics import Diagnostic, Severity
 from generator.formats.pyast import GRADER, WORKFLOW, ClassRef, Ext, Module, Resolver, binding_site, module_classes
 from generator.check.registry import family_rules

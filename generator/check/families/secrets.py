@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.check.families import workspace_check
+from generator.check.registry import workspace_check
 from generator.check.families.configs import dotted, walk
 from generator.check.config_refs import workspace_configs
 from generator.core.diagnostics import Diagnostic

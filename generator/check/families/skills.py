@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
-from generator.check.families import workspace_check
+from generator.check.registry import workspace_check
 from generator.core.diagnostics import Diagnostic
 from generator.check.registry import Rule, family_rules
 from generator.core.resources import SKILL_NAMES

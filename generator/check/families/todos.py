@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from generator.check.families import workspace_check
+from generator.check.registry import workspace_check
 from generator.core.diagnostics import Diagnostic
 from generator.check.registry import rule
 from generator.core.workspace import Workspace

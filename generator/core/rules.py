@@ -1,0 +1,62 @@
+"""What a rule is (code, name, family, severity, docs, fixability) and the families in report order.
+
+Shared by the check wing, which declares rules, and the reporters, which describe them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from generator.core.diagnostics import Diagnostic, Severity
+
+# Families in the order doctor reports them; every rule belongs to one.
+FAMILIES: dict[str, str] = {
+    "layout": "Layout",
+    "configs": "Configs",
+    "secrets": "Secrets",
+    "entrypoints": "Entrypoints",
+    "datasets": "Datasets",
+    "skills": "Skills",
+    "git": "Git Sync",
+    "settings": "Settings",
+}
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str
+    family: str
+    severity: Severity
+    summary: str  # what it checks, one line
+    why: str  # why it matters
+    fix: str  # the default hint shown with every finding
+    example: str = ""  # a short broken example
+    fixable: bool = False  # whether `doctor --fix` repairs it
+    # Where the rule comes from: an osmosis-ai file (`osmosis_ai/platform/cli/dataset.py`), a
+    # section of the workspace contract (`contract §3`), `skills-ref`, or `ours` (our own advice);
+    # several joined with "; ". docs/checks.md shows it, so every verdict can be traced.
+    source: str = ""
+
+    def at(
+        self,
+        path: str | None,
+        message: str,
+        *,
+        line: int | None = None,
+        column: int | None = None,
+        hint: str | None = None,
+        severity: Severity | None = None,
+    ) -> Diagnostic:
+        """A finding of this rule at ``path`` (workspace-relative), optionally with a specific hint."""
+        return Diagnostic(
+            code=self.code,
+            name=self.name,
+            severity=severity or self.severity,
+            message=message,
+            hint=hint or self.fix,
+            path=path,
+            line=line,
+            column=column,
+            fixable=self.fixable,
+        )
