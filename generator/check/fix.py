@@ -148,7 +148,7 @@ def restore_template_files(root: Path) -> list[str]:
     return done
 
 
-from generator.check.families.configs import fix_schema_directives  # noqa: E402  (CFG022)
+from generator.check.families.config_crossrefs import fix_schema_directives  # noqa: E402  (CFG022)
 from generator.check.families.secrets import fix_env_example  # noqa: E402  (SEC005)
 
 REPAIRS: tuple[Repair, ...] = (

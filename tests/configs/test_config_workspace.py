@@ -7,7 +7,8 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from generator.check.families.configs import check_configs, check_config_file, fix_schema_directives
+from generator.check.families.configs import check_configs, check_config_file
+from generator.check.families.config_crossrefs import fix_schema_directives
 from generator.cli import app
 from generator.core.workspace import Workspace
 

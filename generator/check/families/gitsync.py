@@ -109,7 +109,7 @@ def watched(ws: Workspace) -> list[str]:
 def used_datasets(ws: Workspace) -> list[str]:
     """data/ files a config names (a local path, or a platform dataset name that is the stem of a
     file under data/, as `osmosis dataset upload` names it) or named after a rollout."""
-    from generator.check.families.configs import local_dataset
+    from generator.check.families.config_crossrefs import local_dataset
 
     names = {p.name for p in ws.rollout_dirs}
     used: set[str] = set()

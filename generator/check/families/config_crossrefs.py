@@ -1,0 +1,239 @@
+"""The configs family's cross-file rules, which need the workspace: rollout folder, entrypoint, local
+dataset, schema directive, file naming; and `doctor --fix` of schema directives.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import posixpath
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from generator.check.families.config_rules import (
+    CONFIG_NAME_MISMATCH, DATASET_NOT_FOUND, ENTRYPOINT_NOT_FOUND, ENTRYPOINT_OUTSIDE, ROLLOUT_NOT_FOUND,
+    SCHEMA_DIRECTIVE,
+)
+from generator.core.diagnostics import Diagnostic
+from generator.core.paths import unusable_path
+from generator.core.schemas import CONFIG_KINDS, schema_directive, schema_filename
+from generator.core.workspace import DATASET_SUFFIXES, Workspace
+from generator.formats.toml_locate import TomlDoc
+
+
+def _show(value: Any, limit: int = 40) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=str) if isinstance(value, str) else _plain(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _cross_file(data: dict, kind: str, ws: Workspace, path: Path, doc: TomlDoc, display: str,
+                bad_paths: set[tuple]) -> Iterator[Diagnostic]:  # fmt: skip
+    loc = doc.locator
+    if ws.opted_in:  # the `#:schema` line is our convention, not the platform's
+        yield from _directive(doc, kind, ws, path, display)
+    experiment = data.get("experiment")
+    if not isinstance(experiment, dict):
+        return
+    rollout = experiment.get("rollout")
+    rollout_ok = isinstance(rollout, str) and ("experiment", "rollout") not in bad_paths
+    if rollout_ok:
+        folder = ws.root / "rollouts" / rollout
+        # a rollout that does not exist is CFG016's finding; renaming the file to it would be wrong
+        if folder.is_dir() and _in_config_folder(ws, path, kind) and not _name_matches(path.stem, rollout):
+            line, column = loc.value(("experiment", "rollout")) or (1, 1)
+            yield CONFIG_NAME_MISMATCH.at(
+                display, f"{path.name} is for rollout {rollout!r}; expected {rollout}.toml or {rollout}-<variant>.toml",
+                line=line, column=column,
+            )
+        if not folder.is_dir():
+            line, column = loc.value(("experiment", "rollout")) or (1, 1)
+            existing = [p.name for p in ws.rollout_dirs]
+            guess = difflib.get_close_matches(rollout, existing, n=1)
+            message = f"rollout {rollout!r}: rollouts/{rollout}/ does not exist"
+            if guess:
+                message += f"; did you mean {guess[0]!r}?"
+            yield ROLLOUT_NOT_FOUND.at(display, message, line=line, column=column,
+                                       hint=f"Existing rollouts: {', '.join(existing)}." if existing else None)
+            folder = None
+    else:
+        folder = None
+    entry = experiment.get("entrypoint")
+    if isinstance(entry, str) and ("experiment", "entrypoint") not in bad_paths:
+        yield from _entrypoint(entry, folder, rollout if rollout_ok else None, loc, display)
+    dataset = experiment.get("dataset")
+    if isinstance(dataset, str) and ("experiment", "dataset") not in bad_paths:
+        yield from _dataset(dataset, ws, loc, display)
+
+
+def _in_config_folder(ws: Workspace, path: Path, kind: str) -> bool:
+    try:
+        return path.resolve().parent == (ws.root / "configs" / kind).resolve()
+    except (OSError, RuntimeError):
+        return False
+
+
+def _name_matches(stem: str, rollout: str) -> bool:
+    return stem == "default" or stem == rollout or stem.startswith(rollout + "-") or stem.startswith(rollout + "_")
+
+
+def entrypoint_escapes(entry: str) -> bool:
+    """Whether ``entry`` is absolute or climbs out of its folder, judged on the text alone."""
+    text = entry.replace("\\", "/")
+    if text.startswith("/") or re.match(r"^[A-Za-z]:", text):
+        return True
+    normal = posixpath.normpath(text)
+    return normal == ".." or normal.startswith("../")
+
+
+def _entrypoint(entry: str, folder: Path | None, rollout: str | None, loc, display: str) -> Iterator[Diagnostic]:
+    line, column = loc.value(("experiment", "entrypoint")) or (1, 1)
+    if problem := unusable_path(entry):
+        yield ENTRYPOINT_NOT_FOUND.at(display, f"entrypoint {_show(entry)} {problem}; no such file can exist",
+                                      line=line, column=column)
+        return
+    if entrypoint_escapes(entry):
+        yield ENTRYPOINT_OUTSIDE.at(display, f"entrypoint {_show(entry)} must be a path inside rollouts/{rollout or '<rollout>'}/",
+                                    line=line, column=column)
+        return
+    if folder is None:
+        return  # the rollout is missing or invalid: that finding already says what to fix
+    target = folder / entry
+    try:
+        inside = target.resolve().is_relative_to(folder.resolve())
+    except (OSError, RuntimeError):  # RuntimeError: a symlink loop (Python < 3.13)
+        inside = False
+    if not inside:
+        yield ENTRYPOINT_OUTSIDE.at(display, f"entrypoint {_show(entry)} resolves outside rollouts/{rollout}/ (through a symlink)",
+                                    line=line, column=column)
+    elif not target.is_file():
+        # by stem: every module shares ".py", which made "main.py" look close to "grading.py"
+        stems = {p.stem: p.name for p in folder.glob("*.py")}
+        guess = [stems[g] for g in difflib.get_close_matches(posixpath.splitext(entry)[0], sorted(stems), n=1)]
+        message = f"entrypoint rollouts/{rollout}/{entry} does not exist"
+        if guess:
+            message += f"; did you mean {guess[0]!r}?"
+        yield ENTRYPOINT_NOT_FOUND.at(display, message, line=line, column=column)
+
+
+def local_dataset(value: str) -> bool:
+    """Whether ``dataset`` names a local file rather than a platform dataset."""
+    text = value.replace("\\", "/")
+    return (
+        text.lower().endswith(DATASET_SUFFIXES)
+        or text.startswith(("data/", "./", "../", "/"))
+        or re.match(r"^[A-Za-z]:", text) is not None
+    )
+
+
+def _dataset(value: str, ws: Workspace, loc, display: str) -> Iterator[Diagnostic]:
+    if not local_dataset(value):
+        return
+    line, column = loc.value(("experiment", "dataset")) or (1, 1)
+    if problem := unusable_path(value):
+        yield DATASET_NOT_FOUND.at(display, f"dataset {_show(value)} {problem}; no such file can exist", line=line, column=column)
+        return
+    text = value.replace("\\", "/")
+    if text.startswith("/") or re.match(r"^[A-Za-z]:", text):
+        yield DATASET_NOT_FOUND.at(display, f"dataset {_show(value)} is an absolute path; local datasets live under data/",
+                                   line=line, column=column, hint="Copy the file into data/ and write dataset = \"data/<file>\".")
+        return
+    normal = posixpath.normpath(text)
+    relative = normal if normal.startswith("data/") else ("data/" + normal if "/" not in normal else normal)
+    target = ws.root / relative
+    try:
+        inside = target.resolve().is_relative_to((ws.root / "data").resolve())
+    except (OSError, RuntimeError):  # RuntimeError: a symlink loop (Python < 3.13)
+        inside = False
+    if not inside:
+        # data/x.jsonl that is a symlink out of the workspace *is* under data/ as written: say so.
+        where = "links outside the workspace" if posixpath.normpath(relative).startswith("data/") else "is not under data/"
+        yield DATASET_NOT_FOUND.at(display, f"dataset {_show(value)} {where}", line=line, column=column,
+                                   hint="Move the file into data/ and write dataset = \"data/<file>\".")
+        return
+    if not target.is_file():
+        existing = [ws.rel(p) for p in ws.data_files]
+        guess = difflib.get_close_matches(relative, existing, n=1)
+        message = f"dataset file {relative} does not exist"
+        if guess:
+            message += f"; did you mean {guess[0]!r}?"
+        yield DATASET_NOT_FOUND.at(display, message, line=line, column=column)
+        return
+    if target.resolve() not in ws.resolved_data_files:
+        # doctor checks data/'s dataset files itself; only a file it does not list is checked here.
+        from generator.check.families.datasets import check_dataset_file
+
+        yield from check_dataset_file(target, ws.rel(target))
+
+
+def _directive(doc: TomlDoc, kind: str, ws: Workspace, path: Path, display: str) -> Iterator[Diagnostic]:
+    expected = schema_directive(kind)
+    schema_file = _real(ws.root / ".osmosis" / "schemas" / schema_filename(kind))
+    first = doc.first_line().strip()
+    match = re.match(r"^#:schema\s+(\S+)\s*$", first)
+    if match is None:
+        # The directive must be the first line for editors to see it.
+        message = f"first line is not `{expected}`"
+    else:
+        target = match.group(1)
+        if "://" not in target and _real(path.parent / target) == schema_file:
+            return
+        message = f"`#:schema {target}` does not point at the workspace's {schema_filename(kind)}"
+    hint = f"Make the first line `{_relative_directive(path, schema_file)}` (`osmosis doctor --fix` does it)."
+    yield SCHEMA_DIRECTIVE.at(display, message, line=1, column=1, hint=hint)
+
+
+def _real(path: Path) -> Path:
+    # os.path.realpath, unlike Path.resolve() before Python 3.13, does not raise on a symlink loop
+    return Path(os.path.realpath(path))
+
+
+def _relative_directive(config: Path, schema_file: Path) -> str:
+    rel = os.path.relpath(schema_file, _real(config).parent)
+    return "#:schema " + Path(rel).as_posix()
+
+
+def fix_schema_directives(root: Path) -> list[str]:
+    """`doctor --fix`: put the right `#:schema` line first in every config that lacks it.
+
+    A wrong `#:schema` first line is replaced; any other first line is kept below the new one.
+    Files that do not parse are left alone (the directive is the least of their problems).
+    Returns one line per file changed.
+    """
+    ws = Workspace(root)
+    if not ws.opted_in:
+        return []
+    changed = []
+    for kind in CONFIG_KINDS:
+        for path in ws.config_files(kind):
+            if ws.outside(path) or not path.is_file():  # never write through a link out (CFG024), nor read a FIFO
+                continue
+            try:
+                # exact bytes, not Workspace.read_text: universal newlines would turn CRLF files into LF
+                text = path.read_bytes().decode("utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
+            doc = TomlDoc.parse(text)
+            if doc.error is not None or path.is_symlink() or not list(_directive(doc, kind, ws, path, "")):
+                continue
+            schema_file = _real(ws.root / ".osmosis" / "schemas" / schema_filename(kind))
+            line = _relative_directive(path, schema_file)
+            first, sep, rest = text.partition("\n")
+            newline = "\r\n" if first.endswith("\r") else "\n"
+            if first.strip().startswith("#:schema"):
+                new = line + (newline if sep else "") + rest
+            else:
+                new = line + newline + text
+            from generator.core import safe_write
+
+            safe_write.write_text(ws.root, path, new)
+            changed.append(f"{ws.rel(path)}: first line set to `{line}`")
+    return changed
