@@ -69,7 +69,7 @@ def test_verdict_agrees_with_skills_ref_on_mutated_front_matter(edits):
 @settings(max_examples=400, deadline=None)
 @given(_mutations([*PIECES, "\x07", "\x7f", "\x00", "  ", "\n   ", " # c", "#"]))
 def test_fast_path_reads_what_pyyaml_reads(edits):
-    from generator.check.families.skills import _read_simple, _read_yaml
+    from generator.check.families.skill_yaml import _read_simple, _read_yaml
 
     front = "\n" + VALID + "license: MIT\nallowed-tools: Bash(git:*) Read\nmetadata2: x\n"
     for at, cut, piece in edits:
@@ -84,7 +84,7 @@ def test_fast_path_reads_what_pyyaml_reads(edits):
 
 
 def test_fast_path_answers_for_the_bundled_skills():
-    from generator.check.families.skills import _read_simple
+    from generator.check.families.skill_yaml import _read_simple
     from generator.core.resources import SKILL_NAMES, skills_dir
 
     for name in SKILL_NAMES:
