@@ -45,6 +45,7 @@ UNBOUNDED = _rule(
     why="Each `osmosis-ai` generation renamed or moved rollout API (0.2 -> 0.3 moved imports, changed the grader and Harbor APIs); an open requirement installs whatever is newest the day the platform builds the rollout. " + _S7,
     fix='Bound it to the generation the code is written for, e.g. "osmosis-ai[server]>=0.3.1,<0.4".',
     example='dependencies = ["osmosis-ai[server]"]   # resolves to 0.3.x today, to 0.4 when it ships',
+    source="contract §7",
 )
 UNSATISFIABLE = _rule(
     "ENT017", "sdk-requirement-unsatisfiable", "error",
@@ -52,6 +53,7 @@ UNSATISFIABLE = _rule(
     why="The platform installs the rollout's dependencies from the index; 0.2.7-0.2.24 are no longer there, so a requirement admitting only those fails to install. " + _S7,
     fix='Move the code to 0.3 and require "osmosis-ai[server]>=0.3.1,<0.4".',
     example='dependencies = ["osmosis-ai==0.2.15"]',
+    source="contract §7",
 )
 PYTHON_BELOW_FLOOR = _rule(
     "ENT018", "python-below-sdk-floor", "error",
@@ -59,6 +61,7 @@ PYTHON_BELOW_FLOOR = _rule(
     why="osmosis-ai 0.2.18 and later require Python 3.12; a project declaring `>=3.10` cannot be resolved (uv refuses a dependency that does not cover the whole declared range). Source: Requires-Python of the 0.2.25-0.3.8 wheels; contract section 7.",
     fix='Set requires-python = ">=3.12".',
     example='requires-python = ">=3.10"',
+    source="contract §7",
 )
 NAME_NOT_IN_GENERATION = _rule(
     "ENT019", "sdk-name-not-in-generation", "error",
@@ -66,6 +69,7 @@ NAME_NOT_IN_GENERATION = _rule(
     why="The entrypoint is imported on submit and run by `eval run` and the platform; an ImportError fails every rollout. E.g. 0.3 moved OsmosisStrandsAgent to osmosis_ai.rollout.integrations.agents.strands and create_rollout_server to osmosis_ai.rollout.server; RolloutAgentLoop exists only in 0.2.7-0.2.17, none of which is on the index. Source: osmosis-ai 0.3.7 rollout/__init__.py, 0.2.31 rollout/__init__.py; contract sections 2 and 7.",
     fix="Import the name from the module the finding names, or pin the generation the code was written for.",
     example="from osmosis_ai.rollout import OsmosisStrandsAgent   # with osmosis-ai>=0.3.1,<0.4",
+    source="osmosis_ai/rollout/__init__.py; contract §2; contract §7",
 )
 CONTEXT_API_NOT_IN_GENERATION = _rule(
     "ENT020", "sdk-context-api-not-in-generation", "error",
@@ -73,6 +77,7 @@ CONTEXT_API_NOT_IN_GENERATION = _rule(
     why="An AttributeError inside grade() or run() fails the rollout; 0.3 has one sample per rollout (`ctx.sample`, `ctx.set_reward(r)`), 0.2 had several keyed by id. Source: rollout/context.py of osmosis-ai 0.3.7 and 0.2.31; contract section 7 (grader API, sample registration).",
     fix="Use the generation's API the finding names (0.3: `ctx.set_reward(score(ctx.sample.messages, ctx.label))`).",
     example="for sid in ctx.samples: ctx.set_sample_reward(sid, 1.0)   # with osmosis-ai>=0.3",
+    source="osmosis_ai/rollout/context.py; contract §7",
 )
 HARBOR_ARGUMENT = _rule(
     "ENT021", "harbor-argument-not-in-generation", "error",
@@ -80,6 +85,7 @@ HARBOR_ARGUMENT = _rule(
     why="HarborBackend's arguments are keyword-only; an unknown keyword raises TypeError when the entrypoint is imported, so submit and every rollout fail. Source: osmosis-ai 0.3.7 rollout/backend/harbor/backend.py, 0.2.31 same file; contract section 7.",
     fix="Rename the arguments as the finding says (0.3: tasks_dir=, agent=, code_dir=).",
     example="HarborBackend(orchestrator=q, task_dir=HERE / 'task', user_code_dir=HERE, workflow=W)",
+    source="osmosis_ai/rollout/backend/harbor/backend.py; contract §7",
 )
 WRONG_PORT = _rule(
     "ENT022", "wrong-rollout-port-variable", "error",
@@ -87,6 +93,7 @@ WRONG_PORT = _rule(
     why="`eval run` and the platform start the entrypoint with `_OSMOSIS_ROLLOUT_PORT` set and wait for /health on that port; a server listening elsewhere is never reached. Source: osmosis-ai 0.3.7 eval/local/runner.py; contract sections 2 and 7 (server port).",
     fix='port=int(os.environ.get("_OSMOSIS_ROLLOUT_PORT", "8000"))',
     example='uvicorn.run(app, port=int(os.environ.get("ROLLOUT_PORT", "8000")))',
+    source="osmosis_ai/eval/local/runner.py; contract §2; contract §7",
 )
 NO_GRADER = _rule(
     "ENT023", "no-grader", "error",
@@ -94,6 +101,7 @@ NO_GRADER = _rule(
     why="`eval run` and managed training score every rollout; without a grader every graded rollout fails (0.3: LocalBackend without grader=), and the 0.2.23-0.2.31 submit check refuses an entrypoint without a Grader. Source: osmosis-ai 0.3.7 rollout/backend/local/backend.py, 0.2.31 platform/cli/workspace_directory_contract.py; contract section 2.",
     fix="Define `class MyGrader(Grader)` with `async def grade(self, ctx)` and pass grader=MyGrader to the backend.",
     example="backend = LocalBackend(workflow=MyWorkflow)",
+    source="osmosis_ai/rollout/backend/local/backend.py; contract §2",
 )
 EXTRA_SUBCLASS = _rule(
     "ENT024", "abstract-class-beside-concrete", "warning",
@@ -101,6 +109,7 @@ EXTRA_SUBCLASS = _rule(
     why="The 0.2.23-0.2.31 submit check counts every AgentWorkflow/Grader subclass in the entrypoint's namespace, abstract or not, and refuses more than one (an error there); 0.3 imports without counting, but one workflow and one grader in the entrypoint stay the template's rule (a warning). Source: osmosis-ai 0.2.31 eval/common/cli.py; contract sections 2 and 7 (submit preflight).",
     fix="Move the abstract base to another module and import the module (`import base` ... `class W(base.Base)`), not the class.",
     example="class Base(AgentWorkflow, ABC): ...\nclass Multiply(Base): async def run(self, ctx): ...",
+    source="contract §2; contract §7",
 )
 MULTIPLE_CONFIGS = _rule(
     "ENT025", "multiple-config-objects", "warning",
@@ -108,6 +117,7 @@ MULTIPLE_CONFIGS = _rule(
     why="The 0.2.23-0.2.31 submit check takes the one module-level AgentWorkflowConfig/GraderConfig of the entrypoint and refuses two (an error there); under 0.3 the backend is given its config explicitly and one of each stays the template's rule (a warning). Source: osmosis-ai 0.2.31 eval/common/cli.py; contract section 7.",
     fix="Keep one config object of each kind in the entrypoint; move the others to another module.",
     example='fast = AgentWorkflowConfig(name="fast")\nslow = AgentWorkflowConfig(name="slow")',
+    source="contract §7",
 )
 NOT_IMPORTABLE = _rule(
     "ENT026", "harbor-object-not-importable", "error",
@@ -115,6 +125,7 @@ NOT_IMPORTABLE = _rule(
     why="HarborBackend ships the workflow, grader and configs to each trial by import path: a class must live in a package module (not the entrypoint, which runs as __main__), and a config must be an instance of your own config class held by a public module-level name in the module defining that class; otherwise the SDK raises `Cannot resolve import path` or the trial cannot import `__main__:X`. Source: osmosis-ai 0.3.7 rollout/utils/imports.py (to_import_path) and rollout/backend/harbor/backend.py; contract section 2 (HarborBackend).",
     fix="Define the workflow, grader and `class MyConfig(AgentWorkflowConfig)` plus `CONFIG = MyConfig(...)` in a package module (e.g. my_rollout/workflow.py) and import them into the entrypoint.",
     example="HarborBackend(..., workflow_config=AgentWorkflowConfig(name='x'))",
+    source="osmosis_ai/rollout/utils/imports.py; osmosis_ai/rollout/backend/harbor/backend.py; contract §2",
 )
 
 Display = Callable[[Path], str]
