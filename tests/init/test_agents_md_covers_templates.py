@@ -36,7 +36,10 @@ def test_agents_md_names_the_entrypoint_and_scoring_module_of_every_template(age
     _, text = agents_md
     ws = tmp_path / "ws"
     assert CliRunner().invoke(app, ["init", str(ws), "--template", template, "--defaults", "--no-git"]).exit_code == 0
-    config = tomllib.loads(next((ws / "configs" / "eval").glob("*.toml")).read_text())["experiment"]
+    # the rollout's own config, not the commented reference `default.toml` beside it
+    ours = [p for p in (ws / "configs" / "eval").glob("*.toml") if p.name != "default.toml"]
+    assert len(ours) == 1, ours
+    config = tomllib.loads(ours[0].read_text())["experiment"]
     assert f"rollouts/<rollout>/{config['entrypoint']}" in text, config["entrypoint"]
     rollout_dir = ws / "rollouts" / config["rollout"]
     # beside main.py, or in the rollout's package (`<rollout>_rollout/`)
