@@ -101,7 +101,7 @@ def test_a_long_validation_message_is_shown_whole_on_a_narrow_terminal(tmp_path)
     code, screen = converse(
         ["init", "--no-git", "--data", "workspace_name=ok-ws"], tmp_path,
         [("One line", ENTER), ("Rollout name", typed("Bad_Name")), ("reserved", typed("good-name")),
-         ("Model for evaluation", ENTER), ("Policy model", ENTER)],
+         ("Agent framework", ENTER), ("Model for evaluation", ENTER), ("Policy model", ENTER)],
         columns=50,
     )
     assert code == 0, screen
