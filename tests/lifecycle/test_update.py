@@ -187,6 +187,10 @@ def test_usage_errors(tmp_path, ws):
     git(no_answers, "init", "-q")
     result = cli("update", no_answers, "--check")
     assert result.exit_code == 2 and "not created by `osmosis init`" in result.output
+    # the refusal names the way in, for --check and for a plain update alike
+    assert "osmosis update --adopt" in result.output
+    result = cli("update", no_answers)
+    assert result.exit_code == 2 and "osmosis update --adopt" in result.output
 
 
 def test_bundled_workspace_is_current_and_update_is_a_no_op(tmp_path):
