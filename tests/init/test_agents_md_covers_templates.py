@@ -44,10 +44,16 @@ def test_agents_md_names_the_entrypoint_and_scoring_module_of_every_template(age
     rollout_dir = ws / "rollouts" / config["rollout"]
     # beside main.py, or in the rollout's package (`<rollout>_rollout/`)
     modules = [*rollout_dir.glob("*.py"), *rollout_dir.glob("*_rollout/*.py")]
-    scoring = [p.name for p in modules if p.name in {"grading.py", "judge.py", "rewards.py"}]
+    scoring = [p for p in modules if p.name in {"grading.py", "judge.py", "rewards.py"}]
     assert scoring, sorted(p.name for p in rollout_dir.iterdir())
-    for name in scoring:
-        assert name in text, name
+    layout = text[text.index("## Layout"):text.index("## Two programs")]
+    for module in scoring:
+        assert module.name in text, module.name
+        # the layout must send an agent to where the file is, not to a path that does not exist
+        if module.parent != rollout_dir:
+            assert module.parent.name == config["rollout"].replace("-", "_") + "_rollout", module
+            assert f"rollouts/<rollout>/{module.name}" not in layout, module.name
+            assert "`<rollout>_rollout`" in layout
 
 
 def test_agents_md_describes_the_custom_loop_and_what_became_of_the_remote_server(agents_md):
