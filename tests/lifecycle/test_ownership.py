@@ -13,7 +13,7 @@ import pytest
 from lifecycle_helpers import cli, commit_all, git, snapshot
 
 REPO = Path(__file__).resolve().parents[2]
-SOURCE = REPO / "templates" / "multiply-openai"
+SOURCE = REPO / "templates" / "multiply"  # one template for every integration since issue 9
 ROLLOUT_README = Path("template") / "rollouts" / "{{ rollout_name }}" / "README.md.jinja"
 SKILLS = ".agents/skills"
 

@@ -248,9 +248,13 @@ def test_a_folder_in_the_way_of_a_new_file_is_a_conflict_not_a_crash(ws):
 def _conflicted(ws, *args):
     target, template = ws
     readme = target / "rollouts" / "mult" / "README.md"
-    readme.write_text(readme.read_text().replace("Reward: 1.0 for a right product (OLD WORDING), within", "Reward: MINE, within"))
-    main = target / "rollouts" / "mult" / "main.py"
-    main.write_text(main.read_text().replace("multiply two numbers (old docstring).", "multiply, my docstring."))
+    # the user edits the very lines the new release changes (each replace must hit, or nothing conflicts)
+    for path, old, mine in ((readme, "1.0 for a right product (OLD WORDING)", "1.0 for MINE"),
+                            (target / "rollouts" / "mult" / "main.py", "multiply two numbers (old docstring);",
+                             "multiply, my docstring;")):
+        text = path.read_text()
+        assert old in text, (path, old)
+        path.write_text(text.replace(old, mine))
     commit_all(target)
     release_new_version(template)
     assert cli("update", target, *args).exit_code == 1
