@@ -47,10 +47,11 @@ def test_breaking_a_fresh_workspace_one_way_at_a_time(make_workspace):
     assert mine(root) == [("LAY002", "CLAUDE.md", None)]
     (root / "CLAUDE.md").write_text("@AGENTS.md\n")
 
-    text = main.read_text()
-    lines = text.splitlines()
-    run_line = next(i for i, line in enumerate(lines, 1) if "async def run(" in line)
-    main.write_text(text.replace("async def run(", "def run(", 1))
+    # the workflow is in main.py or in the rollout's package that main.py imports (multiply: workflow.py)
+    [workflow] = [p for p in (main, *rollout.glob("*_rollout/*.py")) if "async def run(" in p.read_text()]
+    text = workflow.read_text()
+    run_line = next(i for i, line in enumerate(text.splitlines(), 1) if "async def run(" in line)
+    workflow.write_text(text.replace("async def run(", "def run(", 1))
     codes = mine(root)
-    assert ("ENT006", f"rollouts/{rollout.name}/main.py", run_line) in codes
+    assert ("ENT006", workflow.relative_to(root).as_posix(), run_line) in codes
     assert sorted(c for c, *_ in codes) == ["ENT006", "GIT001"]  # the edit is also uncommitted
