@@ -132,6 +132,12 @@ def rule_text(validator: str | None) -> str | None:
     return text or None
 
 
+def when_text(when: Any) -> str:
+    """A question's `when` condition as a person reads it: the expression, without its `{{ }}`."""
+    match = re.fullmatch(r"\s*\{\{\s*(.*?)\s*\}\}\s*", str(when), flags=re.DOTALL)
+    return match.group(1) if match else str(when)
+
+
 def list_command(json_output: bool) -> int:
     """`osmosis template list`: the rollout templates `osmosis init --template` accepts."""
     templates = rollout_templates()
@@ -178,7 +184,7 @@ def inspect_command(name: str, json_output: bool) -> int:
         if q["rule"]:
             typer.echo(f"  rule:       {q['rule']}")
         if q["when"] is not True:
-            typer.echo(f"  asked when: {q['when']}")
+            typer.echo(f"  asked when: {when_text(q['when'])}")
     for key, items in unsafe.items():
         typer.echo(f"\nruns code ({key}, needs --trust): " + "; ".join(items))
     example = " ".join(f"--data {q['name']}=..." for q in asked if q['name'] not in ("rollout_name", "workspace_name"))
