@@ -68,8 +68,8 @@ def test_wheel_installs_and_initialises_a_workspace(tmp_path):
         stdin=subprocess.DEVNULL)
     ws = work / "from-wheel"
     for rel in ["AGENTS.md", "CLAUDE.md", "pyproject.toml", ".github/workflows/osmosis.yml", "configs/AGENTS.md",
-                "rollouts/multiply/main.py", "rollouts/multiply/grading.py", "rollouts/multiply/tests/test_grading.py",
-                "configs/eval/multiply.toml", "configs/training/multiply.toml", "data/multiply.jsonl",
+                "rollouts/multiply/main.py", "rollouts/multiply/multiply_rollout/grading.py", "rollouts/multiply/tests/test_grading.py",
+                "configs/eval/multiply.toml", "configs/training/multiply.toml", "configs/eval/default.toml", "data/multiply.jsonl",
                 ".osmosis/schemas/eval.schema.json", ".osmosis/schemas/training.schema.json",
                 ".osmosis/schemas/dataset.schema.json"]:
         assert (ws / rel).is_file(), rel

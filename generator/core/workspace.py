@@ -120,13 +120,23 @@ def find_root(start: Path) -> Path:
     raise NotAWorkspace(_not_a_workspace(start, candidates))
 
 
+def _missing(structural: list[str], supporting: list[str]) -> list[str]:
+    """The markers a folder with one structural marker lacks, named as a user would look for them."""
+    has_configs = any(m.startswith("configs/") for m in structural)
+    wanted = [] if "rollouts/" in structural else ["rollouts/"]
+    wanted += [] if has_configs else ["configs/eval/"]
+    labels = {".osmosis/": ".osmosis/", ".copier-answers.yml": ".copier-answers.yml",
+              "AGENTS.md": "an AGENTS.md naming osmosis", "pyproject.toml naming osmosis": "an osmosis pyproject.toml"}
+    return wanted + [label for marker, label in labels.items() if marker not in supporting]
+
+
 def _not_a_workspace(start: Path, candidates: list[Path]) -> str:
     message = f"{start} is not inside an Osmosis workspace"
     for candidate in candidates:  # the nearest folder with some evidence: say why it is not enough
         structural, supporting = workspace_markers(candidate)
         found = structural + supporting or (["configs/"] if (candidate / "configs").is_dir() else [])
         if found:
-            wanted = "rollouts/ or configs/eval/" if not structural else "rollouts/, .osmosis/, AGENTS.md, an osmosis pyproject.toml"
+            wanted = "rollouts/ or configs/eval/" if not structural else "one more of " + ", ".join(_missing(structural, supporting))
             return (f"{message}: {candidate} has {', '.join(found)}, but not the rest of a workspace ({wanted}); "
                     "run `osmosis init` to create one")
     return f"{message} (no rollouts/ or configs/eval/ folder found); run `osmosis init` to create one"

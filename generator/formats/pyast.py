@@ -286,6 +286,33 @@ class Resolver:
             return self.resolve(module, binding.value, _seen)
         return None
 
+    def unparsable_imports(self, module: Module) -> list[Module]:
+        """The rollout's modules that ``module`` imports, directly or through other rollout
+        modules, and that could not be parsed: importing ``module`` fails on each of them."""
+        seen = {real_path(module.path)}
+        todo, broken = [module], []
+        while todo:
+            current = todo.pop()
+            for binding in current.bindings.values():
+                target: object = None
+                if isinstance(binding, _Import):
+                    target = self._local_module(current, binding.dotted)
+                elif isinstance(binding, _FromImport):
+                    target = self._import_target(current, binding.stmt)
+                    if isinstance(target, _PackageOf):
+                        target = self._sibling(target.folder, binding.name)
+                    elif isinstance(target, Module) and target.path.name == "__init__.py" \
+                            and binding.name not in target.bindings:
+                        target = self._sibling(target.path.parent, binding.name) or target
+                if not isinstance(target, Module) or real_path(target.path) in seen:
+                    continue
+                seen.add(real_path(target.path))
+                if target.error is not None:
+                    broken.append(target)
+                else:
+                    todo.append(target)
+        return broken
+
     def value_site(self, module: Module, name: str, _seen: frozenset = frozenset()) -> tuple[Module, ast.Assign | ast.AnnAssign] | None:
         """The module-level assignment that gives ``name`` in ``module`` its value (``x = Call(...)``),
         following imports from the rollout's own modules and plain aliases (``y = x``)."""

@@ -122,3 +122,7 @@ def rule_text(validator: str | None) -> str | None:
     return text or None
 
 
+def when_text(when: Any) -> str:
+    """A question's `when` condition as a person reads it: the expression, without its `{{ }}`."""
+    match = re.fullmatch(r"\s*\{\{\s*(.*?)\s*\}\}\s*", str(when), flags=re.DOTALL)
+    return match.group(1) if match else str(when)

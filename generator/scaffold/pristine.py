@@ -113,6 +113,13 @@ def read_answers(path: Path) -> dict[str, Any]:
     return data
 
 
+def not_made_by_init(root: Path) -> UserError:
+    """The refusal for a workspace with no recorded base; `--adopt` is the way in, so the hint names it."""
+    return UserError(f"{root} has no {ANSWERS_FILE}: it was not created by `osmosis init`, so there is nothing to update from",
+                     hint="`osmosis update --adopt` records a base for it (rollouts, data and your configs are left as they are); "
+                          "add `--dry-run` to see what it would add or replace first")
+
+
 def recorded(root: Path) -> list[Recorded]:
     """The workspace's answers files: the root one first, then each rollout's, sorted."""
     files = [root / ANSWERS_FILE] if (root / ANSWERS_FILE).is_file() else []
@@ -228,7 +235,7 @@ def render_pristine(root: Path, dest: Path, *, trust: bool = False) -> list[Reco
 
     entries = recorded(root)
     if not entries or not entries[0].is_workspace:
-        raise UserError(f"{root} has no {ANSWERS_FILE}: it was not created by `osmosis init`, so there is nothing to update from")
+        raise not_made_by_init(root)
     entries = [entries[0], *sorted(entries[1:], key=_member_order(root))]
     for entry in entries:
         if entry.is_workspace:

@@ -6,7 +6,7 @@ import json
 
 import typer
 
-from generator.scaffold.catalog import read_info, resolve_alias, rollout_templates, rule_text
+from generator.scaffold.catalog import read_info, resolve_alias, rollout_templates, rule_text, when_text
 
 
 def list_command(json_output: bool) -> int:
@@ -56,7 +56,7 @@ def inspect_command(name: str, json_output: bool) -> int:
         if q["rule"]:
             typer.echo(f"  rule:       {q['rule']}")
         if q["when"] is not True:
-            typer.echo(f"  asked when: {q['when']}")
+            typer.echo(f"  asked when: {when_text(q['when'])}")
     for key, items in unsafe.items():
         typer.echo(f"\nruns code ({key}, needs --trust): " + "; ".join(items))
     example = " ".join(f"--data {q['name']}=..." for q in asked if q['name'] not in ("rollout_name", "workspace_name"))

@@ -59,7 +59,7 @@ def behind(root: Path) -> list[tuple[str, str, str | None, str]]:
     stale = []
     entries = pristine.recorded(root)
     if not entries or not entries[0].is_workspace:
-        raise UserError(f"{root} has no {pristine.ANSWERS_FILE}: it was not created by `osmosis init`")
+        raise pristine.not_made_by_init(root)
     for entry in entries:
         if entry.is_workspace:
             installed = pristine.fingerprint(catalog.workspace_template().path, workspace=True)

@@ -137,32 +137,8 @@ def _rel(path: Path) -> str:
     return path.as_posix()
 
 
-# Files another branch is rewriting for SDK 0.3 at the same time (issue 9: the rollout templates and the
-# workspace README). Strict: once a file is fixed this turns red, and its line here must go.
-BEING_RETARGETED = {
-    "templates/blank/template/configs/eval/{{ rollout_name }}.toml.jinja",
-    "templates/calculator-remote/copier.yml",
-    "templates/calculator-remote/template.toml",
-    "templates/calculator-remote/template/configs/eval/{{ rollout_name }}.toml.jinja",
-    "templates/calculator-remote/template/rollouts/{{ rollout_name }}/README.md.jinja",
-    "templates/calculator-remote/template/rollouts/{{ rollout_name }}/server.py.jinja",
-    "templates/llm-judge/template/configs/eval/{{ rollout_name }}.toml.jinja",
-    "templates/multiply/template/configs/eval/{{ rollout_name }}.toml.jinja",
-    "templates/multiply/template/rollouts/{{ rollout_name }}/README.md.jinja",
-    "templates/multiply-harbor/template/configs/eval/{{ rollout_name }}.toml.jinja",
-    "templates/multiply-openai/template/configs/eval/{{ rollout_name }}.toml.jinja",
-    "templates/multiply-openai/template/rollouts/{{ rollout_name }}/README.md.jinja",
-    "templates/workspace/template/README.md.jinja",
-}
 
-
-def _case(path: Path):
-    if _rel(path) in BEING_RETARGETED:
-        return pytest.param(path, marks=pytest.mark.xfail(strict=True, reason="0.2 commands; issue 9 retargets it"))
-    return path
-
-
-@pytest.mark.parametrize("path", [_case(p) for p in bundled_files()], ids=lambda p: _rel(p))
+@pytest.mark.parametrize("path", bundled_files(), ids=lambda p: _rel(p))
 def test_every_command_the_bundled_text_names_exists(path):
     text = path.read_text(encoding="utf-8", errors="replace")
     bad = [f"{_rel(path)}:{number}: `{program} {' '.join(tokens)}`: {why}"

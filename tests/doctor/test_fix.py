@@ -67,8 +67,21 @@ def test_missing_folders_are_created(ws):
     after = tree(ws)
     assert after.pop("data") == "dir"
     assert after == before
-    # The dataset the configs name is still gone: doctor says so after fixing.
-    assert data["ok"] is False and data["diagnostics"]
+    # The configs name the platform dataset "multiply", not a file under data/: with the folder back,
+    # nothing a run uses is missing (the sample file is only the upload's source).
+    assert result.exit_code == 0 and data["ok"] is True and data["diagnostics"] == [], data["diagnostics"]
+
+
+def test_a_local_dataset_a_config_names_is_still_missing_after_the_folder_is_created(ws):
+    config = ws / "configs" / "eval" / "multiply.toml"
+    config.write_text(config.read_text(encoding="utf-8").replace('dataset = "multiply"', 'dataset = "data/multiply.jsonl"'),
+                      encoding="utf-8")
+    shutil.rmtree(ws / "data")
+    data = json.loads(fix(ws, "-f", "json").stdout)
+    assert "created folder data/" in data["fixes"]
+    # --fix creates folders, never data: doctor says the file is gone, at the config that names it
+    assert ("CFG019", "configs/eval/multiply.toml") in [(d["code"], d["path"]) for d in data["diagnostics"]]
+    assert data["ok"] is False
 
 
 def test_schemas_are_rewritten_and_refreshed(ws):

@@ -3,8 +3,9 @@ way a person would, run `osmosis doctor --format json`, and see the right code a
 
 Each case is (id, edit, code, path, line): ``edit`` takes the workspace root; ``line`` None means
 the finding is about a whole file or folder. The workspace is the multiply template's, so line
-numbers refer to its rendered files (configs/eval/multiply.toml: [experiment] on line 6,
-`rollout` 7, `entrypoint` 8, `model_path` 9, `dataset` 10, `required` 14, `n` 17).
+numbers refer to its rendered files (configs/eval/multiply.toml: [experiment] on line 9,
+`rollout` 10, `entrypoint` 11, `model_path` 12, `dataset` 13, `required` 17, `n` 20, last line 24).
+Its configs name the platform dataset "multiply"; cases about a local dataset file write one.
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ from generator.cli import app
 EVAL = "configs/eval/multiply.toml"
 TRAIN = "configs/training/multiply.toml"
 MAIN = "rollouts/multiply/main.py"
+# main.py imports its workflow and grader from the rollout's package
+WORKFLOW_PY = "rollouts/multiply/multiply_rollout/workflow.py"
+GRADER_PY = "rollouts/multiply/multiply_rollout/grader.py"
 RPY = "rollouts/multiply/pyproject.toml"
 DATA = "data/multiply.jsonl"
 SKILL = ".agents/skills/plan-training/SKILL.md"
@@ -126,8 +130,8 @@ CASES = [
     ("LAY001", remove("data"), "LAY001", "data", None),
     ("LAY002", remove("AGENTS.md"), "LAY002", "AGENTS.md", None),
     ("LAY003", remove("pyproject.toml"), "LAY003", "pyproject.toml", None),
-    ("LAY004", sub("pyproject.toml", 'name = "demo"', 'name = "demo'), "LAY004", "pyproject.toml", 4),
-    ("LAY005", sub("pyproject.toml", 'name = "demo"', 'name = "My_WS"'), "LAY005", "pyproject.toml", 4),
+    ("LAY004", sub("pyproject.toml", 'name = "demo"', 'name = "demo'), "LAY004", "pyproject.toml", 6),
+    ("LAY005", sub("pyproject.toml", 'name = "demo"', 'name = "My_WS"'), "LAY005", "pyproject.toml", 6),
     ("LAY006", rename_rollout, "LAY006", "rollouts/Multiply_2", None),
     ("LAY007", remove(".git"), "LAY007", None, None),
     ("LAY008", lambda r: (r / "CLAUDE.md").write_text("# Notes\n", encoding="utf-8"), "LAY008", "CLAUDE.md", None),
@@ -137,55 +141,59 @@ CASES = [
     ("LAY110", append(MAIN + ".rej", "--- a/main.py\n+++ b/main.py\n"), "LAY110", MAIN + ".rej", None),
     ("LAY111", prepend(MAIN, "<<<<<<< yours\nX = 1\n=======\nX = 2\n>>>>>>> installed template\n"), "LAY111", MAIN, 1),
     # Configs
-    ("CFG001", sub(EVAL, 'rollout = "multiply"', "rollout = multiply"), "CFG001", EVAL, 7),
+    ("CFG001", sub(EVAL, 'rollout = "multiply"', "rollout = multiply"), "CFG001", EVAL, 10),
     # the first byte that is not UTF-8 (the Latin-1 é) is on line 2, column 15
     ("CFG001-not-utf8", lambda r: (r / EVAL).write_bytes(b'[experiment]\nrollout = "caf\xe9"\n'), "CFG001", EVAL, 2),
-    ("CFG002", sub(EVAL, 'model_path = "openai/gpt-5-mini"\n', ""), "CFG002", EVAL, 6),
-    ("CFG003", sub(EVAL, "batch_size", "batchsize"), "CFG003", EVAL, 18),
-    ("CFG004", sub(EVAL, "n = 1", 'n = "4"'), "CFG004", EVAL, 17),
-    ("CFG005", sub(EVAL, "n = 1", "n = 0"), "CFG005", EVAL, 17),
-    ("CFG006", sub(EVAL, '"openai/gpt-5-mini"', '""'), "CFG006", EVAL, 9),
-    ("CFG007", sub(EVAL, 'dataset = "data/multiply.jsonl"', 'dataset = "data/multiply.jsonl"\ncommit_sha = "HEAD~1"'),
-     "CFG007", EVAL, 11),
-    ("CFG008", sub(EVAL, 'dataset = "data/multiply.jsonl"',
-                   'dataset = "data/multiply.jsonl"\nbranch = "main"\ncommit_sha = "abcdef1"'), "CFG008", EVAL, 12),
-    ("CFG009", append(EVAL, '\n[env]\nlog_level = "debug"\n'), "CFG009", EVAL, 24),
-    ("CFG010", append(EVAL, '\n[env]\n_OSMOSIS_ROLLOUT_PORT = "9000"\n'), "CFG010", EVAL, 24),
-    ("CFG011", sub(EVAL, '["OPENAI_API_KEY"]', '["OPENAI_API_KEY", "openai_key"]'), "CFG011", EVAL, 14),
-    ("CFG012", sub(EVAL, '["OPENAI_API_KEY"]', '["OPENAI_API_KEY", "OPENAI_API_KEY"]'), "CFG012", EVAL, 14),
-    ("CFG013", append(EVAL, '\n[env]\nOPENAI_API_KEY = "x"\n'), "CFG013", EVAL, 24),  # at the [env] key the hint says to remove
+    ("CFG002", sub(EVAL, 'model_path = "openai/gpt-5-mini"\n', ""), "CFG002", EVAL, 9),
+    ("CFG003", sub(EVAL, "batch_size", "batchsize"), "CFG003", EVAL, 21),
+    ("CFG004", sub(EVAL, "n = 1", 'n = "4"'), "CFG004", EVAL, 20),
+    ("CFG005", sub(EVAL, "n = 1", "n = 0"), "CFG005", EVAL, 20),
+    ("CFG006", sub(EVAL, '"openai/gpt-5-mini"', '""'), "CFG006", EVAL, 12),
+    ("CFG007", sub(EVAL, 'dataset = "multiply"', 'dataset = "multiply"\ncommit_sha = "HEAD~1"'),
+     "CFG007", EVAL, 14),
+    ("CFG008", sub(EVAL, 'dataset = "multiply"',
+                   'dataset = "multiply"\nbranch = "main"\ncommit_sha = "abcdef1"'), "CFG008", EVAL, 15),
+    ("CFG009", append(EVAL, '\n[env]\nlog_level = "debug"\n'), "CFG009", EVAL, 27),
+    ("CFG010", append(EVAL, '\n[env]\n_OSMOSIS_ROLLOUT_PORT = "9000"\n'), "CFG010", EVAL, 27),
+    ("CFG011", sub(EVAL, '["OPENAI_API_KEY"]', '["OPENAI_API_KEY", "openai_key"]'), "CFG011", EVAL, 17),
+    ("CFG012", sub(EVAL, '["OPENAI_API_KEY"]', '["OPENAI_API_KEY", "OPENAI_API_KEY"]'), "CFG012", EVAL, 17),
+    ("CFG013", append(EVAL, '\n[env]\nOPENAI_API_KEY = "x"\n'), "CFG013", EVAL, 27),  # at the [env] key the hint says to remove
     ("CFG014", sub(EVAL, '[secrets]\n', "[secret_names]\n"), "CFG014", EVAL, 1),
-    ("CFG015", sub(EVAL, 'rollout = "multiply"', 'rollout = "a/b"'), "CFG015", EVAL, 7),
-    ("CFG016", sub(EVAL, 'rollout = "multiply"', 'rollout = "multiplyy"'), "CFG016", EVAL, 7),
-    ("CFG017", sub(EVAL, 'entrypoint = "main.py"', 'entrypoint = "../other/main.py"'), "CFG017", EVAL, 8),
-    ("CFG018", sub(EVAL, 'entrypoint = "main.py"', 'entrypoint = "server.py"'), "CFG018", EVAL, 8),
-    ("CFG019", sub(EVAL, '"data/multiply.jsonl"', '"data/multiplied.jsonl"'), "CFG019", EVAL, 10),
+    ("CFG015", sub(EVAL, 'rollout = "multiply"', 'rollout = "a/b"'), "CFG015", EVAL, 10),
+    ("CFG016", sub(EVAL, 'rollout = "multiply"', 'rollout = "multiplyy"'), "CFG016", EVAL, 10),
+    ("CFG017", sub(EVAL, 'entrypoint = "main.py"', 'entrypoint = "../other/main.py"'), "CFG017", EVAL, 11),
+    ("CFG018", sub(EVAL, 'entrypoint = "main.py"', 'entrypoint = "server.py"'), "CFG018", EVAL, 11),
+    ("CFG019", sub(EVAL, 'dataset = "multiply"', 'dataset = "data/multiplied.jsonl"'), "CFG019", EVAL, 13),
     ("CFG019-data-link-out", lambda r: (outside_link("data/ext.jsonl", (r / DATA).read_text())(r),
-                                        sub(EVAL, '"data/multiply.jsonl"', '"data/ext.jsonl"')(r)), "CFG019", EVAL, 10),
+                                        sub(EVAL, 'dataset = "multiply"', 'dataset = "data/ext.jsonl"')(r)), "CFG019", EVAL, 13),
     ("CFG020", remove(EVAL), "CFG020", "rollouts/multiply", None),
-    ("CFG021", rename_training_config, "CFG021", "configs/training/other.toml", 6),
+    ("CFG021", rename_training_config, "CFG021", "configs/training/other.toml", 7),
     ("CFG022", sub(EVAL, "#:schema ../../.osmosis/schemas/eval.schema.json", "#:schema ./eval.json"), "CFG022", EVAL, 1),
-    ("CFG023", sub(TRAIN, "lr = 1e-6", "lr = nan"), "CFG023", TRAIN, 12),
+    ("CFG023", sub(TRAIN, "lr = 1e-6", "lr = nan"), "CFG023", TRAIN, 13),
     ("CFG024-config-linked-out", outside_link(EVAL, '[experiment]\nrollout = "multiply"\n'), "CFG024", EVAL, None),
     # Secrets
-    ("SEC001", append(EVAL, '\n[env]\nLLM = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789"\n'), "SEC001", EVAL, 24),
-    ("SEC002", append(EVAL, '\n[env]\nMY_API_KEY = "hunter2hunter2"\n'), "SEC002", EVAL, 24),
-    ("SEC003", append(EVAL, '\n[env]\nFOO = "Zx8Qp2Lm9Vb7Nc4Kd1Rt6Yh3Wj5Ge0Sa"\n'), "SEC003", EVAL, 24),
+    ("SEC001", append(EVAL, '\n[env]\nLLM = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789"\n'), "SEC001", EVAL, 27),
+    ("SEC002", append(EVAL, '\n[env]\nMY_API_KEY = "hunter2hunter2"\n'), "SEC002", EVAL, 27),
+    ("SEC003", append(EVAL, '\n[env]\nFOO = "Zx8Qp2Lm9Vb7Nc4Kd1Rt6Yh3Wj5Ge0Sa"\n'), "SEC003", EVAL, 27),
     ("SEC004", track_env, "SEC004", ".env", None),
-    ("SEC005", sub(EVAL, '["OPENAI_API_KEY"]', '["OPENAI_API_KEY", "HF_TOKEN"]'), "SEC005", EVAL, 14),
-    ("SEC005-latin1-env-example", latin1_env_example, "SEC005", EVAL, 14),
+    ("SEC005", sub(EVAL, '["OPENAI_API_KEY"]', '["OPENAI_API_KEY", "HF_TOKEN"]'), "SEC005", EVAL, 17),
+    ("SEC005-latin1-env-example", latin1_env_example, "SEC005", EVAL, 17),
     ("SEC006", append(".env.example", "HF_TOKEN=hf_abcdefghijklmnopqrstuvwxyzABCDEF\n"), "SEC006", ".env.example", 5),
     # Entrypoints
     ("ENT001", no_entrypoint, "ENT001", MAIN, None),
-    ("ENT002", sub(MAIN, WORKFLOW, WORKFLOW[:-1]), "ENT002", MAIN, 33),
-    ("ENT003", sub(MAIN, WORKFLOW, "class MultiplyWorkflow:"), "ENT003", MAIN, None),
-    ("ENT004", append(MAIN, "\n\nclass Other(AgentWorkflow):\n    async def run(self, ctx):\n        pass\n"), "ENT004", MAIN, 66),
-    ("ENT005", append(MAIN, "\n\nclass G2(Grader):\n    async def grade(self, ctx):\n        pass\n"), "ENT005", MAIN, 66),
-    ("ENT006", sub(MAIN, "    async def run(self", "    def run(self"), "ENT006", MAIN, 34),
-    ("ENT007", sub(MAIN, "    async def grade(self", "    def grade(self"), "ENT007", MAIN, 45),
+    ("ENT002", sub(WORKFLOW_PY, WORKFLOW, WORKFLOW[:-1]), "ENT002", WORKFLOW_PY, 24),
+    ("ENT003", sub(WORKFLOW_PY, WORKFLOW, "class MultiplyWorkflow:"), "ENT003", MAIN, None),
+    # ENT004/ENT005 are about the entrypoint's namespace (0.3 runs the classes its backend names, so a
+    # second class left in workflow.py is no finding): the second class is added to main.py (29 lines)
+    ("ENT004", append(MAIN, "\n\nfrom osmosis_ai.rollout import AgentWorkflow\n\n\n"
+                            "class Other(AgentWorkflow):\n    async def run(self, ctx):\n        pass\n"), "ENT004", MAIN, 35),
+    ("ENT005", append(MAIN, "\n\nfrom osmosis_ai.rollout import Grader\n\n\n"
+                            "class G2(Grader):\n    async def grade(self, ctx):\n        pass\n"), "ENT005", MAIN, 35),
+    ("ENT006", sub(WORKFLOW_PY, "    async def run(self", "    def run(self"), "ENT006", WORKFLOW_PY, 25),
+    ("ENT007", sub(GRADER_PY, "    async def grade(self", "    def grade(self"), "ENT007", GRADER_PY, 19),
     ("ENT008", remove(RPY), "ENT008", RPY, None),
-    ("ENT009", sub(RPY, '  "osmosis-ai[server]>=0.2,<0.3",\n', ""), "ENT009", RPY, 6),
-    ("ENT010", append(RPY, "[[[\n"), "ENT010", RPY, 17),
+    ("ENT009", sub(RPY, '  "osmosis-ai[server,strands]>=0.3.1,<0.4",\n', ""), "ENT009", RPY, 6),
+    ("ENT010", append(RPY, "[[[\n"), "ENT010", RPY, 24),
     # Datasets
     ("DAT003", lambda r: (r / DATA).open("ab").write(b"\xff\xfe\n"), "DAT003", DATA, 26),
     ("DAT004", lambda r: (r / DATA).write_text("\n".join(
@@ -212,10 +220,10 @@ CASES = [
     ("SKL033-skill-md-linked-out", outside_link(SKILL, "---\nname: plan-training\ndescription: d\n---\n"), "SKL033", SKILL, None),
     # Git Sync
     ("GIT001", append(MAIN, "# edited\n"), "GIT001", MAIN, None),
-    ("GIT002", sub(EVAL, 'dataset = "data/multiply.jsonl"', 'dataset = "data/multiply.jsonl"\ncommit_sha = "deadbeef"'),
-     "GIT002", EVAL, 11),
-    ("GIT003", sub(EVAL, 'dataset = "data/multiply.jsonl"', 'dataset = "data/multiply.jsonl"\nbranch = "no-such-branch"'),
-     "GIT003", EVAL, 11),
+    ("GIT002", sub(EVAL, 'dataset = "multiply"', 'dataset = "multiply"\ncommit_sha = "deadbeef"'),
+     "GIT002", EVAL, 14),
+    ("GIT003", sub(EVAL, 'dataset = "multiply"', 'dataset = "multiply"\nbranch = "no-such-branch"'),
+     "GIT003", EVAL, 14),
 ]
 
 
@@ -310,7 +318,7 @@ def test_files_linked_in_from_outside_are_never_read(fresh):
 
 def test_a_data_file_linked_out_is_named_as_such(fresh):
     outside_link("data/ext.jsonl", "{}\n")(fresh)
-    sub(EVAL, '"data/multiply.jsonl"', '"data/ext.jsonl"')(fresh)
+    sub(EVAL, 'dataset = "multiply"', 'dataset = "data/ext.jsonl"')(fresh)
     _, report = doctor_json(fresh)
     assert [d["message"] for d in report["diagnostics"] if d["code"] == "CFG019"] == [
         'dataset "data/ext.jsonl" links outside the workspace']
@@ -354,7 +362,9 @@ def test_an_explicitly_ignored_settings_code_stays_quiet(fresh):
 
 REMOTE = "rollouts/calculator-remote/server.py"
 # A remote rollout server of osmosis-ai 0.2.7-0.2.17 (what calculator-remote was before 0.3), planted
-# beside the rollout: doctor finds such loops by subclass in any top-level module of a rollout.
+# beside the rollout: doctor finds such loops by subclass in any top-level module of a rollout. The
+# rollout's pin goes back to that generation too: under 0.3 the class does not exist, so the import
+# is the one finding (ENT019) and the loop's shape is beside the point.
 REMOTE_SERVER = """\
 from osmosis_ai.rollout import RolloutAgentLoop, RolloutContext, RolloutRequest, RolloutResult, create_app
 
@@ -387,6 +397,7 @@ def _line_of(text: str, start: str) -> int:
 def test_remote_rollout_server_breaks(make_workspace, old, new, code, at):
     root = make_workspace(template="calculator-remote")
     (root / REMOTE).write_text(REMOTE_SERVER, encoding="utf-8")
+    sub("rollouts/calculator-remote/pyproject.toml", '"osmosis-ai[server]>=0.3.1,<0.4"', '"osmosis-ai[server]==0.2.17"')(root)
     sub(REMOTE, old, new)(root)
     line = _line_of(REMOTE_SERVER, at)
     exit_code, report = doctor_json(root)
@@ -468,4 +479,13 @@ def test_validate_finds_a_credential_in_a_config(fresh, tmp_path, inside):
         shutil.copy(fresh / TRAIN, target)
     result = CliRunner().invoke(app, ["validate", str(target), "--kind", "training", "--format", "json"])
     found = [(d["code"], d["line"]) for d in json.loads(result.stdout)["diagnostics"]]
-    assert ("SEC001", 30) in found and result.exit_code == 1, found
+    assert ("SEC001", 31) in found and result.exit_code == 1, found
+
+
+def test_a_syntax_error_in_the_rollout_package_is_one_finding_there(fresh):
+    # main.py imports its workflow from the package: the broken module is the place to fix, and
+    # main.py must not also be called workflow-less (the parse failure hides what it defines).
+    sub(WORKFLOW_PY, WORKFLOW, WORKFLOW[:-1])(fresh)
+    _, report = doctor_json(fresh)
+    found = [(d["code"], d["path"], d["line"]) for d in report["diagnostics"] if d["code"].startswith("ENT")]
+    assert found == [("ENT002", WORKFLOW_PY, 24)], found

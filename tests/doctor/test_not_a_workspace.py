@@ -56,6 +56,16 @@ def test_the_message_says_what_was_found_and_what_is_missing(tmp_path):
     assert "osmosis init" in result.stderr
 
 
+def test_the_message_does_not_ask_for_what_the_folder_already_has(tmp_path):
+    # a lone rollouts/ was told it lacked "rollouts/, .osmosis/, ..."
+    root = project(tmp_path, "rollouts")
+    result = run("doctor", root)
+    assert result.exit_code == 2
+    wanted = result.stderr.split("but not the rest of a workspace (", 1)[1].split(")", 1)[0]
+    assert wanted.startswith("one more of ") and "configs/eval/" in wanted and ".osmosis/" in wanted, wanted
+    assert "rollouts/" not in wanted, wanted
+
+
 @pytest.mark.parametrize("layout", [
     (("rollouts", "configs/eval", "configs/training", "data"), {}),  # the required folders
     (("configs/eval",), {".copier-answers.yml": "_src_path: x\n"}),  # rollouts/ missing: LAY reports it

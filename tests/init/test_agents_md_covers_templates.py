@@ -36,7 +36,8 @@ def test_agents_md_names_the_entrypoint_and_scoring_module_of_every_template(age
     _, text = agents_md
     ws = tmp_path / "ws"
     assert CliRunner().invoke(app, ["init", str(ws), "--template", template, "--defaults", "--no-git"]).exit_code == 0
-    config = tomllib.loads(next((ws / "configs" / "eval").glob("*.toml")).read_text())["experiment"]
+    # default.toml is the commented reference with placeholders, not the rollout's config
+    config = tomllib.loads(next(p for p in (ws / "configs" / "eval").glob("*.toml") if p.name != "default.toml").read_text())["experiment"]
     assert f"rollouts/<rollout>/{config['entrypoint']}" in text, config["entrypoint"]
     rollout_dir = ws / "rollouts" / config["rollout"]
     # beside main.py, or in the rollout's package (`<rollout>_rollout/`)

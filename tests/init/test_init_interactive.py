@@ -100,7 +100,7 @@ def test_a_long_validation_message_is_shown_whole_on_a_narrow_terminal(tmp_path)
     # issue 12, point 12: the one-line toolbar cut the message at the terminal's width
     code, screen = converse(
         ["init", "--no-git", "--data", "workspace_name=ok-ws"], tmp_path,
-        [("One line", ENTER), ("Rollout name", typed("Bad_Name")), ("reserved", typed("good-name")),
+        [("One line", ENTER), ("Rollout name", typed("Bad_Name")), ("reserved", typed("good-name")), ("Agent framework", ENTER),
          ("Model for evaluation", ENTER), ("Policy model", ENTER)],
         columns=50,
     )

@@ -40,17 +40,18 @@ def test_fresh_workspace_has_no_layout_entrypoint_or_git_findings(make_workspace
 def test_breaking_a_fresh_workspace_one_way_at_a_time(make_workspace):
     root = make_workspace(template="multiply", name="demo")
     [rollout] = [p for p in (root / "rollouts").iterdir() if p.is_dir()]
-    main = rollout / "main.py"
-    assert main.is_file()
+    assert (rollout / "main.py").is_file()
+    # main.py imports its workflow from the rollout's package, where `run` is defined
+    workflow = rollout / f"{rollout.name}_rollout" / "workflow.py"
 
     (root / "CLAUDE.md").unlink()
     assert mine(root) == [("LAY002", "CLAUDE.md", None)]
     (root / "CLAUDE.md").write_text("@AGENTS.md\n")
 
-    text = main.read_text()
+    text = workflow.read_text()
     lines = text.splitlines()
     run_line = next(i for i, line in enumerate(lines, 1) if "async def run(" in line)
-    main.write_text(text.replace("async def run(", "def run(", 1))
+    workflow.write_text(text.replace("async def run(", "def run(", 1))
     codes = mine(root)
-    assert ("ENT006", f"rollouts/{rollout.name}/main.py", run_line) in codes
+    assert ("ENT006", f"rollouts/{rollout.name}/{rollout.name}_rollout/workflow.py", run_line) in codes
     assert sorted(c for c, *_ in codes) == ["ENT006", "GIT001"]  # the edit is also uncommitted

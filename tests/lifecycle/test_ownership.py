@@ -13,7 +13,7 @@ import pytest
 from lifecycle_helpers import cli, commit_all, git, snapshot
 
 REPO = Path(__file__).resolve().parents[2]
-SOURCE = REPO / "templates" / "multiply-openai"
+SOURCE = REPO / "templates" / "multiply"  # on its OpenAI Agents integration below
 ROLLOUT_README = Path("template") / "rollouts" / "{{ rollout_name }}" / "README.md.jinja"
 SKILLS = ".agents/skills"
 
@@ -37,7 +37,8 @@ def six_ways(tmp_path, monkeypatch):
     template = tmp_path / "tmpl"
     shutil.copytree(SOURCE, template, ignore=shutil.ignore_patterns("__pycache__"))
     ws = tmp_path / "ws"
-    assert cli("init", ws, "--template", template, "--defaults", "--data", "rollout_name=mult").exit_code == 0
+    assert cli("init", ws, "--template", template, "--defaults", "--data", "rollout_name=mult",
+               "--data", "integration=openai-agents").exit_code == 0
     # the user edits: one skill far from the coming change, one skill on the very line that changes
     merged_skill = ws / SKILLS / "debug-rollouts" / "SKILL.md"
     merged_skill.write_text(merged_skill.read_text() + "\nOur team: read the grader first.\n")

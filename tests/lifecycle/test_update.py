@@ -243,10 +243,13 @@ def test_a_folder_in_the_way_of_a_new_file_is_a_conflict_not_a_crash(ws):
 
 def _conflicted(ws, *args):
     target, template = ws
+    # the user edits the very lines the release changes, so both files conflict
     readme = target / "rollouts" / "mult" / "README.md"
-    readme.write_text(readme.read_text().replace("Reward: 1.0 for a right product (OLD WORDING), within", "Reward: MINE, within"))
+    assert OLD_LINE in readme.read_text()
+    readme.write_text(readme.read_text().replace(OLD_LINE, OLD_LINE.replace("1.0 for a right product (OLD WORDING)", "MINE")))
     main = target / "rollouts" / "mult" / "main.py"
-    main.write_text(main.read_text().replace("multiply two numbers (old docstring).", "multiply, my docstring."))
+    assert "multiply two numbers (old docstring);" in main.read_text()
+    main.write_text(main.read_text().replace("multiply two numbers (old docstring);", "multiply, my docstring;"))
     commit_all(target)
     release_new_version(template)
     assert cli("update", target, *args).exit_code == 1

@@ -120,7 +120,7 @@ def test_update_refuses_an_answers_file_naming_a_hostile_local_template(tmp_path
 
 def test_update_never_writes_into_dot_git_even_when_trusted(tmp_path):
     """MAJOR 3: with --trust the render may hold `.git/config`; the merge still never writes it into the repository."""
-    from generator.scaffold.update import merge_trees
+    from generator.scaffold import ownership
 
     root, base, new = tmp_path / "ws", tmp_path / "base", tmp_path / "new"
     for folder in (root, base, new):
@@ -129,9 +129,9 @@ def test_update_never_writes_into_dot_git_even_when_trusted(tmp_path):
     (new / ".git" / "config").write_text("[core]\n\tbare = oops\n")
     (new / ".GIT").mkdir()
     (new / ".GIT" / "HEAD").write_text("garbage\n")
-    (new / "README.md").write_text("new\n")
-    outcome = merge_trees(root, base, new, conflict="inline")
-    assert outcome.added == ["README.md"]
+    (new / "AGENTS.md").write_text("new\n")
+    plan = ownership.apply(root, base, new, ownership.default_policy(), conflict="inline", dry_run=False)
+    assert [(c.rel, c.status) for c in plan.changes] == [("AGENTS.md", "new")]
     assert not (root / ".git").exists() and not (root / ".GIT").exists()
 
 

@@ -160,7 +160,7 @@ def test_full_disk_during_the_first_commit_rolls_init_back(tmp_path, monkeypatch
     from hostile import cli
     from generator.scaffold import init_workspace
 
-    def disk_full(target):
+    def disk_full(target, **_):  # make_first_commit(target, only=...)
         (target / ".git").mkdir()  # git had started
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 

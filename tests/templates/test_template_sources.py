@@ -125,7 +125,10 @@ def test_inspect_json_lists_every_question(name):
     data = json.loads(result.stdout)
     assert data["name"] == name and data["kind"] == "rollout" and data["bundled"] is True and data["unsafe"] == {}
     config = yaml.safe_load((REPO / "templates" / name / "copier.yml").read_text())
-    assert [q["name"] for q in data["questions"]] == [k for k in config if not k.startswith("_")]
+    # hidden questions (`when: false`, e.g. the computed `package`) are osmosis's to answer, not listed
+    assert [q["name"] for q in data["questions"]] == [
+        k for k, v in config.items() if not k.startswith("_") and not (isinstance(v, dict) and v.get("when") is False)
+    ]
     for q in data["questions"]:
         spec = config[q["name"]]
         assert q["type"] == spec["type"] and q["default"] == spec["default"] and q["help"] == spec["help"]

@@ -70,7 +70,7 @@ def check_entrypoint_file(path: Path, display: str, *, sdk_requirement: str | No
         except ValueError:
             return p.as_posix()
 
-    found = _syntax_findings([module], show)
+    found = _syntax_findings([module, *resolver.unparsable_imports(module)], show)
     if module.tree is not None:
         loops = _loop_findings(resolver, [module], show)
         found += _entrypoint_findings(resolver, module, show, is_server=bool(loops.leaves), target=target)
@@ -117,7 +117,9 @@ def _check_rollout(ws: Workspace, folder: Path, named: list[str | None]) -> list
             modules.append(m)
 
     target = sdk_requirements.rollout_target(ws, folder)
-    found = _syntax_findings(modules, show)
+    # Package modules are parsed only when an entrypoint imports them: a broken one fails the import.
+    broken = [b for m in entry_modules for b in resolver.unparsable_imports(m)]
+    found = _syntax_findings(list({id(m): m for m in [*modules, *broken]}.values()), show)
     loops = _loop_findings(resolver, modules, show)
     found += sdk_compat.loop_era_only(loops.findings, target)
     for module in entry_modules:
@@ -189,7 +191,8 @@ def _entrypoint_findings(resolver: Resolver, module: Module, show: Display, *, i
     for kind in (WORKFLOW, GRADER):
         bound = bound_by_kind[kind] = _namespace_classes(resolver, module, kind)
         concrete[kind] = [item for item in bound if resolver.is_abstract(item[0], kind) is None]
-        if kind == WORKFLOW and not concrete[kind] and not is_server:
+        # An import that cannot be parsed hides what it defines: its ENT002 is the one finding.
+        if kind == WORKFLOW and not concrete[kind] and not is_server and not resolver.unparsable_imports(module):
             if bound:
                 cls, line, column = bound[0]
                 reason = resolver.is_abstract(cls, kind)

@@ -37,6 +37,7 @@ REJECT_FILE = rule(
         "committed, the .rej file only adds noise to the repository.",
     fix="Apply the change the .rej file shows to its file by hand (or decide to skip it), then delete the .rej file; do not commit it.",
     example="rollouts/multiply/main.py.rej beside rollouts/multiply/main.py",
+    source="ours",
 )
 CONFLICT_MARKERS = rule(
     "LAY111", "unresolved-conflict", FAMILY, "error",
@@ -44,6 +45,7 @@ CONFLICT_MARKERS = rule(
     why="The file holds two versions at once: Python and TOML with markers do not parse, and text files say two things.",
     fix="Keep the right lines between the markers, delete the three marker lines, then run `osmosis doctor` again.",
     example="<<<<<<< rollouts/multiply/main.py (yours)\n...\n=======\n...\n>>>>>>> rollouts/multiply/main.py (installed template)",
+    source="ours",
 )
 
 

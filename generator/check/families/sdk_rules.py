@@ -18,7 +18,7 @@ UNBOUNDED = _rule(
     summary="The `osmosis-ai` requirement has no upper bound (or none at all), so a new release can change the API under the rollout.",
     why="Each `osmosis-ai` generation renamed or moved rollout API (0.2 -> 0.3 moved imports, changed the grader and Harbor APIs); an open requirement installs whatever is newest the day the platform builds the rollout. " + _S7,
     fix='Bound it to the generation the code is written for, e.g. "osmosis-ai[server]>=0.3.1,<0.4".',
-    example='dependencies = ["osmosis-ai[server]"]   # resolves to 0.3.x today, to 0.4 when it ships',
+    example='dependencies = ["osmosis-ai[server]"]   # resolves to 0.3.x today, to 0.4 when it ships',    source="contract §7",
 )
 
 
@@ -27,7 +27,7 @@ UNSATISFIABLE = _rule(
     summary="No `osmosis-ai` release on the package index satisfies the rollout's requirement.",
     why="The platform installs the rollout's dependencies from the index; 0.2.7-0.2.24 are no longer there, so a requirement admitting only those fails to install. " + _S7,
     fix='Move the code to 0.3 and require "osmosis-ai[server]>=0.3.1,<0.4".',
-    example='dependencies = ["osmosis-ai==0.2.15"]',
+    example='dependencies = ["osmosis-ai==0.2.15"]',    source="contract §7",
 )
 
 
@@ -36,7 +36,7 @@ PYTHON_BELOW_FLOOR = _rule(
     summary="`requires-python` admits a Python older than the `osmosis-ai` generation the project requires supports.",
     why="osmosis-ai 0.2.18 and later require Python 3.12; a project declaring `>=3.10` cannot be resolved (uv refuses a dependency that does not cover the whole declared range). Source: Requires-Python of the 0.2.25-0.3.8 wheels; contract section 7.",
     fix='Set requires-python = ">=3.12".',
-    example='requires-python = ">=3.10"',
+    example='requires-python = ">=3.10"',    source="contract §7",
 )
 
 
@@ -45,7 +45,7 @@ NAME_NOT_IN_GENERATION = _rule(
     summary="The code imports an `osmosis_ai` name or module that the installed generation does not have there (moved or removed).",
     why="The entrypoint is imported on submit and run by `eval run` and the platform; an ImportError fails every rollout. E.g. 0.3 moved OsmosisStrandsAgent to osmosis_ai.rollout.integrations.agents.strands and create_rollout_server to osmosis_ai.rollout.server; RolloutAgentLoop exists only in 0.2.7-0.2.17, none of which is on the index. Source: osmosis-ai 0.3.7 rollout/__init__.py, 0.2.31 rollout/__init__.py; contract sections 2 and 7.",
     fix="Import the name from the module the finding names, or pin the generation the code was written for.",
-    example="from osmosis_ai.rollout import OsmosisStrandsAgent   # with osmosis-ai>=0.3.1,<0.4",
+    example="from osmosis_ai.rollout import OsmosisStrandsAgent   # with osmosis-ai>=0.3.1,<0.4",    source="osmosis_ai/rollout/__init__.py; contract §2; contract §7",
 )
 
 
@@ -54,7 +54,7 @@ CONTEXT_API_NOT_IN_GENERATION = _rule(
     summary="A grader or workflow uses GraderContext / RolloutContext API the installed generation does not have (`ctx.samples`, `set_sample_reward`, `register_sample_source` under 0.3; `ctx.sample`, `set_reward` under 0.2).",
     why="An AttributeError inside grade() or run() fails the rollout; 0.3 has one sample per rollout (`ctx.sample`, `ctx.set_reward(r)`), 0.2 had several keyed by id. Source: rollout/context.py of osmosis-ai 0.3.7 and 0.2.31; contract section 7 (grader API, sample registration).",
     fix="Use the generation's API the finding names (0.3: `ctx.set_reward(score(ctx.sample.messages, ctx.label))`).",
-    example="for sid in ctx.samples: ctx.set_sample_reward(sid, 1.0)   # with osmosis-ai>=0.3",
+    example="for sid in ctx.samples: ctx.set_sample_reward(sid, 1.0)   # with osmosis-ai>=0.3",    source="osmosis_ai/rollout/context.py; contract §7",
 )
 
 
@@ -63,7 +63,7 @@ HARBOR_ARGUMENT = _rule(
     summary="`HarborBackend(...)` is given arguments the installed generation does not take (0.3 removed `task_dir`, `user_code_dir`, `workflow`, `custom_tests_dir`, ...).",
     why="HarborBackend's arguments are keyword-only; an unknown keyword raises TypeError when the entrypoint is imported, so submit and every rollout fail. Source: osmosis-ai 0.3.7 rollout/backend/harbor/backend.py, 0.2.31 same file; contract section 7.",
     fix="Rename the arguments as the finding says (0.3: tasks_dir=, agent=, code_dir=).",
-    example="HarborBackend(orchestrator=q, task_dir=HERE / 'task', user_code_dir=HERE, workflow=W)",
+    example="HarborBackend(orchestrator=q, task_dir=HERE / 'task', user_code_dir=HERE, workflow=W)",    source="osmosis_ai/rollout/backend/harbor/backend.py; contract §7",
 )
 
 
@@ -72,7 +72,7 @@ WRONG_PORT = _rule(
     summary="The rollout server reads its port from `ROLLOUT_PORT` instead of `_OSMOSIS_ROLLOUT_PORT`.",
     why="`eval run` and the platform start the entrypoint with `_OSMOSIS_ROLLOUT_PORT` set and wait for /health on that port; a server listening elsewhere is never reached. Source: osmosis-ai 0.3.7 eval/local/runner.py; contract sections 2 and 7 (server port).",
     fix='port=int(os.environ.get("_OSMOSIS_ROLLOUT_PORT", "8000"))',
-    example='uvicorn.run(app, port=int(os.environ.get("ROLLOUT_PORT", "8000")))',
+    example='uvicorn.run(app, port=int(os.environ.get("ROLLOUT_PORT", "8000")))',    source="osmosis_ai/eval/local/runner.py; contract §2; contract §7",
 )
 
 
@@ -81,7 +81,7 @@ NO_GRADER = _rule(
     summary="The entrypoint has no concrete Grader and passes no `grader=` to its backend.",
     why="`eval run` and managed training score every rollout; without a grader every graded rollout fails (0.3: LocalBackend without grader=), and the 0.2.23-0.2.31 submit check refuses an entrypoint without a Grader. Source: osmosis-ai 0.3.7 rollout/backend/local/backend.py, 0.2.31 platform/cli/workspace_directory_contract.py; contract section 2.",
     fix="Define `class MyGrader(Grader)` with `async def grade(self, ctx)` and pass grader=MyGrader to the backend.",
-    example="backend = LocalBackend(workflow=MyWorkflow)",
+    example="backend = LocalBackend(workflow=MyWorkflow)",    source="osmosis_ai/rollout/backend/local/backend.py; contract §2",
 )
 
 
@@ -90,7 +90,7 @@ EXTRA_SUBCLASS = _rule(
     summary="An abstract AgentWorkflow (or Grader) subclass is bound in the entrypoint beside the concrete one.",
     why="The 0.2.23-0.2.31 submit check counts every AgentWorkflow/Grader subclass in the entrypoint's namespace, abstract or not, and refuses more than one (an error there); 0.3 imports without counting, but one workflow and one grader in the entrypoint stay the template's rule (a warning). Source: osmosis-ai 0.2.31 eval/common/cli.py; contract sections 2 and 7 (submit preflight).",
     fix="Move the abstract base to another module and import the module (`import base` ... `class W(base.Base)`), not the class.",
-    example="class Base(AgentWorkflow, ABC): ...\nclass Multiply(Base): async def run(self, ctx): ...",
+    example="class Base(AgentWorkflow, ABC): ...\nclass Multiply(Base): async def run(self, ctx): ...",    source="contract §2; contract §7",
 )
 
 
@@ -99,7 +99,7 @@ MULTIPLE_CONFIGS = _rule(
     summary="The entrypoint's namespace holds two or more AgentWorkflowConfig (or GraderConfig) objects.",
     why="The 0.2.23-0.2.31 submit check takes the one module-level AgentWorkflowConfig/GraderConfig of the entrypoint and refuses two (an error there); under 0.3 the backend is given its config explicitly and one of each stays the template's rule (a warning). Source: osmosis-ai 0.2.31 eval/common/cli.py; contract section 7.",
     fix="Keep one config object of each kind in the entrypoint; move the others to another module.",
-    example='fast = AgentWorkflowConfig(name="fast")\nslow = AgentWorkflowConfig(name="slow")',
+    example='fast = AgentWorkflowConfig(name="fast")\nslow = AgentWorkflowConfig(name="slow")',    source="contract §7",
 )
 
 
@@ -108,5 +108,5 @@ NOT_IMPORTABLE = _rule(
     summary="A HarborBackend workflow, grader or config object cannot be turned into a `module:attr` import path.",
     why="HarborBackend ships the workflow, grader and configs to each trial by import path: a class must live in a package module (not the entrypoint, which runs as __main__), and a config must be an instance of your own config class held by a public module-level name in the module defining that class; otherwise the SDK raises `Cannot resolve import path` or the trial cannot import `__main__:X`. Source: osmosis-ai 0.3.7 rollout/utils/imports.py (to_import_path) and rollout/backend/harbor/backend.py; contract section 2 (HarborBackend).",
     fix="Define the workflow, grader and `class MyConfig(AgentWorkflowConfig)` plus `CONFIG = MyConfig(...)` in a package module (e.g. my_rollout/workflow.py) and import them into the entrypoint.",
-    example="HarborBackend(..., workflow_config=AgentWorkflowConfig(name='x'))",
+    example="HarborBackend(..., workflow_config=AgentWorkflowConfig(name='x'))",    source="osmosis_ai/rollout/utils/imports.py; osmosis_ai/rollout/backend/harbor/backend.py; contract §2",
 )

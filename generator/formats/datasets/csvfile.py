@@ -92,7 +92,11 @@ def _lenient(err: csv.Error, taken: list[str], lines: Iterator[str]) -> tuple[li
         return None
     before = len(taken)
     reader = csv.reader(itertools.chain(list(taken), lines))
-    return next(reader, []), problem, reader.line_num - before
+    try:
+        record = next(reader, [])
+    except csv.Error:  # the lenient reader refuses it too (e.g. a lone CR): the strict error stands
+        return None
+    return record, problem, reader.line_num - before
 
 
 def _scan(reader, findings: Findings, taken: list[str], lines: Iterator[str]) -> int:
