@@ -4,7 +4,6 @@ generation-aware entrypoint rules over whole workspaces (ENT016-ENT026)."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import textwrap
 from pathlib import Path
@@ -279,10 +278,8 @@ print(json.dumps(out))
 '''
 
 
-def test_real_sdk_agrees_with_generation_b():
-    python = os.environ.get("OSMOSIS_SDK_PYTHON")
-    if not python:
-        pytest.skip("opt-in: set OSMOSIS_SDK_PYTHON to a Python with osmosis-ai 0.3 installed")
+def check_real_sdk_agrees_with_generation_b(python: str) -> None:
+    """Run by tests/sdk_real/test_generation_table.py with the real osmosis-ai's interpreter."""
     rows = []
     for row in NAMES:
         present = row.where.get("B", ())

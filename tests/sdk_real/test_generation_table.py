@@ -1,0 +1,11 @@
+"""The generations table's 0.3 row (generator/core/sdk_generations.py) agrees with the real osmosis-ai:
+every name it places in a 0.3 module is there, every name it says 0.3 dropped is gone, and the Harbor
+arguments and context attributes match."""
+
+from __future__ import annotations
+
+from tests.entrypoints.test_sdk_generations import check_real_sdk_agrees_with_generation_b
+
+
+def test_generation_b_agrees_with_the_installed_sdk(sdk_env):
+    check_real_sdk_agrees_with_generation_b(str(sdk_env.python))
