@@ -31,9 +31,8 @@ from generator.core.diagnostics import Diagnostic
 from generator.core.paths import is_inside, real_path, unusable_path
 from generator.core.pep440 import requirement_name
 from generator.core.workspace import Workspace
-from generator.formats.pyast import (
-    GRADER, LOOP, REQUIRED_METHOD, WORKFLOW, ClassRef, Ext, Module, Resolver, binding_site, module_classes,
-)
+from generator.formats.pyast import GRADER, LOOP, REQUIRED_METHOD, WORKFLOW, ClassRef, Ext, Module, Resolver
+from generator.formats.pyclasses import binding_site, module_classes
 from generator.formats.toml_locate import TomlDoc
 
 DEFAULT_ENTRYPOINT = "main.py"

@@ -25,7 +25,8 @@ from generator.core.sdk_generations import (
     CLOSED_MODULES, GENERATIONS, HARBOR_ARGUMENT_INSTEAD, MODULES, NAMES, NAMES_BY_NAME, SDK_PACKAGE,
     WRONG_PORT_VARIABLES, Generation, harbor_arguments_known,
 )
-from generator.formats.pyast import GRADER, Ext, Module, Resolver, module_classes
+from generator.formats.pyast import GRADER, Ext, Module, Resolver
+from generator.formats.pyclasses import module_classes
 
 Display = Callable[[Path], str]
 _SKIP_DIRS = frozenset({".venv", "venv", "build", "dist", "node_modules", "__pycache__", "tests", "test"})

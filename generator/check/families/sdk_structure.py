@@ -12,7 +12,8 @@ from generator.check.families.sdk_rules import EXTRA_SUBCLASS, MULTIPLE_CONFIGS,
 from generator.check.sdk_target import Target
 from generator.core.diagnostics import Diagnostic, Severity
 from generator.core.sdk_generations import NAMES_BY_NAME, Generation
-from generator.formats.pyast import GRADER, WORKFLOW, ClassRef, Ext, Module, Resolver, binding_site
+from generator.formats.pyast import GRADER, WORKFLOW, ClassRef, Ext, Module, Resolver
+from generator.formats.pyclasses import binding_site
 
 Bound = list[tuple[ClassRef, "int | None", "int | None"]]
 
