@@ -85,6 +85,23 @@ def claim(folder: Path) -> None:
     _HELD[str(folder)] = fd
 
 
+def claim_abandoned(folder: Path) -> bool:
+    """Claim ``folder`` (until `release`) when the run that made it is gone; False while it lives."""
+    if fcntl is None:
+        return False  # no way to tell a live run's folder from a dead one's: leave it
+    try:
+        fd = os.open(folder, _DIR_FLAGS)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return False
+    _HELD[str(folder)] = fd
+    return True
+
+
 def release(folder: Path) -> None:
     fd = _HELD.pop(str(folder), None)
     if fd is not None:
@@ -101,19 +118,10 @@ def sweep(parent: Path, prefix: str) -> list[Path]:
     except OSError:
         return []
     for folder in candidates:
-        if folder.is_symlink() or not folder.is_dir() or str(folder) in _HELD:
-            continue
-        try:
-            fd = os.open(folder, _DIR_FLAGS)
-        except OSError:
-            continue
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+        if folder.is_symlink() or not folder.is_dir() or str(folder) in _HELD or not claim_abandoned(folder):
             continue  # a live run's
-        finally:
-            os.close(fd)
         shutil.rmtree(folder, ignore_errors=True)
+        release(folder)
         removed.append(folder)
     return removed
 

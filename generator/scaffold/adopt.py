@@ -81,6 +81,7 @@ def adoption_base(root: Path, new_dir: Path, policy: ownership.Policy, base_dir:
 
 def adopt_command(root: Path, *, conflict: str, dry_run: bool) -> int:
     from generator.scaffold.merge import _require_clean
+    from generator.scaffold.staging import take_back_interrupted
 
     repo = pristine.git_root(root)
     if repo is None:
@@ -90,6 +91,7 @@ def adopt_command(root: Path, *, conflict: str, dry_run: bool) -> int:
         raise UserError(f"{root} already has {pristine.ANSWERS_FILE}: it is an osmosis workspace",
                         hint="run `osmosis update` (add --dry-run to preview) instead of --adopt")
     if not dry_run:
+        take_back_interrupted(root)
         _require_clean(repo, root)
     policy = ownership.load(root)
     with tempfile.TemporaryDirectory(prefix="osmosis-adopt-") as tmp:
@@ -98,9 +100,8 @@ def adopt_command(root: Path, *, conflict: str, dry_run: bool) -> int:
         base_dir.mkdir()
         render_workspace(_answers(root), new_dir)
         adoption_base(root, new_dir, policy, base_dir)
-        plan = ownership.apply(root, base_dir, new_dir, policy, conflict=conflict, dry_run=dry_run)
-        if not dry_run:
-            pristine.record(repo, root, new_dir, "osmosis: pristine render at adoption")
+        plan = ownership.land(root, base_dir, new_dir, policy, conflict=conflict, dry_run=dry_run,
+                              what="update --adopt", message="osmosis: pristine render at adoption")
     ownership.report(plan, dry_run=dry_run, echo=typer.echo)
     if not dry_run:
         typer.echo(f"adopted: {pristine.ANSWERS_FILE} and {pristine.ref_name(repo, root)} now record the base; "

@@ -23,7 +23,7 @@ from generator.core.errors import UserError
 from generator.core.names import NAME_RULE_TEXT, name_problem
 from generator.core.workspace import find_git_root
 from generator.scaffold import catalog, folders
-from generator.scaffold.staging import Placement, check_target, make_staging, place, take_back
+from generator.scaffold.staging import check_target, free_places, make_staging, place, take_back_interrupted
 
 # Used for the first commit only when git has no identity configured, and said so.
 FALLBACK_NAME = "Osmosis Workspace"
@@ -85,11 +85,14 @@ def init_command(
     if target is None and not interactive:
         target = cwd / str(ws_data.get("workspace_name") or ws_questions["workspace_name"].get("default", ""))
     if target is not None:
+        if target.is_dir():
+            take_back_interrupted(target)  # an `init --force` killed part-way must not block this one
         check_target(target, force)
 
     staging_parent = (target or cwd / "_").parent
     made_parents = folders.make_parents(staging_parent)  # `osmosis init a/b/c` makes a/ and a/b/
     staging = make_staging(staging_parent, ".osmosis-init-")
+    git_note = None
     try:
         from generator.scaffold.render import render
 
@@ -107,7 +110,17 @@ def init_command(
         if target is None:  # interactive without PATH: the folder is named after the answer
             target = cwd / str(ws_answers["workspace_name"])
             check_target(target, force)
-        placement = place(staging, target)
+        # The repository, its first commit and the pristine ref are made in the staging folder too, so
+        # the workspace appears whole (one rename) or not at all, even under kill -9.
+        outer = find_git_root(target if target.exists() else target.parent)
+        refs = []
+        if not no_git and outer is None:
+            moves = free_places(staging, target)[0] if target.exists() else None
+            git_note = _first_commit(staging, only=moves)
+            _pristine_or_warn(lambda: pristine.record_after_init(staging))
+        elif not no_git:
+            refs = _pristine_or_warn(lambda: [pristine.prepare_after_init(staging, outer, target)]) or []
+        placement = place(staging, target, what="init", refs=refs)
     except OSError as err:  # a full disk, a quota, a folder made read-only meanwhile: nothing is left behind
         where = f" {err.filename}" if err.filename else ""
         raise UserError(f"cannot write{where}: {err.strerror or err}; nothing was created",
@@ -128,25 +141,25 @@ def init_command(
         typer.echo(f"Kept {len(placement.skipped)} existing file(s); not overwritten:")
         for rel in placement.skipped:
             typer.echo(f"  {rel}")
-    code = 0
     git_steps: list[str] = []
-    if not no_git:
-        had_repo = find_git_root(target) is not None
-        try:
-            code, left_out = _git_step(target, placement)
-        except (KeyboardInterrupt, UserError):  # no first commit: take back all init added, all or nothing
-            take_back(target, placement, remove_git=not had_repo)
-            raise
-        if code == 0:
-            _record_pristine(target)
+    if no_git:
+        if outer is None:  # the platform syncs a git repository (LAY007 says so): the first step is making one
+            git_steps = [f"git init && git add -A && git commit -m {shlex.quote(FIRST_COMMIT_MESSAGE)}"]
+    elif outer is not None:
+        typer.echo(f"git: {target} is already inside the repository {outer}; review and commit the new files yourself.")
+    else:
+        if git_note:
+            typer.echo(git_note)
+        left_out = _untracked_count(target) if not placement.whole_target else 0
         if left_out:
+            typer.echo(f"git: created a repository with a first commit of the files osmosis init wrote; "
+                       f"your {left_out} existing file(s) are not in it (see `git status`).")
             git_steps = ["git status   # your files from before init are not committed: `git add` what belongs"]
-    elif find_git_root(target) is None:
-        # the platform syncs a git repository (LAY007 says so): the first step is making one
-        git_steps = [f"git init && git add -A && git commit -m {shlex.quote(FIRST_COMMIT_MESSAGE)}"]
+        else:
+            typer.echo("git: created a repository with a first commit.")
     print_next_steps(shown, rollout, _rollout_sources(target / "rollouts" / rollout), here=target == cwd,
                      git_steps=git_steps)
-    return code
+    return 0
 
 
 def resolve_template(name: str, trust: bool = False) -> TemplateSource:
@@ -186,42 +199,29 @@ def _suggested_workspace_name(answers: dict[str, str], target: Path | None) -> s
     return None
 
 
-def _record_pristine(target: Path) -> None:
-    """Keep the untouched render in the repository (refs/osmosis/pristine): `osmosis update` merges from it."""
-    from generator.scaffold.pristine import record_after_init
-
+def _pristine_or_warn(record):
+    """The pristine render is for `osmosis update` only: failing to record it must not lose the workspace."""
     try:
-        record_after_init(target)
-    except Exception as err:  # noqa: BLE001  the workspace is fine; only `osmosis update` loses its base
+        return record()
+    except Exception as err:  # noqa: BLE001
         typer.echo(f"warning: could not record the pristine render for `osmosis update`: {' '.join(str(err).split())}", err=True)
+        return None
 
 
-def _git_step(target: Path, placement: Placement) -> tuple[int, int]:
-    """(exit code, how many of the user's own files were left out of the first commit)."""
-    existing = find_git_root(target)
-    if existing is not None:
-        typer.echo(f"git: {target} is already inside the repository {existing}; review and commit the new files yourself.")
-        return 0, 0
-    # --force into a folder with files: they may hold anything (keys, scratch data), so the first
-    # commit holds what init wrote and the user decides about theirs
-    only = None if placement.whole_target else set(placement.created)
+def _first_commit(repo_dir: Path, only: list[str] | None) -> str | None:
+    """`git init` and the first commit in ``repo_dir`` (only ``only`` when given: the user's own files in
+    an existing folder stay out). Returns a note to print about the identity used, if any."""
     try:
-        used_fallback = make_first_commit(target, only=only)
+        used_fallback = make_first_commit(repo_dir, only=None if only is None else set(only))
     except Exception as err:  # noqa: BLE001  git or the disk failed (a full disk, a broken git config)
         raise UserError(f"git could not create the first commit ({' '.join(str(err).split())}); "
-                        "the workspace was taken back, nothing was left behind",
+                        "nothing was created",
                         hint="free disk space or fix git, then run osmosis init again (or pass --no-git)") from None
-    if used_fallback:
-        typer.echo(f"git: no git identity is configured, so the first commit is by {FALLBACK_NAME} <{FALLBACK_EMAIL}>. "
-                   "Set yours with `git config --global user.name ...` and `git config --global user.email ...`; "
-                   "`git commit --amend --reset-author` then rewrites that commit.")
-    left_out = _untracked_count(target) if only is not None else 0
-    if left_out:
-        typer.echo(f"git: created a repository with a first commit of the files osmosis init wrote; "
-                   f"your {left_out} existing file(s) are not in it (see `git status`).")
-    else:
-        typer.echo("git: created a repository with a first commit.")
-    return 0, left_out
+    if not used_fallback:
+        return None
+    return (f"git: no git identity is configured, so the first commit is by {FALLBACK_NAME} <{FALLBACK_EMAIL}>. "
+            "Set yours with `git config --global user.name ...` and `git config --global user.email ...`; "
+            "`git commit --amend --reset-author` then rewrites that commit.")
 
 
 def _untracked_count(target: Path) -> int:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -133,16 +134,17 @@ class Plan:
         return any(c.status not in ("unchanged", "left alone") for c in self.changes)
 
 
-def apply(root: Path, base_dir: Path, new_dir: Path, policy: Policy, *, conflict: str, dry_run: bool) -> Plan:
+def apply(root: Path, base_dir: Path, new_dir: Path, policy: Policy, *, conflict: str,
+          write: Callable[[str, bytes | str | None], None]) -> Plan:
     """Bring ``root`` from the render in ``base_dir`` to the one in ``new_dir`` under ``policy``.
 
-    With ``dry_run`` nothing is written; the statuses are what a real run would report (a merge is
-    computed in a temporary folder to tell "merged" from "conflict").
+    Nothing is written here: ``write(rel, content)`` receives each new file (bytes), link (its target,
+    a str) or removal (None), for the caller to make all at once, or not at all in a dry run. A merge is
+    computed in a temporary folder to tell "merged" from "conflict".
     """
-    from generator.scaffold.merge import _files, _is_text, _read, _rej, _write, merge_file
+    from generator.scaffold.merge import _files, _is_text, _read, _rej, merge_file
 
     plan = Plan()
-    write = (lambda rel, content: None) if dry_run else (lambda rel, content: _write(root, rel, content))
     for rel in sorted(_files(base_dir) | _files(new_dir)):
         base, theirs = _read(base_dir / rel), _read(new_dir / rel)
         target = root / rel
@@ -194,6 +196,25 @@ def apply(root: Path, base_dir: Path, new_dir: Path, policy: Policy, *, conflict
         write(f"{rel}.rej", _rej(rel, base if isinstance(base, bytes) else None,
                                   theirs if isinstance(theirs, bytes) else None))
         add("conflict", f"yours kept; the template's change is in {rel}.rej")
+    return plan
+
+
+def land(root: Path, base_dir: Path, new_dir: Path, policy: Policy, *, conflict: str, dry_run: bool,
+         what: str, message: str) -> Plan:
+    """`apply`, then make its writes and move the pristine ref to ``new_dir``'s render, all or nothing:
+    a failure, Ctrl-C or kill -9 part-way leaves the workspace as it was (generator.core.journal)."""
+    from generator.core import journal
+    from generator.scaffold import pristine
+
+    writes: dict[str, bytes | str | None] = {}
+    plan = apply(root, base_dir, new_dir, policy, conflict=conflict, write=writes.__setitem__)
+    if dry_run:
+        return plan
+    changes = [journal.Change(rel, content=content) if isinstance(content, bytes)
+               else journal.Change(rel, link=content) if isinstance(content, str)
+               else journal.Change(rel, remove=True) for rel, content in writes.items()]
+    repo = pristine.git_root(root)
+    journal.apply(root, what, changes, [pristine.prepare_record(repo, root, new_dir, message)] if repo else [])
     return plan
 
 

@@ -26,6 +26,7 @@ import yaml
 
 from generator import __version__
 from generator.core.errors import UserError
+from generator.core.journal import RefMove
 from generator.formats import yamlio
 
 ANSWERS_FILE = ".copier-answers.yml"
@@ -365,6 +366,16 @@ def _version_at(repo: Path, commit: str, rel: str) -> Any:
 
 def record(repo: Path, root: Path, tree_dir: Path, message: str) -> str:
     """Commit ``tree_dir`` (untouched render) to the workspace's pristine ref; returns the commit id."""
+    move = prepare_record(repo, root, tree_dir, message)
+    if move.new != move.old:
+        git(repo, "update-ref", move.ref, move.new)
+    return move.new
+
+
+def prepare_record(repo: Path, root: Path, tree_dir: Path, message: str) -> RefMove:
+    """The commit `record` would put on the pristine ref, made but not yet on the ref (``new == old``
+    when the render is what the ref holds already). Moving the ref is the caller's, all or nothing
+    with the files (generator.core.journal)."""
     with tempfile.TemporaryDirectory(prefix="osmosis-index-") as tmp:
         env = {"GIT_INDEX_FILE": str(Path(tmp) / "index"), "GIT_WORK_TREE": str(tree_dir)}
         git_dir = git(repo, "rev-parse", "--absolute-git-dir").decode().strip()
@@ -375,11 +386,10 @@ def record(repo: Path, root: Path, tree_dir: Path, message: str) -> str:
     ref = ref_name(repo, root)
     parent = resolve_ref(repo, ref)
     if parent and git(repo, "rev-parse", f"{parent}^{{tree}}").decode().strip() == tree:
-        return parent  # nothing new to record
+        return RefMove(repo, ref, parent, parent)  # nothing new to record
     args = ["commit-tree", tree, "-m", message] + (["-p", parent] if parent else [])
     commit = git(repo, *args, env=_identity_env(repo)).decode().strip()
-    git(repo, "update-ref", ref, commit)
-    return commit
+    return RefMove(repo, ref, parent, commit)
 
 
 def record_after_init(target: Path) -> str | None:
@@ -387,13 +397,21 @@ def record_after_init(target: Path) -> str | None:
     repo = git_root(target)
     if repo is None:
         return None
+    move = prepare_after_init(target, repo, target)
+    if move.new != move.old:
+        git(repo, "update-ref", move.ref, move.new)
+    return move.new
+
+
+def prepare_after_init(rendered: Path, repo: Path, root: Path) -> RefMove:
+    """The pristine commit for a workspace rendered in ``rendered`` that will live at ``root`` in ``repo``."""
     from generator.core import lock
 
     with lock.temp_folder("osmosis-pristine-") as tmp:
         dest = Path(tmp) / "w"
         dest.mkdir()
-        render_pristine(target, dest, trust=True)  # init already passed the trust gate
-        return record(repo, target, dest, "osmosis: pristine render at init")
+        render_pristine(rendered, dest, trust=True)  # init already passed the trust gate
+        return prepare_record(repo, root, dest, "osmosis: pristine render at init")
 
 
 def extract(repo: Path, ref: str, dest: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from generator.core.bounded import toml_loads
@@ -16,22 +17,40 @@ else:  # pragma: no cover
 
 
 ENV_EXAMPLE = ".env.example"
+Writer = Callable[[Path, str], None]  # (path, new text)
 
 
-def register_rollout(root: Path, rollout: str) -> list[str]:
+def _write_safely(root: Path) -> Writer:
+    from generator.core import safe_write
+
+    return lambda path, text: safe_write.write_text(root, path, text)
+
+
+def register_rollout(root: Path, rollout: str, *, configs_root: Path | None = None, write: Writer | None = None) -> list[str]:
     """Make the root files know ``rollout``: uv workspace member, secrets in .env.example.
 
-    Returns the workspace-relative files it changed. Used by `init`, `rollout new` and the pristine render.
+    The rollout's configs are read under ``configs_root`` (default: ``root``); ``write`` receives the new
+    files (default: written in place). Returns the workspace-relative files it changed. Used by `init`,
+    `rollout new` and the pristine render.
     """
+    write = write or _write_safely(root)
     changed = []
-    if _add_member(root, rollout):
+    if _add_member(root, rollout, write):
         changed.append("pyproject.toml")
-    if add_env_example_names(root, required_secrets(root, rollout), rollout):
+    if add_env_example_names(root, required_secrets(configs_root or root, rollout), rollout, write):
         changed.append(ENV_EXAMPLE)
     return changed
 
 
-def _add_member(root: Path, rollout: str) -> bool:
+def planned_registration(root: Path, rollout: str, configs_root: Path) -> dict[str, bytes]:
+    """What `register_rollout` would write, by workspace-relative path, writing nothing."""
+    planned: dict[str, bytes] = {}
+    register_rollout(root, rollout, configs_root=configs_root,
+                     write=lambda path, text: planned.__setitem__(path.relative_to(root).as_posix(), text.encode("utf-8")))
+    return planned
+
+
+def _add_member(root: Path, rollout: str, write: Writer) -> bool:
 
     pyproject = root / "pyproject.toml"
     if not pyproject.is_file():
@@ -44,7 +63,7 @@ def _add_member(root: Path, rollout: str) -> bool:
     member = f"rollouts/{rollout}"
     if any(isinstance(m, str) and fnmatch.fnmatchcase(member, m.rstrip("/")) for m in members):
         return False  # already listed, or covered by a glob like "rollouts/*"
-    return add_workspace_member(root, rollout)
+    return add_workspace_member(root, rollout, write)
 
 
 def required_secrets(root: Path, rollout: str) -> list[str]:
@@ -75,7 +94,7 @@ def _listed_names(text: str) -> set[str]:
     return names
 
 
-def add_env_example_names(root: Path, names: list[str], rollout: str) -> bool:
+def add_env_example_names(root: Path, names: list[str], rollout: str, write: Writer | None = None) -> bool:
     """Append the ``names`` .env.example lacks (empty values), never touching what is there."""
     from generator.core.paths import is_inside
 
@@ -89,13 +108,11 @@ def add_env_example_names(root: Path, names: list[str], rollout: str) -> bool:
     block = f"# Needed by rollout {rollout} (its configs list it under [secrets] required).\n"
     block += "".join(f"{n}=\n" for n in missing)
     prefix = existing if not existing or existing.endswith("\n") else existing + "\n"
-    from generator.core import safe_write
-
-    safe_write.write_text(root, path, prefix + block)
+    (write or _write_safely(root))(path, prefix + block)
     return True
 
 
-def add_workspace_member(root: Path, rollout: str) -> bool:
+def add_workspace_member(root: Path, rollout: str, write: Writer | None = None) -> bool:
     """List ``rollouts/<rollout>`` in the root pyproject's ``[tool.uv.workspace] members`` (kept in
     order, formatting preserved). False when there is no root pyproject to edit."""
     import tomlkit
@@ -111,7 +128,5 @@ def add_workspace_member(root: Path, rollout: str) -> bool:
     member = f"rollouts/{rollout}"
     if member not in members:
         members.append(member)
-    from generator.core import safe_write
-
-    safe_write.write_text(root, pyproject, tomlkit.dumps(doc))
+    (write or _write_safely(root))(pyproject, tomlkit.dumps(doc))
     return True

@@ -16,12 +16,12 @@ from pathlib import Path
 
 import typer
 
-from generator.core import lock
+from generator.core import journal, lock
 from generator.core.bounded import toml_loads
 from generator.core.errors import UserError
 from generator.core.names import NAME_RULE_TEXT, name_problem
 from generator.core.workspace import NotAWorkspace, find_root
-from generator.scaffold.registration import ENV_EXAMPLE, register_rollout
+from generator.scaffold.registration import planned_registration, register_rollout
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -34,7 +34,7 @@ def rollout_new_command(*, name: str, template: str, workspace: Path, data: list
     from generator.scaffold.catalog import resolve_alias
     from generator.scaffold.external import check_trust, load_config, open_template, questions
     from generator.scaffold.init_workspace import eval_run_step, parse_data, rollout_test_steps
-    from generator.scaffold.staging import files_in, make_staging, place, take_back
+    from generator.scaffold.staging import files_in, make_staging, take_back_interrupted
 
     if problem := name_problem(name, kind="rollout"):
         raise UserError(problem, hint=f"names use {NAME_RULE_TEXT}")
@@ -44,6 +44,7 @@ def rollout_new_command(*, name: str, template: str, workspace: Path, data: list
         root = find_root(workspace)
     except NotAWorkspace as err:
         raise UserError(str(err)) from None
+    take_back_interrupted(root)  # a killed `rollout new` of this very name must not block this one
     target = root / "rollouts" / name
     if target.exists() or target.is_symlink():
         raise UserError(f"rollout {name!r} already exists at {_shown(target)}", hint="pick another name")
@@ -79,27 +80,27 @@ def rollout_new_command(*, name: str, template: str, workspace: Path, data: list
                 raise UserError(f"not adding rollout {name!r}: these files already exist: {listed}",
                                 hint="nothing was written; move them away or pick another name")
             _check_root_pyproject(root, name)
+            planned = planned_registration(root, name, configs_root=staging)  # uv member, .env.example names
+            refs = []
             with lock.temp_folder("osmosis-pristine-") as tmp:
                 pending = _pristine_with(root, staging, Path(tmp))
-                root_files = _read_root_files(root)
-                placement = place(staging, root)
-                try:  # all of the rollout or none of it: a failure or Ctrl-C from here on takes it back
-                    changed = register_rollout(root, name)
-                    if pending is not None:
-                        register_rollout(pending, name)
-                        repo = pristine.git_root(root)
-                        pristine.record(repo, root, pending, f"osmosis: pristine render of new rollout {name}")
-                except BaseException:
-                    take_back(root, placement, remove_git=False)
-                    _restore_root_files(root, root_files)
-                    raise
+                if pending is not None:
+                    register_rollout(pending, name)
+                    repo = pristine.git_root(root)
+                    refs.append(pristine.prepare_record(repo, root, pending, f"osmosis: pristine render of new rollout {name}"))
+            # all of the rollout, the root files and the pristine ref, or none of them: a failure, Ctrl-C
+            # or kill -9 from here on is taken back (a kill by the next osmosis command on the workspace)
+            journal.apply(root, f"rollout new {name}",
+                          [*(journal.Change(rel, source=staging / rel) for rel in new_files),
+                           *(journal.Change(rel, content=content) for rel, content in planned.items())], refs)
+            changed = list(planned)
         finally:
             shutil.rmtree(staging, ignore_errors=True)
             lock.release(staging)
     shown = _shown(root)
     where = f"the workspace in this folder ({root.name})" if shown == "." else f"the workspace at {shown}"
     typer.echo(f"Added rollout {name} (template {shown_template}) to {where}:")
-    for rel in placement.created or new_files:
+    for rel in new_files:
         typer.echo(f"  created {rel}")
     for rel in changed:
         typer.echo(f"  updated {rel}")
@@ -124,9 +125,6 @@ def reference_config_step(root: Path) -> list[str]:
     return [f"every config key, commented: {', '.join(present)}"] if present else []
 
 
-ROOT_FILES = ("pyproject.toml", ENV_EXAMPLE)  # what register_rollout may edit
-
-
 def _check_root_pyproject(root: Path, rollout: str) -> None:
     """Refuse before writing anything when the root pyproject cannot learn about the rollout."""
     pyproject = root / "pyproject.toml"
@@ -137,20 +135,6 @@ def _check_root_pyproject(root: Path, rollout: str) -> None:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
         raise UserError(f"{pyproject} is not valid TOML ({' '.join(str(err).split())}); nothing was written",
                         hint=f"fix it, then run `osmosis rollout new {rollout}` again") from None
-
-
-def _read_root_files(root: Path) -> dict[str, bytes | None]:
-    return {rel: ((root / rel).read_bytes() if (root / rel).is_file() else None) for rel in ROOT_FILES}
-
-
-def _restore_root_files(root: Path, saved: dict[str, bytes | None]) -> None:
-    from generator.core import safe_write
-
-    for rel, content in saved.items():
-        if content is None:
-            (root / rel).unlink(missing_ok=True)
-        else:
-            safe_write.write_bytes(root, root / rel, content)
 
 
 def _cd_to(root: Path) -> str | None:

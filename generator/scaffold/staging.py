@@ -1,14 +1,15 @@
-"""Stage a render in a private folder beside its target, then place it all or nothing (and take it back on failure)."""
+"""Stage a render in a private folder beside its target, then place it all or nothing (generator.core.journal)."""
 
 from __future__ import annotations
 
 import os
-import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from generator.core import journal
 from generator.core.errors import UserError
+from generator.core.journal import RefMove
 from generator.core.paths import is_inside
 from generator.scaffold import folders
 
@@ -17,7 +18,6 @@ from generator.scaffold import folders
 class Placement:
     created: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
-    made_dirs: list[str] = field(default_factory=list)  # folders `place` created inside an existing target
     whole_target: bool = False  # the target did not exist: the staging folder was renamed to it
 
 
@@ -36,6 +36,16 @@ def make_staging(parent: Path, prefix: str) -> Path:
                         hint="check the folder's permissions, or choose another folder") from None
 
 
+def take_back_interrupted(root: Path) -> None:
+    """Undo what a killed osmosis writer left half-done in ``root`` (the caller holds its lock), saying so."""
+    import typer
+
+    from generator.core import journal
+
+    for line in journal.recover(root):
+        typer.echo(f"note: {line}", err=True)
+
+
 def check_target(target: Path, force: bool) -> None:
     if target.exists() and not target.is_dir():
         raise UserError(f"{target} exists and is not a folder")
@@ -51,67 +61,39 @@ def check_target(target: Path, force: bool) -> None:
                         hint="use --force to add the workspace to it; existing files are kept, never overwritten")
 
 
-def place(staging: Path, target: Path) -> Placement:
-    """Move the staged tree into ``target``. A missing target is one rename; otherwise each file is
-    moved only where nothing exists yet, and a failure takes back everything moved so far."""
+def free_places(staging: Path, target: Path) -> tuple[list[str], list[str]]:
+    """(staged files that can go into ``target``, files left out because something is in the way).
+
+    Nothing existing is overwritten, no file is replaced by a folder, and nothing goes through a link."""
+    moves, skipped = [], []
+    for rel in files_in(staging, staging):
+        dest = target / rel
+        in_the_way = os.path.lexists(dest) or not is_inside(target, dest.parent) or any(
+            os.path.lexists(target / parent) and ((target / parent).is_symlink() or not (target / parent).is_dir())
+            for parent in Path(rel).parents[:-1])
+        (skipped if in_the_way else moves).append(rel)
+    return moves, skipped
+
+
+def place(staging: Path, target: Path, *, what: str, refs: list[RefMove] | None = None) -> Placement:
+    """Move the staged tree into ``target``, with ``refs`` moved too, all or nothing.
+
+    A missing target is one rename (the refs move first: a kill between leaves an unused commit, never
+    a workspace without its pristine ref). Into an existing folder each file goes only where nothing
+    exists yet, through the journal, so a failure or a kill part-way is taken back."""
     placement = Placement()
     if not target.exists():
+        for move in refs or []:
+            journal.move_ref(move)
         os.rename(staging, target)
         os.chmod(target, folders.default_dir_mode())  # mkdtemp made it 0700
         placement.whole_target = True
         placement.created = files_in(target, target)
         return placement
-    moved: list[Path] = []
-    made_dirs: list[Path] = []
-    try:
-        for src_dir, dirnames, filenames in os.walk(staging):
-            rel_dir = Path(src_dir).relative_to(staging)
-            dest_dir = target / rel_dir
-            for d in list(dirnames):
-                src, dest = Path(src_dir) / d, dest_dir / d
-                if src.is_symlink():  # a link to a folder (.claude/skills/<n>) is placed like a file
-                    dirnames.remove(d)
-                    filenames.append(d)
-                elif dest.is_symlink() or (dest.exists() and not dest.is_dir()) or not is_inside(target, dest):
-                    dirnames.remove(d)  # never write through a link, nor replace a file by a folder
-                    placement.skipped.extend(files_in(src, staging))
-                elif not dest.exists():
-                    dest.mkdir()
-                    made_dirs.append(dest)
-            for f in sorted(filenames):
-                src, dest = Path(src_dir) / f, dest_dir / f
-                rel = (rel_dir / f).as_posix()
-                if os.path.lexists(dest) or not is_inside(target, dest.parent):
-                    placement.skipped.append(rel)
-                    continue
-                os.replace(src, dest)
-                moved.append(dest)
-                placement.created.append(rel)
-    except BaseException:
-        for dest in reversed(moved):
-            dest.unlink(missing_ok=True)
-        for folder in reversed(made_dirs):
-            shutil.rmtree(folder, ignore_errors=True)
-        raise
-    placement.skipped.sort()
-    placement.made_dirs = [d.relative_to(target).as_posix() for d in made_dirs]
+    moves, placement.skipped = free_places(staging, target)
+    journal.apply(target, what, [journal.Change(rel, source=staging / rel) for rel in moves], refs or [])
+    placement.created = moves
     return placement
-
-
-def take_back(target: Path, placement: Placement, *, remove_git: bool) -> None:
-    """Undo `place` (and a repository init made): the user's own files in ``target`` stay as they were."""
-    if placement.whole_target:
-        shutil.rmtree(target, ignore_errors=True)
-        return
-    if remove_git:
-        shutil.rmtree(target / ".git", ignore_errors=True)
-    for rel in reversed(placement.created):
-        (target / rel).unlink(missing_ok=True)
-    for rel in reversed(placement.made_dirs):  # deepest first; a folder the user filled meanwhile stays
-        try:
-            (target / rel).rmdir()
-        except OSError:
-            pass
 
 
 def files_in(folder: Path, base: Path) -> list[str]:

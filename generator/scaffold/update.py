@@ -21,6 +21,7 @@ from generator.core.errors import EXIT_FINDINGS, UserError
 from generator.core.workspace import NotAWorkspace, find_root
 from generator.scaffold import pristine
 from generator.scaffold.merge import _require_clean
+from generator.scaffold.staging import take_back_interrupted
 
 CONFLICT_MODES = ("inline", "rej")
 
@@ -102,6 +103,7 @@ def update(root: Path, *, conflict: str, trust: bool, dry_run: bool = False) -> 
         raise UserError(f"{root} is not inside a git repository; `osmosis update` merges with git",
                         hint="run `git init` and commit; `osmosis update` then records its base")
     if not dry_run:  # a dry run writes nothing, so it may look at a dirty tree
+        take_back_interrupted(root)  # a killed update is undone before the tree is judged clean
         _require_clean(repo, root)
     ref = pristine.ref_name(repo, root)
     if pristine.resolve_ref(repo, ref) is None:
@@ -116,9 +118,8 @@ def update(root: Path, *, conflict: str, trust: bool, dry_run: bool = False) -> 
         new_dir.mkdir()
         pristine.extract(repo, pristine.base_commit(repo, root, ref) or ref, base_dir)
         pristine.render_pristine(root, new_dir, trust=trust)
-        plan = ownership.apply(root, base_dir, new_dir, ownership.load(root), conflict=conflict, dry_run=dry_run)
-        if not dry_run:
-            pristine.record(repo, root, new_dir, "osmosis: pristine render at update")
+        plan = ownership.land(root, base_dir, new_dir, ownership.load(root), conflict=conflict, dry_run=dry_run,
+                              what="update", message="osmosis: pristine render at update")
     ownership.report(plan, dry_run=dry_run, echo=typer.echo)
     return EXIT_FINDINGS if plan.conflicts else 0
 

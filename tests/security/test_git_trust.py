@@ -130,9 +130,11 @@ def test_update_never_writes_into_dot_git_even_when_trusted(tmp_path):
     (new / ".GIT").mkdir()
     (new / ".GIT" / "HEAD").write_text("garbage\n")
     (new / "AGENTS.md").write_text("new\n")
-    plan = ownership.apply(root, base, new, ownership.default_policy(), conflict="inline", dry_run=False)
+    plan = ownership.land(root, base, new, ownership.default_policy(), conflict="inline", dry_run=False,
+                          what="update", message="test")
     assert [(c.rel, c.status) for c in plan.changes] == [("AGENTS.md", "new")]
     assert not (root / ".git").exists() and not (root / ".GIT").exists()
+    assert (root / "AGENTS.md").read_text() == "new\n"
 
 
 @pytest.mark.parametrize("rel,expected", [

@@ -167,7 +167,7 @@ def test_full_disk_during_the_first_commit_rolls_init_back(tmp_path, monkeypatch
     monkeypatch.setattr(init_workspace, "make_first_commit", disk_full)
     result = cli("init", tmp_path / "ws", "--defaults")
     assert result.exit_code == 2, result.output
-    assert "No space left on device" in result.output and "nothing was left behind" in result.output
+    assert "No space left on device" in result.output and "nothing was created" in result.output
     assert not (tmp_path / "ws").exists() and list(tmp_path.iterdir()) == []
 
 

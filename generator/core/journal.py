@@ -1,0 +1,290 @@
+"""Changes to a workspace that land all or nothing, even when the process is killed on the way.
+
+A writer (`init` into an existing folder, `rollout new`, `update`) first works out every change
+in private, then hands them to `apply`, which
+
+1. backs up what the changes replace into a private folder `.osmosis-undo-<random>/` in the root
+   and writes its `journal.json`: each change with what was there before and what it leaves (by
+   sha256), each ref move, each folder it will make; fsynced;
+2. makes the changes;
+3. removes the folder: from here on the changes stand.
+
+A failure in step 2 (a full disk, Ctrl-C) takes everything back at once. A kill (kill -9, power
+loss) leaves the folder behind; the next writer on the workspace, which holds the workspace lock,
+finds it with `recover` and takes the interrupted run back. A path is restored only while it still
+holds what the interrupted run wrote, so an edit made since the kill is never lost.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.core import lock
+from generator.core.errors import UserError
+from generator.core.paths import is_inside
+
+PREFIX = ".osmosis-undo-"
+JOURNAL = "journal.json"
+_MISSING = {"kind": "none"}
+
+
+@dataclass(frozen=True)
+class Change:
+    """One path's new state: ``content`` (bytes), a ``link`` target, a staged ``source`` moved in, or ``remove``."""
+
+    rel: str
+    content: bytes | None = None
+    link: str | None = None
+    source: Path | None = None
+    remove: bool = False
+
+
+@dataclass(frozen=True)
+class RefMove:
+    repo: Path
+    ref: str
+    old: str | None
+    new: str
+
+
+def apply(root: Path, what: str, changes: Iterable[Change], refs: Iterable[RefMove] = ()) -> None:
+    """Make ``changes`` in ``root`` and move ``refs``, all or nothing (see the module)."""
+    changes, refs = list(changes), [r for r in refs if r.new != r.old]
+    if not changes and not refs:
+        return
+    undo = Path(tempfile.mkdtemp(prefix=PREFIX, dir=root))
+    lock.claim(undo)
+    try:
+        entries = [_entry(root, undo, n, change) for n, change in enumerate(changes)]
+        journal = {"command": what, "pid": os.getpid(), "changes": entries,
+                   "dirs": _missing_dirs(root, [c.rel for c in changes if not c.remove]),
+                   "refs": [{"repo": str(r.repo), "ref": r.ref, "old": r.old, "new": r.new} for r in refs]}
+        _write_journal(undo, journal)
+        try:
+            for rel in journal["dirs"]:
+                (root / rel).mkdir()
+            for change in changes:
+                _make(root, change)
+            for move in refs:
+                move_ref(move)
+        except BaseException:
+            _roll_back(root, undo, journal)
+            raise
+    finally:
+        shutil.rmtree(undo, ignore_errors=True)
+        lock.release(undo)
+
+
+def move_ref(move: RefMove) -> None:
+    """Point ``move.ref`` at ``move.new``, only while it still points at ``move.old``."""
+    _git(move.repo, "update-ref", move.ref, move.new, move.old or "")  # "" : the ref must not exist yet
+
+
+def recover(root: Path) -> list[str]:
+    """Take back what interrupted runs left half-done in ``root``; one line per run taken back.
+
+    Call it holding the workspace lock: a folder whose owner still lives is left alone anyway."""
+    said = []
+    try:
+        found = sorted(p for p in root.iterdir() if p.name.startswith(PREFIX))
+    except OSError:
+        return said
+    for undo in found:
+        if undo.is_symlink() or not undo.is_dir() or not lock.claim_abandoned(undo):
+            continue
+        try:
+            journal = _read_journal(undo)
+            if journal is None:  # killed before the journal was written: nothing was changed yet
+                continue
+            kept = _roll_back(root, undo, journal)
+            line = f"took back an interrupted `osmosis {journal.get('command', '?')}` (process {journal.get('pid', '?')})"
+            if kept:
+                line += f"; left {len(kept)} file(s) changed since as they are: {', '.join(kept[:5])}"
+            said.append(line)
+        finally:
+            shutil.rmtree(undo, ignore_errors=True)
+            lock.release(undo)
+    return said
+
+
+# -- recording ----------------------------------------------------------------------------------
+
+
+def _state(path: Path) -> dict:
+    """What is at ``path`` now: nothing, a link, a file (by hash), or something else (a folder)."""
+    if path.is_symlink():
+        return {"kind": "link", "target": os.readlink(path)}
+    if path.is_file():
+        return {"kind": "file", "sha": _sha_file(path)}
+    if path.exists():
+        return {"kind": "other"}
+    return dict(_MISSING)
+
+
+def _entry(root: Path, undo: Path, n: int, change: Change) -> dict:
+    dest = root / change.rel
+    if not is_inside(root, dest.parent):
+        raise UserError(f"refusing to write {change.rel}: it leads out of {root} through a link")
+    before = _state(dest)
+    if before["kind"] == "other":
+        raise UserError(f"refusing to replace {change.rel}: it is a folder", hint="move it away, then run this again")
+    if before["kind"] == "file":
+        backup = undo / f"b{n}"
+        shutil.copyfile(dest, backup, follow_symlinks=False)
+        before["backup"] = backup.name
+        before["mode"] = dest.stat().st_mode & 0o7777
+    if change.remove:
+        after = dict(_MISSING)
+    elif change.link is not None:
+        after = {"kind": "link", "target": change.link}
+    elif change.source is not None:
+        after = _state(change.source)
+    else:
+        after = {"kind": "file", "sha": hashlib.sha256(change.content or b"").hexdigest()}
+    return {"rel": change.rel, "before": before, "after": after}
+
+
+def _missing_dirs(root: Path, rels: list[str]) -> list[str]:
+    """The folders the changes need that do not exist yet, parents first."""
+    missing: list[str] = []
+    for rel in rels:
+        for parent in reversed(Path(rel).parents[:-1]):  # `a`, then `a/b`, ...
+            key = parent.as_posix()
+            if key not in missing and not os.path.lexists(root / parent):
+                missing.append(key)
+    return missing
+
+
+def _write_journal(undo: Path, journal: dict) -> None:
+    data = json.dumps(journal).encode("utf-8")
+    tmp = undo / "journal.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, undo / JOURNAL)  # the journal exists whole or not at all
+    _fsync_dir(undo)
+
+
+def _read_journal(undo: Path) -> dict | None:
+    try:
+        journal = json.loads((undo / JOURNAL).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return journal if isinstance(journal, dict) else None
+
+
+# -- doing and undoing --------------------------------------------------------------------------
+
+
+def _make(root: Path, change: Change) -> None:
+    from generator.core import safe_write
+
+    dest = root / change.rel
+    if change.source is not None:
+        if os.path.lexists(dest):  # the caller checked; something appeared meanwhile
+            raise UserError(f"not writing {change.rel}: it appeared while osmosis was working")
+        os.replace(change.source, dest)
+    elif change.remove or change.link is not None:
+        if dest.is_symlink() or dest.is_file():
+            dest.unlink()
+        if change.link is not None:
+            os.symlink(change.link, dest)
+    else:
+        safe_write.write_bytes(root, dest, change.content or b"")
+
+
+def _roll_back(root: Path, undo: Path, journal: dict) -> list[str]:
+    """Put every path back to its state before the run, where it still holds what the run left.
+    Returns the paths left as they are because they changed since."""
+    kept = []
+    for entry in reversed(journal.get("changes", [])):
+        rel, before, after = entry["rel"], entry["before"], entry["after"]
+        dest = root / rel
+        if not is_inside(root, dest.parent):
+            continue
+        now = _state(dest)
+        if _same(now, before):
+            continue
+        if not _same(now, after):
+            kept.append(rel)
+            continue
+        if dest.is_symlink() or dest.is_file():
+            dest.unlink()
+        if before["kind"] == "link":
+            os.symlink(before["target"], dest)
+        elif before["kind"] == "file":
+            from generator.core import safe_write
+
+            safe_write.write_bytes(root, dest, (undo / before["backup"]).read_bytes())
+            os.chmod(dest, before.get("mode", 0o644))
+    for rel in reversed(journal.get("dirs", [])):
+        try:
+            (root / rel).rmdir()  # only when empty: a file put there since stays
+        except OSError:
+            pass
+    for move in journal.get("refs", []):
+        repo = Path(move["repo"])
+        if _resolve(repo, move["ref"]) != move["new"]:
+            continue
+        if move["old"]:
+            _git(repo, "update-ref", move["ref"], move["old"])
+        else:
+            _git(repo, "update-ref", "-d", move["ref"])
+    return kept
+
+
+def _same(now: dict, state: dict) -> bool:
+    if now["kind"] != state["kind"]:
+        return False
+    if now["kind"] == "file":
+        return now["sha"] == state["sha"]
+    if now["kind"] == "link":
+        return now["target"] == state["target"]
+    return True
+
+
+def _sha_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        while chunk := handle.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # some file systems cannot fsync a folder
+        pass
+    finally:
+        os.close(fd)
+
+
+def _resolve(repo: Path, ref: str) -> str | None:
+    done = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"], cwd=repo,
+                          capture_output=True, text=True, check=False)
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+def _git(repo: Path, *args: str) -> None:
+    done = subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        detail = done.stderr.strip().splitlines()
+        raise UserError(f"git {args[0]} failed: {detail[-1] if detail else done.returncode}")
