@@ -151,8 +151,16 @@ def restore_template_files(root: Path) -> list[str]:
 from generator.check.families.config_crossrefs import fix_schema_directives  # noqa: E402  (CFG022)
 from generator.check.families.secrets import fix_env_example  # noqa: E402  (SEC005)
 
+def take_back_interrupted(root: Path) -> list[str]:
+    """Undo what a killed `init`, `rollout new` or `update` left half-done (LAY112); first, so the other
+    repairs see the workspace as it was."""
+    from generator.core import journal
+
+    return journal.recover(root)
+
+
 REPAIRS: tuple[Repair, ...] = (
-    create_folders, restore_template_files, restore_skills, link_skills, refresh_schemas,
+    take_back_interrupted, create_folders, restore_template_files, restore_skills, link_skills, refresh_schemas,
     fix_schema_directives, fix_env_example,
 )
 

@@ -13,13 +13,20 @@ A failure in step 2 (a full disk, Ctrl-C) takes everything back at once. A kill 
 loss) leaves the folder behind; the next writer on the workspace, which holds the workspace lock,
 finds it with `recover` and takes the interrupted run back. A path is restored only while it still
 holds what the interrupted run wrote, so an edit made since the kill is never lost.
+
+A journal is instructions to delete and restore files, and a cloned repository or an unpacked archive
+can hold a folder of any name: `recover` acts only on a journal sealed with this user's own key
+(an HMAC; the key lives in the user's cache folder, never in a workspace), only inside the root, never
+writes into `.git`, and moves only osmosis's own refs.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import os
+import secrets
 import shutil
 import subprocess
 import tempfile
@@ -30,9 +37,12 @@ from pathlib import Path
 from generator.core import lock
 from generator.core.errors import UserError
 from generator.core.paths import is_inside
+from generator.core.template_guard import has_git_segment
 
 PREFIX = ".osmosis-undo-"
 JOURNAL = "journal.json"
+JOURNAL_CAP = 16 << 20  # a journal names files and hashes: a big one was not written by osmosis
+OWN_REFS = "refs/osmosis/"
 _MISSING = {"kind": "none"}
 
 
@@ -100,15 +110,19 @@ def recover(root: Path) -> list[str]:
     for undo in found:
         if undo.is_symlink() or not undo.is_dir() or not lock.claim_abandoned(undo):
             continue
+        journal, sealed = read_journal(undo)
+        if journal is not None and not sealed:
+            lock.release(undo)
+            said.append(f"left {undo.name}/ alone: its journal was not written by osmosis for this user; "
+                        "delete the folder if you do not know it")
+            continue
         try:
-            journal = _read_journal(undo)
-            if journal is None:  # killed before the journal was written: nothing was changed yet
-                continue
-            kept = _roll_back(root, undo, journal)
-            line = f"took back an interrupted `osmosis {journal.get('command', '?')}` (process {journal.get('pid', '?')})"
-            if kept:
-                line += f"; left {len(kept)} file(s) changed since as they are: {', '.join(kept[:5])}"
-            said.append(line)
+            if journal is not None:  # None: killed before the journal was written, so nothing changed yet
+                kept = _roll_back(root, undo, journal)
+                line = f"took back an interrupted `osmosis {journal.get('command', '?')}` (process {journal.get('pid', '?')})"
+                if kept:
+                    line += f"; left {len(kept)} file(s) changed since as they are: {', '.join(kept[:5])}"
+                said.append(line)
         finally:
             shutil.rmtree(undo, ignore_errors=True)
             lock.release(undo)
@@ -163,8 +177,44 @@ def _missing_dirs(root: Path, rels: list[str]) -> list[str]:
     return missing
 
 
+def _key() -> bytes | None:
+    """This user's journal key (made on first use), or None where no private place can hold one."""
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "osmosis-workspace"
+    path = base / "journal.key"
+    for _ in range(2):
+        try:
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+            try:
+                key = os.read(fd, 64)
+            finally:
+                os.close(fd)
+            return key if len(key) == 32 else None
+        except FileNotFoundError:
+            try:
+                base.mkdir(mode=0o700, parents=True, exist_ok=True)
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+            except FileExistsError:
+                continue  # another run made it meanwhile: read theirs
+            except OSError:
+                return None
+            try:
+                os.write(fd, secrets.token_bytes(32))
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        except OSError:
+            return None
+    return None
+
+
+def _seal(body: bytes) -> str:
+    key = _key()
+    return hmac.new(key, body, hashlib.sha256).hexdigest() if key else ""
+
+
 def _write_journal(undo: Path, journal: dict) -> None:
-    data = json.dumps(journal).encode("utf-8")
+    body = json.dumps(journal, sort_keys=True).encode("utf-8")
+    data = _seal(body).encode("ascii") + b"\n" + body
     tmp = undo / "journal.tmp"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
     try:
@@ -178,12 +228,35 @@ def _write_journal(undo: Path, journal: dict) -> None:
     _fsync_dir(undo)
 
 
-def _read_journal(undo: Path) -> dict | None:
+def read_journal(undo: Path) -> tuple[dict | None, bool]:
+    """(the journal in ``undo``, whether this user's osmosis sealed it); (None, False) when there is none."""
+    import stat
+
     try:
-        journal = json.loads((undo / JOURNAL).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return journal if isinstance(journal, dict) else None
+        fd = os.open(undo / JOURNAL, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | os.O_NONBLOCK)
+    except OSError:
+        return None, False
+    chunks, size = [], 0
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None, False
+        while size <= JOURNAL_CAP and (chunk := os.read(fd, 1 << 20)):
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError:
+        return None, False
+    finally:
+        os.close(fd)
+    if size > JOURNAL_CAP:
+        return {}, False
+    seal, _, body = b"".join(chunks).partition(b"\n")
+    try:
+        journal = json.loads(body)
+    except ValueError:
+        return {}, False
+    if not isinstance(journal, dict):
+        return {}, False
+    return journal, bool(seal) and hmac.compare_digest(seal.decode("ascii", "replace"), _seal(body))
 
 
 # -- doing and undoing --------------------------------------------------------------------------
@@ -213,8 +286,9 @@ def _roll_back(root: Path, undo: Path, journal: dict) -> list[str]:
     for entry in reversed(journal.get("changes", [])):
         rel, before, after = entry["rel"], entry["before"], entry["after"]
         dest = root / rel
-        if not is_inside(root, dest.parent):
-            continue
+        if not isinstance(rel, str) or not is_inside(root, dest.parent) or (
+                has_git_segment(rel) and before["kind"] != "none"):
+            continue  # only files osmosis itself put into a `.git` (init's first commit) are taken out again
         now = _state(dest)
         if _same(now, before):
             continue
@@ -237,7 +311,7 @@ def _roll_back(root: Path, undo: Path, journal: dict) -> list[str]:
             pass
     for move in journal.get("refs", []):
         repo = Path(move["repo"])
-        if _resolve(repo, move["ref"]) != move["new"]:
+        if not str(move["ref"]).startswith(OWN_REFS) or _resolve(repo, move["ref"]) != move["new"]:
             continue
         if move["old"]:
             _git(repo, "update-ref", move["ref"], move["old"])

@@ -3,7 +3,9 @@
 `hold(path, what)` takes an exclusive, non-blocking `flock` on a lock file named after the real path
 (in the system's temporary folder, so nothing appears in the user's tree or `git status`); a second
 writer on the same workspace is refused with exit 2 and the first one's command. The kernel drops a
-flock when its process dies, `kill -9` included, so a lock never goes stale.
+flock when its process dies, `kill -9` included, so a lock never goes stale. On Windows the same
+lock file carries an `msvcrt.locking` byte lock, which the system also drops with the process (that
+path has not been run on Windows by our tests: none of our machines has it).
 
 Staging folders carry the same kind of lock, on the folder itself (`claim`; no file is added that
 could be moved into place): a later run removes those whose owner is gone (`sweep`), and leaves
@@ -24,11 +26,16 @@ from generator.core.errors import UserError
 
 try:
     import fcntl
-except ImportError:  # pragma: no cover - Windows: no advisory locks here; writers are not serialised
+except ImportError:  # pragma: no cover - Windows: msvcrt's byte-range lock below
     fcntl = None  # type: ignore[assignment]
+try:
+    import msvcrt
+except ImportError:
+    msvcrt = None  # type: ignore[assignment]
 
 _DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 _HELD: dict[str, int] = {}  # staging folder -> descriptor holding its lock, for this process's life
+_HOLDING: set[str] = set()  # the lock files `hold` holds now (Windows: it stands in for folder locks)
 
 
 def _key(path: Path) -> str:
@@ -39,28 +46,49 @@ def lock_file(path: Path) -> Path:
     return Path(tempfile.gettempdir()) / f"osmosis-lock-{_key(path)}"
 
 
+def _try_lock(fd: int) -> bool:
+    """Take the exclusive lock on the open lock file; False when another process holds it. The system
+    drops it when the process dies, kill -9 included, so a lock never goes stale."""
+    try:
+        if fcntl is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        else:  # pragma: no cover - Windows: lock byte 0; the holder's name is written after it
+            os.lseek(fd, 0, os.SEEK_SET)
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+    except OSError:  # BlockingIOError, or Windows' PermissionError for a locked region
+        return False
+    return True
+
+
+def _holder(fd: int) -> str:
+    os.lseek(fd, 1, os.SEEK_SET)
+    return os.read(fd, 200).decode("utf-8", "replace").strip() or "another osmosis command"
+
+
 @contextmanager
 def hold(path: Path, what: str) -> Iterator[None]:
     """Run the body as the only osmosis writer on ``path``; refuse (exit 2) when another holds it."""
-    if fcntl is None:
+    if fcntl is None and msvcrt is None:  # pragma: no cover - neither lock exists: run unserialised
         yield
         return
+    lock_path = lock_file(path)
     try:
-        fd = os.open(lock_file(path), os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0), 0o600)
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+                     | getattr(os, "O_BINARY", 0), 0o600)
     except OSError:  # another user's lock file, a read-only /tmp: run unserialised rather than not at all
         yield
         return
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.pread(fd, 200, 0).decode("utf-8", "replace").strip() or "another osmosis command"
-            raise UserError(f"{path} is being changed by another osmosis command ({holder}); nothing was done",
-                            hint="wait for it to finish, then run this again") from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"osmosis {what}, pid {os.getpid()}".encode(), 0)
+        if not _try_lock(fd):
+            raise UserError(f"{path} is being changed by another osmosis command ({_holder(fd)}); nothing was done",
+                            hint="wait for it to finish, then run this again")
+        os.ftruncate(fd, 1)
+        os.lseek(fd, 1, os.SEEK_SET)
+        os.write(fd, f"osmosis {what}, pid {os.getpid()}".encode())
+        _HOLDING.add(str(lock_path))
         yield
     finally:
+        _HOLDING.discard(str(lock_path))
         os.close(fd)  # releases the lock
 
 
@@ -87,8 +115,9 @@ def claim(folder: Path) -> None:
 
 def claim_abandoned(folder: Path) -> bool:
     """Claim ``folder`` (until `release`) when the run that made it is gone; False while it lives."""
-    if fcntl is None:
-        return False  # no way to tell a live run's folder from a dead one's: leave it
+    if fcntl is None:  # pragma: no cover - Windows has no folder locks: while this process holds the
+        # workspace's lock no other osmosis writer runs there, so a folder not ours is a dead run's
+        return bool(_HOLDING) and str(folder) not in _HELD
     try:
         fd = os.open(folder, _DIR_FLAGS)
     except OSError:

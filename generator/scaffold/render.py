@@ -71,9 +71,10 @@ def render(
         raise RenderError(f"template {src.name}: {_one_line(err)}") from None
     except ValueError as err:  # copier reports an answer its validator rejects as ValueError
         raise RenderError(f"template {src.name}: {_one_line(err)}") from None
-    except (TemplateError, YAMLError, AssertionError) as err:
+    except (TemplateError, YAMLError, AssertionError, ArithmeticError, RecursionError) as err:
         # Jinja's sandbox refusing an attribute, a missing include, an absolute `_answers_file` (copier
-        # asserts relative paths), broken YAML: what the template says is wrong, not osmosis
+        # asserts relative paths), broken YAML, `{{ 1 / 0 }}`, `range()` past the sandbox's limit, a
+        # copier.yml nested thousands deep: what the template says is wrong, not osmosis
         detail = f"{type(err).__name__}: {_one_line(err)}" if str(err).strip() else type(err).__name__
         raise RenderError(f"template {src.name} is broken (the template's fault, not osmosis's): {detail}",
                           hint="fix the template, or report it to its author") from None

@@ -98,6 +98,7 @@ def _broken_template(tmp_path, name: str):
 
 @pytest.mark.parametrize("case,words", [
     ("sandbox", "SecurityError"), ("notfound", "TemplateNotFound"), ("absolute-answers", "_answers_file"),
+    ("divide", "ZeroDivisionError"), ("range", "OverflowError"), ("deep-yaml", "RecursionError"),
 ])
 def test_template_errors_are_the_templates_fault_exit_2(tmp_path, case, words):
     from hostile import add_file, cli
@@ -107,6 +108,13 @@ def test_template_errors_are_the_templates_fault_exit_2(tmp_path, case, words):
         add_file(template, "x.txt.jinja", "{{ ''.__class__.__mro__[1].__subclasses__() }}")
     elif case == "notfound":
         add_file(template, "y.txt.jinja", "{% include 'nope.txt' %}")
+    elif case == "divide":  # found by bench/adversarial (exit 3 before)
+        add_file(template, "d.txt.jinja", "{{ 1 / 0 }}")
+    elif case == "range":
+        add_file(template, "r.txt.jinja", "{{ range(999999999) | list | length }}")
+    elif case == "deep-yaml":
+        config = template / "copier.yml"
+        config.write_text(config.read_text() + "deep:\n  type: str\n  when: false\n  default: " + "[" * 5000 + "]" * 5000 + "\n")
     else:
         config = template / "copier.yml"
         config.write_text(re.sub(r"(?m)^_answers_file: .*$", f"_answers_file: {tmp_path / 'abs.yml'}", config.read_text()))

@@ -1,4 +1,4 @@
-"""Checks: what an unfinished `osmosis update` leaves behind, family "layout".
+"""Checks: what an unfinished `osmosis update` (or a killed osmosis writer) leaves behind, family "layout".
 
 `osmosis update` leaves a conflict it cannot merge either inline (`<<<<<<<` ... `>>>>>>>` in the
 file) or as the user's file plus a `<file>.rej` patch. Either is one root cause with one finding at
@@ -16,6 +16,7 @@ from pathlib import Path
 from generator.check.registry import workspace_check
 from generator.check.families.todos import SCANNED_SUFFIXES, SKIPPED_DIRS, _files, small_text
 from generator.core.diagnostics import Diagnostic
+from generator.core.journal import PREFIX as UNDO_PREFIX
 from generator.check.registry import rule
 from generator.core.workspace import Workspace
 
@@ -47,6 +48,42 @@ CONFLICT_MARKERS = rule(
     example="<<<<<<< rollouts/multiply/main.py (yours)\n...\n=======\n...\n>>>>>>> rollouts/multiply/main.py (installed template)",
     source="ours",
 )
+
+
+INTERRUPTED = rule(
+    "LAY112", "interrupted-osmosis-command", FAMILY, "error",
+    summary="An `osmosis init`, `rollout new` or `update` was killed part-way: the workspace holds half of its change.",
+    why="Some of the command's files are in place and others are not (a rollout without its uv member, a "
+        "half-merged update); committed, the half change reaches the platform. Its undo journal is still there.",
+    fix="Run `osmosis doctor --fix` (or the same osmosis command again): it takes the half change back first, "
+        "keeping any file you edited since; then rerun the command if you still want it.",
+    example=".osmosis-undo-3k2j9x/ (left by a killed `osmosis rollout new extra`)",
+    fixable=True,
+    source="ours",
+)
+
+
+def interrupted_findings(root: Path) -> list[Diagnostic]:
+    from generator.core.journal import read_journal
+
+    found = []
+    try:
+        folders = sorted(p for p in root.iterdir() if p.name.startswith(UNDO_PREFIX) and p.is_dir() and not p.is_symlink())
+    except OSError:
+        return found
+    for folder in folders:
+        journal, sealed = read_journal(folder)
+        if journal is None:
+            continue  # killed before its journal was written: nothing was changed; the next writer removes it
+        if not sealed:
+            found.append(INTERRUPTED.at(f"{folder.name}/", "this folder looks like osmosis's undo journal but osmosis "
+                                        "did not write it for you; --fix will not act on it",
+                                        hint="delete the folder if you do not know where it came from"))
+            continue
+        command = journal.get("command")
+        shown = f"`osmosis {command}`" if isinstance(command, str) else "an osmosis command"
+        found.append(INTERRUPTED.at(f"{folder.name}/", f"{shown} was interrupted (or is still running) and left half of its change"))
+    return found
 
 
 def _candidates(root: Path, rollout_dirs: Iterable[Path]) -> Iterator[Path]:
@@ -117,7 +154,7 @@ def unresolved_findings(ws: Workspace) -> list[Diagnostic]:
 
 @workspace_check(FAMILY)
 def check_update_leftovers(ws: Workspace) -> list[Diagnostic]:
-    return unresolved_findings(ws)
+    return interrupted_findings(ws.root) + unresolved_findings(ws)
 
 
 def drop_explained(found: list[Diagnostic]) -> list[Diagnostic]:
@@ -130,7 +167,7 @@ def drop_explained(found: list[Diagnostic]) -> list[Diagnostic]:
 
 
 def is_update_leftover(rel: str) -> bool:
-    """A path Git Sync must not ask to commit."""
-    return rel.endswith(".rej")
+    """A path Git Sync must not ask to commit (LAY110 and LAY112 say what to do with it)."""
+    return rel.endswith(".rej") or rel.startswith((UNDO_PREFIX, ".osmosis-new-"))
 
 
