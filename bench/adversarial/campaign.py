@@ -253,10 +253,24 @@ def reproduction(r: Result) -> str:
     return f"{r.id}: {r.problems()}\n    command: osmosis {cmd}{where}\n    rerun:   {rerun}"
 
 
+def report_from(path: Path) -> int:
+    text = path.read_text()
+    rows = json.loads(text)["results"] if path.suffix == ".json" else [json.loads(ln) for ln in text.splitlines() if ln.strip()]
+    results = sorted((Result(**r) for r in rows), key=lambda r: r.id)
+    print(table(results))
+    failed = [r for r in results if r.failed]
+    if failed:
+        print(f"\n{len(failed)} failing case(s):")
+        for r in failed:
+            print(reproduction(r))
+    return 1 if failed else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="a sample of every category (about 60 cases)")
     ap.add_argument("--per-category", type=int, default=3, help="cases per category with --quick (default 3)")
+    ap.add_argument("--sample", type=int, help="at most this many cases per category (a seeded random sample)")
     ap.add_argument("--category", action="append", help="only this category (repeatable)")
     ap.add_argument("--case", action="append", help="only this case id (category/name; repeatable)")
     ap.add_argument("--jobs", type=int, default=2)
@@ -266,7 +280,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", action="store_true", help="keep the sandboxes of failing cases")
     ap.add_argument("--workdir", type=Path, help="where sandboxes go (default: a new temporary folder)")
     ap.add_argument("--list", action="store_true", help="list the case ids and exit")
+    ap.add_argument("--from-json", type=Path, help="print the report of an earlier run (--json file, or its .partial.jsonl)")
     args = ap.parse_args(argv)
+    if args.from_json:
+        return report_from(args.from_json)
 
     root = Path(args.workdir or tempfile.mkdtemp(prefix="osmosis-campaign-")).resolve()
     disk = os.geteuid() == 0 and lifecycle.tmpfs_works(root)
@@ -275,8 +292,8 @@ def main(argv: list[str] | None = None) -> int:
         cases = [c for c in cases if c.category in args.category]
     if args.case:
         cases = [c for c in cases if c.id in args.case]
-    if args.quick:
-        cases = quick_subset(cases, args.per_category, args.seed)
+    if args.quick or args.sample:
+        cases = quick_subset(cases, args.sample or args.per_category, args.seed)
     if args.list:
         print("\n".join(c.id for c in cases))
         return 0
@@ -289,12 +306,16 @@ def main(argv: list[str] | None = None) -> int:
     casemod.build_bases(root / "bases")
     results: list[Result] = []
     lock = threading.Lock()
+    partial = args.json.with_suffix(".partial.jsonl").open("w") if args.json else None
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         futures = [pool.submit(run_case, c, i, root, args.timeout, args.keep) for i, c in enumerate(cases)]
         for i, fut in enumerate(as_completed(futures), 1):
             r = fut.result()
             with lock:
                 results.append(r)
+                if partial:
+                    partial.write(json.dumps(asdict(r)) + "\n")
+                    partial.flush()
                 if r.failed:
                     print(f"FAIL {r.id}: {r.problems()}", flush=True)
                 if i % 50 == 0:
