@@ -63,7 +63,13 @@ def _start(argv: list[str], cwd: Path, env: dict[str, str], privdrop: bool) -> s
     if privdrop and os.geteuid() == 0:
         full = PRIVDROP + full
     return subprocess.Popen(full, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            stdin=subprocess.DEVNULL, start_new_session=True)
+                            stdin=subprocess.DEVNULL, start_new_session=True, preexec_fn=_default_sigint)
+
+
+def _default_sigint() -> None:
+    """Ctrl-C as a terminal delivers it: a campaign started in the background (`cmd &`) inherits SIGINT
+    ignored, and Python then installs no KeyboardInterrupt handler, so the ctrl-c cases would test nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _killpg(proc: subprocess.Popen, sig: int = signal.SIGKILL) -> None:
