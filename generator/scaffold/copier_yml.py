@@ -14,6 +14,9 @@ from generator.core.errors import UserError
 COPIER_FILES = ("copier.yml", "copier.yaml")
 _INCLUDE_FILES = 64
 _INCLUDE_BYTES = 1 << 20
+# a template's settings and questions fit in a few KB; pyyaml (and copier after it) takes minutes on
+# tens of MB, so a bigger file is refused unread
+CONFIG_BYTES = 1 << 20
 
 
 def copier_file(template_dir: Path) -> Path | None:
@@ -66,6 +69,9 @@ def load_config(template: Path) -> dict[str, Any]:
 
     loader = type("_Loader", (_copier_loader(),), {"root": path.parent.resolve(), "budget": [_INCLUDE_FILES]})
     try:
+        if path.stat().st_size > CONFIG_BYTES:
+            raise UserError(f"{path} is larger than {CONFIG_BYTES >> 20} MB; a template's settings and questions fit "
+                            "in a few KB, so it was not read", hint="fix the template, or report it to its author")
         docs = [d for d in yaml.load_all(path.read_text(encoding="utf-8"), Loader=loader) if d is not None]
     except (yaml.YAMLError, UnicodeDecodeError, OSError) as err:
         first = str(err).splitlines()[0] if str(err) else type(err).__name__

@@ -158,7 +158,7 @@ def init_command(
         else:
             typer.echo("git: created a repository with a first commit.")
     print_next_steps(shown, rollout, _rollout_sources(target / "rollouts" / rollout), here=target == cwd,
-                     git_steps=git_steps)
+                     git_steps=git_steps, has_remote=outer is not None and _has_remote(outer))
     return 0
 
 
@@ -222,6 +222,13 @@ def _first_commit(repo_dir: Path, only: list[str] | None) -> str | None:
     return (f"git: no git identity is configured, so the first commit is by {FALLBACK_NAME} <{FALLBACK_EMAIL}>. "
             "Set yours with `git config --global user.name ...` and `git config --global user.email ...`; "
             "`git commit --amend --reset-author` then rewrites that commit.")
+
+
+def _has_remote(repo: Path) -> bool:
+    import subprocess
+
+    done = subprocess.run(["git", "remote"], cwd=repo, capture_output=True, text=True, check=False)
+    return done.returncode == 0 and bool(done.stdout.strip())
 
 
 def _untracked_count(target: Path) -> int:
@@ -301,7 +308,8 @@ def eval_run_step(rollout: str) -> str:
     return f"osmosis eval run configs/eval/{rollout}.toml --dataset-file data/{rollout}.jsonl --rows 0-4"
 
 
-def print_next_steps(shown: str, rollout: str, sources: list[str], *, here: bool, git_steps: list[str] = ()) -> None:
+def print_next_steps(shown: str, rollout: str, sources: list[str], *, here: bool, git_steps: list[str] = (),
+                     has_remote: bool = False) -> None:
     steps = [] if here else [f"cd {shlex.quote(shown)}"]
     code = ", ".join(f"rollouts/{rollout}/{name}" for name in sources) or f"rollouts/{rollout}/"
     steps += [
@@ -312,7 +320,8 @@ def print_next_steps(shown: str, rollout: str, sources: list[str], *, here: bool
         *rollout_test_steps(rollout),
         "cp .env.example .env   # your LLM key for local evaluation",
         eval_run_step(rollout),
-        f"git push, then: osmosis eval submit configs/eval/{rollout}.toml",
+        *([] if has_remote else ["git remote add origin URL   # the repository the platform syncs from (Git Sync)"]),
+        f"git push{'' if has_remote else ' -u origin HEAD'}, then: osmosis eval submit configs/eval/{rollout}.toml",
         f"osmosis train submit configs/training/{rollout}.toml",
     ]
     typer.echo("\nNext steps:")

@@ -124,6 +124,19 @@ def test_template_errors_are_the_templates_fault_exit_2(tmp_path, case, words):
     assert "internal error" not in result.output and not (tmp_path / "ws").exists() and not (tmp_path / "abs.yml").exists()
 
 
+def test_a_huge_copier_yml_is_refused_unread(tmp_path):
+    """Found by bench/adversarial: a 20 MB copier.yml kept init parsing for minutes (a hang)."""
+    from hostile import cli
+
+    template = _broken_template(tmp_path, "huge")
+    config = template / "copier.yml"
+    config.write_text(config.read_text() + "x: |\n" + ("  " + "y" * 1000 + "\n") * 3000)
+    result = cli("init", tmp_path / "ws", "--template", template, "--defaults", "--no-git")
+    assert result.exit_code == 2, result.output
+    assert "larger than 1 MB" in result.output and "internal error" not in result.output
+    assert not (tmp_path / "ws").exists()
+
+
 @pytest.mark.parametrize("include", ["---\n!include extra.yml\n", "_tasks: !include extra.yml\n"])
 def test_unsafe_settings_behind_include_are_refused(tmp_path, include):
     from hostile import cli

@@ -80,7 +80,9 @@ def _parse_slowly(line: bytes, lineno: int, findings: Findings) -> tuple[bool, o
     except NonStandardConstant as err:
         findings.add("non-standard-json", f"`{err.name}` is not JSON: the platform's reader (Python's json) accepts it, "
                      "but most JSON tools reject the line", lineno, hint=f'write it as a string ("{err.name}") or null')
-        return True, json.loads(text)
+        # the rest of the line is checked as the hint would have it, so the constant is one finding, not
+        # also a "number, not a string" one on the same line
+        return True, json.loads(text, parse_constant=str)
     except (ValueError, RecursionError) as err:
         findings.add("malformed", f"not valid JSON: {err}", lineno)
     return False, None
