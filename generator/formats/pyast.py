@@ -10,6 +10,8 @@ rollout folder. Anything that cannot be resolved statically is treated as unknow
 from __future__ import annotations
 
 import ast
+import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,6 +35,7 @@ class ParseError:
     message: str
     line: int | None
     column: int | None
+    newer_syntax: bool = False  # this interpreter is older than 3.12 and the line looks like 3.12 syntax
 
 
 @dataclass
@@ -89,7 +92,7 @@ def parse_source(source: bytes | str, path: Path) -> Module:
     except SyntaxError as err:
         line = err.lineno if err.lineno and err.lineno > 0 else None
         column = err.offset if line and err.offset and err.offset > 0 else None
-        return Module(path, None, ParseError(f"syntax error: {err.msg}", line, column))
+        return Module(path, None, ParseError(f"syntax error: {err.msg}", line, column, _newer_syntax(err)))
     except (ValueError, UnicodeDecodeError) as err:  # null bytes, undecodable source
         return Module(path, None, ParseError(f"cannot be parsed: {err}", None, None))
     except (RecursionError, MemoryError):  # pathologically nested source
@@ -97,6 +100,17 @@ def parse_source(source: bytes | str, path: Path) -> Module:
     module = Module(path, tree)
     _collect_bindings(module, tree.body)
     return module
+
+
+# Python 3.12 syntax an older interpreter (doctor runs on 3.10+, the platform on 3.12) cannot parse:
+# PEP 695 type parameters and `type` aliases, and PEP 701 f-strings (quotes reused inside them).
+_PEP_695 = re.compile(r"^\s*(?:type\s+[A-Za-z_]\w*\s*[\[=]|(?:async\s+)?def\s+\w+\s*\[|class\s+\w+\s*\[)")
+
+
+def _newer_syntax(err: SyntaxError) -> bool:
+    if sys.version_info >= (3, 12):
+        return False
+    return "f-string" in (err.msg or "") or bool(_PEP_695.match(err.text or ""))
 
 
 def parse_file(path: Path) -> Module:

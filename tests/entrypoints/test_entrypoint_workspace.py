@@ -210,3 +210,28 @@ def test_sibling_import_through_a_symlink_out_of_the_rollout_is_not_followed(wor
     (rollout(workspace) / "base.py").symlink_to(tmp_path / "outside" / "base.py")
     write(rollout(workspace) / "main.py", "from base import Base\n\nclass W(Base):\n    pass\n")
     assert found(workspace) == [("ENT003", "rollouts/multiply/main.py", None, None)]
+
+
+@pytest.mark.parametrize("line", [
+    "type Pair = tuple[int, int]",                     # PEP 695 alias
+    "def first[T](items: list[T]) -> T:\n    return items[0]",  # PEP 695 generic function
+    "class Box[T]:\n    pass",                        # PEP 695 generic class
+    'label = f"{"nested"} quotes"',                   # PEP 701 f-string
+])
+def test_python_3_12_syntax_is_not_an_error_when_doctor_runs_on_an_older_python(workspace, line):
+    """The platform runs 3.12; doctor may run on 3.10 or 3.11, whose parser rejects these lines."""
+    import sys
+
+    write(rollout(workspace) / "main.py", MAIN_PY + "\n\n" + line + "\n")
+    findings = [d for d in run_workspace_checks(Workspace(workspace), {"entrypoints"})]
+    if sys.version_info >= (3, 12):
+        assert findings == []
+    else:
+        assert [(d.code, d.severity.value) for d in findings] == [("ENT002", "warning")]
+        assert "looks like Python 3.12 syntax" in findings[0].message
+
+
+def test_a_real_syntax_error_stays_an_error(workspace):
+    write(rollout(workspace) / "main.py", MAIN_PY + "\n\ndef broken(:\n    pass\n")
+    findings = list(run_workspace_checks(Workspace(workspace), {"entrypoints"}))
+    assert [(d.code, d.severity.value) for d in findings] == [("ENT002", "error")]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -27,7 +28,7 @@ from generator.check.families.entrypoint_rules import (
 )
 from generator.check.registry import workspace_check
 from generator.check.sdk_target import Target
-from generator.core.diagnostics import Diagnostic
+from generator.core.diagnostics import Diagnostic, Severity
 from generator.core.paths import is_inside, real_path, unusable_path
 from generator.core.pep440 import requirement_name
 from generator.core.workspace import Workspace
@@ -157,14 +158,22 @@ def _top_level_modules(folder: Path) -> list[Path]:
 
 
 def _syntax_findings(modules: list[Module], show: Display) -> list[Diagnostic]:
-    return [
-        SYNTAX_ERROR.at(
-            show(m.path), f"{m.path.name}: {m.error.message}", line=m.error.line, column=m.error.column,
-            hint=None if m.error.line else "Make it a readable Python source file (UTF-8 or a coding cookie, no NUL bytes).",
-        )
-        for m in modules
-        if m.error is not None
-    ]
+    return [_syntax_finding(m, show) for m in modules if m.error is not None]
+
+
+def _syntax_finding(m: Module, show: Display) -> Diagnostic:
+    err = m.error
+    if err.newer_syntax:  # doctor's own Python is older than the platform's: say so, do not cry wolf
+        running = ".".join(map(str, sys.version_info[:2]))
+        return SYNTAX_ERROR.at(
+            show(m.path), f"{m.path.name}: Python {running}, which runs doctor, cannot parse this line; it looks like "
+            "Python 3.12 syntax, which the platform runs, so the module was not checked",
+            line=err.line, column=err.column, severity=Severity.WARNING,
+            hint="run `osmosis doctor` with Python 3.12 or newer to check this module")
+    return SYNTAX_ERROR.at(
+        show(m.path), f"{m.path.name}: {err.message}", line=err.line, column=err.column,
+        hint=None if err.line else "Make it a readable Python source file (UTF-8 or a coding cookie, no NUL bytes).",
+    )
 
 
 def _namespace_classes(resolver: Resolver, module: Module, kind: str) -> list[tuple[ClassRef, int | None, int | None]]:
