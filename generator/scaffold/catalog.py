@@ -114,6 +114,27 @@ def answerable(spec: dict[str, dict[str, Any]]) -> set[str]:
     return {name for name, q in spec.items() if q.get("when", True) is not False}
 
 
+def refuse_unasked(spec: dict[str, dict[str, Any]], answers: dict[str, str], label: str) -> None:
+    """Refuse (exit 2) a `--data` answer to a question the template skips with the other answers
+    (`n_concurrent` only exists for `integration=harbor`): silently ignored, it would look applied."""
+    from jinja2.sandbox import SandboxedEnvironment
+
+    env = SandboxedEnvironment()
+    context = {name: answers.get(name, q.get("default")) for name, q in spec.items()}
+    for name in answers:
+        when = spec.get(name, {}).get("when", True)
+        if not isinstance(when, str):
+            continue
+        try:
+            shown = env.from_string(when).render(**context).strip().lower()
+        except Exception:  # noqa: BLE001  a broken condition is the template's: copier reports it when rendering
+            continue
+        if shown in ("", "false", "0", "no", "n", "off", "none", "null", "~"):  # what copier reads as false
+            given = ", ".join(f"{k}={answers[k]}" for k in answers if k != name and k in when) or "the defaults"
+            raise UserError(f"--data {name}: template {label} does not ask this question with {given} "
+                            f"(only when {when_text(when)})", hint=f"leave out --data {name}=...")
+
+
 def rule_text(validator: str | None) -> str | None:
     """The message a copier validator shows, without its Jinja (what a person reads)."""
     if not validator:

@@ -62,6 +62,7 @@ def init_command(
     if unknown:
         known = ", ".join(sorted(catalog.answerable(ws_questions) | catalog.answerable(ro_questions)))
         raise UserError(f"unknown question {unknown[0]!r} in --data; this template asks: {known}")
+    catalog.refuse_unasked({**ws_questions, **ro_questions}, answers, rollout_template.name)
     for key, kind in NAME_QUESTIONS.items():
         if key in answers and (problem := name_problem(answers[key], kind=kind)):
             raise UserError(f"{problem}", hint=f"names use {NAME_RULE_TEXT}")

@@ -31,7 +31,8 @@ else:  # pragma: no cover
 
 def rollout_new_command(*, name: str, template: str, workspace: Path, data: list[str], defaults: bool, trust: bool) -> int:
     from generator.scaffold import pristine
-    from generator.scaffold.catalog import resolve_alias
+    from generator.scaffold.catalog import questions as catalog_questions
+    from generator.scaffold.catalog import refuse_unasked, resolve_alias
     from generator.scaffold.external import check_trust, load_config, open_template, questions
     from generator.scaffold.init_workspace import eval_run_step, parse_data, rollout_test_steps
     from generator.scaffold.staging import files_in, make_staging, take_back_interrupted
@@ -62,6 +63,7 @@ def rollout_new_command(*, name: str, template: str, workspace: Path, data: list
         unknown = sorted(set(answers) - asked - {"rollout_name"})
         if unknown:
             raise UserError(f"unknown question {unknown[0]!r} in --data; template {source.label} asks: {', '.join(sorted(asked))}")
+        refuse_unasked(catalog_questions(source.path), answers, source.label)
         interactive = not defaults and sys.stdin.isatty()
         staging = make_staging(root, ".osmosis-new-")
         try:

@@ -294,3 +294,14 @@ def test_next_steps_name_the_files_the_template_rendered(tmp_path, template, pre
         assert name in edit_line
     for name in absent:
         assert name not in edit_line
+
+
+def test_an_answer_to_a_question_the_template_skips_is_refused(tmp_path):
+    """n_concurrent exists only for the Harbor integration: with strands it would be silently dropped."""
+    result = init(str(tmp_path / "ws"), "--defaults", "--data", "n_concurrent=4")
+    assert result.exit_code == 2, result.output
+    assert "does not ask this question" in result.output and "integration == 'harbor'" in result.output
+    assert not (tmp_path / "ws").exists()
+    result = init(str(tmp_path / "h"), "--defaults", "--no-git", "--data", "integration=harbor", "--data", "n_concurrent=4")
+    assert result.exit_code == 0, result.output
+    assert "N_CONCURRENT = 4\n" in (tmp_path / "h" / "rollouts" / "multiply" / "main.py").read_text()
