@@ -202,3 +202,31 @@ def test_init_force_killed_part_way_is_taken_back_and_the_re_run_completes(tmp_p
     assert leftovers(target) == [] and leftovers(tmp_path) == []
     assert git(target, "status", "--porcelain").split("\n")[0].startswith("??")  # only the user's files
     assert pristine.resolve_ref(target, pristine.PRISTINE_REF)
+
+
+def test_an_undo_journal_osmosis_did_not_write_is_never_acted_on(ws):
+    """A clone or an archive can hold a folder of any name: a planted journal that "takes back" a user's
+    file (deletes it), rewrites a hook in .git, and moves a branch must do nothing."""
+    import hashlib
+    import json
+
+    notes = ws / "notes.txt"
+    notes.write_text("the user's own notes\n")
+    digest = hashlib.sha256(notes.read_bytes()).hexdigest()
+    head = git(ws, "rev-parse", "HEAD").strip()
+    planted = ws / ".osmosis-undo-planted"
+    planted.mkdir()
+    journal = {"command": "rollout new x", "pid": 1, "dirs": [],
+               "changes": [{"rel": "notes.txt", "before": {"kind": "none"}, "after": {"kind": "file", "sha": digest}},
+                           {"rel": ".git/hooks/post-checkout", "before": {"kind": "link", "target": "../../evil.sh"},
+                            "after": {"kind": "none"}}],
+               "refs": [{"repo": str(ws), "ref": "refs/heads/main", "old": None, "new": head}]}
+    (planted / "journal.json").write_text("0" * 64 + "\n" + json.dumps(journal))
+    done = osmosis(ws, "doctor")
+    assert "LAY112" in done.stdout and "did not write it" in done.stdout
+    done = osmosis(ws, "rollout", "new", "x", "--template", "blank", "--defaults")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "left .osmosis-undo-planted/ alone" in done.stderr
+    assert notes.read_text() == "the user's own notes\n"
+    assert not (ws / ".git" / "hooks" / "post-checkout").exists()
+    assert git(ws, "rev-parse", "HEAD").strip() == head and planted.is_dir()
