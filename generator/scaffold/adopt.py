@@ -79,6 +79,26 @@ def adoption_base(root: Path, new_dir: Path, policy: ownership.Policy, base_dir:
         _write(base_dir, rel, ours if policy.owner(rel) == "managed" else _read(new_dir / rel))
 
 
+SCHEMAS_UNIGNORED = (
+    "\n# osmosis: the config schemas are shared with every clone (`osmosis update --adopt` added these lines)\n"
+    "!.osmosis/\n.osmosis/*\n!.osmosis/schemas/\n!.osmosis/schemas/**\n"
+)
+
+
+def _unignore_schemas(repo: Path, root: Path) -> dict[str, bytes]:
+    """The platform's template git-ignores `.osmosis/**` (its eval runs and caches live there); the
+    schemas adopting writes there must reach clones, or doctor in CI finds them missing (LAY009)."""
+    import subprocess
+
+    probe = (root / ".osmosis" / "schemas" / "eval.schema.json").relative_to(repo).as_posix()
+    ignored = subprocess.run(["git", "check-ignore", "-q", "--no-index", probe], cwd=repo, check=False).returncode == 0
+    gitignore = root / ".gitignore"
+    if not ignored or gitignore.is_symlink() or not gitignore.is_file():
+        return {}
+    text = gitignore.read_bytes()
+    return {".gitignore": text + (b"" if text.endswith(b"\n") else b"\n") + SCHEMAS_UNIGNORED.encode()}
+
+
 def adopt_command(root: Path, *, conflict: str, dry_run: bool) -> int:
     from generator.scaffold.merge import _require_clean
     from generator.scaffold.staging import take_back_interrupted
@@ -101,7 +121,8 @@ def adopt_command(root: Path, *, conflict: str, dry_run: bool) -> int:
         render_workspace(_answers(root), new_dir)
         adoption_base(root, new_dir, policy, base_dir)
         plan = ownership.land(root, base_dir, new_dir, policy, conflict=conflict, dry_run=dry_run,
-                              what="update --adopt", message="osmosis: pristine render at adoption")
+                              what="update --adopt", message="osmosis: pristine render at adoption",
+                              extra=_unignore_schemas(repo, root))
     ownership.report(plan, dry_run=dry_run, echo=typer.echo)
     if not dry_run:
         typer.echo(f"adopted: {pristine.ANSWERS_FILE} and {pristine.ref_name(repo, root)} now record the base; "

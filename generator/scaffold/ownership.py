@@ -200,14 +200,18 @@ def apply(root: Path, base_dir: Path, new_dir: Path, policy: Policy, *, conflict
 
 
 def land(root: Path, base_dir: Path, new_dir: Path, policy: Policy, *, conflict: str, dry_run: bool,
-         what: str, message: str) -> Plan:
-    """`apply`, then make its writes and move the pristine ref to ``new_dir``'s render, all or nothing:
-    a failure, Ctrl-C or kill -9 part-way leaves the workspace as it was (generator.core.journal)."""
+         what: str, message: str, extra: dict[str, bytes] | None = None) -> Plan:
+    """`apply`, then make its writes (and ``extra``'s, already decided) and move the pristine ref to
+    ``new_dir``'s render, all or nothing: a failure, Ctrl-C or kill -9 part-way leaves the workspace
+    as it was (generator.core.journal)."""
     from generator.core import journal
     from generator.scaffold import pristine
 
     writes: dict[str, bytes | str | None] = {}
     plan = apply(root, base_dir, new_dir, policy, conflict=conflict, write=writes.__setitem__)
+    for rel, content in (extra or {}).items():
+        writes[rel] = content
+        plan.changes.append(Change(rel, "merged", "so git keeps .osmosis/schemas/ for every clone"))
     if dry_run:
         return plan
     changes = [journal.Change(rel, content=content) if isinstance(content, bytes)

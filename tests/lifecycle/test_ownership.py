@@ -185,6 +185,7 @@ def test_adopt_dry_run_previews_and_writes_nothing(adopted_copy):
     assert got["AGENTS.md"] == "replaced" and got[f"{SKILLS}/plan-eval/SKILL.md"] == "replaced"
     assert got["configs/eval/default.toml"] == "replaced"
     assert got[".osmosis-ownership.toml"] == "new" and got["configs/benchmark/default.toml"] == "new"
+    assert got["conftest.py"] == "new"  # pytest from the root runs every rollout's tests
     assert got["README.md"] == "unchanged" and got["pyproject.toml"] == "unchanged"  # shared: theirs kept
     assert not any(path.startswith("rollouts/") for path in got)
 
@@ -206,6 +207,11 @@ def test_adopt_takes_over_without_touching_rollouts_and_then_updates_like_our_ow
     assert git(ws, "rev-parse", "--verify", "refs/osmosis/pristine")
 
     commit_all(ws, "adopted")
+    # the platform's .gitignore ignores .osmosis/: adopting keeps the schemas for clones, not the eval runs
+    assert "eval.schema.json" in git(ws, "ls-files", ".osmosis/schemas")
+    (ws / ".osmosis" / "evals").mkdir()
+    (ws / ".osmosis" / "evals" / "run.json").write_text("{}")
+    assert git(ws, "status", "--porcelain") == ""
     assert cli("update", ws, "--check").exit_code == 0
     assert "already up to date" in cli("update", ws).output
     assert cli("update", ws, "--adopt").exit_code == 2  # once adopted, it is an osmosis workspace
