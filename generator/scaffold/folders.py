@@ -56,3 +56,19 @@ def default_dir_mode() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
     return 0o777 & ~mask
+
+
+def follow_umask(tree: Path) -> None:
+    """Give the files and folders of a render the modes the user's umask gives new ones: copier copies
+    the template's own modes, and a user with umask 077 must not get world-readable files. Executable
+    files stay executable; links and the repository inside (git sets its own modes) are left alone."""
+    mask = 0o777 & ~default_dir_mode()
+    for folder, dirnames, filenames in os.walk(tree):
+        dirnames[:] = [d for d in dirnames if d != ".git" and not os.path.islink(os.path.join(folder, d))]
+        for name in dirnames:
+            os.chmod(os.path.join(folder, name), 0o777 & ~mask)
+        for name in filenames:
+            path = os.path.join(folder, name)
+            info = os.lstat(path)
+            if not os.path.islink(path):
+                os.chmod(path, (0o777 if info.st_mode & 0o111 else 0o666) & ~mask)

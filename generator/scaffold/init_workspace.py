@@ -108,6 +108,7 @@ def init_command(
         register_rollout(staging, rollout)  # uv member + the rollout's secrets in .env.example
         assets.add_all(staging)
         pristine.stamp_tree(staging, {rollout: rollout_template.name})  # template versions, for `osmosis update`
+        folders.follow_umask(staging)
         if target is None:  # interactive without PATH: the folder is named after the answer
             target = cwd / str(ws_answers["workspace_name"])
             check_target(target, force)

@@ -35,6 +35,7 @@ def rollout_new_command(*, name: str, template: str, workspace: Path, data: list
     from generator.scaffold.catalog import refuse_unasked, resolve_alias
     from generator.scaffold.external import check_trust, load_config, open_template, questions
     from generator.scaffold.init_workspace import eval_run_step, parse_data, rollout_test_steps
+    from generator.scaffold import folders
     from generator.scaffold.staging import files_in, make_staging, take_back_interrupted
 
     if problem := name_problem(name, kind="rollout"):
@@ -75,6 +76,7 @@ def rollout_new_command(*, name: str, template: str, workspace: Path, data: list
                 raise UserError(f"template {source.label} did not render rollouts/{name}/; is it a rollout template?")
             label = source.spec if source.bundled else (source.url or str(source.path))
             pristine.stamp_render(staging, f"rollouts/{name}/{pristine.ANSWERS_FILE}", label, source.path)
+            folders.follow_umask(staging)
             new_files = files_in(staging, staging)
             collisions = _collisions(new_files, root)
             if collisions:

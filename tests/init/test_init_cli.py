@@ -305,3 +305,14 @@ def test_an_answer_to_a_question_the_template_skips_is_refused(tmp_path):
     result = init(str(tmp_path / "h"), "--defaults", "--no-git", "--data", "integration=harbor", "--data", "n_concurrent=4")
     assert result.exit_code == 0, result.output
     assert "N_CONCURRENT = 4\n" in (tmp_path / "h" / "rollouts" / "multiply" / "main.py").read_text()
+
+
+def test_rendered_files_follow_the_users_umask(tmp_path):
+    """copier copies the template's modes; a user with umask 077 gets private files and folders."""
+    done = subprocess.run(f"umask 077 && {sys.executable} -m generator init ws --defaults --no-git",
+                          shell=True, cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    ws = tmp_path / "ws"
+    modes = {p.relative_to(ws).as_posix(): p.stat().st_mode & 0o777 for p in ws.rglob("*") if not p.is_symlink()}
+    assert modes["AGENTS.md"] == 0o600 and modes["rollouts/multiply/main.py"] == 0o600 and modes["rollouts"] == 0o700
+    assert all(mode & 0o077 == 0 for mode in modes.values()), {k: oct(v) for k, v in modes.items() if v & 0o077}
