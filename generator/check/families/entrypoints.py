@@ -30,7 +30,7 @@ from generator.check.sdk_target import Target
 from generator.core.diagnostics import Diagnostic
 from generator.core.paths import is_inside, real_path, unusable_path
 from generator.core.pep440 import requirement_name
-from generator.core.workspace import Workspace
+from generator.core.workspace import FILE_PERMISSIONS_HINT, Workspace, access_denied
 from generator.formats.pyast import GRADER, LOOP, REQUIRED_METHOD, WORKFLOW, ClassRef, Ext, Module, Resolver
 from generator.formats.pyclasses import binding_site, module_classes
 from generator.formats.toml_locate import TomlDoc
@@ -90,6 +90,8 @@ def check_rollout_entrypoints(ws: Workspace) -> list[Diagnostic]:
             named_by_rollout.setdefault(rollout, []).append(entrypoint)
     found: list[Diagnostic] = []
     for folder in ws.rollout_dirs:
+        if folder in ws.unreadable or ws.hidden(folder):
+            continue  # the access check's finding (LAY011)
         found += _check_rollout(ws, folder, named_by_rollout.get(folder.name, []))
     return _dedupe(found)
 
@@ -156,11 +158,17 @@ def _top_level_modules(folder: Path) -> list[Path]:
 # -- the entrypoint module -------------------------------------------------------------------
 
 
+def _unreadable_hint(path: Path) -> str:
+    if access_denied(path) is not None:
+        return FILE_PERMISSIONS_HINT
+    return "Make it a readable Python source file (UTF-8 or a coding cookie, no NUL bytes)."
+
+
 def _syntax_findings(modules: list[Module], show: Display) -> list[Diagnostic]:
     return [
         SYNTAX_ERROR.at(
             show(m.path), f"{m.path.name}: {m.error.message}", line=m.error.line, column=m.error.column,
-            hint=None if m.error.line else "Make it a readable Python source file (UTF-8 or a coding cookie, no NUL bytes).",
+            hint=None if m.error.line else _unreadable_hint(m.path),
         )
         for m in modules
         if m.error is not None
