@@ -91,7 +91,7 @@ class NotAWorkspace(Exception):
 def find_git_root(start: Path) -> Path | None:
     """The top of the git work tree holding ``start``, found without running git."""
     for candidate in (start, *start.parents):
-        if (candidate / ".git").exists():
+        if os.path.exists(candidate / ".git"):  # False, not PermissionError, inside a folder nobody may enter
             return candidate
     return None
 
@@ -118,7 +118,7 @@ def workspace_markers(folder: Path) -> tuple[list[str], list[str]]:
     structural = [m for m in STRUCTURAL_MARKERS if is_dir(folder / m)]
     if "configs/eval/" in structural and "configs/training/" in structural:
         structural.remove("configs/training/")  # one marker: the configs folder
-    supporting = [m for m in (".osmosis/", ".copier-answers.yml") if (folder / m.rstrip("/")).exists()]
+    supporting = [m for m in (".osmosis/", ".copier-answers.yml") if os.path.exists(folder / m.rstrip("/"))]
     if _mentions_osmosis(folder / "AGENTS.md"):
         supporting.append("AGENTS.md")
     if _mentions_osmosis(folder / "pyproject.toml"):
@@ -138,9 +138,13 @@ def find_root(start: Path) -> Path:
     Raises NotAWorkspace when none is found.
     """
     start = start.resolve()
-    if not start.exists():
-        raise NotAWorkspace(f"{start} does not exist")
-    if start.is_file():
+    try:
+        start.lstat()
+    except PermissionError:  # inside a folder nobody may enter: that folder is where to look from
+        start = start.parent
+    except OSError:
+        raise NotAWorkspace(f"{start} does not exist") from None
+    if is_file(start):
         start = start.parent
     git_root = find_git_root(start)
     candidates = []

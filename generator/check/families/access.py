@@ -12,6 +12,7 @@ from pathlib import Path
 
 from generator.check.registry import rule, workspace_check
 from generator.core.diagnostics import Diagnostic
+from generator.core.paths import is_dir
 from generator.core.workspace import Workspace, permission_hint
 
 FAMILY = "layout"
@@ -39,10 +40,21 @@ CODES = frozenset({UNREADABLE.code, UNREADABLE_LOCAL.code})
 
 
 def finding(ws: Workspace, path: Path, reason: str, is_folder: bool) -> Diagnostic:
-    rel = ws.rel(path)
+    return at(ws.rel(path), reason, is_folder)
+
+
+def at(rel: str, reason: str, is_folder: bool) -> Diagnostic:
     chosen = UNREADABLE if rel.split("/", 1)[0] in PLATFORM_FOLDERS else UNREADABLE_LOCAL
     what = "folder" if is_folder else "file"
     return chosen.at(rel, f"the {what} {rel} cannot be read: {reason}", hint=permission_hint(is_folder))
+
+
+def check_unreadable_path(path: Path, display: str) -> list[Diagnostic]:
+    """`osmosis validate`: a folder its walk could not enter (or a file it could not open)."""
+    from generator.core.workspace import access_denied
+
+    reason = access_denied(path)
+    return [at(display, reason, is_dir(path))] if reason is not None else []
 
 
 def from_error(ws: Workspace, err: PermissionError) -> Diagnostic | None:

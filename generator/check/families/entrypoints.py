@@ -13,6 +13,7 @@ namespace, so a class imported into the entrypoint counts, and aliases of one cl
 from __future__ import annotations
 
 import ast
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -75,7 +76,20 @@ def check_entrypoint_file(path: Path, display: str, *, sdk_requirement: str | No
         found += _entrypoint_findings(resolver, module, show, is_server=bool(loops.leaves), target=target)
         found += sdk_compat.loop_era_only(loops.findings, target)
         found += sdk_compat.api_findings(resolver, module, show, target)
+    if _blocked_folder(path.parent):
+        found = [d for d in found if d.code == SYNTAX_ERROR.code]
     return _dedupe(found)
+
+
+def _blocked_folder(folder: Path, limit: int = 2_000) -> bool:
+    """Whether a folder inside the rollout cannot be entered: which modules it holds is unknown, so
+    "no workflow found" would be a guess (the access check reports the folder, LAY011)."""
+    denied: list[OSError] = []
+    for visited, (_, dirs, _) in enumerate(os.walk(folder, onerror=denied.append), 1):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d not in ("__pycache__", "node_modules", "venv")]
+        if denied or visited > limit:
+            break
+    return any(isinstance(err, PermissionError) for err in denied)
 
 
 # -- workspace level (osmosis doctor) --------------------------------------------------------
@@ -92,7 +106,10 @@ def check_rollout_entrypoints(ws: Workspace) -> list[Diagnostic]:
     for folder in ws.rollout_dirs:
         if folder in ws.unreadable or ws.hidden(folder):
             continue  # the access check's finding (LAY011)
-        found += _check_rollout(ws, folder, named_by_rollout.get(folder.name, []))
+        checked = _check_rollout(ws, folder, named_by_rollout.get(folder.name, []))
+        if any(is_folder and folder in p.parents for p, (_, is_folder) in ws.unreadable.items()):
+            checked = [d for d in checked if d.code == SYNTAX_ERROR.code]  # as _blocked_folder says
+        found += checked
     return _dedupe(found)
 
 
