@@ -131,3 +131,32 @@ def test_fix_on_a_really_read_only_workspace_exits_2_with_one_line(make_workspac
     assert len(error_lines) == 1 and "cannot write" in error_lines[0] and "Permission denied" in error_lines[0], done.stderr
     assert "Traceback" not in done.stderr and "internal error" not in done.stderr
     assert not (ws / "configs" / "AGENTS.md").exists()
+
+
+@pytest.mark.parametrize("rel,named", [
+    ("rollouts", "rollouts/second"), ("configs/eval", "configs/eval/second.toml"), ("pyproject.toml", "pyproject.toml"),
+])
+def test_rollout_new_meeting_an_unreadable_path_is_one_line_exit_2(ws, rel, named):
+    with no_access(ws / rel):
+        done = osmosis("rollout", "new", "second", "--defaults", cwd=ws)
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and named in lines[0] and "check its permissions" in lines[0], done.stderr
+    assert not (ws / "rollouts" / "second").exists() and not (ws / "configs" / "eval" / "second.toml").exists()
+
+
+def test_init_force_meeting_an_unreadable_folder_is_exit_2(tmp_path):
+    target = tmp_path / "ws"
+    (target / "data").mkdir(parents=True)
+    with no_access(target / "data"):
+        done = osmosis("init", target, "--force", "--defaults", "--template", "multiply", "--no-git")
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert "Permission denied" in done.stderr and "Traceback" not in done.stderr and "internal error" not in done.stderr
+    assert sorted(p.name for p in target.iterdir()) == ["data"]
+
+
+def test_update_meeting_an_unreadable_file_is_exit_2(ws):
+    with no_access(ws / "AGENTS.md"):
+        done = osmosis("update", cwd=ws)
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert "AGENTS.md" in done.stderr and "Traceback" not in done.stderr and "internal error" not in done.stderr
