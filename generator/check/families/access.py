@@ -17,13 +17,14 @@ from generator.core.workspace import Workspace, permission_hint
 
 FAMILY = "layout"
 PLATFORM_FOLDERS = ("rollouts", "configs", "data")  # what a run reads from the repository
+_FIX = "Give the user running osmosis and git read access (`chmod u+r FILE`, `chmod u+rx FOLDER`, or `chown` it back)."
 
 UNREADABLE = rule(
     "LAY011", "unreadable-path", FAMILY, "error",
     summary="A file or folder under rollouts/, configs/ or data/ cannot be read: no permission.",
     why="osmosis cannot check it, git cannot add it, and a run reads these folders: a rollout, config or dataset "
         "nobody may read is one the platform gets stale or not at all; a folder that cannot be entered hides all of them.",
-    fix="Give the user running osmosis and git read access (`chmod u+r FILE`, `chmod u+rx FOLDER`, or `chown` it back).",
+    fix=_FIX,
     example="`chmod 000 rollouts/multiply`, or a data/ file created by root in a container",
     source="ours",
 )
@@ -32,7 +33,7 @@ UNREADABLE_LOCAL = rule(
     summary="A workspace file or folder outside rollouts/, configs/ and data/ cannot be read: no permission.",
     why="Runs do not read it, but osmosis cannot check it and git cannot commit it; agents miss a skill or the "
         "workspace notes they cannot read.",
-    fix="Give the user running osmosis and git read access (`chmod u+r FILE`, `chmod u+rx FOLDER`, or `chown` it back).",
+    fix=_FIX,
     example="`chmod 000 .agents/skills/plan-eval`",
     source="ours",
 )
