@@ -135,6 +135,13 @@ def run_checks(ws: Workspace, families: list[str], timings: dict[str, float] | N
         started = time.perf_counter()
         try:
             found.extend((family, d) for d in fn(ws))
+        except PermissionError as err:  # a path the access walk missed: still a finding, not a crash
+            from generator.check.families.access import from_error
+
+            if (d := from_error(ws, err)) is None:
+                name = getattr(fn, "__qualname__", repr(fn))
+                raise CheckCrashed(f"the {family} check {name} crashed: {type(err).__name__}: {err}") from err
+            found.append(("layout", d))
         except Exception as err:  # noqa: BLE001  reported as an internal error, with the culprit named
             name = getattr(fn, "__qualname__", repr(fn))
             raise CheckCrashed(f"the {family} check {name} crashed: {type(err).__name__}: {err}") from err
@@ -183,7 +190,9 @@ def diagnose(
     kept = [(f, d) for f, d in tagged if selection.keeps(d)]
     from generator.check.families.leftovers import drop_explained
 
-    explained = {id(d) for d in drop_explained([d for _, d in kept])}  # one finding per conflicted file
+    from generator.check.families.access import drop_collateral
+
+    explained = {id(d) for d in drop_explained(drop_collateral(ws, [d for _, d in kept]))}  # one finding per root cause
     kept = [(f, d) for f, d in kept if id(d) in explained]
     kept += [("settings", d) for d in settings_found if selection.keeps_settings_finding(d)]
     toml_files = [ws.root / "pyproject.toml", *ws.config_files("eval"), *ws.config_files("training")]

@@ -174,7 +174,17 @@ def apply_fixes(ws: Workspace) -> list[str]:
         try:
             done += repair(ws.root)
         except OSError as err:  # a read-only workspace, a full disk: the user's to fix, not a bug
+            if isinstance(err, PermissionError) and _unreadable(ws, err):
+                continue  # a path nobody may read is the report's finding (LAY011/LAY012); the other repairs run
             where = f" {err.filename}" if err.filename else ""
             raise UserError(f"doctor --fix cannot write{where}: {err.strerror or err}",
                             hint=f"make the workspace writable; done before stopping: {len(done)} repair(s)") from None
     return done
+
+
+def _unreadable(ws: Workspace, err: PermissionError) -> bool:
+    """Whether the repair stopped at a path the access check reports, not at a read-only workspace."""
+    if not err.filename:
+        return False
+    path = Path(str(err.filename))
+    return path in ws.unreadable or ws.hidden(path)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from generator.core.diagnostics import Diagnostic
 from generator.core.errors import UserError
-from generator.core.paths import is_inside
+from generator.core.paths import is_file, is_inside
 from generator.core.workspace import CONFIG_KINDS, DATASET_SUFFIXES, NotAWorkspace, Workspace, find_root
 
 # kind -> (module, function); imported only when a path of that kind is validated.
@@ -26,6 +26,7 @@ FILE_FUNCTIONS: dict[str, tuple[str, str]] = {
     "dataset": ("generator.check.families.datasets", "check_dataset_file"),
     "skill": ("generator.check.families.skills", "check_skill_dir"),
     "entrypoint": ("generator.check.families.entrypoints", "check_entrypoint_file"),
+    "unreadable": ("generator.check.families.access", "check_unreadable_path"),
 }
 # Folders a walk never enters: tooling, caches, and .claude/skills (links to .agents/skills).
 SKIP_DIRS = frozenset({".git", ".osmosis", ".claude", ".venv", "venv", "node_modules", "__pycache__", ".pytest_cache", ".ruff_cache", ".mypy_cache"})
@@ -80,7 +81,12 @@ def _walk(folder: Path, forced_kind: str | None) -> list[Target]:
     (any .toml but pyproject.toml with --kind); datasets only below a data/ folder; entrypoints
     only as main.py."""
     found: list[Target] = []
-    for visited, (here, dirs, files) in enumerate(os.walk(folder), 1):
+
+    def denied(err: OSError) -> None:  # a folder the walk may not enter is a finding, not a silent gap
+        if isinstance(err, PermissionError) and err.filename:
+            found.append(Target(Path(err.filename), "unreadable"))
+
+    for visited, (here, dirs, files) in enumerate(os.walk(folder, onerror=denied), 1):
         if visited > MAX_WALK:  # a link to `/` or a home folder: say so instead of walking it all
             raise UserError(f"{folder}: more than {MAX_WALK} folders to walk; name the files or a narrower folder")
         base = Path(here)
@@ -108,16 +114,23 @@ def collect(paths: list[Path], forced_kind: str | None, only: str | None) -> lis
     for path in paths:
         # A link that leads nowhere (a loop, a dangling link) exists as a link: the dataset check
         # reports it as a finding, as doctor does, rather than calling it missing.
+        try:
+            path.lstat()
+        except PermissionError:  # below a folder that cannot be entered: the finding says so
+            targets.append(Target(path, "unreadable"))
+            continue
+        except OSError:
+            pass
         if not path.exists() and not (path.is_symlink() and path.suffix.lower() in DATASET_SUFFIXES):
             raise UserError(f"{path} does not exist")
         if path.is_dir():
             _refuse_link_out(path)
-            if only is None and (path / "SKILL.md").is_file():
+            if only is None and is_file(path / "SKILL.md"):
                 targets.append(Target(path, "skill"))
                 continue
             walked = _walk(path, forced_kind)
             if only:
-                walked = [t for t in walked if t.kind == only]
+                walked = [t for t in walked if t.kind in (only, "unreadable")]
             if not walked:
                 wanted = f"{only} files" if only else WHAT_WE_CHECK
                 raise UserError(f"{path}: found nothing to check (looked for {wanted})")
@@ -159,7 +172,7 @@ class _Workspaces:
         self.by_root: dict[Path, Workspace] = {}
 
     def of(self, path: Path) -> Workspace | None:
-        if path.is_symlink() and not path.exists():
+        if os.path.islink(path) and not os.path.exists(path):
             path = path.parent  # find_root resolves its start, which raises on a symlink loop
         try:
             root = find_root(path)
@@ -171,7 +184,7 @@ class _Workspaces:
 def _display(path: Path, ws: Workspace | None) -> str:
     if ws is not None:
         # A link that leads nowhere is shown where it is: resolving it fails (or, on a loop, raises).
-        real = path.parent.resolve() / path.name if path.is_symlink() and not path.exists() else path.resolve()
+        real = path.parent.resolve() / path.name if os.path.islink(path) and not os.path.exists(path) else path.resolve()
         try:
             return real.relative_to(ws.root.resolve()).as_posix()
         except (ValueError, OSError, RuntimeError):  # RuntimeError: a symlink loop (Python < 3.13)
@@ -191,6 +204,12 @@ def _run(target: Target, fn: Callable, ws: Workspace | None, display: str) -> li
                 found += check_config_pins(ws, ws.root / display, target.config_kind)
             return _directive_follows_folder(target, found)
         return list(fn(target.path, display))
+    except PermissionError as err:  # a path the walk could not see ahead: still a finding, not a crash
+        from generator.check.families.access import from_error
+
+        if ws is None or (found := from_error(ws, err)) is None:
+            raise CheckCrashed(f"the {target.kind} check crashed on {display}: {type(err).__name__}: {err}") from err
+        return [found]
     except Exception as err:  # noqa: BLE001  a bug in a check: exit 3 with the culprit named
         raise CheckCrashed(f"the {target.kind} check crashed on {display}: {type(err).__name__}: {err}") from err
 
@@ -233,7 +252,7 @@ def _filtered(found: list[Diagnostic], target: Target, ws: Workspace | None) -> 
     settings, _ = load_settings(ws)
     selection = selection_for((), (), settings)
     kept = [d for d in found if selection.keeps(d)]
-    if target.path.suffix in suppress.SUFFIXES and target.path.is_file():
+    if target.path.suffix in suppress.SUFFIXES and is_file(target.path):
         texts = suppress.read_texts(ws.root, [target.path.resolve()], ws.read_text) if is_inside(ws.root, target.path) else {}
         kept, notes = suppress.apply(kept, texts, selection.active_selector)
         kept += [d for d in notes if selection.keeps(d)]

@@ -10,7 +10,7 @@ from typing import TypeVar
 
 import typer
 
-from generator.core.errors import EXIT_INTERNAL, UserError
+from generator.core.errors import EXIT_INTERNAL, EXIT_USAGE, UserError
 
 F = TypeVar("F", bound=Callable[..., object])
 
@@ -77,6 +77,12 @@ def handles_errors(fn: F) -> F:
             raise typer.Exit(err.exit_code) from None
         except _CONTROL_FLOW:
             raise
+        except PermissionError as err:  # a file or folder this user may not read or write: theirs to fix
+            if not err.filename:
+                typer.echo(internal_error_line(err), err=True)
+                raise typer.Exit(EXIT_INTERNAL) from None
+            typer.echo(f"error: {err.filename}: {err.strerror or 'permission denied'}; check its permissions", err=True)
+            raise typer.Exit(EXIT_USAGE) from None
         except Exception as err:  # noqa: BLE001  the contract: never a traceback
             typer.echo(internal_error_line(err), err=True)
             raise typer.Exit(EXIT_INTERNAL) from None

@@ -31,6 +31,22 @@ def unusable_path(value: str) -> str | None:
     return None
 
 
+def is_file(path: Path) -> bool:
+    """Path.is_file, but False where it raises: below a folder that cannot be entered (PermissionError)."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def is_dir(path: Path) -> bool:
+    """Path.is_dir, but False below a folder that cannot be entered."""
+    try:
+        return path.is_dir()
+    except (OSError, ValueError):
+        return False
+
+
 def is_inside(root: Path, path: Path) -> bool:
     """Whether ``path``, following any symlinks on the way, stays inside ``root``.
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from generator.core.bounded import toml_loads
+from generator.core.paths import is_dir, is_file
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -32,6 +33,39 @@ DATASET_SUFFIXES = (".jsonl", ".json", ".csv", ".parquet")
 # (a million-key config took 36 s and 900 MB), so it is reported unread instead of parsed.
 MAX_TEXT_BYTES = 2_000_000
 NOT_UTF8 = "cannot be read as UTF-8 text"
+FILE_PERMISSIONS_HINT = "Check the file's permissions: osmosis, git and the platform's tools must be able to read it (e.g. `chmod u+r FILE`)."
+FOLDER_PERMISSIONS_HINT = "Check the folder's permissions: osmosis and git must be able to list and enter it (e.g. `chmod u+rx FOLDER`)."
+# Where a workspace is looked at for files or folders nobody may read: what doctor reads. Tool folders
+# and caches are not; .git is looked at itself (the git family reports it), not walked.
+ACCESS_WALKED = ("rollouts", "configs", "data", ".agents", ".claude", ".osmosis")
+ACCESS_SKIPPED = frozenset({".git", ".venv", "venv", "node_modules", "__pycache__", ".pytest_cache", ".ruff_cache", ".mypy_cache"})
+MAX_ACCESS_ENTRIES = 50_000
+
+
+def access_denied(path: Path) -> str | None:
+    """The OS's reason when this process may not open ``path`` (a file, or a folder to list), or a
+    folder on the way to it; None when it may, or when the path fails for another reason."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except PermissionError as err:
+        return err.strerror or str(err)
+    except (OSError, ValueError):
+        return None
+    os.close(fd)
+    return None
+
+
+def listing(folder: Path) -> list[Path]:
+    """The entries of ``folder``, sorted; [] when it cannot be listed (the access check reports a
+    folder without permission, so a walk goes on without it)."""
+    try:
+        return sorted(folder.iterdir())
+    except OSError:
+        return []
+
+
+def permission_hint(is_folder: bool) -> str:
+    return FOLDER_PERMISSIONS_HINT if is_folder else FILE_PERMISSIONS_HINT
 
 
 def first_bad_utf8(path: Path) -> tuple[int, int] | None:
@@ -57,7 +91,7 @@ class NotAWorkspace(Exception):
 def find_git_root(start: Path) -> Path | None:
     """The top of the git work tree holding ``start``, found without running git."""
     for candidate in (start, *start.parents):
-        if (candidate / ".git").exists():
+        if os.path.exists(candidate / ".git"):  # False, not PermissionError, inside a folder nobody may enter
             return candidate
     return None
 
@@ -81,10 +115,10 @@ def _mentions_osmosis(path: Path) -> bool:
 
 def workspace_markers(folder: Path) -> tuple[list[str], list[str]]:
     """(structural, supporting) markers present in ``folder``."""
-    structural = [m for m in STRUCTURAL_MARKERS if (folder / m).is_dir()]
+    structural = [m for m in STRUCTURAL_MARKERS if is_dir(folder / m)]
     if "configs/eval/" in structural and "configs/training/" in structural:
         structural.remove("configs/training/")  # one marker: the configs folder
-    supporting = [m for m in (".osmosis/", ".copier-answers.yml") if (folder / m.rstrip("/")).exists()]
+    supporting = [m for m in (".osmosis/", ".copier-answers.yml") if os.path.exists(folder / m.rstrip("/"))]
     if _mentions_osmosis(folder / "AGENTS.md"):
         supporting.append("AGENTS.md")
     if _mentions_osmosis(folder / "pyproject.toml"):
@@ -104,9 +138,13 @@ def find_root(start: Path) -> Path:
     Raises NotAWorkspace when none is found.
     """
     start = start.resolve()
-    if not start.exists():
-        raise NotAWorkspace(f"{start} does not exist")
-    if start.is_file():
+    try:
+        start.lstat()
+    except PermissionError:  # inside a folder nobody may enter: that folder is where to look from
+        start = start.parent
+    except OSError:
+        raise NotAWorkspace(f"{start} does not exist") from None
+    if is_file(start):
         start = start.parent
     git_root = find_git_root(start)
     candidates = []
@@ -134,7 +172,7 @@ def _not_a_workspace(start: Path, candidates: list[Path]) -> str:
     message = f"{start} is not inside an Osmosis workspace"
     for candidate in candidates:  # the nearest folder with some evidence: say why it is not enough
         structural, supporting = workspace_markers(candidate)
-        found = structural + supporting or (["configs/"] if (candidate / "configs").is_dir() else [])
+        found = structural + supporting or (["configs/"] if is_dir(candidate / "configs") else [])
         if found:
             wanted = "rollouts/ or configs/eval/" if not structural else "one more of " + ", ".join(_missing(structural, supporting))
             return (f"{message}: {candidate} has {', '.join(found)}, but not the rest of a workspace ({wanted}); "
@@ -185,7 +223,7 @@ class Workspace:
         once per snapshot."""
         if path not in self._texts:
             # is_file: a FIFO or device would block the read forever
-            if self.outside(path) or self._too_big(path) or not path.is_file():
+            if self.outside(path) or self._too_big(path) or not is_file(path):
                 self._texts[path] = None
                 return None
             try:
@@ -208,6 +246,8 @@ class Workspace:
             return "links outside the workspace, so it was not read"
         if self._too_big(path):
             return f"is larger than {MAX_TEXT_BYTES} bytes, so it was not read"
+        if (denied := access_denied(path)) is not None:
+            return f"cannot be read: {denied}"
         return NOT_UTF8
 
     def unread_hint(self, path: Path) -> str:
@@ -216,6 +256,8 @@ class Workspace:
             return "Copy the file into the workspace and commit it, instead of linking to it."
         if self._too_big(path):
             return "Keep settings files small: move generated or bulk content out of it (datasets belong in data/)."
+        if access_denied(path) is not None:
+            return FILE_PERMISSIONS_HINT
         return "Re-save the file as UTF-8 (e.g. `iconv -f latin1 -t utf-8 FILE`), or fix the reported bytes."
 
     def memo(self, key: str, compute: Callable[[], T]) -> T:
@@ -241,20 +283,20 @@ class Workspace:
     @cached_property
     def rollout_dirs(self) -> list[Path]:
         base = self.root / "rollouts"
-        if not base.is_dir():
+        if not is_dir(base):
             return []
         # A folder linked in from outside the workspace is reported by the layout check, never read.
-        return sorted(p for p in base.iterdir() if p.is_dir() and not p.name.startswith((".", "_")) and not self.outside(p))
+        return [p for p in listing(base) if p.is_dir() and not p.name.startswith((".", "_")) and not self.outside(p)]
 
     def config_files(self, kind: str) -> list[Path]:
         base = self.root / "configs" / kind
-        return sorted(base.glob("*.toml")) if base.is_dir() else []
+        return sorted(base.glob("*.toml")) if is_dir(base) else []
 
     @cached_property
     def data_entries(self) -> list[Path]:
         """Every file under data/, datasets or not (notes, a README, a mistyped name)."""
         base = self.root / "data"
-        if not base.is_dir():
+        if not is_dir(base):
             return []
         # is_symlink too: a link that never reaches a file (a loop, a dangling link) is not is_file(),
         # but it is a file the user meant to ship, so the dataset check reports it.
@@ -273,7 +315,45 @@ class Workspace:
     @cached_property
     def skill_dirs(self) -> list[Path]:
         base = self.root / ".agents" / "skills"
-        return sorted(p for p in base.iterdir() if p.is_dir()) if base.is_dir() else []
+        return [p for p in listing(base) if p.is_dir()] if is_dir(base) else []
+
+    def hidden(self, path: Path) -> bool:
+        """Whether ``path`` lies inside a folder this process may not enter (:attr:`unreadable`):
+        nothing can be known about it, and its folder is the one finding."""
+        return any(is_folder and folder in path.parents for folder, (_, is_folder) in self.unreadable.items())
+
+    @cached_property
+    def unreadable(self) -> dict[Path, tuple[str, bool]]:
+        """Files and folders doctor reads that this process may not open: path -> (the OS's reason,
+        is a folder). Links are not followed (the checks that read through them report those)."""
+        found: dict[Path, tuple[str, bool]] = {}
+        if self.git_root is not None and (denied := access_denied(self.git_root / ".git")) is not None:
+            found[self.git_root / ".git"] = (denied, True)
+        stack = [self.root / name for name in reversed(ACCESS_WALKED)]
+        top = [p for p in listing(self.root) if p.name not in ACCESS_WALKED]
+        seen = 0
+        for path in top:
+            if not path.is_symlink() and is_file(path) and (denied := access_denied(path)) is not None:
+                found[path] = (denied, False)
+        while stack and seen < MAX_ACCESS_ENTRIES:
+            folder = stack.pop()
+            try:
+                with os.scandir(folder) as entries:
+                    children = sorted(entries, key=lambda e: e.name, reverse=True)
+            except PermissionError as err:
+                found[folder] = (err.strerror or str(err), True)
+                continue
+            except OSError:  # missing, not a folder: other checks say so
+                continue
+            for entry in children:
+                seen += 1
+                path = Path(entry.path)
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name not in ACCESS_SKIPPED:
+                        stack.append(path)
+                elif entry.is_file(follow_symlinks=False) and (denied := access_denied(path)) is not None:
+                    found[path] = (denied, False)
+        return dict(sorted(found.items()))
 
     @cached_property
     def opted_in(self) -> bool:
@@ -283,9 +363,9 @@ class Workspace:
         workspace template does none of these, and the platform does not need them."""
         tool = self.pyproject.get("tool")
         return (
-            (self.root / ".copier-answers.yml").is_file()
+            is_file(self.root / ".copier-answers.yml")
             or (isinstance(tool, dict) and "osmosis" in tool)
-            or (self.root / ".osmosis" / "schemas").is_dir()
+            or is_dir(self.root / ".osmosis" / "schemas")
         )
 
     @cached_property

@@ -15,7 +15,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.core.paths import is_inside, real_path
+from generator.core.paths import is_file, is_inside, real_path
 
 # The SDK classes our checks care about, and the method each one leaves abstract.
 SDK_PACKAGE = "osmosis_ai"
@@ -211,7 +211,7 @@ class Resolver:
             return None
         target = base.joinpath(*dotted.split("."))
         for candidate in (target.with_suffix(".py"), target / "__init__.py"):
-            if candidate.is_file() and self._inside(candidate):
+            if is_file(candidate) and self._inside(candidate):
                 return self.module(candidate)
         return None
 

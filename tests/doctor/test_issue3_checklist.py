@@ -272,6 +272,7 @@ def test_every_workspace_rule_has_a_case_or_a_reason():
         # need more than one edit of a fresh workspace, or are exercised by their own suites:
         "LAY100",  # templates' TODO(osmosis) placeholders: tests/layout (the multiply template has none)
         "GIT004", "GIT005",  # unreadable repository / unpushed commits: tests/gitsync
+        "LAY011", "LAY012",  # paths nobody may read: root reads them anyway, so tests/security/test_unreadable.py (setpriv)
         "SET001", "SET002", "SET003", "SET004",  # settings and suppressions: tests/doctor/test_doctor_settings.py
         "ENT011", "ENT012", "ENT013", "ENT014", "ENT015",  # remote-rollout server / model client: tests/entrypoints
         # which osmosis-ai generation the code is judged under is itself an edit of the pin: these

@@ -11,6 +11,7 @@ from generator.check.registry import CHECKS, FAMILIES, RULES, Rule, run_workspac
 from generator.check.families import configs, datasets, entrypoints, gitsync, layout, secrets, skills  # noqa: E402,F401
 from generator.check.families import todos  # noqa: E402,F401  (LAY100: template placeholders)
 from generator.check.families import leftovers  # noqa: E402,F401  (LAY110, LAY111: what an unfinished update leaves)
+from generator.check.families import access  # noqa: E402,F401  (LAY011, LAY012: paths nobody may read)
 
 
 def all_rules() -> list[Rule]:

@@ -18,7 +18,7 @@ from generator.check.families.config_rules import (
     SCHEMA_DIRECTIVE,
 )
 from generator.core.diagnostics import Diagnostic
-from generator.core.paths import unusable_path
+from generator.core.paths import is_dir, unusable_path
 from generator.core.schemas import CONFIG_KINDS, schema_directive, schema_filename
 from generator.core.workspace import DATASET_SUFFIXES, Workspace
 from generator.formats.toml_locate import TomlDoc
@@ -48,13 +48,15 @@ def _cross_file(data: dict, kind: str, ws: Workspace, path: Path, doc: TomlDoc, 
     if rollout_ok:
         folder = ws.root / "rollouts" / rollout
         # a rollout that does not exist is CFG016's finding; renaming the file to it would be wrong
-        if folder.is_dir() and _in_config_folder(ws, path, kind) and not _name_matches(path.stem, rollout):
+        if is_dir(folder) and _in_config_folder(ws, path, kind) and not _name_matches(path.stem, rollout):
             line, column = loc.value(("experiment", "rollout")) or (1, 1)
             yield CONFIG_NAME_MISMATCH.at(
                 display, f"{path.name} is for rollout {rollout!r}; expected {rollout}.toml or {rollout}-<variant>.toml",
                 line=line, column=column,
             )
-        if not folder.is_dir():
+        if folder in ws.unreadable or ws.hidden(folder):
+            folder = None  # what it holds cannot be known: the access check reports the folder (LAY011)
+        elif not is_dir(folder):
             line, column = loc.value(("experiment", "rollout")) or (1, 1)
             existing = [p.name for p in ws.rollout_dirs]
             guess = difflib.get_close_matches(rollout, existing, n=1)

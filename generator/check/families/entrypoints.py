@@ -13,6 +13,7 @@ namespace, so a class imported into the entrypoint counts, and aliases of one cl
 from __future__ import annotations
 
 import ast
+import os
 import re
 import sys
 from collections.abc import Callable
@@ -31,7 +32,7 @@ from generator.check.sdk_target import Target
 from generator.core.diagnostics import Diagnostic, Severity
 from generator.core.paths import is_inside, real_path, unusable_path
 from generator.core.pep440 import requirement_name
-from generator.core.workspace import Workspace
+from generator.core.workspace import FILE_PERMISSIONS_HINT, Workspace, access_denied
 from generator.formats.pyast import GRADER, LOOP, REQUIRED_METHOD, WORKFLOW, ClassRef, Ext, Module, Resolver
 from generator.formats.pyclasses import binding_site, module_classes
 from generator.formats.toml_locate import TomlDoc
@@ -76,7 +77,20 @@ def check_entrypoint_file(path: Path, display: str, *, sdk_requirement: str | No
         found += _entrypoint_findings(resolver, module, show, is_server=bool(loops.leaves), target=target)
         found += sdk_compat.loop_era_only(loops.findings, target)
         found += sdk_compat.api_findings(resolver, module, show, target)
+    if _blocked_folder(path.parent):
+        found = [d for d in found if d.code == SYNTAX_ERROR.code]
     return _dedupe(found)
+
+
+def _blocked_folder(folder: Path, limit: int = 2_000) -> bool:
+    """Whether a folder inside the rollout cannot be entered: which modules it holds is unknown, so
+    "no workflow found" would be a guess (the access check reports the folder, LAY011)."""
+    denied: list[OSError] = []
+    for visited, (_, dirs, _) in enumerate(os.walk(folder, onerror=denied.append), 1):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d not in ("__pycache__", "node_modules", "venv")]
+        if denied or visited > limit:
+            break
+    return any(isinstance(err, PermissionError) for err in denied)
 
 
 # -- workspace level (osmosis doctor) --------------------------------------------------------
@@ -91,7 +105,12 @@ def check_rollout_entrypoints(ws: Workspace) -> list[Diagnostic]:
             named_by_rollout.setdefault(rollout, []).append(entrypoint)
     found: list[Diagnostic] = []
     for folder in ws.rollout_dirs:
-        found += _check_rollout(ws, folder, named_by_rollout.get(folder.name, []))
+        if folder in ws.unreadable or ws.hidden(folder):
+            continue  # the access check's finding (LAY011)
+        checked = _check_rollout(ws, folder, named_by_rollout.get(folder.name, []))
+        if any(is_folder and folder in p.parents for p, (_, is_folder) in ws.unreadable.items()):
+            checked = [d for d in checked if d.code == SYNTAX_ERROR.code]  # as _blocked_folder says
+        found += checked
     return _dedupe(found)
 
 
@@ -157,6 +176,12 @@ def _top_level_modules(folder: Path) -> list[Path]:
 # -- the entrypoint module -------------------------------------------------------------------
 
 
+def _unreadable_hint(path: Path) -> str:
+    if access_denied(path) is not None:
+        return FILE_PERMISSIONS_HINT
+    return "Make it a readable Python source file (UTF-8 or a coding cookie, no NUL bytes)."
+
+
 def _syntax_findings(modules: list[Module], show: Display) -> list[Diagnostic]:
     return [_syntax_finding(m, show) for m in modules if m.error is not None]
 
@@ -172,7 +197,7 @@ def _syntax_finding(m: Module, show: Display) -> Diagnostic:
             hint="run `osmosis doctor` with Python 3.12 or newer to check this module")
     return SYNTAX_ERROR.at(
         show(m.path), f"{m.path.name}: {err.message}", line=err.line, column=err.column,
-        hint=None if err.line else "Make it a readable Python source file (UTF-8 or a coding cookie, no NUL bytes).",
+        hint=None if err.line else _unreadable_hint(m.path),
     )
 
 

@@ -21,7 +21,7 @@ from generator.check.config_refs import ConfigRef, workspace_configs
 from generator.core.diagnostics import Diagnostic
 from generator.check.registry import rule
 from generator.formats.toml_locate import TomlDoc
-from generator.core.workspace import Workspace
+from generator.core.workspace import Workspace, permission_hint
 
 FAMILY = "git"
 WATCHED = ("rollouts", "configs", "pyproject.toml")  # what the platform runs from the synced branch
@@ -75,6 +75,10 @@ GIT_UNREADABLE = rule(
 def check_git_sync(ws: Workspace) -> list[Diagnostic]:
     if ws.git_root is None:
         return []  # LAY007 reports it
+    dotgit = ws.git_root / ".git"
+    if dotgit in ws.unreadable:
+        return [GIT_UNREADABLE.at(ws.rel(dotgit), f"the repository's .git cannot be read: {ws.unreadable[dotgit][0]}",
+                                  hint=permission_hint(is_folder=dotgit.is_dir()))]
     try:
         import git  # gitpython: lazily, it spawns `git` and is slow to import
     except Exception as err:  # noqa: BLE001  ImportError, or gitpython refusing a missing git binary
@@ -87,7 +91,8 @@ def check_git_sync(ws: Workspace) -> list[Diagnostic]:
         with repo:
             prefix = PurePosixPath(ws.repo_prefix or ".")
             paths = watched(ws)
-            found = _uncommitted(repo, prefix, paths) + _unpushed(repo, prefix, paths)
+            unknown = {ws.rel(p) for p in ws.unreadable}  # git cannot hash them: LAY011 and its kin say why
+            found = _uncommitted(repo, prefix, paths, unknown) + _unpushed(repo, prefix, paths)
             for config in workspace_configs(ws):
                 found += _pins(repo, ws, config)
             return found
@@ -135,7 +140,7 @@ def _under_pre_commit() -> bool:
     return bool(os.environ.get("PRE_COMMIT") or os.environ.get("GIT_INDEX_FILE"))
 
 
-def _uncommitted(repo, prefix: PurePosixPath, paths: list[str]) -> list[Diagnostic]:
+def _uncommitted(repo, prefix: PurePosixPath, paths: list[str], unknown: set[str] | frozenset[str] = frozenset()) -> list[Diagnostic]:
     specs = _pathspecs(prefix, paths)
     staged_counts = _under_pre_commit()
     # -z: paths verbatim (no quoting); untracked files listed one by one; ignored files excluded.
@@ -155,7 +160,10 @@ def _uncommitted(repo, prefix: PurePosixPath, paths: list[str]) -> list[Diagnost
             continue  # staged, and nothing else changed since: it is in the commit being made
         if _is_noise(path) or is_update_leftover(path):
             continue  # a .rej is its own finding (LAY110), never something to commit
-        changed.append(_relative(path, prefix))
+        rel = _relative(path, prefix)
+        if rel in unknown or any(rel.startswith(f"{u}/") for u in unknown):
+            continue
+        changed.append(rel)
     if not changed:
         return []
     changed.sort()

@@ -21,7 +21,7 @@ from generator.core.names import NAME_RULE_TEXT, name_problem
 from generator.core.paths import is_inside
 from generator.check.registry import rule
 from generator.formats.toml_locate import TomlDoc
-from generator.core.workspace import AGENT_FILES, REQUIRED_FOLDERS, Workspace
+from generator.core.workspace import AGENT_FILES, REQUIRED_FOLDERS, Workspace, listing
 
 FAMILY = "layout"
 
@@ -119,6 +119,8 @@ def check_required_paths(ws: Workspace) -> list[Diagnostic]:
     found = []
     for rel in REQUIRED_FOLDERS:
         path = ws.root / rel
+        if ws.hidden(path):
+            continue
         if path.is_symlink() and not path.exists():
             # A dangling link: --fix leaves links alone, so this one is the user's to repair.
             found.append(dataclasses.replace(
@@ -135,6 +137,8 @@ def check_required_paths(ws: Workspace) -> list[Diagnostic]:
             ))
     for rel in AGENT_FILES:
         path = ws.root / rel
+        if ws.hidden(path):
+            continue
         if not path.is_file():
             what = "is not a file" if path.exists() else "is missing"
             diag = MISSING_AGENT_FILE.at(rel, f"{rel} {what}")
@@ -187,7 +191,7 @@ def check_rollout_names(ws: Workspace) -> list[Diagnostic]:
         if problem:
             found.append(INVALID_ROLLOUT_NAME.at(f"rollouts/{folder.name}", problem))
     base = ws.root / "rollouts"
-    linked = sorted(p for p in base.iterdir() if p.is_symlink() and ws.outside(p)) if base.is_dir() else []
+    linked = [p for p in listing(base) if p.is_symlink() and ws.outside(p)]
     for link in linked:
         found.append(ROLLOUT_OUTSIDE.at(
             f"rollouts/{link.name}", f"rollouts/{link.name} links to {os.readlink(link)!r}, outside the workspace; not checked"))

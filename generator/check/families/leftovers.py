@@ -18,7 +18,8 @@ from generator.check.families.todos import SCANNED_SUFFIXES, SKIPPED_DIRS, _file
 from generator.core.diagnostics import Diagnostic
 from generator.core.journal import PREFIX as UNDO_PREFIX
 from generator.check.registry import rule
-from generator.core.workspace import Workspace
+from generator.core.paths import is_dir, is_file
+from generator.core.workspace import Workspace, listing
 
 FAMILY = "layout"
 # The root files and folders the workspace template renders (docs/update.md: what update merges).
@@ -98,7 +99,7 @@ def _candidates(root: Path, rollout_dirs: Iterable[Path]) -> Iterator[Path]:
 
 def _walk_all(base: Path) -> Iterator[Path]:
     """Every file under ``base`` (a rollout's .md and .rej included), links and caches skipped."""
-    for path in sorted(base.iterdir()):
+    for path in listing(base):
         if path.is_symlink():
             continue
         if path.is_dir():
@@ -110,7 +111,7 @@ def _walk_all(base: Path) -> Iterator[Path]:
 
 def _rejects(root: Path, rollout_dirs: Iterable[Path]) -> Iterator[Path]:
     for base in (root, *(root / f for f in MANAGED_FOLDERS)):
-        if base.is_dir() and not base.is_symlink():
+        if is_dir(base) and not base.is_symlink():
             walk = base.glob("*.rej") if base == root else (p for p in _walk_all(base))
             yield from (p for p in walk if p.name.endswith(".rej"))
     for folder in rollout_dirs:

@@ -41,7 +41,8 @@ from generator.check.registry import Rule, workspace_check
 from generator.check.settings import extra_skills  # bad values there are SET findings, not ours
 from generator.core.diagnostics import Diagnostic
 from generator.core.resources import SKILL_NAMES
-from generator.core.workspace import Workspace
+from generator.core.paths import is_dir
+from generator.core.workspace import FILE_PERMISSIONS_HINT, Workspace, access_denied, listing
 
 
 # --- file-level -------------------------------------------------------------------------------------
@@ -74,7 +75,8 @@ def check_skill_dir(path: Path, display: str) -> list[Diagnostic]:
         found.append(SKILL_MD_UNREADABLE.at(file_display, f"{skill_md.name} is not UTF-8 text (byte {err.start})"))
         return found
     except Unreadable as err:
-        found.append(SKILL_MD_UNREADABLE.at(file_display, f"{skill_md.name} {err}"))
+        hint = FILE_PERMISSIONS_HINT if access_denied(skill_md) is not None else None
+        found.append(SKILL_MD_UNREADABLE.at(file_display, f"{skill_md.name} {err}", hint=hint))
         return found
     found.extend(check_skill_text(text, _folder_name(path), file_display, skill_dir=path))
     return found
@@ -330,6 +332,8 @@ def check_skills(ws: Workspace) -> list[Diagnostic]:
     skill_dirs = [d for d in ws.skill_dirs if not d.name.startswith(".")]  # .git, editor caches: not skills
     for skill_dir in skill_dirs:
         display = f".agents/skills/{skill_dir.name}"
+        if skill_dir in ws.unreadable:
+            continue  # the access check's finding (LAY012)
         if ws.outside(skill_dir):  # a linked skill folder, or .agents/ itself linked in from elsewhere
             found.append(SKILL_PATH_ESCAPES.at(display, f"{display} leads outside the workspace through a symlink; not checked"))
             continue
@@ -358,10 +362,12 @@ def _claude_link_findings(ws_root: Path, present: set[str]) -> list[Diagnostic]:
     root = str(ws_root)
     agents = ws_root / ".agents" / "skills"
     claude = ws_root / ".claude" / "skills"
+    if any(access_denied(p) for p in (claude.parent, claude, agents.parent, agents) if is_dir(p)):
+        return []  # the access check's finding (LAY012): what the links are cannot be known
     entries = set()
-    if claude.is_dir() and not claude.is_symlink():
+    if is_dir(claude) and not claude.is_symlink():
         # Plain files (a README, .gitkeep) are not skills: Claude Code ignores them, so do we.
-        entries = {p.name for p in claude.iterdir() if not p.name.startswith(".") and (p.is_dir() or p.is_symlink())}
+        entries = {p.name for p in listing(claude) if not p.name.startswith(".") and (p.is_dir() or p.is_symlink())}
     found = []
     for name in sorted(present | entries):
         link = claude / name

@@ -14,7 +14,8 @@ from pathlib import Path
 from generator.check.registry import workspace_check
 from generator.core.diagnostics import Diagnostic
 from generator.check.registry import rule
-from generator.core.workspace import Workspace
+from generator.core.paths import is_dir, is_file
+from generator.core.workspace import Workspace, listing
 
 FAMILY = "layout"
 MARKER = "TODO(osmosis)"
@@ -34,12 +35,10 @@ TEMPLATE_PLACEHOLDER = rule(
 
 
 def _files(base: Path) -> Iterator[Path]:
-    if base.is_file():
+    if is_file(base):
         yield base
         return
-    if not base.is_dir():
-        return
-    for path in sorted(base.iterdir()):
+    for path in listing(base):
         if path.is_symlink():
             continue  # never follow a link out of the workspace
         if path.is_dir():

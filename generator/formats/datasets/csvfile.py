@@ -8,6 +8,11 @@ finding is a warning. Every value is a string, so the row check
 is only for emptiness, plus the JSON text of a ``metadata`` column. A blank line is an error here
 (unlike JSON lines): the platform's reader takes it for a row of no fields. A byte-order mark is
 an error when it hides a column the platform looks for: its reader keeps the mark in the first name.
+
+Memory is bounded however many lines a record spans: a field is capped at the csv module's default
+limit, which `osmosis dataset upload` validates with (it refuses the file at a longer field), and
+the lines a record spans at MAX_RECORD; past either, the finding is at the record's line and the
+rest of the file is not read (the upload's check stops at that record too).
 """
 
 from __future__ import annotations
@@ -24,12 +29,41 @@ from generator.formats.datasets.blocks import BLOCK_SIZE, MAX_LINE, text_chunks
 from generator.formats.datasets.columns import LABEL, METADATA, TRUTH, USER, ColumnSpec, RowChecker, shown
 from generator.formats.datasets.findings import Findings
 
-# Prompts can be long; the csv module's default field limit (128 KiB) would call them errors.
-FIELD_LIMIT = MAX_LINE
+# The csv module's default, which the SDK's upload check (`_validate_csv`, a plain csv.reader) keeps:
+# a longer field fails `osmosis dataset upload` with "field larger than field limit (131072)".
+FIELD_LIMIT = 131_072
+# The lines one record may span, counted with a str's overhead: one field of a million newlines
+# made 32 MB of text cost 950 MB as separate lines.
+MAX_RECORD = 16 << 20
+_LINE_OVERHEAD = 64
 
 
 class _LineTooLong(Exception):
     """A physical line longer than MAX_LINE: not held in memory; the scan stops there."""
+
+
+class _Stop(Exception):
+    """The scan ends here: ``args`` are the finding's message and line."""
+
+
+class _Record:
+    """The lines of the record being read (to read it again leniently), bounded by MAX_RECORD."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.size = 0
+        self.start = 1
+
+    def begin(self, start: int) -> None:
+        self.lines.clear()
+        self.size, self.start = 0, start
+
+    def add(self, line: str) -> None:
+        self.size += len(line) + _LINE_OVERHEAD
+        if self.size > MAX_RECORD:
+            raise _Stop(f"a record spans more than {MAX_RECORD >> 20} MB of lines (a quoted field left open?); "
+                        "not checked (nor the rest of the file)", self.start)
+        self.lines.append(line)
 
 
 @contextmanager
@@ -41,43 +75,45 @@ def _field_limit(limit: int):
         csv.field_size_limit(before)
 
 
-def _lines(fh: BinaryIO, findings: Findings, block_size: int, taken: list[str]) -> Iterator[str]:
+def _lines(fh: BinaryIO, findings: Findings, block_size: int, taken: _Record) -> Iterator[str]:
     """The file's lines, each with its ``\\n`` (a lone ``\\r`` is not a line end, as for JSON lines).
 
-    Each line is also appended to ``taken``, which the scan empties before every record: so it
-    holds the record's own lines (bounded by the csv field limit), to read again leniently."""
+    Each line is also added to ``taken``, which the scan begins afresh at every record: so it
+    holds the record's own lines, to read again leniently."""
     carry = ""
     for text in text_chunks(fh, findings, block_size):
         if carry:
             text, carry = carry + text, ""
         for line in io.StringIO(text, newline="\n"):  # lazily, not a list of the chunk's lines
             if line.endswith("\n"):
-                taken.append(line)
+                taken.add(line)
                 yield line
             else:
                 carry = line
         if len(carry) > blocks.MAX_LINE:
             raise _LineTooLong
     if carry:
-        taken.append(carry)
+        taken.add(carry)
         yield carry
 
 
 def scan_csv(fh: BinaryIO, findings: Findings, block_size: int = BLOCK_SIZE) -> int | None:
     """Check the header and every record; returns the number of rows (None when the scan stopped
     at a line too long to hold)."""
-    taken: list[str] = []
+    taken = _Record()
     lines = _lines(fh, findings, block_size, taken)
     reader = csv.reader(lines, strict=True)
-    with _field_limit(max(FIELD_LIMIT, csv.field_size_limit())):
+    with _field_limit(FIELD_LIMIT):
         try:
             return _scan(reader, findings, taken, lines)
         except _LineTooLong:
             findings.add("malformed", f"line is longer than {MAX_LINE >> 20} MB; not checked (nor the rest of the file)", reader.line_num + 1)
-            return None
+        except _Stop as stop:
+            findings.add("malformed", *stop.args)
+        return None
 
 
-def _lenient(err: csv.Error, taken: list[str], lines: Iterator[str]) -> tuple[list[str], str, int] | None:
+def _lenient(err: csv.Error, taken: _Record, lines: Iterator[str]) -> tuple[list[str], str, int] | None:
     """The record the platform's lenient reader makes of what the strict reader refused, why we
     still warn, and how many more lines it read; None for errors the lenient reader makes too.
 
@@ -90,8 +126,8 @@ def _lenient(err: csv.Error, taken: list[str], lines: Iterator[str]) -> tuple[li
         problem = "a quoted field is never closed: the platform's reader accepts it and takes the rest of the file into that field"
     else:
         return None
-    before = len(taken)
-    reader = csv.reader(itertools.chain(list(taken), lines))
+    before = len(taken.lines)
+    reader = csv.reader(itertools.chain(list(taken.lines), lines))
     try:
         record = next(reader, [])
     except csv.Error:  # the lenient reader refuses it too (e.g. a lone CR): the strict error stands
@@ -99,7 +135,7 @@ def _lenient(err: csv.Error, taken: list[str], lines: Iterator[str]) -> tuple[li
     return record, problem, reader.line_num - before
 
 
-def _scan(reader, findings: Findings, taken: list[str], lines: Iterator[str]) -> int:
+def _scan(reader, findings: Findings, taken: _Record, lines: Iterator[str]) -> int:
     header: list[str] | None = None
     checker: RowChecker | None = None
     required: list[int] = []
@@ -107,12 +143,15 @@ def _scan(reader, findings: Findings, taken: list[str], lines: Iterator[str]) ->
     extra = 0  # lines the lenient re-reads took, which the strict reader's line_num does not count
     while True:
         start = done + 1
-        taken.clear()
+        taken.begin(start)
         try:
             record = next(reader)
         except StopIteration:
             break
         except csv.Error as err:
+            if "field larger than field limit" in str(err):
+                raise _Stop(f"a field is longer than {FIELD_LIMIT} characters: `osmosis dataset upload` refuses the file "
+                            "there (its CSV reader's field limit); not checked further", start) from None
             lenient = _lenient(err, taken, lines)
             if lenient is None:
                 message = f"not valid CSV: {err}"
