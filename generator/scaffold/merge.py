@@ -15,6 +15,9 @@ from generator.scaffold import pristine
 def _require_clean(repo: Path, root: Path) -> None:
     status = pristine.git(repo, "status", "--porcelain", "--untracked-files=all", "--", str(root)).decode()
     dirty = [line[3:] for line in status.splitlines() if line.strip()]
+    unreadable = [rel for rel in dirty if (repo / rel).exists() and not os.access(repo / rel, os.R_OK)]
+    if unreadable:  # git calls a file it cannot read "changed": the fix is its permissions, not a commit
+        raise UserError(f"{unreadable[0]}: Permission denied; check its permissions (`osmosis update` reads every file it may merge)")
     if dirty:
         listed = ", ".join(dirty[:5]) + (f" and {len(dirty) - 5} more" if len(dirty) > 5 else "")
         raise UserError(f"the git tree has uncommitted changes ({listed}); `osmosis update` needs a clean tree",

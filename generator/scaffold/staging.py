@@ -65,9 +65,15 @@ def free_places(staging: Path, target: Path) -> tuple[list[str], list[str]]:
     """(staged files that can go into ``target``, files left out because something is in the way).
 
     Nothing existing is overwritten, no file is replaced by a folder, and nothing goes through a link."""
+    if not os.access(target, os.W_OK | os.X_OK):
+        raise UserError(f"{target}: Permission denied; check its permissions", hint="nothing was written")
     moves, skipped = [], []
     for rel in files_in(staging, staging):
         dest = target / rel
+        for parent in Path(rel).parents[:-1]:
+            folder = target / parent
+            if folder.is_dir() and not os.access(folder, os.W_OK | os.X_OK):  # it cannot be looked into or added to
+                raise UserError(f"{folder}: Permission denied; check its permissions", hint="nothing was written")
         in_the_way = os.path.lexists(dest) or not is_inside(target, dest.parent) or any(
             os.path.lexists(target / parent) and ((target / parent).is_symlink() or not (target / parent).is_dir())
             for parent in Path(rel).parents[:-1])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -151,12 +152,15 @@ def test_init_force_meeting_an_unreadable_folder_is_exit_2(tmp_path):
     with no_access(target / "data"):
         done = osmosis("init", target, "--force", "--defaults", "--template", "multiply", "--no-git")
     assert done.returncode == 2, (done.stdout, done.stderr)
-    assert "Permission denied" in done.stderr and "Traceback" not in done.stderr and "internal error" not in done.stderr
+    assert f"{target / 'data'}: Permission denied; check its permissions" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr and "internal error" not in done.stderr
     assert sorted(p.name for p in target.iterdir()) == ["data"]
 
 
 def test_update_meeting_an_unreadable_file_is_exit_2(ws):
+    subprocess.run(["git", "commit", "-qam", "the secret line"], cwd=ws, check=True, capture_output=True)
     with no_access(ws / "AGENTS.md"):
         done = osmosis("update", cwd=ws)
     assert done.returncode == 2, (done.stdout, done.stderr)
-    assert "AGENTS.md" in done.stderr and "Traceback" not in done.stderr and "internal error" not in done.stderr
+    assert "AGENTS.md: Permission denied; check its permissions" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr and "internal error" not in done.stderr
