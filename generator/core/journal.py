@@ -213,19 +213,11 @@ def _seal(body: bytes) -> str:
 
 
 def _write_journal(undo: Path, journal: dict) -> None:
+    from generator.core import safe_write
+
     body = json.dumps(journal, sort_keys=True).encode("utf-8")
-    data = _seal(body).encode("ascii") + b"\n" + body
-    tmp = undo / "journal.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(tmp, undo / JOURNAL)  # the journal exists whole or not at all
-    _fsync_dir(undo)
+    # atomic (exclusive temporary file, fsync, rename): the journal exists whole or not at all
+    safe_write.write_bytes(undo, undo / JOURNAL, _seal(body).encode("ascii") + b"\n" + body)
 
 
 def read_journal(undo: Path) -> tuple[dict | None, bool]:
