@@ -143,3 +143,55 @@ def test_output_scan_flags_every_git_path_and_link_out(entries):
         assert expected <= flagged
     finally:
         shutil.rmtree(base, ignore_errors=True)
+
+
+@FAST
+@given(st.binary(max_size=400))
+def test_a_planted_journal_is_read_without_raising_and_never_acted_on(data):
+    """An `.osmosis-undo-*` folder can come with a clone: its journal is untrusted input."""
+    from generator.core import journal
+
+    base = Path(tempfile.mkdtemp(prefix="osmosis-fuzz-"))
+    try:
+        root, outside = _layout(base)
+        (root / "mine.txt").write_bytes(b"the user's\n")
+        planted = root / ".osmosis-undo-fuzz"
+        planted.mkdir()
+        (planted / journal.JOURNAL).write_bytes(data)
+        _, sealed = journal.read_journal(planted)
+        assert not sealed
+        journal.recover(root)
+        assert (root / "mine.txt").read_bytes() == b"the user's\n" and planted.is_dir()
+        assert (outside / "file").read_bytes() == OUTSIDE_TEXT
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+@FAST
+@given(st.lists(st.tuples(st.lists(SEGMENTS, min_size=1, max_size=4), st.binary(max_size=16)), min_size=1, max_size=4))
+def test_a_journaled_change_lands_inside_the_root_whole_or_not_at_all(changes):
+    from generator.core import journal
+
+    base = Path(tempfile.mkdtemp(prefix="osmosis-fuzz-"))
+    try:
+        root, outside = _layout(base)
+        before = {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*")
+                  if p.is_file() and not p.is_symlink()}
+        wanted = {"/".join(parts): data for parts, data in changes}
+        try:
+            journal.apply(root, "fuzz", [journal.Change(rel, content=data) for rel, data in wanted.items()])
+            landed = True
+        except (UserError, OSError, ValueError):
+            landed = False
+        assert (outside / "file").read_bytes() == OUTSIDE_TEXT
+        assert not [p for p in root.iterdir() if p.name.startswith(journal.PREFIX)]
+        now = {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*")
+               if p.is_file() and not p.is_symlink()}
+        if landed:
+            for rel, data in wanted.items():
+                assert (root / rel).read_bytes() == data
+                assert not has_git_segment(os.path.relpath(os.path.realpath(root / rel), os.path.realpath(root)))
+        else:
+            assert now == before  # nothing of a refused change stays
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
