@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import os
 import subprocess
-import tempfile
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
@@ -376,13 +375,10 @@ def prepare_record(repo: Path, root: Path, tree_dir: Path, message: str) -> RefM
     """The commit `record` would put on the pristine ref, made but not yet on the ref (``new == old``
     when the render is what the ref holds already). Moving the ref is the caller's, all or nothing
     with the files (generator.core.journal)."""
-    with tempfile.TemporaryDirectory(prefix="osmosis-index-") as tmp:
-        env = {"GIT_INDEX_FILE": str(Path(tmp) / "index"), "GIT_WORK_TREE": str(tree_dir)}
-        git_dir = git(repo, "rev-parse", "--absolute-git-dir").decode().strip()
-        env["GIT_DIR"] = git_dir
-        # --force: the render is recorded whole, whatever the workspace's .gitignore says.
-        git(tree_dir, "add", "--all", "--force", ".", env=env)
-        tree = git(tree_dir, "write-tree", env=env).decode().strip()
+    from generator.scaffold.git_tree import write_tree
+
+    git_dir = git(repo, "rev-parse", "--absolute-git-dir").decode().strip()
+    tree = write_tree(git, repo, git_dir, tree_dir)  # whole and untouched: no .gitignore, no attributes
     ref = ref_name(repo, root)
     parent = resolve_ref(repo, ref)
     if parent and git(repo, "rev-parse", f"{parent}^{{tree}}").decode().strip() == tree:
@@ -415,14 +411,7 @@ def prepare_after_init(rendered: Path, repo: Path, root: Path) -> RefMove:
 
 
 def extract(repo: Path, ref: str, dest: Path) -> None:
-    """Write the tree of ``ref`` into folder ``dest`` (files and symlinks)."""
-    import io
-    import tarfile
+    """Write the tree of ``ref`` into folder ``dest`` (files and symlinks), byte for byte."""
+    from generator.scaffold.git_tree import read_tree
 
-    data = git(repo, "archive", "--format=tar", ref)
-    with tarfile.open(fileobj=io.BytesIO(data)) as archive:
-        members = [m for m in archive.getmembers() if not m.name.startswith(("/", "..")) and ".." not in Path(m.name).parts]
-        if hasattr(tarfile, "data_filter"):
-            archive.extractall(dest, members=members, filter="tar")
-        else:  # pragma: no cover - Python < 3.12 without the backported filters
-            archive.extractall(dest, members=members)
+    read_tree(git, repo, ref, dest)

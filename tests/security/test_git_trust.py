@@ -151,3 +151,36 @@ def test_config_and_attribute_readers():
     assert unsafe_config_keys("[core] fsmonitor = x\n[include]\n path = y\n[Filter \"a\"]\n clean = z\n") == [
         "core.fsmonitor", "include.path", "filter.clean"]
     assert gitattributes_drivers("# filter=x\n*.py text\n* -diff merge=ours\n") == ["line 3: merge=ours"]
+
+
+@pytest.mark.parametrize("attributes", ["* working-tree-encoding=UTF-16\n", "* text eol=crlf\n"])
+def test_a_rendered_gitattributes_does_not_change_the_pristine_record(tmp_path, attributes):
+    """Found by bench/adversarial: a template's root .gitattributes with `working-tree-encoding=UTF-16`
+    made `git add` of the pristine render fail (exit 3). The render is recorded byte for byte, with
+    no attribute applied, so `osmosis update` later compares like with like."""
+    ws = make_workspace(tmp_path / "ws")
+    template = blank_copy(tmp_path / "attrs")
+    add_file(template, ".gitattributes", attributes)
+    result = cli("rollout", "new", "second", "--template", template, "--workspace", ws, "--defaults")
+    assert result.exit_code == 0, result.output
+    for rel in (".gitattributes", "rollouts/second/main.py"):
+        recorded = git(ws, "cat-file", "blob", f"refs/osmosis/pristine:{rel}")
+        assert recorded == (ws / rel).read_text(), rel
+
+
+def test_the_pristine_base_is_read_back_whole_whatever_its_attributes(tmp_path):
+    """`git archive` would apply the recorded render's own export-ignore / export-subst attributes,
+    and `osmosis update` would merge from a base missing files or with rewritten ones."""
+    from generator.scaffold import pristine
+
+    ws = make_workspace(tmp_path / "ws")
+    template = blank_copy(tmp_path / "attrs")
+    add_file(template, ".gitattributes", "* export-ignore\n*.md export-subst\n")
+    add_file(template, "rollouts/{{ rollout_name }}/NOTES.md", "$Format:%H$\n")
+    assert cli("rollout", "new", "second", "--template", template, "--workspace", ws, "--defaults").exit_code == 0
+    base = tmp_path / "base"
+    base.mkdir()
+    pristine.extract(ws, pristine.PRISTINE_REF, base)
+    assert (base / "rollouts/second/NOTES.md").read_text() == "$Format:%H$\n"
+    recorded = set(git(ws, "ls-tree", "-r", "--name-only", pristine.PRISTINE_REF).split())
+    assert {p.relative_to(base).as_posix() for p in base.rglob("*") if p.is_file() or p.is_symlink()} == recorded
