@@ -15,27 +15,52 @@ from pathlib import Path
 
 MAX_NESTING = 100  # arrays and inline tables; real configs stay below 10
 
-_TOKEN = re.compile(r"\"\"\"|'''|[\"'#\[\]{}\n]")
+_TOKEN = re.compile(r"\"\"\"|'''|[\"'#\[\]{}\n.=,]")
 _BASIC_END = re.compile(r'\\.|"|\n', re.DOTALL)
 _MULTI_BASIC_END = re.compile(r'\\.|"""', re.DOTALL)
 
 
 def toml_too_deep(text: str, limit: int = MAX_NESTING) -> tuple[int, int] | None:
-    """(line, column) where ``text`` nests arrays / inline tables deeper than ``limit``; None when it does not.
+    """(line, column) where ``text`` nests arrays, inline tables or dotted keys deeper than ``limit``; None when it does not.
 
     A linear scan that skips strings and comments; brackets are counted, not matched (a syntax error
     is tomllib's to report, afterwards)."""
+    # Dotted keys nest too (`[a.b.c]`, `a.b.c = 1`, `{a.b = 1}`): tomllib builds those levels without
+    # recursing, but every consumer that walks the result does. Dots count only in a key: from a line's
+    # start, a `{` or an inline table's `,` up to its `=`, and in a table header.
     depth, line, line_start, pos = 0, 1, 0, 0
+    opened: list[str] = []
+    in_key, header, header_dots, key_dots = True, False, 0, 0
     while (match := _TOKEN.search(text, pos)) is not None:
         token, pos = match.group(), match.end()
         if token == "\n":
             line, line_start = line + 1, pos
+            in_key, key_dots = not opened, 0
+        elif token == ".":
+            if in_key:
+                key_dots += 1
+                if header_dots + key_dots + depth > limit:
+                    return line, match.start() - line_start + 1
+        elif token == "=":
+            in_key = False
+        elif token == ",":
+            in_key = bool(opened) and opened[-1] == "{"
         elif token in "[{":
+            if token == "[" and in_key and not opened:  # a table header: its dots nest what follows
+                header, header_dots = True, 0
+                continue
             depth += 1
+            opened.append(token)
+            in_key = token == "{"
             if depth > limit:
                 return line, match.start() - line_start + 1
         elif token in "]}":
+            if header and not opened:
+                header, header_dots, key_dots, in_key = False, key_dots, 0, False
+                continue
             depth = max(depth - 1, 0)
+            if opened:
+                opened.pop()
         elif token == "#":
             end = text.find("\n", pos)
             pos = len(text) if end == -1 else end
@@ -107,6 +132,6 @@ def toml_loads(text: str) -> dict:
         import tomli as tomllib
 
     if (at := toml_too_deep(text)) is not None:
-        raise tomllib.TOMLDecodeError(f"arrays or inline tables nested more than {MAX_NESTING} deep "
+        raise tomllib.TOMLDecodeError(f"values nested more than {MAX_NESTING} deep (arrays, inline tables or dotted keys) "
                                       f"(at line {at[0]}, column {at[1]})")
     return tomllib.loads(text)

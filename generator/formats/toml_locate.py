@@ -96,7 +96,7 @@ class TomlDoc:
 
         # tomllib recurses per level: a deep text is a finding on its file, not a RecursionError
         if (at := toml_too_deep(text)) is not None:
-            return cls(text, None, TomlSyntaxError(f"arrays or inline tables nested more than {MAX_NESTING} deep", *at), Locator())
+            return cls(text, None, TomlSyntaxError(f"values nested more than {MAX_NESTING} deep (arrays, inline tables or dotted keys)", *at), Locator())
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as err:

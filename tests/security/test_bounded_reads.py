@@ -29,12 +29,19 @@ def diagnostics(done: subprocess.CompletedProcess) -> list[dict]:
     return json.loads(done.stdout)["diagnostics"]
 
 
-@pytest.mark.parametrize("value", ["[" * 1000 + "]" * 1000, "{a = " * 1000 + "}" * 1000])
-def test_toml_nested_1000_deep_is_a_finding_on_that_file(tmp_path, value):
+@pytest.mark.parametrize("line", [
+    "v = " + "[" * 1000 + "]" * 1000, "v = " + "{a = " * 1000 + "}" * 1000,
+    # dotted keys (found by bench/adversarial): tomllib builds these without recursing, our walks did
+    "[" + ".".join(["a"] * 1000) + "]", "[" + ".".join(["a"] * 50_000) + "]", ".".join(["k"] * 1000) + " = 1",
+    "v = {" + ".".join(["k"] * 1000) + " = 1}",
+])
+def test_toml_nested_1000_deep_is_a_finding_on_that_file(tmp_path, line):
     config = tmp_path / "configs" / "eval" / "deep.toml"
     config.parent.mkdir(parents=True)
-    config.write_text(f'[experiment]\nrollout = "x"\nv = {value}\n')
-    found = diagnostics(osmosis("validate", config, "--format", "json"))
+    config.write_text(f'[experiment]\nrollout = "x"\n{line}\n')
+    done = osmosis("validate", config, "--format", "json")
+    assert "internal error" not in done.stderr and "Traceback" not in done.stderr, done.stderr
+    found = diagnostics(done)
     assert [(d["code"], d["line"]) for d in found if d["code"] == "CFG001"] == [("CFG001", 3)]
     assert "nested more than" in found[0]["message"]
 
@@ -42,10 +49,12 @@ def test_toml_nested_1000_deep_is_a_finding_on_that_file(tmp_path, value):
 def test_doctor_keeps_the_rest_of_the_report_with_a_deep_config(make_workspace):
     ws = make_workspace(git=False)
     (ws / "configs/eval/deep.toml").write_text("v = " + "[" * 1000 + "]" * 1000 + "\n")
+    (ws / "configs/training/dotted.toml").write_text("[" + ".".join(["a"] * 1000) + "]\nx = 1\n")
     (ws / "pyproject.toml").write_text((ws / "pyproject.toml").read_text() + "\n[tool.deep]\nv = " + "[" * 1000 + "]" * 1000 + "\n")
     done = osmosis("doctor", ws, "--format", "json")
     found = diagnostics(done)
     assert {"CFG001", "LAY004"} <= {d["code"] for d in found}
+    assert {d["path"] for d in found if d["code"] == "CFG001"} >= {"configs/eval/deep.toml", "configs/training/dotted.toml"}
     assert "internal error" not in done.stderr
 
 
@@ -54,6 +63,9 @@ def test_nesting_scan_skips_strings_and_comments():
     assert toml_too_deep(f'a = "{deep}"\nb = \'{deep}\'\n# {deep}\nc = """\n{deep}"""\nd = \'\'\'{deep}\n\'\'\'\n') is None
     assert toml_too_deep('a = "\\"[[["\n' + "b = " + deep) == (2, 5 + MAX_NESTING)
     assert toml_too_deep("[[tables]]\n" * 1000) is None  # headers close on their line
+    # dots in values, strings and comments are not keys
+    assert toml_too_deep("x = [" + ", ".join(["1.5"] * 500) + "]\n" + '"a.b.c" = 1\n# ' + "." * 500 + "\n") is None
+    assert toml_too_deep("[a.b]\nc.d = {e.f = [1.5, {g.h = 2}]}\n") is None
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
