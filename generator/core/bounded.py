@@ -122,6 +122,21 @@ def read_capped(path: Path, cap: int) -> bytes:
         os.close(fd)
 
 
+def read_head(path: Path, size: int) -> bytes:
+    """Up to ``size`` bytes from the start of regular file ``path``; b"" for anything else (a FIFO,
+    a device, a folder, an unreadable file), never blocking."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return b""
+    try:
+        return os.read(fd, size) if stat.S_ISREG(os.fstat(fd).st_mode) else b""
+    except OSError:
+        return b""
+    finally:
+        os.close(fd)
+
+
 def toml_loads(text: str) -> dict:
     """`tomllib.loads`, with a text nested deeper than MAX_NESTING rejected as a TOMLDecodeError."""
     import sys

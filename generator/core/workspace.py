@@ -106,11 +106,9 @@ _MARKER_READ_BYTES = 65_536  # enough for any root pyproject's dependency list; 
 
 
 def _mentions_osmosis(path: Path) -> bool:
-    try:
-        with path.open("rb") as stream:
-            return b"osmosis" in stream.read(_MARKER_READ_BYTES).lower()
-    except OSError:
-        return False
+    from generator.core.bounded import read_head
+
+    return b"osmosis" in read_head(path, _MARKER_READ_BYTES).lower()  # a FIFO named pyproject.toml reads as b""
 
 
 def workspace_markers(folder: Path) -> tuple[list[str], list[str]]:

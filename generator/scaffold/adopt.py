@@ -19,14 +19,14 @@ like one of its own.
 from __future__ import annotations
 
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import typer
 
-from generator.scaffold import ownership, pristine
+from generator.core import lock
 from generator.core.errors import EXIT_FINDINGS, UserError
+from generator.scaffold import ownership, pristine
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -114,7 +114,7 @@ def adopt_command(root: Path, *, conflict: str, dry_run: bool) -> int:
         take_back_interrupted(root)
         _require_clean(repo, root)
     policy = ownership.load(root)
-    with tempfile.TemporaryDirectory(prefix="osmosis-adopt-") as tmp:
+    with lock.temp_folder("osmosis-adopt-") as tmp:
         new_dir, base_dir = Path(tmp) / "new", Path(tmp) / "base"
         new_dir.mkdir()
         base_dir.mkdir()

@@ -60,6 +60,40 @@ def _copier_loader() -> type:
     return _CopierLoader
 
 
+MAX_EXPANDED = 100_000  # values the config holds once its aliases are expanded; real ones hold a few hundred
+
+
+def _refuse_alias_bombs(path: Path) -> None:
+    """pyyaml shares an aliased value instead of copying it, but copier copies and walks the answers:
+    nine lines of nested aliases ("billion laughs") become 9**9 values. Count what the aliases
+    expand to, on the composed node graph (each node sized once), before anything expands."""
+    import yaml
+
+    sizes: dict[int, int] = {}
+    for root in yaml.compose_all(path.read_text(encoding="utf-8"), Loader=yaml.SafeLoader):
+        stack, visiting = [(root, False)], set()
+        while stack:
+            node, children_done = stack.pop()
+            if id(node) in sizes:
+                continue
+            if isinstance(node, yaml.MappingNode):
+                children = [part for pair in node.value for part in pair]
+            elif isinstance(node, yaml.SequenceNode):
+                children = list(node.value)
+            else:
+                children = []
+            if children_done:
+                sizes[id(node)] = 1 + sum(sizes.get(id(child), 0) for child in children)
+                if sizes[id(node)] > MAX_EXPANDED:
+                    raise UserError(f"{path} expands to more than {MAX_EXPANDED:,} values through its YAML aliases "
+                                    "(`&name` / `*name`); a template's settings need a few hundred, so it was not read",
+                                    hint="fix the template, or report it to its author")
+            elif id(node) not in visiting:  # a node that contains itself is counted once
+                visiting.add(id(node))
+                stack.append((node, True))
+                stack.extend((child, False) for child in children if id(child) not in sizes)
+
+
 def load_config(template: Path) -> dict[str, Any]:
     """The template's copier.yml as a mapping; a UserError when it is missing or not YAML."""
     path = copier_file(template)
@@ -72,6 +106,11 @@ def load_config(template: Path) -> dict[str, Any]:
         if path.stat().st_size > CONFIG_BYTES:
             raise UserError(f"{path} is larger than {CONFIG_BYTES >> 20} MB; a template's settings and questions fit "
                             "in a few KB, so it was not read", hint="fix the template, or report it to its author")
+        try:
+            _refuse_alias_bombs(path)
+        except RecursionError:  # pyyaml composes recursively: thousands of levels end here
+            raise UserError(f"{path} nests its values thousands of levels deep; not read",
+                            hint="fix the template, or report it to its author") from None
         docs = [d for d in yaml.load_all(path.read_text(encoding="utf-8"), Loader=loader) if d is not None]
     except (yaml.YAMLError, UnicodeDecodeError, OSError) as err:
         first = str(err).splitlines()[0] if str(err) else type(err).__name__

@@ -53,7 +53,11 @@ def _rollout_names() -> str:
 
 
 def _clone(url: str) -> Path:
+    from generator.core import lock
+
+    lock.sweep(Path(tempfile.gettempdir()), "osmosis-template-")  # clones a killed run left
     target = Path(tempfile.mkdtemp(prefix="osmosis-template-"))
+    lock.claim(target)
     env = {**os.environ, "GIT_TERMINAL_PROMPT": "0"}
     # copier's shorthands for GitHub and GitLab
     prefix = {"gh:": "https://github.com/", "gl:": "https://gitlab.com/"}.get(url[:3])

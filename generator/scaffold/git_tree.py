@@ -8,10 +8,10 @@ would rewrite the content) and the workspace's ignore rules; `hash-object --no-f
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from generator.core import lock
 from generator.core.template_guard import has_git_segment
 
 Git = Callable[..., bytes]  # pristine.git: (cwd, *args, env=..., input=...) -> stdout
@@ -49,7 +49,7 @@ def write_tree(git: Git, repo: Path, git_dir: str, folder: Path) -> str:
     for rel, target in links:
         sha = git(folder, "hash-object", "-w", "--stdin", env=env, input=target.encode()).decode().strip()
         entries.append(("120000", sha, rel))
-    with tempfile.TemporaryDirectory(prefix="osmosis-index-") as tmp:
+    with lock.temp_folder("osmosis-index-") as tmp:
         env["GIT_INDEX_FILE"] = str(Path(tmp) / "index")
         info = "".join(f"{mode} {sha}\t{rel}\0" for mode, sha, rel in entries)
         git(repo, "update-index", "--add", "-z", "--index-info", env=env, input=info.encode())

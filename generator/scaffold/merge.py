@@ -5,9 +5,9 @@ from __future__ import annotations
 import difflib
 import os
 import subprocess
-import tempfile
 from pathlib import Path
 
+from generator.core import lock
 from generator.core.errors import UserError
 from generator.scaffold import pristine
 
@@ -78,7 +78,7 @@ def _is_text(*contents: bytes | str | None) -> bool:
 
 def merge_file(ours: bytes, base: bytes, theirs: bytes, rel: str) -> tuple[bytes, bool]:
     """`git merge-file` of the three versions: (result, had_conflicts)."""
-    with tempfile.TemporaryDirectory(prefix="osmosis-merge-") as tmp:
+    with lock.temp_folder("osmosis-merge-") as tmp:
         paths = []
         for name, data in (("ours", ours), ("base", base), ("theirs", theirs)):
             p = Path(tmp) / name

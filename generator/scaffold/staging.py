@@ -36,14 +36,22 @@ def make_staging(parent: Path, prefix: str) -> Path:
                         hint="check the folder's permissions, or choose another folder") from None
 
 
+# the writers' scratch folders in the temporary folder (lock.temp_folder, claimed while in use)
+SCRATCH_PREFIXES = ("osmosis-update-", "osmosis-pristine-", "osmosis-merge-", "osmosis-index-", "osmosis-adopt-",
+                    "osmosis-template-")
+
+
 def take_back_interrupted(root: Path) -> None:
     """Undo what a killed osmosis writer left half-done in ``root`` (the caller holds its lock), saying so."""
     import typer
 
-    from generator.core import journal
+    from generator.core import journal, lock
 
     for line in journal.recover(root):
         typer.echo(f"note: {line}", err=True)
+    scratch = Path(tempfile.gettempdir())
+    for prefix in SCRATCH_PREFIXES:  # a killed run's scratch folders, whichever step it was in
+        lock.sweep(scratch, prefix)
 
 
 def check_target(target: Path, force: bool) -> None:

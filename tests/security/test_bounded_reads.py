@@ -77,6 +77,21 @@ def test_validate_a_fifo_main_py_does_not_block(tmp_path):
     assert any("not a regular file" in d["message"] for d in found), found
 
 
+@pytest.mark.parametrize("rel,expected", [
+    (".gitignore", ("GIT004", ".gitignore")),  # git itself opens it on every status and would block
+    ("pyproject.toml", ("LAY004", "pyproject.toml")),  # not "the root has no pyproject.toml"
+])
+def test_doctor_with_a_fifo_that_git_or_doctor_reads_does_not_block(make_workspace, rel, expected):
+    """Found by bench/adversarial: both made doctor (and --fix) wait forever."""
+    ws = make_workspace()
+    (ws / rel).unlink()
+    os.mkfifo(ws / rel)
+    for args in (["doctor", ws, "--format", "json"], ["doctor", ws, "--fix", "--format", "json"]):
+        found = diagnostics(osmosis(*args))  # a block would be a TimeoutExpired after LIMIT seconds
+        assert expected in {(d["code"], d["path"]) for d in found}
+        assert ("LAY003", "pyproject.toml") not in {(d["code"], d["path"]) for d in found}
+
+
 def test_validate_a_main_py_linking_to_dev_zero(tmp_path):
     if not Path("/dev/zero").exists():
         pytest.skip("no /dev/zero here")

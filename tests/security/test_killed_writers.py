@@ -141,14 +141,18 @@ def _an_older_base(ws: Path, names: list[str]) -> None:
     pristine.record(repo, ws, base, "older base")
 
 
-def test_update_killed_half_way_is_all_or_nothing(ws):
+def test_update_killed_half_way_is_all_or_nothing(ws, tmp_path, monkeypatch):
     names = ["AGENTS.md", "CLAUDE.md", "configs/AGENTS.md",
              *sorted(p.relative_to(ws).as_posix() for p in (ws / ".agents" / "skills").rglob("SKILL.md"))]
     assert len(names) >= 8
     _an_older_base(ws, names)
     older = files(ws)
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setenv("TMPDIR", str(scratch))  # where the runs keep their scratch folders
     killed(ws, "generator.core.journal:_make", len(names) // 2, "update")
     assert files(ws) != older  # half of the files were replaced when the kill landed
+    assert [p for p in scratch.iterdir() if p.name.startswith("osmosis-update-")]  # and its scratch folder stayed
     done = osmosis(ws, "update")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "took back an interrupted `osmosis update`" in done.stderr
@@ -156,6 +160,7 @@ def test_update_killed_half_way_is_all_or_nothing(ws):
     for rel in names:
         assert "an older template's line" not in (ws / rel).read_text(), rel
     assert osmosis(ws, "update", "--check").returncode == 0
+    assert not [p for p in scratch.iterdir() if p.name.startswith("osmosis-") and not p.name.startswith("osmosis-lock-")]
 
 
 def test_update_killed_then_undone_by_hand_is_not_clobbered(ws):

@@ -79,6 +79,10 @@ def check_git_sync(ws: Workspace) -> list[Diagnostic]:
     if dotgit in ws.unreadable:
         return [GIT_UNREADABLE.at(ws.rel(dotgit), f"the repository's .git cannot be read: {ws.unreadable[dotgit][0]}",
                                   hint=permission_hint(is_folder=dotgit.is_dir()))]
+    if (blocking := _blocks_git(ws)) is not None:
+        return [GIT_UNREADABLE.at(ws.rel(blocking), f"{blocking.name} is not a regular file (a FIFO or a device): "
+                                  "git reads it on every `git status` and would wait forever, so git was not asked",
+                                  hint=f"replace {ws.rel(blocking)} with a regular file (or delete it)")]
     try:
         import git  # gitpython: lazily, it spawns `git` and is slow to import
     except Exception as err:  # noqa: BLE001  ImportError, or gitpython refusing a missing git binary
@@ -98,6 +102,25 @@ def check_git_sync(ws: Workspace) -> list[Diagnostic]:
             return found
     except Exception as err:  # noqa: BLE001  a git command failed: report it instead of crashing doctor
         return [GIT_UNREADABLE.at(None, f"git failed: {_one_line(err)}")]
+
+
+# Files git itself opens on every status: one that is a FIFO blocks git (and doctor) for good.
+_GIT_READS = (".gitignore", ".gitattributes", ".git/info/exclude", ".git/info/attributes")
+GIT_TIMEOUT = 120  # seconds; a backstop for what _blocks_git cannot see (a FIFO .gitignore deep in the tree)
+
+
+def _blocks_git(ws: Workspace) -> Path | None:
+    import stat
+
+    for base in dict.fromkeys((ws.git_root, ws.root)):
+        for rel in _GIT_READS:
+            try:
+                mode = os.lstat(base / rel).st_mode
+            except OSError:
+                continue
+            if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode) or stat.S_ISDIR(mode)):
+                return base / rel
+    return None
 
 
 def _one_line(err: BaseException) -> str:
@@ -144,7 +167,7 @@ def _uncommitted(repo, prefix: PurePosixPath, paths: list[str], unknown: set[str
     specs = _pathspecs(prefix, paths)
     staged_counts = _under_pre_commit()
     # -z: paths verbatim (no quoting); untracked files listed one by one; ignored files excluded.
-    out = repo.git.status("--porcelain", "-z", "--untracked-files=all", "--", *specs)
+    out = repo.git.status("--porcelain", "-z", "--untracked-files=all", "--", *specs, kill_after_timeout=GIT_TIMEOUT)
     changed = []
     entries = out.split("\0")
     i = 0

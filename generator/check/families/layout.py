@@ -9,9 +9,8 @@ init` writes and what a clone keeps), else the workspace folder's name (what the
 
 from __future__ import annotations
 
-import os
-
 import dataclasses
+import os
 import re
 from pathlib import Path
 
@@ -151,6 +150,10 @@ def check_required_paths(ws: Workspace) -> list[Diagnostic]:
 @workspace_check(FAMILY)
 def check_root_pyproject(ws: Workspace) -> list[Diagnostic]:
     path = ws.root / "pyproject.toml"
+    if os.path.lexists(path) and not path.is_file():  # a folder, a FIFO, a device, a dangling link: one finding, here
+        return [INVALID_ROOT_PYPROJECT.at("pyproject.toml", "pyproject.toml is not a regular file (a folder, a FIFO, "
+                                          "a device or a broken link), so it was not read",
+                                          hint="replace it with the workspace's pyproject.toml (a regular file)")]
     if not path.is_file():
         return [MISSING_ROOT_PYPROJECT.at("pyproject.toml", "the workspace root has no pyproject.toml")] + _folder_name(ws)
     text = ws.read_text(path)
