@@ -92,6 +92,16 @@ def test_doctor_with_a_fifo_that_git_or_doctor_reads_does_not_block(make_workspa
         assert ("LAY003", "pyproject.toml") not in {(d["code"], d["path"]) for d in found}
 
 
+def test_validate_a_config_linking_to_dev_zero_in_a_workspace(make_workspace):
+    """Found by bench/adversarial: validate read the link whole, until the OOM killer stopped it."""
+    ws = make_workspace(git=False)
+    config = ws / "configs" / "eval" / "multiply.toml"
+    config.unlink()
+    config.symlink_to("/dev/zero")
+    found = diagnostics(osmosis("validate", "configs/eval/multiply.toml", "--format", "json", cwd=ws))
+    assert [(d["code"], "not a regular file" in d["message"]) for d in found] == [("CFG001", True)]
+
+
 def test_validate_a_main_py_linking_to_dev_zero(tmp_path):
     if not Path("/dev/zero").exists():
         pytest.skip("no /dev/zero here")

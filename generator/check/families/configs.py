@@ -57,7 +57,12 @@ def check_config_file(path: Path, kind: str | None, ws: Workspace | None, displa
     """
     if ws is not None and ws.outside(path):
         return [CONFIG_OUTSIDE.at(display, f"{display} links outside the workspace (to {os.path.realpath(path)}); not checked")]
-    text = ws.read_text(path) if ws is not None else _read(path)
+    from generator.core.bounded import Unreadable
+
+    try:
+        text = ws.read_text(path) if ws is not None else _read(path)
+    except Unreadable as err:  # a FIFO or a link to /dev/zero named like a config
+        return [TOML_SYNTAX.at(display, f"{path.name} {err}", hint="replace it with a regular TOML file")]
     if text is None:
         if not path.is_file():
             return [TOML_SYNTAX.at(display, f"{path.name} cannot be read")]
@@ -74,9 +79,13 @@ def check_config_file(path: Path, kind: str | None, ws: Workspace | None, displa
 
 
 def _read(path: Path) -> str | None:
+    """The config's text outside a workspace; capped, never a blocking read (`Unreadable` says why not)."""
+    from generator.core.bounded import read_capped
+    from generator.core.workspace import MAX_TEXT_BYTES
+
     try:
-        return path.read_bytes().decode("utf-8").replace("\r\n", "\n")  # a lone CR kept, as Workspace.read_text
-    except (OSError, UnicodeDecodeError):
+        return read_capped(path, MAX_TEXT_BYTES).decode("utf-8").replace("\r\n", "\n")  # a lone CR kept, as Workspace.read_text
+    except UnicodeDecodeError:
         return None
 
 
