@@ -144,7 +144,7 @@ def sigint_cases(n: int = 15, seed: int = 1) -> list[Case]:
 
                 def consistent(s: Sandbox) -> list[str]:
                     run = s.runs[-1]
-                    if run.killed and run.code not in (130, -signal.SIGINT):
+                    if run.killed and run.code not in (130, -signal.SIGINT) and not run.interrupted_interpreter_start:
                         return [f"Ctrl-C gave exit {run.code}: {run.last_line()}"]
                     return []
                 return Plan(lambda s: s.run_killed(*argv, delay=delay, sig=signal.SIGINT),

@@ -51,7 +51,14 @@ class Run:
 
     @property
     def traceback(self) -> bool:
-        return self.code == 3 or TRACEBACK in self.out
+        return self.code == 3 or (TRACEBACK in self.out and not self.interrupted_interpreter_start)
+
+    @property
+    def interrupted_interpreter_start(self) -> bool:
+        """Our Ctrl-C landed while Python itself was starting (site, runpy: only `<frozen ...>` frames),
+        before any osmosis module ran: the interpreter's traceback, which no program can catch."""
+        frames = [ln.strip() for ln in self.out.splitlines() if ln.strip().startswith('File "')]
+        return self.killed and bool(frames) and all(f.startswith('File "<frozen ') for f in frames)
 
     def last_line(self) -> str:
         lines = [ln for ln in self.out.strip().splitlines() if ln.strip()]
