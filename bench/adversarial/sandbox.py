@@ -55,10 +55,13 @@ class Run:
 
     @property
     def interrupted_interpreter_start(self) -> bool:
-        """Our Ctrl-C landed while Python itself was starting (site, runpy: only `<frozen ...>` frames),
-        before any osmosis module ran: the interpreter's traceback, which no program can catch."""
+        """Our Ctrl-C landed while Python itself was starting (importing site or runpy, before any
+        osmosis module or installed package ran): the interpreter's traceback, which no program can catch."""
         frames = [ln.strip() for ln in self.out.splitlines() if ln.strip().startswith('File "')]
-        return self.killed and bool(frames) and all(f.startswith('File "<frozen ') for f in frames)
+        starting = any(mark in self.out for mark in ('File "<frozen site>"', 'File "<frozen runpy>"', "init_import_site",
+                                                        "Could not import runpy module"))
+        ours = any("/generator/" in f or "site-packages" in f for f in frames)
+        return self.killed and bool(frames) and starting and not ours
 
     def last_line(self) -> str:
         lines = [ln for ln in self.out.strip().splitlines() if ln.strip()]

@@ -104,9 +104,10 @@ def check_git_sync(ws: Workspace) -> list[Diagnostic]:
         return [GIT_UNREADABLE.at(None, f"git failed: {_one_line(err)}")]
 
 
-# Files git itself opens on every status: one that is a FIFO blocks git (and doctor) for good.
+# Files git itself opens on every status: one that is a FIFO blocks git (and doctor) for good. (No
+# timeout on git instead: gitpython's kill_after_timeout leaves a timer thread that keeps a Ctrl-C'd
+# doctor alive until it fires.)
 _GIT_READS = (".gitignore", ".gitattributes", ".git/info/exclude", ".git/info/attributes")
-GIT_TIMEOUT = 120  # seconds; a backstop for what _blocks_git cannot see (a FIFO .gitignore deep in the tree)
 
 
 def _blocks_git(ws: Workspace) -> Path | None:
@@ -167,7 +168,7 @@ def _uncommitted(repo, prefix: PurePosixPath, paths: list[str], unknown: set[str
     specs = _pathspecs(prefix, paths)
     staged_counts = _under_pre_commit()
     # -z: paths verbatim (no quoting); untracked files listed one by one; ignored files excluded.
-    out = repo.git.status("--porcelain", "-z", "--untracked-files=all", "--", *specs, kill_after_timeout=GIT_TIMEOUT)
+    out = repo.git.status("--porcelain", "-z", "--untracked-files=all", "--", *specs)
     changed = []
     entries = out.split("\0")
     i = 0
