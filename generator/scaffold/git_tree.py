@@ -38,14 +38,15 @@ def write_tree(git: Git, repo: Path, git_dir: str, folder: Path) -> str:
         dirnames[:] = [d for d in dirnames if not has_git_segment(d)]
     env = {"GIT_DIR": git_dir}
     entries = []
-    if files:
-        listed = "".join(f"{rel}\n" for _, rel in files if "\n" not in rel)
-        ids = git(folder, "hash-object", "-w", "--no-filters", "--stdin-paths", env=env, input=listed.encode()).split()
-        entries += [(mode, sha.decode(), rel) for (mode, rel), sha in zip([f for f in files if "\n" not in f[1]], ids)]
-        for mode, rel in (f for f in files if "\n" in f[1]):  # a name --stdin-paths cannot carry
-            sha = git(folder, "hash-object", "-w", "--no-filters", "--stdin", env=env,
-                      input=(folder / rel).read_bytes()).decode().strip()
-            entries.append((mode, sha, rel))
+    listed = [f for f in files if "\n" not in f[1]]  # one line each for --stdin-paths
+    if listed:
+        paths = "".join(f"{rel}\n" for _, rel in listed).encode()
+        ids = git(folder, "hash-object", "-w", "--no-filters", "--stdin-paths", env=env, input=paths).split()
+        entries += [(mode, sha.decode(), rel) for (mode, rel), sha in zip(listed, ids)]
+    for mode, rel in (f for f in files if "\n" in f[1]):  # a name --stdin-paths cannot carry
+        sha = git(folder, "hash-object", "-w", "--no-filters", "--stdin", env=env,
+                  input=(folder / rel).read_bytes()).decode().strip()
+        entries.append((mode, sha, rel))
     for rel, target in links:
         sha = git(folder, "hash-object", "-w", "--stdin", env=env, input=target.encode()).decode().strip()
         entries.append(("120000", sha, rel))
