@@ -133,14 +133,19 @@ def recover(root: Path) -> list[str]:
 
 
 def _state(path: Path) -> dict:
-    """What is at ``path`` now: nothing, a link, a file (by hash), or something else (a folder)."""
-    if path.is_symlink():
+    """What is at ``path`` now: nothing, a link, a file (by hash), or something else (a folder).
+    A name that cannot exist (too long, under a file) is nothing, so one bad path never stops a take-back."""
+    import stat
+
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return dict(_MISSING)
+    if stat.S_ISLNK(info.st_mode):
         return {"kind": "link", "target": os.readlink(path)}
-    if path.is_file():
+    if stat.S_ISREG(info.st_mode):
         return {"kind": "file", "sha": _sha_file(path)}
-    if path.exists():
-        return {"kind": "other"}
-    return dict(_MISSING)
+    return {"kind": "other"}
 
 
 def _entry(root: Path, undo: Path, n: int, change: Change) -> dict:
@@ -328,19 +333,6 @@ def _sha_file(path: Path) -> str:
         while chunk := handle.read(1 << 20):
             digest.update(chunk)
     return digest.hexdigest()
-
-
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:  # some file systems cannot fsync a folder
-        pass
-    finally:
-        os.close(fd)
 
 
 def _resolve(repo: Path, ref: str) -> str | None:
