@@ -16,6 +16,7 @@ the package index. The locks record the index they were resolved against only as
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import sys
 import tempfile
@@ -86,10 +87,25 @@ def run_checks(rendered: Rendered, variant: lockset.LockVariant) -> str | None:
 
 
 def _first_error(run: h.EvalRun) -> str:
-    for line in run.output.splitlines():
-        if "Error" in line or "error" in line:
-            return line.strip()[:240]
-    return "no error line in the SDK's output"
+    """The SDK's error category per row and the first exception the rollout server logged."""
+    kinds = sorted({str(r.get("error_type")) for r in run.records if r.get("status") != "success"})
+    logged = ""
+    logs = run.run_dir / "logs.txt" if run.run_dir else None
+    if logs and logs.is_file():
+        found = re.search(r"\b([A-Za-z]*Error: .{0,200})", logs.read_text(encoding="utf-8", errors="replace"))
+        logged = found.group(1).strip() if found else ""
+    return f"{', '.join(kinds) or 'no error category'}" + (f"; the rollout logged {logged}" if logged else "")
+
+
+def without_constraints(rendered: Rendered) -> list[str]:
+    """Drop the project's `constraint-dependencies` (the known-bad exclusions); the ones dropped."""
+    pyproject = rendered.project / "pyproject.toml"
+    text = pyproject.read_text(encoding="utf-8")
+    found = re.search(r"(?m)^constraint-dependencies = (\[.*\])\n", text)
+    if not found:
+        return []
+    pyproject.write_text(text.replace(found.group(0), ""), encoding="utf-8")
+    return re.findall(r'"([^"]+)"', found.group(1))
 
 
 def drift(scratch: Path, *, move: bool) -> int:
@@ -100,11 +116,11 @@ def drift(scratch: Path, *, move: bool) -> int:
         newest = lockset.lock(rendered.project, upgrade=True)
         moved = {n: (shipped.get(n), v) for n, v in h.locked_versions(newest).items() if shipped.get(n) != v}
         failure = run_checks(rendered, variant) if moved else None
-        rows.append((variant, moved, failure))
+        rows.append((variant, moved, failure, _unconstrained(variant, scratch)))
         if move and moved and failure is None:
             variant.shipped.write_text(lockset.to_template(newest, name_of(rendered), variant.variable), encoding="utf-8")
     print("# Drift: the newest versions each template's requirements admit today, run on the real SDK\n")
-    for variant, moved, failure in rows:
+    for variant, moved, failure, unconstrained in rows:
         verdict = "unchanged" if not moved else ("PASS" if failure is None else "BREAKS")
         print(f"## {variant.id}: {verdict}" + (" (lock moved forward)" if move and moved and failure is None else ""))
         key = [f"{n} {old or '-'} -> {new}" for n, (old, new) in moved.items() if n in KEY_PACKAGES]
@@ -115,8 +131,25 @@ def drift(scratch: Path, *, move: bool) -> int:
                 print(f"also: {', '.join(others)}")
         if failure:
             print(f"failure: {failure}")
+        if unconstrained:
+            print(unconstrained)
         print()
     return 0
+
+
+def _unconstrained(variant: lockset.LockVariant, scratch: Path) -> str:
+    """Whether the template's known-bad exclusions are still needed: the newest versions without
+    them, run the same way. Empty when the template has none."""
+    rendered = render(variant, scratch / "unconstrained")
+    dropped = without_constraints(rendered)
+    if not dropped:
+        return ""
+    versions = h.locked_versions(lockset.lock(rendered.project, upgrade=True))
+    failure = run_checks(rendered, variant)
+    pins = summary(versions, ("litellm", "mcp", "strands-agents"))
+    if failure is None:
+        return f"without its constraints ({', '.join(dropped)}): PASS with {pins}: the constraint can be lifted"
+    return f"without its constraints ({', '.join(dropped)}): still BREAKS with {pins}: {failure}"
 
 
 def main(argv: list[str] | None = None) -> int:

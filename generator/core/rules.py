@@ -15,6 +15,7 @@ FAMILIES: dict[str, str] = {
     "configs": "Configs",
     "secrets": "Secrets",
     "entrypoints": "Entrypoints",
+    "dependencies": "Dependencies",
     "datasets": "Datasets",
     "skills": "Skills",
     "git": "Git Sync",

@@ -207,7 +207,7 @@ def test_real_workspace_end_to_end(make_workspace, run):
     clean = run("doctor", ws)
     assert clean.exit_code == 0, clean.output
     assert clean.stdout == (
-        "✓ Layout\n✓ Configs\n✓ Secrets\n✓ Entrypoints\n✓ Datasets\n✓ Skills\n✓ Git Sync\nNo issues found.\n"
+        "✓ Layout\n✓ Configs\n✓ Secrets\n✓ Entrypoints\n✓ Dependencies\n✓ Datasets\n✓ Skills\n✓ Git Sync\nNo issues found.\n"
     )
     (ws / "CLAUDE.md").unlink()
     text = run("doctor", ws)

@@ -193,7 +193,7 @@ CASES = [
     ("ENT007", sub(GRADER_PY, "    async def grade(self", "    def grade(self"), "ENT007", GRADER_PY, 19),
     ("ENT008", remove(RPY), "ENT008", RPY, None),
     ("ENT009", sub(RPY, '  "osmosis-ai[server,strands]>=0.3.1,<0.4",\n', ""), "ENT009", RPY, 6),
-    ("ENT010", append(RPY, "[[[\n"), "ENT010", RPY, 24),
+    ("ENT010", append(RPY, "[[[\n"), "ENT010", RPY, 31),
     # Datasets
     ("DAT003", lambda r: (r / DATA).open("ab").write(b"\xff\xfe\n"), "DAT003", DATA, 26),
     ("DAT004", lambda r: (r / DATA).write_text("\n".join(

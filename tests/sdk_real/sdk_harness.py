@@ -414,6 +414,8 @@ class EvalRun:
     result: dict
     output: str
     requests: list[ChatRequest]
+    run_dir: Path | None = None
+    records: list[dict] = field(default_factory=list)
 
 
 def eval_run(env: SdkEnv, workspace: Path, rollout: str, rows: str, reply: Callable[[ChatRequest], dict]) -> EvalRun:
@@ -435,7 +437,7 @@ def eval_run(env: SdkEnv, workspace: Path, rollout: str, rows: str, reply: Calla
     assert index.is_file(), f"no index.jsonl in {run_dir}\n{output}"
     records = [json.loads(line) for line in index.read_text().splitlines() if line.strip()]
     return EvalRun({r["row_index"]: r.get("reward") for r in records}, {r["row_index"]: r["status"] for r in records},
-                   result, output, fake.requests)
+                   result, output, fake.requests, run_dir, records)
 
 
 # -- scenarios: one per bundled template (and integration) --------------------------------------
