@@ -132,24 +132,44 @@ def drift(scratch: Path, *, move: bool) -> int:
         if failure:
             print(f"failure: {failure}")
         if unconstrained:
-            print(unconstrained)
+            dropped, broke, pins = unconstrained
+            print(f"without {', '.join(dropped)} ({pins}): " + (f"BREAKS: {broke}" if broke else "passes"))
         print()
+    verdicts = _constraint_verdicts(rows)
+    if verdicts:
+        print("## Known-bad exclusions\n" + "\n".join(verdicts))
     return 0
 
 
-def _unconstrained(variant: lockset.LockVariant, scratch: Path) -> str:
-    """Whether the template's known-bad exclusions are still needed: the newest versions without
-    them, run the same way. Empty when the template has none."""
+def _unconstrained(variant: lockset.LockVariant, scratch: Path) -> tuple[tuple[str, ...], str | None, str] | None:
+    """The newest versions without the template's known-bad exclusions, run the same way:
+    (the constraints dropped, the failure or None, the key pins); None when it has none."""
     rendered = render(variant, scratch / "unconstrained")
     dropped = without_constraints(rendered)
     if not dropped:
-        return ""
+        return None
     versions = h.locked_versions(lockset.lock(rendered.project, upgrade=True))
     failure = run_checks(rendered, variant)
-    pins = summary(versions, ("litellm", "mcp", "strands-agents"))
-    if failure is None:
-        return f"without its constraints ({', '.join(dropped)}): PASS with {pins}: the constraint can be lifted"
-    return f"without its constraints ({', '.join(dropped)}): still BREAKS with {pins}: {failure}"
+    if failure is None and not rendered.scenario.eval_run:
+        failure = "not run: its eval needs a sandbox, so only import and preflight were checked"
+    return tuple(dropped), failure, summary(versions, ("litellm", "mcp", "strands-agents"))
+
+
+def _constraint_verdicts(rows: list) -> list[str]:
+    """Per exclusion: still needed while any template carrying it breaks without it."""
+    by_constraint: dict[str, list[tuple[str, str | None]]] = {}
+    for variant, _moved, _failure, unconstrained in rows:
+        if unconstrained:
+            for constraint in unconstrained[0]:
+                by_constraint.setdefault(constraint, []).append((variant.id, unconstrained[1]))
+    lines = []
+    for constraint, results in by_constraint.items():
+        broken = [vid for vid, failure in results if failure and not failure.startswith("not run")]
+        if broken:
+            lines.append(f"- {constraint}: still needed ({', '.join(broken)} break without it)")
+        else:
+            lines.append(f"- {constraint}: every template carrying it passes without it; it can be lifted")
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:
