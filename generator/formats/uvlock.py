@@ -1,16 +1,17 @@
 """Reading a ``uv.lock`` without parsing all of it: the header (requires-python, the manifest's
-constraints), one project's recorded requirements, and every pinned package with its line.
+constraints), one project's recorded requirements, and a named package's pin with its line.
 
 A lock holds a hundred or more packages and every wheel's hash (600 KB for a Strands rollout); a
-full TOML parse of that costs more than the rest of a doctor run. One linear pass splits it at its
-``[[package]]`` lines; only the header and the one project block are handed to the TOML parser.
+full TOML parse of that costs more than the rest of a doctor run. Each question is a substring
+search for the ``[[package]]`` block it needs; only the header and that one block reach the TOML
+parser.
 """
 
 from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from generator.core.bounded import toml_loads
 
@@ -20,7 +21,6 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 _PACKAGE = "[[package]]\n"
-_NAME = re.compile(r'name = "([^"\n]*)"\n')
 _VERSION = re.compile(r'version = "([^"\n]*)"\n')
 
 
@@ -33,20 +33,36 @@ class Pin:
 
 @dataclass
 class UvLock:
-    requires_python: str | None = None
-    constraints: list[dict] = field(default_factory=list)  # the manifest's, as uv wrote them
-    pins: dict[str, Pin] = field(default_factory=dict)     # name -> the first pin of that name
-    _blocks: dict[str, tuple[int, int]] = field(default_factory=dict, repr=False)  # name -> (start, end)
-    _text: str = field(default="", repr=False)
+    text: str
+    requires_python: str | None
+    constraints: list[dict]  # the manifest's, as uv wrote them
+
+    def _block(self, name: str) -> tuple[int, int] | None:
+        start = self.text.find(f'\n{_PACKAGE}name = "{name}"\n')
+        if start < 0:
+            return None
+        end = self.text.find(f"\n{_PACKAGE}", start + 1)
+        return start + 1, len(self.text) if end < 0 else end + 1
+
+    def pin(self, name: str) -> Pin | None:
+        """The first version the lock records for package ``name`` (normalised), with its line."""
+        span = self._block(name)
+        if span is None:
+            return None
+        at = span[0] + len(_PACKAGE) + len(f'name = "{name}"\n')
+        version = _VERSION.match(self.text, at)
+        if version is None:
+            return None
+        return Pin(name, version.group(1), self.text.count("\n", 0, at) + 1)
 
     def project(self, name: str) -> dict | None:
         """The ``[package.metadata]`` uv recorded for project ``name`` (what it was locked for):
         ``requires-dist`` and ``requires-dev``; None when the lock has no such package."""
-        span = self._blocks.get(name)
+        span = self._block(name)
         if span is None:
             return None
         try:
-            block = toml_loads(self._text[span[0]:span[1]])
+            block = toml_loads(self.text[span[0]:span[1]])
         except tomllib.TOMLDecodeError:
             return None
         packages = block.get("package")
@@ -56,33 +72,17 @@ class UvLock:
 
 
 def parse(text: str) -> UvLock | None:
-    """The lock's header and index; None when it is not a uv lock (no ``version`` header, or a header
-    that is not TOML)."""
-    first = text.find(_PACKAGE) if text.startswith(_PACKAGE) else text.find("\n" + _PACKAGE)
-    header_end = len(text) if first < 0 else first + (0 if text.startswith(_PACKAGE) else 1)
+    """The lock's header; None when it is not a uv lock (no integer ``version``, or a header that is
+    not TOML)."""
+    first = text.find(f"\n{_PACKAGE}")
     try:
-        header = toml_loads(text[:header_end])
+        header = toml_loads(text if first < 0 else text[:first + 1])
     except tomllib.TOMLDecodeError:
         return None
     if not isinstance(header.get("version"), int):
         return None
-    lock = UvLock(_text=text)
     python = header.get("requires-python")
-    lock.requires_python = python if isinstance(python, str) else None
     manifest = header.get("manifest")
     constraints = manifest.get("constraints") if isinstance(manifest, dict) else None
-    lock.constraints = [c for c in constraints if isinstance(c, dict)] if isinstance(constraints, list) else []
-    line = text.count("\n", 0, header_end) + 1
-    start = header_end
-    while start < len(text):
-        nxt = text.find("\n" + _PACKAGE, start)
-        end = len(text) if nxt < 0 else nxt + 1
-        name = _NAME.match(text, start + len(_PACKAGE))
-        if name is not None:
-            version = _VERSION.match(text, name.end())
-            lock._blocks.setdefault(name.group(1), (start, end))
-            if version is not None and name.group(1) not in lock.pins:
-                lock.pins[name.group(1)] = Pin(name.group(1), version.group(1), line + 2)
-        line += text.count("\n", start, end)
-        start = end
-    return lock
+    return UvLock(text, python if isinstance(python, str) else None,
+                  [c for c in constraints if isinstance(c, dict)] if isinstance(constraints, list) else [])

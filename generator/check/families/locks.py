@@ -159,7 +159,7 @@ def _project_findings(ws: Workspace, folder: Path, lock_folder: Path) -> list[Di
 def _known_bad(ws: Workspace, lock: uvlock.UvLock, lock_path: Path, command: str) -> list[Diagnostic]:
     found = []
     for bad in KNOWN_BAD:
-        pins = [lock.pins.get(name) for name in bad.pins]
+        pins = [lock.pin(name) for name in bad.pins]
         if any(p is None for p in pins):
             continue
         if all(_in(p.version, bad.pins[p.name]) for p in pins if p):
