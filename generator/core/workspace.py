@@ -91,9 +91,21 @@ class NotAWorkspace(Exception):
 def find_git_root(start: Path) -> Path | None:
     """The top of the git work tree holding ``start``, found without running git."""
     for candidate in (start, *start.parents):
-        if os.path.exists(candidate / ".git"):  # False, not PermissionError, inside a folder nobody may enter
+        if _is_git_marker(candidate / ".git"):
             return candidate
     return None
+
+
+def _is_git_marker(dot_git: Path) -> bool:
+    """What git itself takes for a repository: a `gitdir:` file, or a folder with HEAD and objects/.
+    A stray `.git` folder (say an empty /tmp/.git) is not one, and must not swallow every folder below."""
+    try:
+        if os.path.isfile(dot_git):  # False, not PermissionError, inside a folder nobody may enter
+            with open(dot_git, "rb") as handle:
+                return handle.read(8) == b"gitdir: "
+        return os.path.isfile(dot_git / "HEAD") and os.path.isdir(dot_git / "objects")
+    except OSError:
+        return False
 
 
 # What `osmosis init` (and the SDK's scaffold) puts at a workspace root. A folder is a workspace when it

@@ -320,3 +320,14 @@ def test_rendered_files_follow_the_users_umask(tmp_path):
     modes = {p.relative_to(ws).as_posix(): p.stat().st_mode & 0o777 for p in ws.rglob("*") if not p.is_symlink()}
     assert modes["AGENTS.md"] == 0o600 and modes["rollouts/multiply/main.py"] == 0o600 and modes["rollouts"] == 0o700
     assert all(mode & 0o077 == 0 for mode in modes.values()), {k: oct(v) for k, v in modes.items() if v & 0o077}
+
+
+def test_a_stray_dot_git_folder_above_is_not_a_repository(tmp_path):
+    # An empty .git folder (left by a tool in a shared /tmp, say) is not a repository to git; init
+    # must still make the workspace's own (before: "already inside the repository", no commit).
+    (tmp_path / ".git" / ".git").mkdir(parents=True)
+    target = tmp_path / "ws"
+    result = init(str(target), "--defaults")
+    assert result.exit_code == 0, result.output
+    assert "already inside the repository" not in result.output
+    assert git(target, "log", "--format=%s").strip() == "Create Osmosis workspace with osmosis init"
