@@ -35,6 +35,8 @@ VERSION_KEY = "_osmosis_version"  # "<package version>+<content hash>"
 BUNDLED_PREFIX = "bundled:"  # _src_path of a bundled template: machine-independent
 PRISTINE_REF = "refs/osmosis/pristine"
 _SKIP_PARTS = {"__pycache__", ".git"}
+_HISTORY_CAP = 1000  # pristine commits looked at for the workspace's base
+_ANSWERS_CAP = 1 << 20  # an answers file in the pristine history
 # Who commits to the private ref when git has no identity (the ref is never pushed by default).
 _IDENTITY = {"GIT_AUTHOR_NAME": "osmosis", "GIT_AUTHOR_EMAIL": "osmosis@osmosis.invalid",
              "GIT_COMMITTER_NAME": "osmosis", "GIT_COMMITTER_EMAIL": "osmosis@osmosis.invalid"}
@@ -282,9 +284,15 @@ def _member_order(root: Path):
 # -- the private ref ---------------------------------------------------------------------------
 
 
-def git(repo: Path, *args: str, env: dict[str, str] | None = None, input: bytes | None = None) -> bytes:
-    """Run git in ``repo``; a failure becomes a one-line UserError (exit 3: our plumbing failed)."""
+def git(repo: Path, *args: str, env: dict[str, str] | None = None, input: bytes | None = None,
+        limit: int | None = None) -> bytes:
+    """Run git in ``repo``; a failure becomes a one-line UserError (exit 3: our plumbing failed).
+
+    ``limit``: the most output accepted; beyond it git is stopped and `OutputTooLarge` raised (a
+    listing of a hostile tree may be any size)."""
     try:
+        if limit is not None:
+            return _git_limited(repo, args, {**os.environ, **(env or {})}, limit)
         done = subprocess.run(["git", *args], cwd=repo, capture_output=True, input=input,
                               env={**os.environ, **(env or {})}, check=False)
     except FileNotFoundError:
@@ -293,6 +301,27 @@ def git(repo: Path, *args: str, env: dict[str, str] | None = None, input: bytes 
         detail = done.stderr.decode(errors="replace").strip().splitlines()
         raise UserError(f"git {args[0]} failed: {detail[-1] if detail else done.returncode}", exit_code=3)
     return done.stdout
+
+
+class OutputTooLarge(UserError):
+    """git printed more than the caller's limit."""
+
+
+def _git_limited(repo: Path, args: tuple[str, ...], env: dict[str, str], limit: int) -> bytes:
+    import tempfile
+
+    with tempfile.TemporaryFile() as err, subprocess.Popen(["git", *args], cwd=repo, env=env, stdin=subprocess.DEVNULL,
+                                                          stdout=subprocess.PIPE, stderr=err) as proc:
+        assert proc.stdout is not None
+        out = proc.stdout.read(limit + 1)
+        if len(out) > limit:
+            proc.kill()
+            raise OutputTooLarge(f"git {args[0]} printed more than {limit >> 20} MB")
+        if proc.wait() != 0:
+            err.seek(0)
+            detail = err.read(4096).decode(errors="replace").strip().splitlines()
+            raise UserError(f"git {args[0]} failed: {detail[-1] if detail else proc.returncode}", exit_code=3)
+    return out
 
 
 def git_root(path: Path) -> Path | None:
@@ -346,13 +375,17 @@ def base_commit(repo: Path, root: Path, ref: str) -> str | None:
     if tip is None:
         return None
     mine = {entry.path: entry.version for entry in recorded(root)}
-    for commit in git(repo, "rev-list", "--first-parent", tip).decode().split():
+    # a pushed ref may carry any history: only the recent renders are candidates
+    for commit in git(repo, "rev-list", "--first-parent", f"--max-count={_HISTORY_CAP}", tip).decode().split():
         if all(_version_at(repo, commit, rel) == version for rel, version in mine.items()):
             return commit
     return tip
 
 
 def _version_at(repo: Path, commit: str, rel: str) -> Any:
+    size = subprocess.run(["git", "cat-file", "-s", f"{commit}:{rel}"], cwd=repo, capture_output=True, text=True, check=False)
+    if size.returncode != 0 or not size.stdout.strip().isdigit() or int(size.stdout) > _ANSWERS_CAP:
+        return None  # absent, or no answers file osmosis wrote: never read whole
     done = subprocess.run(["git", "cat-file", "-p", f"{commit}:{rel}"], cwd=repo, capture_output=True, check=False)
     if done.returncode != 0:
         return None
@@ -410,8 +443,9 @@ def prepare_after_init(rendered: Path, repo: Path, root: Path) -> RefMove:
         return prepare_record(repo, root, dest, "osmosis: pristine render at init")
 
 
-def extract(repo: Path, ref: str, dest: Path) -> None:
-    """Write the tree of ``ref`` into folder ``dest`` (files and symlinks), byte for byte."""
+def extract(repo: Path, ref: str, dest: Path, label: str = PRISTINE_REF) -> None:
+    """Write the tree of ``ref`` (a commit of the ref named ``label``) into folder ``dest``, byte for
+    byte; a tree osmosis could not have written is refused (see generator.scaffold.git_tree)."""
     from generator.scaffold.git_tree import read_tree
 
-    read_tree(git, repo, ref, dest)
+    read_tree(git, repo, ref, dest, label=label)
