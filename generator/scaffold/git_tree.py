@@ -71,6 +71,30 @@ class HostileTree(UserError):
     """A tree from git that osmosis could not have written (exit 2: refused, not our bug)."""
 
 
+class OutputTooLarge(UserError):
+    """git printed more than the caller's limit."""
+
+
+def run_limited(argv: list[str], cwd: Path, env: dict[str, str], limit: int) -> bytes:
+    """``argv``'s output, at most ``limit`` bytes: beyond it the program is stopped (`OutputTooLarge`)."""
+    import subprocess
+    import tempfile
+
+    args = argv[1:]
+    with tempfile.TemporaryFile() as err, subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+                                                          stdout=subprocess.PIPE, stderr=err) as proc:
+        assert proc.stdout is not None
+        out = proc.stdout.read(limit + 1)
+        if len(out) > limit:
+            proc.kill()
+            raise OutputTooLarge(f"git {args[0]} printed more than {limit >> 20} MB")
+        if proc.wait() != 0:
+            err.seek(0)
+            detail = err.read(4096).decode(errors="replace").strip().splitlines()
+            raise UserError(f"git {args[0]} failed: {detail[-1] if detail else proc.returncode}", exit_code=3)
+    return out
+
+
 def _cap(name: str, default: int) -> int:
     """A limit, lowered (never raised) by the environment variable ``name``: tests and tight CI."""
     try:
@@ -101,8 +125,6 @@ def list_tree(git: Git, repo: Path, ref: str, label: str) -> list[tuple[str, str
     Refused (`HostileTree`): a name twice, anything below a file or a link (written, it would go
     through the link), submodules, odd modes, `..`, `.git`, control characters, a blob over
     BLOB_CAP or all of them over TOTAL_CAP, more than ENTRY_CAP entries."""
-    from generator.scaffold.pristine import OutputTooLarge
-
     blob_cap, total_cap = _cap("OSMOSIS_TREE_BLOB_CAP", BLOB_CAP), _cap("OSMOSIS_TREE_TOTAL_CAP", TOTAL_CAP)
 
     def refuse(why: str) -> HostileTree:

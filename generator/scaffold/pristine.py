@@ -292,7 +292,9 @@ def git(repo: Path, *args: str, env: dict[str, str] | None = None, input: bytes 
     listing of a hostile tree may be any size)."""
     try:
         if limit is not None:
-            return _git_limited(repo, args, {**os.environ, **(env or {})}, limit)
+            from generator.scaffold.git_tree import run_limited
+
+            return run_limited(["git", *args], repo, {**os.environ, **(env or {})}, limit)
         done = subprocess.run(["git", *args], cwd=repo, capture_output=True, input=input,
                               env={**os.environ, **(env or {})}, check=False)
     except FileNotFoundError:
@@ -301,27 +303,6 @@ def git(repo: Path, *args: str, env: dict[str, str] | None = None, input: bytes 
         detail = done.stderr.decode(errors="replace").strip().splitlines()
         raise UserError(f"git {args[0]} failed: {detail[-1] if detail else done.returncode}", exit_code=3)
     return done.stdout
-
-
-class OutputTooLarge(UserError):
-    """git printed more than the caller's limit."""
-
-
-def _git_limited(repo: Path, args: tuple[str, ...], env: dict[str, str], limit: int) -> bytes:
-    import tempfile
-
-    with tempfile.TemporaryFile() as err, subprocess.Popen(["git", *args], cwd=repo, env=env, stdin=subprocess.DEVNULL,
-                                                          stdout=subprocess.PIPE, stderr=err) as proc:
-        assert proc.stdout is not None
-        out = proc.stdout.read(limit + 1)
-        if len(out) > limit:
-            proc.kill()
-            raise OutputTooLarge(f"git {args[0]} printed more than {limit >> 20} MB")
-        if proc.wait() != 0:
-            err.seek(0)
-            detail = err.read(4096).decode(errors="replace").strip().splitlines()
-            raise UserError(f"git {args[0]} failed: {detail[-1] if detail else proc.returncode}", exit_code=3)
-    return out
 
 
 def git_root(path: Path) -> Path | None:
