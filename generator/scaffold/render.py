@@ -54,23 +54,33 @@ def render(
         from generator.scaffold.prompt_compat import wrap_validation_errors
 
         wrap_validation_errors()  # a long validator message is shown whole, not cut at the terminal's width
+    from generator.scaffold.jinja_bounds import Budget, TemplateExceeded
+
     blocked: list[str] = []
     written: list[str] = []
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # copier's dirty-template and deprecation warnings are noise here
-            with _worker_class(trusted, blocked, written)(
+            with _worker_class(trusted, blocked, written, Budget())(
                 src_path=str(src), dst_path=Path(dst), data=dict(data), user_defaults=dict(user_defaults or {}),
                 defaults=defaults, unsafe=unsafe, quiet=True, overwrite=False, cleanup_on_error=False,
                 skip_tasks=skip_tasks, exclude=list(BYTECODE),
             ) as worker:
                 worker.run_copy()
+    except TemplateExceeded as err:
+        raise RenderError(f"template {src.name} exceeded {err} (the template's fault, not osmosis's)",
+                          hint="fix the template, or report it to its author; nothing was placed") from None
     except KeyboardInterrupt:  # Ctrl-C at a question: copier's CopierAnswersInterrupt is also a CopierError
         raise KeyboardInterrupt from None
     except CopierError as err:
         raise RenderError(f"template {src.name}: {_one_line(err)}") from None
     except ValueError as err:  # copier reports an answer its validator rejects as ValueError
         raise RenderError(f"template {src.name}: {_one_line(err)}") from None
+    except (TypeError, AttributeError) as err:
+        if not _raised_in_template(err):
+            raise
+        raise RenderError(f"template {src.name} is broken (the template's fault, not osmosis's): "
+                          f"{type(err).__name__}: {_one_line(err)}", hint="fix the template, or report it to its author") from None
     except (TemplateError, YAMLError, AssertionError, ArithmeticError, RecursionError) as err:
         # Jinja's sandbox refusing an attribute, a missing include, an absolute `_answers_file` (copier
         # asserts relative paths), broken YAML, `{{ 1 / 0 }}`, `range()` past the sandbox's limit, a
@@ -101,15 +111,27 @@ def render(
     return answers
 
 
-def _worker_class(trusted: bool, blocked: list[str], written: list[str]) -> type:
+def _worker_class(trusted: bool, blocked: list[str], written: list[str], budget: Any) -> type:
     """copier's Worker, seeing every RENDERED path before it is written: for an untrusted template a
     path through `.git` is never written (copier runs git in the destination while rendering, so it
-    must not exist even for a moment) and is listed in ``blocked``; the rest go to ``written``."""
+    must not exist even for a moment) and is listed in ``blocked``; the rest go to ``written``. Its
+    Jinja works within ``budget`` (generator.scaffold.jinja_bounds)."""
     from copier import Worker
 
     from generator.core.template_guard import has_git_segment
+    from generator.scaffold.jinja_bounds import bound
 
     class GuardedWorker(Worker):  # type: ignore[misc, valid-type]
+        @cached_property
+        def jinja_env(self):  # noqa: ANN202
+            try:
+                env = Worker.jinja_env.func(self)  # type: ignore[attr-defined]
+            except TypeError as err:  # `_envops` go to Jinja's constructor as they are
+                raise RenderError(f"template {Path(self.template.local_abspath).name} is broken (the template's fault, "
+                                  f"not osmosis's): _envops holds a setting Jinja does not take ({_one_line(err)})",
+                                  hint="fix the template, or report it to its author") from None
+            return bound(env, budget)
+
         @cached_property
         def match_exclude(self):  # noqa: ANN202
             excluded = Worker.match_exclude.func(self)  # type: ignore[attr-defined]
@@ -134,6 +156,17 @@ def _is_bundled(src: Path) -> bool:
         return src.resolve().is_relative_to(templates_dir().resolve())
     except FileNotFoundError:
         return False
+
+
+def _raised_in_template(err: BaseException) -> bool:
+    """Whether ``err`` came out of a template's own code (`{{ 1 | length }}`), not copier's or ours:
+    Jinja rewrites the traceback to show the template's lines, with the error in their globals."""
+    tb = err.__traceback__
+    while tb is not None:
+        if "__jinja_exception__" in tb.tb_frame.f_globals:
+            return True
+        tb = tb.tb_next
+    return False
 
 
 def _one_line(err: BaseException) -> str:
