@@ -17,7 +17,7 @@ from pathlib import Path
 
 from generator.core.diagnostics import Diagnostic
 from generator.core.errors import UserError
-from generator.core.paths import is_file, is_inside
+from generator.core.paths import is_file, is_inside, walk
 from generator.core.workspace import CONFIG_KINDS, DATASET_SUFFIXES, NotAWorkspace, Workspace, find_root
 
 # kind -> (module, function); imported only when a path of that kind is validated.
@@ -86,7 +86,7 @@ def _walk(folder: Path, forced_kind: str | None) -> list[Target]:
         if isinstance(err, PermissionError) and err.filename:
             found.append(Target(Path(err.filename), "unreadable"))
 
-    for visited, (here, dirs, files) in enumerate(os.walk(folder, onerror=denied), 1):
+    for visited, (here, dirs, files) in enumerate(walk(folder, onerror=denied), 1):
         if visited > MAX_WALK:  # a link to `/` or a home folder: say so instead of walking it all
             raise UserError(f"{folder}: more than {MAX_WALK} folders to walk; name the files or a narrower folder")
         base = Path(here)

@@ -217,7 +217,9 @@ def make_link(root: Path, path: Path, target: str) -> None:
 def copy_tree(source: Path, root: Path) -> None:
     """Copy the files and links under ``source`` into ``root``, each through this module's writers
     (`shutil.copytree` into an existing folder follows a link it finds there)."""
-    for current, dirnames, filenames in os.walk(source):
+    from generator.core.paths import walk
+
+    for current, dirnames, filenames in walk(source):
         rel_dir = Path(os.path.relpath(current, source))
         make_folders(root, root / rel_dir)
         for name in [*dirnames]:

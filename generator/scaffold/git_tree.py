@@ -58,6 +58,22 @@ def write_tree(git: Git, repo: Path, git_dir: str, folder: Path) -> str:
         return git(repo, "write-tree", env=env).decode().strip()
 
 
+def checked_toplevel(stdout: bytes) -> Path:
+    """What `git rev-parse --show-toplevel` printed, which must be a folder: a `git` on PATH that
+    prints anything else is not a git osmosis can merge with (one line, exit 2; not our bug)."""
+    import shutil
+
+    try:
+        top = Path(stdout.decode("utf-8").strip())
+        if top.is_absolute() and top.is_dir():
+            return top
+    except (UnicodeDecodeError, ValueError, OSError):
+        pass
+    raise UserError(f"the `git` on PATH ({shutil.which('git') or 'git'}) does not answer as git does: "
+                    f"`git rev-parse --show-toplevel` printed {stdout[:60]!r}",
+                    hint="put the real git first on PATH, then run again")
+
+
 # A pristine tree is a render: small text files. Past these it was not written by osmosis.
 BLOB_CAP = 50 << 20  # one file
 TOTAL_CAP = 512 << 20  # every file together

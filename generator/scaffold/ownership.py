@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from generator.core.bounded import toml_loads
 from generator.core.errors import UserError
 from generator.core.globs import MAX_GLOB, glob_match
 
@@ -51,7 +52,7 @@ class Policy:
 
 def parse(text: str, source: str) -> Policy:
     try:
-        data = tomllib.loads(text)
+        data = toml_loads(text)
     except tomllib.TOMLDecodeError as err:
         raise UserError(f"{source} is not valid TOML: {err}", hint="fix it, or delete it to use the bundled default") from None
     table = data.get("update")

@@ -307,14 +307,18 @@ def git(repo: Path, *args: str, env: dict[str, str] | None = None, input: bytes 
 
 def git_root(path: Path) -> Path | None:
     try:
-        done = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=path, capture_output=True, text=True, check=False)
+        done = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=path, capture_output=True, check=False)
     except FileNotFoundError:
         if any((folder / ".git").exists() for folder in (path.resolve(), *path.resolve().parents)):
             # a repository without the git program: the pristine render could be neither read nor recorded
             raise UserError("git is not installed (not found on PATH), and this workspace is a git repository",
                             hint="install git; `osmosis rollout new` and `osmosis update` keep their merge base in it") from None
         return None
-    return Path(done.stdout.strip()) if done.returncode == 0 else None
+    if done.returncode != 0:
+        return None
+    from generator.scaffold.git_tree import checked_toplevel
+
+    return checked_toplevel(done.stdout)
 
 
 def ref_name(repo: Path, root: Path) -> str:
