@@ -80,14 +80,15 @@ def _lstat(name: str, folder: Path, dfd: int | None) -> os.stat_result | None:
         return None
 
 
-def write_bytes(root: Path, path: Path, data: bytes, mode: int | None = None) -> None:
+def write_bytes(root: Path, path: Path, data: bytes, mode: int | None = None, durable: bool = True) -> None:
     """Write ``data`` to ``path`` (inside ``root``) atomically; see the module for what is refused.
 
     ``mode``: the new file's permission bits (before the umask-free fchmod); default: the old file's,
-    or 0o666 less the umask for a new one."""
+    or 0o666 less the umask for a new one. ``durable=False``: no fsync (a scratch folder that is
+    thrown away after the command; the link and containment checks stay)."""
     shown = _shown(root, path)
     try:
-        _write(root, path, data, shown, mode)
+        _write(root, path, data, shown, mode, durable)
     except UserError:
         raise
     except OSError as err:
@@ -101,7 +102,7 @@ def write_text(root: Path, path: Path, text: str) -> None:
     write_bytes(root, path, text.encode("utf-8"))
 
 
-def _write(root: Path, path: Path, data: bytes, shown: str, mode: int | None = None) -> None:
+def _write(root: Path, path: Path, data: bytes, shown: str, mode: int | None = None, durable: bool = True) -> None:
     folder = _folder(root, path)
     name = path.name
     dfd = os.open(folder, os.O_RDONLY | _DIRECTORY | _CLOEXEC) if _DIR_FD else None
@@ -119,7 +120,8 @@ def _write(root: Path, path: Path, data: bytes, shown: str, mode: int | None = N
             view = memoryview(data)
             while view:
                 view = view[os.write(fd, view):]
-            os.fsync(fd)
+            if durable:
+                os.fsync(fd)
         finally:
             os.close(fd)
         after = _lstat(name, folder, dfd)  # the name must still be what was checked
@@ -130,7 +132,8 @@ def _write(root: Path, path: Path, data: bytes, shown: str, mode: int | None = N
             os.replace(tmp, name, src_dir_fd=dfd, dst_dir_fd=dfd)
             created = False
             try:
-                os.fsync(dfd)
+                if durable:
+                    os.fsync(dfd)
             except OSError:  # some file systems cannot fsync a folder; the rename is done
                 pass
         else:
@@ -214,7 +217,7 @@ def make_link(root: Path, path: Path, target: str) -> None:
         raise UserError(f"cannot create the link {shown}: {err.strerror or err}") from None
 
 
-def copy_tree(source: Path, root: Path) -> None:
+def copy_tree(source: Path, root: Path, durable: bool = True) -> None:
     """Copy the files and links under ``source`` into ``root``, each through this module's writers
     (`shutil.copytree` into an existing folder follows a link it finds there)."""
     from generator.core.paths import walk
@@ -232,7 +235,7 @@ def copy_tree(source: Path, root: Path) -> None:
                 make_link(root, dest, os.readlink(src))
             elif src.is_file():
                 info = src.stat()
-                write_bytes(root, dest, src.read_bytes(), mode=stat.S_IMODE(info.st_mode))
+                write_bytes(root, dest, src.read_bytes(), mode=stat.S_IMODE(info.st_mode), durable=durable)
 
 
 def append_bytes(root: Path, path: Path, addition: bytes) -> None:

@@ -204,7 +204,7 @@ def read_tree(git: Git, repo: Path, ref: str, dest: Path, label: str = "the tree
             if mode == "120000":
                 safe_write.make_link(dest, dest / rel, content.decode("utf-8", "surrogateescape"))
             else:
-                safe_write.write_bytes(dest, dest / rel, content, mode=0o755 if mode == "100755" else 0o644)
+                safe_write.write_bytes(dest, dest / rel, content, mode=0o755 if mode == "100755" else 0o644, durable=False)
 
 
 def _batches(blobs: list[tuple[str, str, int, str]]) -> Iterator[list[tuple[str, str, int, str]]]:

@@ -145,3 +145,42 @@ def bound(env: Any, budget: Budget) -> Any:
     env.concat = concat
     env.filters = {name: filtered(name, func) for name, func in env.filters.items()}
     return env
+
+
+# -- the template folder itself ----------------------------------------------------------------
+
+MAX_TEMPLATE_FILES = 20_000
+MAX_TEMPLATE_DEPTH = 64  # folders below the template's root
+MAX_TEMPLATE_FILE = 50 << 20  # what `refs/osmosis/pristine` accepts per file (git_tree.BLOB_CAP)
+MAX_TEMPLATE_TOTAL = 512 << 20
+
+
+def template_too_big(src: Any) -> str | None:
+    """Why the template folder ``src`` is more than a render may read, or None. Counted before copier
+    runs: copier reads each file whole (a 1 GB sparse file was 1 GB of memory) and pays per file and
+    per folder level; `.git` (a clone's history) is not counted."""
+    from generator.core.paths import walk
+
+    files, total = 0, 0
+    root = os.fspath(src)
+    for here, dirs, names in walk(root, max_depth=MAX_TEMPLATE_DEPTH + 1):
+        dirs[:] = [d for d in dirs if d != ".git"]
+        rel = os.path.relpath(here, root)
+        depth = 0 if rel == "." else rel.count(os.sep) + 1
+        if depth > MAX_TEMPLATE_DEPTH:
+            return f"folders more than {MAX_TEMPLATE_DEPTH} levels deep ({rel[:120]}...)"
+        for name in names:
+            files += 1
+            if files > MAX_TEMPLATE_FILES:
+                return f"more than {MAX_TEMPLATE_FILES:,} files"
+            try:
+                info = os.lstat(os.path.join(here, name))
+            except OSError:
+                continue
+            size = info.st_size if not os.path.islink(os.path.join(here, name)) else 0
+            if size > MAX_TEMPLATE_FILE:
+                return f"a file of {size / (1 << 20):.0f} MB ({os.path.join(rel, name)}; at most {MAX_TEMPLATE_FILE >> 20} MB)"
+            total += size
+            if total > MAX_TEMPLATE_TOTAL:
+                return f"files of more than {MAX_TEMPLATE_TOTAL >> 20} MB in all"
+    return None

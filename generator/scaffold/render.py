@@ -45,6 +45,11 @@ def render(
     from jinja2 import TemplateError
     from yaml import YAMLError
 
+    from generator.scaffold.jinja_bounds import template_too_big
+
+    if (why := template_too_big(src)) is not None:
+        raise RenderError(f"template {src.name} is more than osmosis renders: {why}",
+                          hint="a template is a small tree of text files; remove what it does not need to ship")
     trusted = unsafe or _is_bundled(src)
     if _is_bundled(src):
         # Bundled templates pin the tool in what they generate (the CI workflow); a hidden question,
@@ -121,6 +126,8 @@ def _worker_class(trusted: bool, blocked: list[str], written: list[str], budget:
     from generator.core.template_guard import has_git_segment
     from generator.scaffold.jinja_bounds import bound
 
+    fixed: dict[str, Any] = {}
+
     class GuardedWorker(Worker):  # type: ignore[misc, valid-type]
         @cached_property
         def jinja_env(self):  # noqa: ANN202
@@ -131,6 +138,30 @@ def _worker_class(trusted: bool, blocked: list[str], written: list[str], budget:
                                   f"not osmosis's): _envops holds a setting Jinja does not take ({_one_line(err)})",
                                   hint="fix the template, or report it to its author") from None
             return bound(env, budget)
+
+        # copier's own costs per path, made linear (issue 18 point 8): every part of every path was
+        # compiled as a template (a file d folders deep: d compiles, so a deep tree was quadratic),
+        # the answers file's name rendered again for each part, and git run once per file to sync
+        # an index entry a staging folder never has
+        def _render_string(self, string, extra_context=None):  # noqa: ANN001, ANN202
+            if not self.template.jinja_extensions and _plain(string, self.jinja_env):
+                _reset_yield(self.jinja_env)  # what compiling it would have done
+                return string
+            return Worker._render_string(self, string, extra_context)
+
+        def _render_template(self) -> None:
+            fixed["answers_relpath"] = Worker.answers_relpath.fget(self)  # the answers are final here
+            try:
+                Worker._render_template(self)
+            finally:
+                fixed.clear()
+
+        @property
+        def answers_relpath(self):  # noqa: ANN202
+            return fixed.get("answers_relpath") or Worker.answers_relpath.fget(self)
+
+        def _sync_git_index_executable_bit(self, dst_relpath, src_mode) -> None:  # noqa: ANN001
+            return None  # for tracked files only; a render goes to a new, untracked folder
 
         @cached_property
         def match_exclude(self):  # noqa: ANN202
@@ -149,6 +180,22 @@ def _worker_class(trusted: bool, blocked: list[str], written: list[str], budget:
             return match
 
     return GuardedWorker
+
+
+def _plain(string: str, env: Any) -> bool:
+    """Whether Jinja would render ``string`` as itself: no tag, expression or comment opens in it,
+    no line statements, and no newline for `keep_trailing_newline` / `newline_sequence` to change."""
+    if env.line_statement_prefix or env.line_comment_prefix or "\n" in string or "\r" in string:
+        return False
+    return not any(mark in string for mark in (env.variable_start_string, env.block_start_string, env.comment_start_string))
+
+
+def _reset_yield(env: Any) -> None:
+    from copier._jinja_ext import get_yield_context
+
+    context = get_yield_context(env)
+    context.yield_name = None
+    context.yield_iterable = None
 
 
 def _is_bundled(src: Path) -> bool:

@@ -189,5 +189,5 @@ def _pristine_with(root: Path, staging: Path, scratch: Path) -> Path | None:
     tree = scratch / "w"
     tree.mkdir()
     pristine.extract(repo, pristine.base_commit(repo, root, ref) or ref, tree, label=ref)
-    safe_write.copy_tree(staging, tree)  # never through a link the old tree holds
+    safe_write.copy_tree(staging, tree, durable=False)  # never through a link the old tree holds; scratch, no fsync
     return tree
