@@ -4,7 +4,8 @@ point 8): each row renders a copy of the blank template with extra files, in a c
     python bench/render_scale.py                   # moderate sizes (~1-2 min)
     python bench/render_scale.py --depth 50 100    # only the depth rows, at these depths
 
-Prints one row per shape: wall seconds and peak RSS of the whole command (measure.py's child rusage).
+Prints one row per shape: wall seconds and peak RSS of the whole command (the child's own rusage).
+Commands run from a scratch folder, so `PYTHONPATH=<another checkout>` measures that checkout.
 """
 
 from __future__ import annotations
@@ -48,17 +49,17 @@ def _template(dest: Path, *, depth: int = 0, files: int = 0, sparse_mb: int = 0)
 def _workspace(root: Path, env: dict) -> Path:
     ws = root / "ws"
     subprocess.run([sys.executable, "-m", "generator", "init", str(ws), "--template", "blank", "--defaults"],
-                   env=env, check=True, capture_output=True)
+                   env=env, cwd=root, check=True, capture_output=True)
     return ws
 
 
-def _run(argv: list[str], env: dict) -> tuple[int, float, float, str]:
+def _run(argv: list[str], env: dict, cwd: Path) -> tuple[int, float, float, str]:
     """(exit code, wall s, peak MiB of the child, last stderr line)."""
     import time
 
     with tempfile.TemporaryFile() as err:
         start = time.perf_counter()
-        proc = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
+        proc = subprocess.Popen(argv, env=env, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - start
         proc.returncode = os.waitstatus_to_exitcode(status)
@@ -85,7 +86,7 @@ def main() -> int:
             ws = _workspace(root, env)
             argv = [sys.executable, "-m", "generator", "rollout", "new", "second", "--template", str(template),
                     "--workspace", str(ws), "--defaults"]
-            code, wall, peak, said = _run(argv, env)
+            code, wall, peak, said = _run(argv, env, root)
             print(f"{label:>10} {size:>6} {code:>4} {wall:>7.2f} {peak:>9.0f}  {said}", flush=True)
     return 0
 
