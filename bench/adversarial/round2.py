@@ -105,8 +105,9 @@ def ref_cases() -> list[Case]:
 # -- point 5: ownership globs -----------------------------------------------------------------------
 
 
-GLOBS = {"stars-q": "*" * 2000 + "Q", "star-a-q": "*a" * 600 + "Q", "dirs-q": "**/" * 400 + "Q",
-         "qmarks": "?" * 1000 + "*Q", "too-long": "*" * 5000}
+# under the 1,024 characters a pattern may have (the last is refused for its length)
+GLOBS = {"stars-q": "*" * 1000 + "Q", "star-a-q": "*a" * 500 + "Q", "dirs-q": "**/" * 300 + "Q",
+         "qmarks": "?" * 900 + "*Q", "too-long": "*" * 5000}
 
 
 def glob_cases() -> list[Case]:
@@ -226,15 +227,20 @@ def fix_cases() -> list[Case]:
 
 
 def _deep_folder(top: Path, depth: int) -> None:
-    here = os.getcwd()
+    """``depth`` folders `d/d/...` under ``top`` and a file at the bottom, made relative to folder
+    descriptors: the paths are too long to name whole, and cases run in threads (no chdir)."""
+    fd = os.open(top, os.O_RDONLY)
     try:
-        os.chdir(top)
         for _ in range(depth):
-            os.mkdir("d")
-            os.chdir("d")
-        Path("deep.py").write_text("x = 1\n")
+            os.mkdir("d", dir_fd=fd)
+            inner = os.open("d", os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+        leaf = os.open("deep.py", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd)
+        os.write(leaf, b"x = 1\n")
+        os.close(leaf)
     finally:
-        os.chdir(here)
+        os.close(fd)
 
 
 def edge_cases() -> list[Case]:

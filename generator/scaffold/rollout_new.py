@@ -189,5 +189,9 @@ def _pristine_with(root: Path, staging: Path, scratch: Path) -> Path | None:
     tree = scratch / "w"
     tree.mkdir()
     pristine.extract(repo, pristine.base_commit(repo, root, ref) or ref, tree, label=ref)
-    safe_write.copy_tree(staging, tree, durable=False)  # never through a link the old tree holds; scratch, no fsync
+    try:  # never through a link the old tree holds; a scratch copy, so no fsync
+        safe_write.copy_tree(staging, tree, durable=False)
+    except safe_write.UnsafeWrite as err:
+        raise UserError(f"{ref} (the last template render) is in the way of the new rollout: {err.message}; "
+                        "nothing was written", hint=f"if someone else pushed it, delete it (`git update-ref -d {ref}`)") from None
     return tree

@@ -85,7 +85,7 @@ def test_a_link_where_the_new_rollout_goes_is_not_followed(ws, outside):
     result = cli("rollout", "new", "second", "--template", "blank", "--workspace", ws, "--defaults")
     assert sorted(p.name for p in outside.iterdir()) == [".bashrc"]
     assert result.exit_code == 2, result.output
-    assert "symbolic link" in result.output, result.output
+    assert "symbolic link" in result.output and REF in result.output, result.output
     assert not (ws / "rollouts" / "second").exists()
 
 
