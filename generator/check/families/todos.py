@@ -14,7 +14,7 @@ from pathlib import Path
 from generator.check.registry import workspace_check
 from generator.core.diagnostics import Diagnostic
 from generator.check.registry import rule
-from generator.core.paths import MAX_WALK_DEPTH, is_dir, is_file
+from generator.core.paths import MAX_WALK_DEPTH, is_file
 from generator.core.workspace import Workspace, listing
 
 FAMILY = "layout"
