@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import cases as casemod  # noqa: E402
 import lifecycle  # noqa: E402
+import round2  # noqa: E402
 import templates  # noqa: E402
 import workspaces  # noqa: E402
 from cases import Case, Plan, Skip  # noqa: E402
@@ -82,7 +83,7 @@ class Result:
 
 
 def all_cases(disk: bool, seed: int) -> list[Case]:
-    return templates.all_cases() + workspaces.all_cases() + lifecycle.all_cases(disk, seed)
+    return templates.all_cases() + workspaces.all_cases() + lifecycle.all_cases(disk, seed) + round2.all_cases()
 
 
 def quick_subset(cases: list[Case], per_category: int, seed: int) -> list[Case]:
@@ -286,6 +287,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--list", action="store_true", help="list the case ids and exit")
     ap.add_argument("--from-json", type=Path, help="print the report of an earlier run (--json file, or its .partial.jsonl)")
     args = ap.parse_args(argv)
+    # os.walk (snapshots) and shutil.rmtree recurse per folder level before Python 3.12; the env-edges
+    # category plants a tree 1,000 folders deep
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 5000))
     if args.from_json:
         return report_from(args.from_json)
 

@@ -148,7 +148,7 @@ def _locked(lock_text: str | None, spec: Specifier) -> Version | None:
         return None
     try:
         data = tomllib.loads(lock_text)
-    except tomllib.TOMLDecodeError:
+    except ValueError:  # TOMLDecodeError, or an integer of more than 4,300 digits
         return None
     packages = data.get("package")
     if not isinstance(packages, list):

@@ -13,7 +13,7 @@ import typer
 from generator import __version__
 from generator.cli import typer_compat
 from generator.cli import dataset, doctor, init, rollout, schema, template, update, validate
-from generator.cli._common import internal_error_line, quiet_broken_pipe
+from generator.cli._common import end_on_machine_error, internal_error_line, machine_error_line, quiet_broken_pipe
 from generator.core.errors import EXIT_INTERNAL, UserError
 
 HELP = """Create and check Osmosis RL training workspaces.
@@ -78,6 +78,7 @@ def main() -> None:
     """Console-script entry point: user errors exit 2 (or as they say), internal errors exit 3."""
     from generator.cli.platform_cli import platform_command, refusal
 
+    _sound_streams()
     if (command := platform_command(sys.argv[1:], command_paths())) is not None:
         typer.echo(refusal(command), err=True)
         sys.exit(2)
@@ -92,5 +93,28 @@ def main() -> None:
     except BrokenPipeError:  # e.g. `osmosis --help | head -1`
         sys.exit(quiet_broken_pipe())
     except Exception as err:  # noqa: BLE001  the contract: never a traceback
+        if (line := machine_error_line(err)) is not None:
+            sys.exit(end_on_machine_error(line))
         typer.echo(internal_error_line(err), err=True)
         sys.exit(EXIT_INTERNAL)
+
+
+def _sound_streams() -> None:
+    """What the process was started with must not turn output into a crash: a closed stdout or stderr
+    (`>&-`) becomes /dev/null (the exit code still reports), a name the stream's encoding cannot hold
+    (`PYTHONIOENCODING=ascii`) is written escaped, and a write past `ulimit -f` fails with EFBIG
+    (one line) instead of SIGXFSZ ending the process without a word."""
+    import os
+    import signal
+
+    if hasattr(signal, "SIGXFSZ"):
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        if stream is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115  for the process's life
+        elif hasattr(stream, "reconfigure"):
+            try:
+                stream.reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):
+                pass

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import functools
 import os
 import sys
@@ -58,6 +59,46 @@ def quiet_broken_pipe() -> int:
     return EXIT_BROKEN_PIPE
 
 
+# Failures of the machine, not of osmosis: a full disk, `ulimit -f` / `ulimit -n`, an I/O error, a
+# read-only file system. One line, exit 2, like any other refusal the user has to resolve.
+_MACHINE_ERRNOS = {errno.ENOSPC, errno.EFBIG, errno.EIO, errno.EMFILE, errno.ENFILE, errno.EROFS,
+                   getattr(errno, "EDQUOT", errno.ENOSPC)}
+
+
+def machine_error_line(err: BaseException) -> str | None:
+    """The one line for an OSError the machine caused (None for anything else)."""
+    if isinstance(err, FileNotFoundError) and _cwd_gone():
+        return "error: the current folder no longer exists (deleted or moved away); cd to a folder that exists and run again"
+    if not isinstance(err, OSError) or err.errno not in _MACHINE_ERRNOS:
+        return None
+    if err.errno in (errno.EMFILE, errno.ENFILE):
+        return f"error: {err.strerror or err} (the open-file limit, `ulimit -n`, is too low for osmosis); raise it and run again"
+    where = f" {err.filename}" if getattr(err, "filename", None) else " the output"
+    hint = "; raise the file-size limit (`ulimit -f`)" if err.errno == errno.EFBIG else ""
+    return f"error: cannot write{where}: {err.strerror or err}{hint}"
+
+
+def _cwd_gone() -> bool:
+    try:
+        os.getcwd()
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return False
+
+
+def end_on_machine_error(line: str) -> int:
+    """Print ``line`` and leave stdout on /dev/null (what is still buffered for it cannot be written)."""
+    try:
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    quiet_broken_pipe()
+    return EXIT_USAGE
+
+
 def handles_errors(fn: F) -> F:
     """Run a command body; a returned int is the exit code, a UserError prints one line and exits
     (its code), anything else unexpected is an internal error (exit 3)."""
@@ -84,6 +125,8 @@ def handles_errors(fn: F) -> F:
             typer.echo(f"error: {err.filename}: {err.strerror or 'permission denied'}; check its permissions", err=True)
             raise typer.Exit(EXIT_USAGE) from None
         except Exception as err:  # noqa: BLE001  the contract: never a traceback
+            if (line := machine_error_line(err)) is not None:
+                raise typer.Exit(end_on_machine_error(line)) from None
             typer.echo(internal_error_line(err), err=True)
             raise typer.Exit(EXIT_INTERNAL) from None
         if code:

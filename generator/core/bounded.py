@@ -149,4 +149,23 @@ def toml_loads(text: str) -> dict:
     if (at := toml_too_deep(text)) is not None:
         raise tomllib.TOMLDecodeError(f"values nested more than {MAX_NESTING} deep (arrays, inline tables or dotted keys) "
                                       f"(at line {at[0]}, column {at[1]})")
-    return tomllib.loads(text)
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        raise
+    except ValueError as err:
+        raise tomllib.TOMLDecodeError(value_error_message(err, text)) from None
+
+
+_LONG_NUMBER = re.compile(r"[0-9][0-9_]{4000,}")
+
+
+def value_error_message(err: ValueError, text: str) -> str:
+    """A parser's plain ValueError as a syntax error with a position: Python refuses to convert an
+    integer of more than 4,300 digits (a guard against quadratic work), and tomllib lets that out."""
+    match = _LONG_NUMBER.search(text)
+    if match is None:
+        return f"a value that cannot be read ({' '.join(str(err).split())[:120]})"
+    line = text.count("\n", 0, match.start()) + 1
+    column = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
+    return f"a number of more than 4,300 digits, more than Python reads (at line {line}, column {column})"

@@ -58,3 +58,45 @@ def is_inside(root: Path, path: Path) -> bool:
     except (ValueError, OSError, RuntimeError):
         return False
     return True
+
+
+MAX_WALK_DEPTH = 256  # folders below the walk's top; real trees stay under 20
+
+
+def walk(top: Path | str, onerror=None, max_depth: int = MAX_WALK_DEPTH):
+    """`os.walk` (top-down, ``dirs`` prunable, links to folders listed but not entered) without
+    recursion: os.walk before Python 3.12 recursed per level, so a tree 1,000 folders deep raised
+    RecursionError. Folders more than ``max_depth`` below ``top`` are listed but not entered."""
+    import os
+
+    stack = [(os.fspath(top), 0)]
+    while stack:
+        here, depth = stack.pop()
+        try:
+            with os.scandir(here) as entries:
+                listed = list(entries)
+        except OSError as err:
+            if onerror is not None:
+                onerror(err)
+            continue
+        dirs, files, links = [], [], set()
+        for entry in listed:
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            (dirs if is_dir else files).append(entry.name)
+            if is_dir and entry.is_symlink():
+                links.add(entry.name)
+        yield here, dirs, files
+        if depth < max_depth:
+            stack.extend((os.path.join(here, name), depth + 1) for name in reversed(dirs) if name not in links)
+
+
+def rglob_files(base: Path, max_depth: int = MAX_WALK_DEPTH) -> list[Path]:
+    """Every file and link under ``base`` (``Path.rglob("*")`` filtered, but not recursive)."""
+    found = []
+    for here, dirs, files in walk(base, max_depth=max_depth):
+        found += [Path(here) / name for name in files]
+        found += [Path(here) / name for name in dirs if (Path(here) / name).is_symlink()]
+    return found

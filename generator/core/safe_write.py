@@ -80,11 +80,15 @@ def _lstat(name: str, folder: Path, dfd: int | None) -> os.stat_result | None:
         return None
 
 
-def write_bytes(root: Path, path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` (inside ``root``) atomically; see the module for what is refused."""
+def write_bytes(root: Path, path: Path, data: bytes, mode: int | None = None, durable: bool = True) -> None:
+    """Write ``data`` to ``path`` (inside ``root``) atomically; see the module for what is refused.
+
+    ``mode``: the new file's permission bits (before the umask-free fchmod); default: the old file's,
+    or 0o666 less the umask for a new one. ``durable=False``: no fsync (a scratch folder that is
+    thrown away after the command; the link and containment checks stay)."""
     shown = _shown(root, path)
     try:
-        _write(root, path, data, shown)
+        _write(root, path, data, shown, mode, durable)
     except UserError:
         raise
     except OSError as err:
@@ -98,7 +102,7 @@ def write_text(root: Path, path: Path, text: str) -> None:
     write_bytes(root, path, text.encode("utf-8"))
 
 
-def _write(root: Path, path: Path, data: bytes, shown: str) -> None:
+def _write(root: Path, path: Path, data: bytes, shown: str, mode: int | None = None, durable: bool = True) -> None:
     folder = _folder(root, path)
     name = path.name
     dfd = os.open(folder, os.O_RDONLY | _DIRECTORY | _CLOEXEC) if _DIR_FD else None
@@ -111,12 +115,13 @@ def _write(root: Path, path: Path, data: bytes, shown: str) -> None:
         fd = os.open(tmp, flags, 0o666, dir_fd=dfd) if dfd is not None else os.open(folder / tmp, flags, 0o666)
         created = True
         try:
-            if before is not None and hasattr(os, "fchmod"):
-                os.fchmod(fd, stat.S_IMODE(before.st_mode))
+            if hasattr(os, "fchmod") and (mode is not None or before is not None):
+                os.fchmod(fd, mode if mode is not None else stat.S_IMODE(before.st_mode))  # type: ignore[union-attr]
             view = memoryview(data)
             while view:
                 view = view[os.write(fd, view):]
-            os.fsync(fd)
+            if durable:
+                os.fsync(fd)
         finally:
             os.close(fd)
         after = _lstat(name, folder, dfd)  # the name must still be what was checked
@@ -127,7 +132,8 @@ def _write(root: Path, path: Path, data: bytes, shown: str) -> None:
             os.replace(tmp, name, src_dir_fd=dfd, dst_dir_fd=dfd)
             created = False
             try:
-                os.fsync(dfd)
+                if durable:
+                    os.fsync(dfd)
             except OSError:  # some file systems cannot fsync a folder; the rename is done
                 pass
         else:
@@ -168,6 +174,68 @@ def read_bytes(root: Path, path: Path, cap: int = READ_CAP) -> bytes | None:
         return b"".join(chunks)
     finally:
         os.close(fd)
+
+
+def make_folders(root: Path, folder: Path) -> None:
+    """Create ``folder`` (inside ``root``) and the folders above it, one at a time; a link or a file
+    where a folder goes is refused, so nothing below it is ever created somewhere else."""
+    shown = _shown(root, folder)
+    try:
+        rel = Path(os.path.abspath(folder)).relative_to(os.path.abspath(root))
+    except ValueError:
+        raise UnsafeWrite(f"refusing to create {shown}: it is outside {root}") from None
+    current = Path(root)
+    for part in rel.parts:
+        current = current / part
+        try:
+            os.mkdir(current)
+            continue
+        except FileExistsError:
+            pass
+        except OSError as err:
+            raise UserError(f"cannot create {shown}: {err.strerror or err}") from None
+        info = os.lstat(current)
+        if stat.S_ISLNK(info.st_mode):
+            raise UnsafeWrite(f"refusing to create {shown}: {_shown(root, current)} is a symbolic link")
+        if not stat.S_ISDIR(info.st_mode):
+            raise UnsafeWrite(f"refusing to create {shown}: {_shown(root, current)} is not a folder")
+
+
+def make_link(root: Path, path: Path, target: str) -> None:
+    """Create the symbolic link ``path`` -> ``target`` (inside ``root``); an existing name is refused.
+
+    Only the link is made: what it points to is never opened, so its target may be anything."""
+    shown = _shown(root, path)
+    folder = _folder(root, path)
+    if "\0" in target:
+        raise UnsafeWrite(f"refusing to create the link {shown}: its target holds a NUL byte")
+    try:
+        os.symlink(target, folder / path.name)
+    except FileExistsError:
+        raise UnsafeWrite(f"refusing to create the link {shown}: the name exists already") from None
+    except OSError as err:
+        raise UserError(f"cannot create the link {shown}: {err.strerror or err}") from None
+
+
+def copy_tree(source: Path, root: Path, durable: bool = True) -> None:
+    """Copy the files and links under ``source`` into ``root``, each through this module's writers
+    (`shutil.copytree` into an existing folder follows a link it finds there)."""
+    from generator.core.paths import walk
+
+    for current, dirnames, filenames in walk(source):
+        rel_dir = Path(os.path.relpath(current, source))
+        make_folders(root, root / rel_dir)
+        for name in [*dirnames]:
+            if os.path.islink(os.path.join(current, name)):
+                dirnames.remove(name)
+                filenames.append(name)
+        for name in filenames:
+            src, dest = Path(current) / name, root / rel_dir / name
+            if src.is_symlink():
+                make_link(root, dest, os.readlink(src))
+            elif src.is_file():
+                info = src.stat()
+                write_bytes(root, dest, src.read_bytes(), mode=stat.S_IMODE(info.st_mode), durable=durable)
 
 
 def append_bytes(root: Path, path: Path, addition: bytes) -> None:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from generator.core.bounded import toml_loads
-from generator.core.paths import is_dir, is_file
+from generator.core.paths import is_dir, is_file, rglob_files
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -310,7 +310,7 @@ class Workspace:
             return []
         # is_symlink too: a link that never reaches a file (a loop, a dangling link) is not is_file(),
         # but it is a file the user meant to ship, so the dataset check reports it.
-        return sorted(p for p in base.rglob("*") if p.is_file() or p.is_symlink())
+        return sorted(p for p in rglob_files(base) if p.is_file() or p.is_symlink())
 
     @cached_property
     def data_files(self) -> list[Path]:

@@ -101,6 +101,10 @@ class TomlDoc:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as err:
             return cls(text, None, syntax_error(str(err), text), Locator())
+        except ValueError as err:  # an integer of more than 4,300 digits
+            from generator.core.bounded import value_error_message
+
+            return cls(text, None, syntax_error(value_error_message(err, text), text), Locator())
         try:
             locator = locate(text)
         except Exception:  # noqa: BLE001  positions are a convenience; never lose the findings

@@ -12,4 +12,7 @@ YAMLError = yaml.YAMLError
 
 
 def safe_load(text: str) -> Any:
-    return yaml.load(text, Loader=SAFE_LOADER)  # noqa: S506  a safe loader, C or Python
+    try:
+        return yaml.load(text, Loader=SAFE_LOADER)  # noqa: S506  a safe loader, C or Python
+    except ValueError as err:  # an integer of more than 4,300 digits: the text's problem, as any YAML error
+        raise yaml.YAMLError(f"a value that cannot be read ({' '.join(str(err).split())[:120]})") from None

@@ -40,8 +40,10 @@ def _answers(root: Path) -> dict[str, Any]:
 
     project: dict[str, Any] = {}
     try:
-        project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8")).get("project") or {}
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        from generator.core.bounded import toml_loads
+
+        project = toml_loads((root / "pyproject.toml").read_text(encoding="utf-8")).get("project") or {}
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, AttributeError):
         pass
     candidates = [str(project.get("name") or ""), root.resolve().name]
     name = next((c for c in candidates if c and name_problem(c) is None), None)

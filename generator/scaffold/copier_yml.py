@@ -118,8 +118,20 @@ def load_config(template: Path) -> dict[str, Any]:
     # a document that is an `!include` is the included documents, in order
     docs = [item for d in docs for item in (d if isinstance(d, list) else [d])]
     config: dict[str, Any] = {}
-    for doc in docs:  # copier merges multi-document configs in order
+    joined: dict[str, list[Any]] = {}
+    for doc in docs:  # copier: a later document's value wins, but these lists add up over all of them
         if not isinstance(doc, dict):
             raise UserError(f"{path} must hold a mapping of settings and questions")
         config.update(doc)
-    return config
+        for key in JOINED_KEYS:
+            if key in doc:
+                value = doc[key]
+                joined.setdefault(key, []).extend(value if isinstance(value, list) else [value])
+    return {**config, **joined}
+
+
+# copier's load_template_config concatenates the first four over every document; `_tasks` and
+# `_migrations` it takes from the last, but the trust gate must see each document's (an early
+# document's tasks are a template's statement of intent, and copier's merge may change), so they are
+# joined here too: what we refuse is never less than what copier would run
+JOINED_KEYS = ("_exclude", "_jinja_extensions", "_secret_questions", "_skip_if_exists", "_tasks", "_migrations")

@@ -16,14 +16,15 @@ Tracked at the root on purpose: the platform's own template git-ignores `.osmosi
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from generator.core.bounded import toml_loads
 from generator.core.errors import UserError
+from generator.core.globs import MAX_GLOB, glob_match
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -32,28 +33,8 @@ else:  # pragma: no cover
 
 POLICY_FILE = ".osmosis-ownership.toml"
 LISTS = ("managed", "shared", "additive")
+_POLICY_CAP = 1 << 20  # a list of path patterns
 STATUSES = ("new", "unchanged", "replaced", "merged", "conflict", "left alone")
-
-
-def _pattern(glob: str) -> re.Pattern[str]:
-    out, i = [], 0
-    while i < len(glob):
-        if glob.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif glob.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif glob[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif glob[i] == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(glob[i]))
-            i += 1
-    return re.compile("".join(out) + r"\Z")
 
 
 @dataclass(frozen=True)
@@ -64,14 +45,14 @@ class Policy:
     def owner(self, rel: str) -> str | None:
         """'managed', 'shared', 'additive', or None (no pattern matches: left alone)."""
         for name in LISTS:
-            if any(_pattern(glob).match(rel) for glob in self.lists.get(name, ())):
+            if any(glob_match(glob, rel) for glob in self.lists.get(name, ())):
                 return name
         return None
 
 
 def parse(text: str, source: str) -> Policy:
     try:
-        data = tomllib.loads(text)
+        data = toml_loads(text)
     except tomllib.TOMLDecodeError as err:
         raise UserError(f"{source} is not valid TOML: {err}", hint="fix it, or delete it to use the bundled default") from None
     table = data.get("update")
@@ -84,6 +65,9 @@ def parse(text: str, source: str) -> Policy:
         value = table.get(name, [])
         if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
             raise UserError(f"{source}: [update] {name} must be a list of path patterns (strings)")
+        if long := next((v for v in value if len(v) > MAX_GLOB), None):
+            raise UserError(f"{source}: [update] {name} holds a pattern of {len(long)} characters (at most {MAX_GLOB})",
+                            hint="a pattern names paths of the workspace; shorten it")
         lists[name] = tuple(value)
     return Policy(lists, source)
 
@@ -98,11 +82,13 @@ def default_policy() -> Policy:
 
 def load(root: Path) -> Policy:
     """The workspace's policy, or the bundled default when it has none."""
+    from generator.core.bounded import Unreadable, read_capped
+
     path = root / POLICY_FILE
     if path.is_file() and not path.is_symlink():
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as err:
+            text = read_capped(path, _POLICY_CAP).decode("utf-8")
+        except (Unreadable, UnicodeDecodeError) as err:
             raise UserError(f"cannot read {POLICY_FILE}: {err}") from None
         return parse(text, POLICY_FILE)
     return default_policy()

@@ -35,6 +35,8 @@ VERSION_KEY = "_osmosis_version"  # "<package version>+<content hash>"
 BUNDLED_PREFIX = "bundled:"  # _src_path of a bundled template: machine-independent
 PRISTINE_REF = "refs/osmosis/pristine"
 _SKIP_PARTS = {"__pycache__", ".git"}
+_HISTORY_CAP = 1000  # pristine commits looked at for the workspace's base
+_ANSWERS_CAP = 1 << 20  # an answers file in the pristine history
 # Who commits to the private ref when git has no identity (the ref is never pushed by default).
 _IDENTITY = {"GIT_AUTHOR_NAME": "osmosis", "GIT_AUTHOR_EMAIL": "osmosis@osmosis.invalid",
              "GIT_COMMITTER_NAME": "osmosis", "GIT_COMMITTER_EMAIL": "osmosis@osmosis.invalid"}
@@ -282,9 +284,17 @@ def _member_order(root: Path):
 # -- the private ref ---------------------------------------------------------------------------
 
 
-def git(repo: Path, *args: str, env: dict[str, str] | None = None, input: bytes | None = None) -> bytes:
-    """Run git in ``repo``; a failure becomes a one-line UserError (exit 3: our plumbing failed)."""
+def git(repo: Path, *args: str, env: dict[str, str] | None = None, input: bytes | None = None,
+        limit: int | None = None) -> bytes:
+    """Run git in ``repo``; a failure becomes a one-line UserError (exit 3: our plumbing failed).
+
+    ``limit``: the most output accepted; beyond it git is stopped and `OutputTooLarge` raised (a
+    listing of a hostile tree may be any size)."""
     try:
+        if limit is not None:
+            from generator.scaffold.git_tree import run_limited
+
+            return run_limited(["git", *args], repo, {**os.environ, **(env or {})}, limit)
         done = subprocess.run(["git", *args], cwd=repo, capture_output=True, input=input,
                               env={**os.environ, **(env or {})}, check=False)
     except FileNotFoundError:
@@ -297,14 +307,18 @@ def git(repo: Path, *args: str, env: dict[str, str] | None = None, input: bytes 
 
 def git_root(path: Path) -> Path | None:
     try:
-        done = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=path, capture_output=True, text=True, check=False)
+        done = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=path, capture_output=True, check=False)
     except FileNotFoundError:
         if any((folder / ".git").exists() for folder in (path.resolve(), *path.resolve().parents)):
             # a repository without the git program: the pristine render could be neither read nor recorded
             raise UserError("git is not installed (not found on PATH), and this workspace is a git repository",
                             hint="install git; `osmosis rollout new` and `osmosis update` keep their merge base in it") from None
         return None
-    return Path(done.stdout.strip()) if done.returncode == 0 else None
+    if done.returncode != 0:
+        return None
+    from generator.scaffold.git_tree import checked_toplevel
+
+    return checked_toplevel(done.stdout)
 
 
 def ref_name(repo: Path, root: Path) -> str:
@@ -346,13 +360,17 @@ def base_commit(repo: Path, root: Path, ref: str) -> str | None:
     if tip is None:
         return None
     mine = {entry.path: entry.version for entry in recorded(root)}
-    for commit in git(repo, "rev-list", "--first-parent", tip).decode().split():
+    # a pushed ref may carry any history: only the recent renders are candidates
+    for commit in git(repo, "rev-list", "--first-parent", f"--max-count={_HISTORY_CAP}", tip).decode().split():
         if all(_version_at(repo, commit, rel) == version for rel, version in mine.items()):
             return commit
     return tip
 
 
 def _version_at(repo: Path, commit: str, rel: str) -> Any:
+    size = subprocess.run(["git", "cat-file", "-s", f"{commit}:{rel}"], cwd=repo, capture_output=True, text=True, check=False)
+    if size.returncode != 0 or not size.stdout.strip().isdigit() or int(size.stdout) > _ANSWERS_CAP:
+        return None  # absent, or no answers file osmosis wrote: never read whole
     done = subprocess.run(["git", "cat-file", "-p", f"{commit}:{rel}"], cwd=repo, capture_output=True, check=False)
     if done.returncode != 0:
         return None
@@ -410,8 +428,9 @@ def prepare_after_init(rendered: Path, repo: Path, root: Path) -> RefMove:
         return prepare_record(repo, root, dest, "osmosis: pristine render at init")
 
 
-def extract(repo: Path, ref: str, dest: Path) -> None:
-    """Write the tree of ``ref`` into folder ``dest`` (files and symlinks), byte for byte."""
+def extract(repo: Path, ref: str, dest: Path, label: str = PRISTINE_REF) -> None:
+    """Write the tree of ``ref`` (a commit of the ref named ``label``) into folder ``dest``, byte for
+    byte; a tree osmosis could not have written is refused (see generator.scaffold.git_tree)."""
     from generator.scaffold.git_tree import read_tree
 
-    read_tree(git, repo, ref, dest)
+    read_tree(git, repo, ref, dest, label=label)

@@ -177,6 +177,7 @@ def _pristine_with(root: Path, staging: Path, scratch: Path) -> Path | None:
     Only the new rollout moves forward: the other rollouts keep their old base, so a later
     `osmosis update` still merges their template changes.
     """
+    from generator.core import safe_write
     from generator.scaffold import pristine
 
     repo = pristine.git_root(root)
@@ -187,6 +188,10 @@ def _pristine_with(root: Path, staging: Path, scratch: Path) -> Path | None:
         return None  # a workspace from before pristine refs: `osmosis update` says what to do
     tree = scratch / "w"
     tree.mkdir()
-    pristine.extract(repo, pristine.base_commit(repo, root, ref) or ref, tree)
-    shutil.copytree(staging, tree, symlinks=True, dirs_exist_ok=True)
+    pristine.extract(repo, pristine.base_commit(repo, root, ref) or ref, tree, label=ref)
+    try:  # never through a link the old tree holds; a scratch copy, so no fsync
+        safe_write.copy_tree(staging, tree, durable=False)
+    except safe_write.UnsafeWrite as err:
+        raise UserError(f"{ref} (the last template render) is in the way of the new rollout: {err.message}; "
+                        "nothing was written", hint=f"if someone else pushed it, delete it (`git update-ref -d {ref}`)") from None
     return tree

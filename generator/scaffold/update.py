@@ -116,7 +116,7 @@ def update(root: Path, *, conflict: str, trust: bool, dry_run: bool = False) -> 
         base_dir, new_dir = Path(tmp) / "base", Path(tmp) / "new"
         base_dir.mkdir()
         new_dir.mkdir()
-        pristine.extract(repo, pristine.base_commit(repo, root, ref) or ref, base_dir)
+        pristine.extract(repo, pristine.base_commit(repo, root, ref) or ref, base_dir, label=ref)
         pristine.render_pristine(root, new_dir, trust=trust)
         plan = ownership.land(root, base_dir, new_dir, ownership.load(root), conflict=conflict, dry_run=dry_run,
                               what="update", message="osmosis: pristine render at update")

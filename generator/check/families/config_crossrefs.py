@@ -210,6 +210,9 @@ def fix_schema_directives(root: Path) -> list[str]:
     Files that do not parse are left alone (the directive is the least of their problems).
     Returns one line per file changed.
     """
+    from generator.core.bounded import Unreadable, read_capped
+    from generator.core.workspace import MAX_TEXT_BYTES
+
     ws = Workspace(root)
     if not ws.opted_in:
         return []
@@ -219,9 +222,10 @@ def fix_schema_directives(root: Path) -> list[str]:
             if ws.outside(path) or not path.is_file():  # never write through a link out (CFG024), nor read a FIFO
                 continue
             try:
-                # exact bytes, not Workspace.read_text: universal newlines would turn CRLF files into LF
-                text = path.read_bytes().decode("utf-8")
-            except (OSError, UnicodeDecodeError):
+                # exact bytes, not Workspace.read_text: universal newlines would turn CRLF files into LF;
+                # capped as doctor caps its reads: a config doctor refuses to parse, --fix does not parse either
+                text = read_capped(path, MAX_TEXT_BYTES).decode("utf-8")
+            except (Unreadable, UnicodeDecodeError):
                 continue
             doc = TomlDoc.parse(text)
             if doc.error is not None or path.is_symlink() or not list(_directive(doc, kind, ws, path, "")):

@@ -133,9 +133,9 @@ BAD_METADATA = _rule(
 )  # fmt: skip
 PARQUET_UNCHECKED = _rule(
     "DAT014", "dataset-parquet-unchecked", "warning",
-    summary="A parquet dataset's columns were not checked because pyarrow is not installed.",
-    why="Parquet is a binary format: without pyarrow only the file's magic bytes can be checked.",
-    fix="pip install 'osmosis-workspace[parquet]' (adds pyarrow) and check again.",
+    summary="A parquet dataset's columns were not checked, or not all of its row groups: pyarrow is not installed, the file's footer is over 16 MB, or it has more than 20,000 row groups.",
+    why="Parquet is a binary format: without pyarrow only the file's magic bytes can be checked; a huge footer would take gigabytes to parse.",
+    fix="pip install 'osmosis-workspace[parquet]' (adds pyarrow) and check again; write big files with fewer, larger row groups.",
     source="osmosis_ai/platform/cli/dataset.py",
 )  # fmt: skip
 BLANK_LINE = _rule(
@@ -174,6 +174,15 @@ OUTSIDE_WORKSPACE = _rule(
     fix="Copy the file into data/ instead of linking to it (or keep large files out of data/).",
     source="ours",
 )  # fmt: skip
+
+RUN_CAPPED = _rule(
+    "DAT021", "dataset-findings-capped", "warning",
+    summary="The data/ folder produced more dataset findings than one run reports; the files after that point were not checked, and their count is given.",
+    why="A report of hundreds of thousands of findings is unreadable and costs memory in CI; the first ones show what to fix.",
+    fix="Fix the findings shown (often one cause repeated across files), then run doctor again to see the rest.",
+    source="ours",
+)  # fmt: skip
+RUN_FINDINGS_CAP = 10_000  # dataset diagnostics kept per run
 
 MISNAMED = _rule(
     "DAT020", "dataset-misnamed", "warning",
@@ -360,7 +369,13 @@ def check_data_folder(ws: Workspace) -> list[Diagnostic]:
     any other file there whose name is nearly a dataset's."""
     found: list[Diagnostic] = []
     datasets = set(ws.data_files)
-    for path in ws.data_entries:
+    entries = ws.data_entries
+    for done, path in enumerate(entries):
+        if len(found) >= RUN_FINDINGS_CAP:
+            left = sum(1 for p in entries[done:] if p in datasets)
+            found.append(RUN_CAPPED.at("data", f"{len(found):,} dataset findings reached the cap of one run; "
+                                       f"{left:,} more dataset file{'s' if left != 1 else ''} not checked"))
+            break
         display = path.relative_to(ws.root).as_posix() if path.is_relative_to(ws.root) else ws.rel(path)
         if path not in datasets:
             found.extend(_misnamed(path, display))

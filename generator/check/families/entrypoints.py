@@ -13,7 +13,6 @@ namespace, so a class imported into the entrypoint counts, and aliases of one cl
 from __future__ import annotations
 
 import ast
-import os
 import re
 import sys
 from collections.abc import Callable
@@ -30,7 +29,7 @@ from generator.check.families.entrypoint_rules import (
 from generator.check.registry import workspace_check
 from generator.check.sdk_target import Target
 from generator.core.diagnostics import Diagnostic, Severity
-from generator.core.paths import is_inside, real_path, unusable_path
+from generator.core.paths import is_inside, real_path, unusable_path, walk
 from generator.core.pep440 import requirement_name
 from generator.core.workspace import FILE_PERMISSIONS_HINT, Workspace, access_denied
 from generator.formats.pyast import GRADER, LOOP, REQUIRED_METHOD, WORKFLOW, ClassRef, Ext, Module, Resolver
@@ -86,7 +85,7 @@ def _blocked_folder(folder: Path, limit: int = 2_000) -> bool:
     """Whether a folder inside the rollout cannot be entered: which modules it holds is unknown, so
     "no workflow found" would be a guess (the access check reports the folder, LAY011)."""
     denied: list[OSError] = []
-    for visited, (_, dirs, _) in enumerate(os.walk(folder, onerror=denied.append), 1):
+    for visited, (_, dirs, _) in enumerate(walk(folder, onerror=denied.append), 1):
         dirs[:] = [d for d in dirs if not d.startswith(".") and d not in ("__pycache__", "node_modules", "venv")]
         if denied or visited > limit:
             break

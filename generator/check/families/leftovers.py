@@ -14,12 +14,12 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from generator.check.registry import workspace_check
-from generator.check.families.todos import SCANNED_SUFFIXES, SKIPPED_DIRS, _files, small_text
+from generator.check.families.todos import SCANNED_SUFFIXES, _files, small_text
 from generator.core.diagnostics import Diagnostic
 from generator.core.journal import PREFIX as UNDO_PREFIX
 from generator.check.registry import rule
-from generator.core.paths import is_dir, is_file
-from generator.core.workspace import Workspace, listing
+from generator.core.paths import is_dir
+from generator.core.workspace import Workspace
 
 FAMILY = "layout"
 # The root files and folders the workspace template renders (docs/update.md: what update merges).
@@ -99,14 +99,7 @@ def _candidates(root: Path, rollout_dirs: Iterable[Path]) -> Iterator[Path]:
 
 def _walk_all(base: Path) -> Iterator[Path]:
     """Every file under ``base`` (a rollout's .md and .rej included), links and caches skipped."""
-    for path in listing(base):
-        if path.is_symlink():
-            continue
-        if path.is_dir():
-            if path.name not in SKIPPED_DIRS:
-                yield from _walk_all(path)
-        else:
-            yield path
+    return _files(base, suffixes=None)
 
 
 def _rejects(root: Path, rollout_dirs: Iterable[Path]) -> Iterator[Path]:

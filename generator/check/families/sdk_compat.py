@@ -10,7 +10,6 @@ Code is read statically, never imported.
 from __future__ import annotations
 
 import ast
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +26,7 @@ from generator.core.sdk_generations import (
 )
 from generator.formats.pyast import GRADER, Ext, Module, Resolver
 from generator.formats.pyclasses import module_classes
+from generator.core.paths import walk
 
 Display = Callable[[Path], str]
 _SKIP_DIRS = frozenset({".venv", "venv", "build", "dist", "node_modules", "__pycache__", "tests", "test"})
@@ -39,7 +39,7 @@ MAX_ROLLOUT_MODULES = 400  # a rollout is a handful of files; past this we stop 
 def rollout_modules(folder: Path) -> list[Path]:
     """The rollout's own Python files (packages included; tests, venvs and builds left out)."""
     found: list[Path] = []
-    for here, dirs, files in os.walk(folder):
+    for here, dirs, files in walk(folder):
         dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not d.startswith("."))
         for name in sorted(files):
             if name.endswith(".py") and not name.startswith("test_") and name != "conftest.py":

@@ -377,11 +377,15 @@ def fix_env_example(root: Path) -> list[str]:
     target = ws.root / ENV_EXAMPLE
     if not names or target.is_symlink() or (target.exists() and not target.is_file()):
         return []
+    from generator.core.bounded import Unreadable, read_capped
+    from generator.core.workspace import MAX_TEXT_BYTES
+
     try:
-        # exact bytes (not Workspace.read_text's universal newlines) to keep the file's line endings
-        data = target.read_bytes() if target.exists() else b""
-    except OSError:
-        return []  # unreadable: leave it to the person
+        # exact bytes (not Workspace.read_text's universal newlines) to keep the file's line endings;
+        # no bigger than doctor reads
+        data = read_capped(target, MAX_TEXT_BYTES) if target.exists() else b""
+    except Unreadable:
+        return []  # unreadable or too big: leave it to the person
     nl = b"\r\n" if b"\r\n" in data else b"\n"
     addition = b"" if not data or data.endswith(b"\n") else nl
     addition += b"# Required by configs' [secrets] (values go in your untracked .env, never here)." + nl

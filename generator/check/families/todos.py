@@ -14,7 +14,7 @@ from pathlib import Path
 from generator.check.registry import workspace_check
 from generator.core.diagnostics import Diagnostic
 from generator.check.registry import rule
-from generator.core.paths import is_dir, is_file
+from generator.core.paths import MAX_WALK_DEPTH, is_file
 from generator.core.workspace import Workspace, listing
 
 FAMILY = "layout"
@@ -34,18 +34,25 @@ TEMPLATE_PLACEHOLDER = rule(
 )
 
 
-def _files(base: Path) -> Iterator[Path]:
+def _files(base: Path, suffixes: frozenset[str] | set[str] | None = SCANNED_SUFFIXES) -> Iterator[Path]:
+    """The files under ``base`` with one of ``suffixes`` (None: every file), in sorted order; a stack, not recursion (a tree 1,000
+    folders deep must not raise RecursionError), and no deeper than MAX_WALK_DEPTH."""
     if is_file(base):
         yield base
         return
-    for path in listing(base):
-        if path.is_symlink():
-            continue  # never follow a link out of the workspace
-        if path.is_dir():
-            if path.name not in SKIPPED_DIRS:
-                yield from _files(path)
-        elif path.suffix in SCANNED_SUFFIXES:
-            yield path
+    stack: list[tuple[Path, int]] = [(base, 0)]
+    while stack:
+        folder, depth = stack.pop()
+        below = []
+        for path in listing(folder):
+            if path.is_symlink():
+                continue  # never follow a link out of the workspace
+            if path.is_dir():
+                if path.name not in SKIPPED_DIRS and depth < MAX_WALK_DEPTH:
+                    below.append((path, depth + 1))
+            elif suffixes is None or path.suffix in suffixes:
+                yield path
+        stack.extend(reversed(below))
 
 
 def scan_text(text: str, display: str) -> list[Diagnostic]:

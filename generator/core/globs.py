@@ -1,0 +1,96 @@
+"""Path globs matched in linear time: `*` (within a folder), `?` (one character but `/`), `**` (anything,
+`/` too) and `**/` (no folder, or any folders).
+
+A glob comes from a committed file (`.osmosis-ownership.toml`); as a backtracking regex, `"****...Q"`
+against a long path took minutes. Here a glob is a small automaton whose live states are the bits of
+an int, so each path character costs one pass of bit operations whatever the pattern holds.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+MAX_GLOB = 1024  # characters; a policy pattern is a path, and paths are shorter
+
+# a character, `?`, `*`, `**`; `**/` is two: _OPT (reads nothing: on to the loop, or past it) and
+# _DIRS (reads anything, leaves after a `/`; not skippable, or `a/**/b` would match `a/xb`)
+_LIT, _ONE, _STAR, _ANY, _OPT, _DIRS = range(6)
+
+
+def _tokens(glob: str) -> list[tuple[int, str]]:
+    out: list[tuple[int, str]] = []
+    i = 0
+    while i < len(glob):
+        if glob[i] == "*":
+            j = i
+            while j < len(glob) and glob[j] == "*":
+                j += 1
+            run, slash = j - i, glob.startswith("/", j)
+            # as the regex this replaces read a run: `**` pairs from the left, so `**/` only when two
+            # stars end at a `/`; three or more are `**`, which also swallows an even run's `**/`
+            if run == 1:
+                out.append((_STAR, ""))
+            elif run == 2 and slash:
+                j += 1
+                if out[-2:] != [(_OPT, ""), (_DIRS, "")]:  # `**/**/` is `**/`: same language, fewer states
+                    out += [(_OPT, ""), (_DIRS, "")]
+            else:
+                out.append((_ANY, ""))
+                j += 1 if slash and run % 2 == 0 else 0
+            i = j
+        else:
+            out.append((_ONE, "") if glob[i] == "?" else (_LIT, glob[i]))
+            i += 1
+    return out
+
+
+class Glob:
+    """One compiled glob; ``match(path)`` is the whole path against the whole glob."""
+
+    def __init__(self, glob: str):
+        self.tokens = _tokens(glob)
+        self.accept = 1 << len(self.tokens)
+        # states a token may skip without reading (every kind of star matches nothing too)
+        self.skip = sum(1 << i for i, (kind, _) in enumerate(self.tokens) if kind in (_STAR, _ANY, _OPT))
+        self.skip_loop = sum(1 << i for i, (kind, _) in enumerate(self.tokens) if kind == _OPT)
+        self._masks: dict[str, tuple[int, int]] = {}
+
+    def _masks_for(self, char: str) -> tuple[int, int]:
+        """(advance, stay): the states that read ``char`` and move on, and those that read it and stay."""
+        masks = self._masks.get(char)
+        if masks is None:
+            advance = stay = 0
+            for i, (kind, lit) in enumerate(self.tokens):
+                bit = 1 << i
+                if (kind == _LIT and lit == char) or (kind == _ONE and char != "/") or (kind == _DIRS and char == "/"):
+                    advance |= bit
+                if (kind == _STAR and char != "/") or kind in (_ANY, _DIRS):
+                    stay |= bit
+            masks = self._masks[char] = (advance, stay)
+        return masks
+
+    def _closure(self, states: int) -> int:
+        while True:
+            more = states | ((states & self.skip) << 1) | ((states & self.skip_loop) << 2)
+            if more == states:
+                return states
+            states = more
+
+    def match(self, path: str) -> bool:
+        states = self._closure(1)
+        for char in path:
+            advance, stay = self._masks_for(char)
+            states = self._closure(((states & advance) << 1) | (states & stay))
+            if not states:
+                return False
+        return bool(states & self.accept)
+
+
+@lru_cache(maxsize=512)
+def compile_glob(glob: str) -> Glob:
+    return Glob(glob)
+
+
+def glob_match(glob: str, path: str) -> bool:
+    """Whether the whole ``path`` matches the whole ``glob``."""
+    return compile_glob(glob).match(path)
