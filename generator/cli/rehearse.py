@@ -21,6 +21,7 @@ def register(app: typer.Typer) -> None:
         format: str = typer.Option("text", "--format", "-f", metavar="FORMAT", help="Output: text or json (one object per rollout)."),
         timeout: Optional[float] = typer.Option(None, "--timeout", metavar="S", help="Stop a rollout's rehearsal after S seconds (default: 900)."),
         sdk: Optional[Path] = typer.Option(None, "--sdk", metavar="PATH", help="The SDK's osmosis (or its venv) (default: .venv/bin/osmosis at the workspace root)."),
+        jobs: int = typer.Option(1, "--jobs", "-j", metavar="N", help="Rehearse up to N rollouts at once."),
         path: Path = typer.Option(Path("."), "--workspace", "-w", metavar="PATH", help="A folder inside the workspace (default: the current folder)."),
     ) -> int:
         """Run each rollout end to end with the SDK's own runner and a scripted model, then judge its reward.
@@ -40,4 +41,4 @@ def register(app: typer.Typer) -> None:
         from generator.rehearse.command import rehearse_command
 
         return rehearse_command(path=path, rollouts=list(rollouts or []), config=config, dataset_file=dataset_file,
-                                rows=rows, format=format, timeout=timeout, sdk=sdk)
+                                rows=rows, format=format, timeout=timeout, sdk=sdk, jobs=jobs)

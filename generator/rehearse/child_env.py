@@ -68,7 +68,7 @@ def child_env(user_env: Mapping[str, str], base_url: str, required_secrets: Iter
         env[name] = base_url
     env["OPENAI_API_KEY"] = DUMMY_KEY
     for name in required_secrets:
-        env[name] = f"{DUMMY_KEY}-{name.lower()}"
+        env.setdefault(name, f"{DUMMY_KEY}-{name.lower()}")
     # Calls to the scripted model and the rollout server never go through a proxy.
     for name in ("NO_PROXY", "no_proxy"):
         present = env.get(name, "")

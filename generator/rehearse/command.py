@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from generator.core.workspace import NotAWorkspace, find_root
 from generator.rehearse import plan as planning
 from generator.rehearse.cases import Rehearsal, build
 from generator.rehearse.child_env import child_env
-from generator.rehearse.outcome import Outcome, read_outcome
+from generator.rehearse.outcome import Outcome, read_outcome, wrong_port
 from generator.rehearse.runner import eval_argv, find_sdk, run_eval
 from generator.rehearse.scripted_model import Script, ScriptedModel
 from generator.rehearse.verdicts import Judgement, Verdict, judge
@@ -78,14 +79,22 @@ class Progress:
         self.shown: set[str] = set()
         self.done = -1
 
-    def tick(self) -> None:
-        if not self.enabled:
-            return
+    def tick(self) -> str | None:
+        """Print new stages; return why the run should stop now (a server on the wrong port), if it should."""
         try:
             log = (self.run_dir / "logs.txt").read_text(encoding="utf-8", errors="replace")[-200_000:]
+        except OSError:
+            return None
+        ports = wrong_port(log)
+        if ports is not None:
+            return (f"the rollout server listens on port {ports[1]}, not on the port the SDK gave it in "
+                    f"_OSMOSIS_ROLLOUT_PORT ({ports[0]}), so /health never answers")
+        if not self.enabled:
+            return None
+        try:
             done = sum(1 for line in (self.run_dir / "index.jsonl").read_text(encoding="utf-8").splitlines() if line.strip())
         except OSError:
-            return
+            done = 0
         for marker, text in self.STAGES:
             if marker not in self.shown and marker in log:
                 self.shown.add(marker)
@@ -93,9 +102,11 @@ class Progress:
         if done != self.done and done > 0:
             self.done = done
             print(f"  {self.rollout}: rows {done}/{self.total}", file=sys.stderr, flush=True)
+        return None
 
 
-def rehearse_one(root: Path, sdk: Path, plan: planning.RolloutPlan, timeout: float, progress: bool) -> Rehearsed:
+def rehearse_one(root: Path, sdk: Path, plan: planning.RolloutPlan, timeout: float, progress: bool,
+                 cancel: threading.Event | None = None) -> Rehearsed:
     out = _output_root(root)
     rel_out = "/".join((*OUTPUT, plan.name))
     if _sandboxed(root, plan.name):
@@ -115,7 +126,7 @@ def rehearse_one(root: Path, sdk: Path, plan: planning.RolloutPlan, timeout: flo
         env = child_env(os.environ, model.base_url, plan.secrets)
         argv = eval_argv(sdk, plan.config_rel, dataset, len(rehearsal.cases), out, plan.name)
         watcher = Progress(plan.name, out / plan.name, len(rehearsal.cases), progress)
-        process = run_eval(argv, root, env, out / plan.name, timeout, watcher.tick)
+        process = run_eval(argv, root, env, out / plan.name, timeout, watcher.tick, cancel)
     outcome = read_outcome(rehearsal, out / plan.name, root, process)
     judgement = judge(plan, outcome)
     if script.calls.get("judge"):
@@ -128,8 +139,28 @@ def rehearse_one(root: Path, sdk: Path, plan: planning.RolloutPlan, timeout: flo
     return Rehearsed(judgement, rehearsal, outcome, dict(script.calls), rel_out, plan.config_rel, plan.dataset_rel)
 
 
+def _run_all(root: Path, sdk: Path, plans: list[planning.RolloutPlan], timeout: float, progress: bool,
+             jobs: int) -> list[Rehearsed]:
+    """Each plan rehearsed, ``jobs`` at a time; Ctrl-C stops every run (and its server) before it returns."""
+    if jobs <= 1 or len(plans) == 1:
+        return [rehearse_one(root, sdk, plan, timeout, progress) for plan in plans]
+    from concurrent.futures import ThreadPoolExecutor
+
+    cancel = threading.Event()
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(rehearse_one, root, sdk, plan, timeout, progress, cancel) for plan in plans]
+        try:
+            return [f.result() for f in futures]
+        except KeyboardInterrupt:
+            cancel.set()
+            for future in futures:
+                future.cancel()
+            pool.shutdown(wait=True)
+            raise
+
+
 def rehearse_command(path: Path, rollouts: list[str], config: Path | None, dataset_file: Path | None, rows: str | None,
-                     format: str, timeout: float | None, sdk: Path | None) -> int:
+                     format: str, timeout: float | None, sdk: Path | None, jobs: int = 1) -> int:
     from generator.rehearse.render import write
 
     if format not in ("text", "json"):
@@ -149,6 +180,8 @@ def rehearse_command(path: Path, rollouts: list[str], config: Path | None, datas
         planning.select_rows(plan, path_, shown, rows or planning.DEFAULT_ROWS)
     runner = find_sdk(root, sdk)
     progress = format == "text" and sys.stderr.isatty()
-    results = [rehearse_one(root, runner, plan, timeout or DEFAULT_TIMEOUT_S, progress) for plan in plans]
+    if jobs < 1:
+        raise UserError("--jobs must be at least 1")
+    results = _run_all(root, runner, plans, timeout or DEFAULT_TIMEOUT_S, progress, jobs)
     write(results, format, sys.stdout)
     return EXIT_OK if all(r.judgement.ok for r in results) else EXIT_FINDINGS

@@ -50,6 +50,19 @@ class Outcome:
     log_tail: list[str] = field(default_factory=list)
 
 
+_SDK_PORT = re.compile(r'\[server\] starting rollout server .*"port":\s*(\d+)')
+_SERVER_PORT = re.compile(r"\[rollout-server\] .*(?:Uvicorn|Hypercorn|Running) .*?https?://[\w.\[\]:-]+?:(\d+)")
+
+
+def wrong_port(log: str) -> tuple[int, int] | None:
+    """(the port the SDK gave, the port the server says it listens on) when they differ."""
+    given = _SDK_PORT.findall(log)
+    served = _SERVER_PORT.findall(log)
+    if given and served and served[-1] != given[-1]:
+        return int(given[-1]), int(served[-1])
+    return None
+
+
 def _read_capped(path: Path) -> str:
     try:
         with path.open("rb") as fh:

@@ -15,6 +15,7 @@ import os
 import signal
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -65,6 +66,7 @@ class EvalProcess:
     seconds: float
     timed_out: bool = False
     interrupted: bool = False
+    stopped: str | None = None   # why rehearse stopped the run early (a fault it saw in the SDK's log)
 
     def result(self) -> dict | None:
         """The SDK's `--json` result object (stdout on success, stderr on an error), if it printed one."""
@@ -122,8 +124,13 @@ def stop(process: subprocess.Popen, run_dir: Path) -> None:
 
 
 def run_eval(argv: list[str], cwd: Path, env: Mapping[str, str], run_dir: Path, timeout: float,
-             on_tick: Callable[[], None] | None = None) -> EvalProcess:
-    """Run ``argv`` (the SDK's eval run) in its own process group; ``on_tick`` is called while it runs."""
+             on_tick: Callable[[], str | None] | None = None, cancel: threading.Event | None = None) -> EvalProcess:
+    """Run ``argv`` (the SDK's eval run) in its own process group.
+
+    ``on_tick`` is called while it runs; a reason it returns stops the run early (a fault already
+    certain, such as a server listening on the wrong port, need not wait out the SDK's health
+    timeout twice). ``cancel`` set by another thread (Ctrl-C) stops it as a Ctrl-C would.
+    """
     started = time.monotonic()
     # Unnamed temporary files, outside the workspace: the SDK's output can be larger than a pipe holds.
     with tempfile.TemporaryFile("w+", encoding="utf-8") as out, tempfile.TemporaryFile("w+", encoding="utf-8") as err:
@@ -133,14 +140,19 @@ def run_eval(argv: list[str], cwd: Path, env: Mapping[str, str], run_dir: Path, 
         except OSError as error:
             raise UserError(f"cannot start {argv[0]}: {error.strerror or error}", hint=NO_SDK_HINT) from None
         timed_out = interrupted = False
+        stopped = None
         try:
             while process.poll() is None:
                 if time.monotonic() - started > timeout:
                     timed_out = True
                     stop(process, run_dir)
                     break
-                if on_tick is not None:
-                    on_tick()
+                if cancel is not None and cancel.is_set():
+                    raise KeyboardInterrupt
+                stopped = on_tick() if on_tick is not None else None
+                if stopped:
+                    stop(process, run_dir)
+                    break
                 time.sleep(POLL_S)
         except KeyboardInterrupt:
             interrupted = True
@@ -150,5 +162,5 @@ def run_eval(argv: list[str], cwd: Path, env: Mapping[str, str], run_dir: Path, 
         stdout, stderr = out.read(), err.read()
     if interrupted:
         raise KeyboardInterrupt
-    return EvalProcess(process.returncode, stdout, stderr, time.monotonic() - started, timed_out, interrupted)
+    return EvalProcess(process.returncode, stdout, stderr, time.monotonic() - started, timed_out, interrupted, stopped)
 

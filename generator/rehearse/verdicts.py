@@ -54,6 +54,8 @@ def _runs(plan: RolloutPlan, outcome: Outcome) -> Verdict:
     if outcome.process.timed_out:
         return Verdict("runs", False, f"stopped after the --timeout ({outcome.process.seconds:.0f} s) with "
                        f"{len(rows) - len(bad)} of {len(rows)} rows done")
+    if outcome.process.stopped:
+        return Verdict("runs", False, outcome.process.stopped)
     if not bad:
         return Verdict("runs", True, f"all {len(rows)} rows completed ({len(rows) // max(1, len(set(r.case.pass_name for r in rows)))} per pass)")
     where = ""
