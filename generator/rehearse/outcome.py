@@ -178,7 +178,8 @@ def read_outcome(rehearsal: Rehearsal, run_dir: Path, root: Path, process: EvalP
     result = process.result()
     error = (result or {}).get("error")
     if isinstance(error, dict):
-        outcome.sdk_error = str(error.get("message") or error.get("code") or "eval run failed")
+        message = str(error.get("message") or error.get("code") or "eval run failed").strip()
+        outcome.sdk_error = message.splitlines()[0] if message else "eval run failed"
         details = error.get("details")
         if isinstance(details, dict) and details.get("exception_type"):
             outcome.sdk_error += f" ({details['exception_type']})"

@@ -59,11 +59,20 @@ def _runs(plan: RolloutPlan, outcome: Outcome) -> Verdict:
     if not bad:
         return Verdict("runs", True, f"all {len(rows)} rows completed ({len(rows) // max(1, len(set(r.case.pass_name for r in rows)))} per pass)")
     where = ""
-    if outcome.failure is not None:
-        where = f": {outcome.failure.exception}" + (f" at {outcome.failure.where}" if outcome.failure.where else "")
+    failure = outcome.failure
+    if failure is not None:
+        where = f": {failure.exception}" + (f" at {failure.where}" if failure.where else "")
     if all(r.status == "missing" for r in rows) and outcome.sdk_error:
-        return Verdict("runs", False, f"eval run failed before any row: {outcome.sdk_error}{where}")
+        error = outcome.sdk_error
+        if failure is not None and failure.exception in error:
+            error = error[: error.index(failure.exception)].rstrip(" :")
+            return Verdict("runs", False, f"eval run failed before any row: {error}: {failure.exception}"
+                           + (f" at {failure.where}" if failure.where else ""))
+        return Verdict("runs", False, f"eval run failed before any row: {error}{where}")
     kinds = Counter(r.error_type or r.status for r in bad)
+    if failure is None and set(kinds) == {"rollout_failed"}:
+        where = (": the rollouts ended with no error and no reward (is a grader attached to the backend? "
+                 "LocalBackend(workflow=..., grader=...))")
     shown = ", ".join(f"{k} x{n}" for k, n in kinds.most_common())
     passes = sorted({r.case.pass_name for r in bad})
     return Verdict("runs", False, f"{len(bad)} of {len(rows)} rows failed ({shown}; passes: {', '.join(passes)}){where}")
