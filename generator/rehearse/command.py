@@ -6,7 +6,6 @@ import os
 import shutil
 import sys
 import threading
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.core import safe_write
@@ -14,9 +13,10 @@ from generator.core.errors import EXIT_FINDINGS, EXIT_OK, UserError
 from generator.core.paths import is_inside
 from generator.core.workspace import NotAWorkspace, find_root
 from generator.rehearse import plan as planning
-from generator.rehearse.cases import Rehearsal, build
+from generator.rehearse.cases import build
 from generator.rehearse.child_env import child_env
-from generator.rehearse.outcome import Outcome, read_outcome, wrong_port
+from generator.rehearse.outcome import read_outcome, wrong_port
+from generator.rehearse.render import Rehearsed, write
 from generator.rehearse.runner import eval_argv, find_sdk, run_eval
 from generator.rehearse.scripted_model import Script, ScriptedModel
 from generator.rehearse.verdicts import Judgement, Verdict, judge
@@ -25,17 +25,6 @@ OUTPUT = (".osmosis", "evals", "rehearse")   # under the SDK's own git-ignored e
 DEFAULT_TIMEOUT_S = 900.0                     # a cold `uv sync` of a rollout downloads its dependencies
 SANDBOX_REASON = ("Harbor runs every trial in a Docker or Daytona sandbox, which rehearse does not start "
                   "(the SDK would also open a public tunnel to reach it); config and rows were checked, nothing ran")
-
-
-@dataclass
-class Rehearsed:
-    judgement: Judgement
-    rehearsal: Rehearsal | None = None
-    outcome: Outcome | None = None
-    calls: dict[str, int] = field(default_factory=dict)
-    output: str = ""
-    config: str = ""
-    dataset: str = ""
 
 
 def _sandboxed(root: Path, rollout: str) -> bool:
@@ -161,8 +150,6 @@ def _run_all(root: Path, sdk: Path, plans: list[planning.RolloutPlan], timeout: 
 
 def rehearse_command(path: Path, rollouts: list[str], config: Path | None, dataset_file: Path | None, rows: str | None,
                      format: str, timeout: float | None, sdk: Path | None, jobs: int = 1) -> int:
-    from generator.rehearse.render import write
-
     if format not in ("text", "json"):
         raise UserError(f"--format {format!r}: expected text or json")
     if timeout is not None and timeout <= 0:

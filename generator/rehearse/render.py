@@ -3,10 +3,24 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, TextIO
+from dataclasses import dataclass, field
+from typing import TextIO
 
-if TYPE_CHECKING:
-    from generator.rehearse.command import Rehearsed
+from generator.rehearse.cases import Rehearsal
+from generator.rehearse.outcome import Outcome
+from generator.rehearse.verdicts import Judgement
+
+
+@dataclass
+class Rehearsed:
+    judgement: Judgement
+    rehearsal: Rehearsal | None = None
+    outcome: Outcome | None = None
+    calls: dict[str, int] = field(default_factory=dict)
+    output: str = ""
+    config: str = ""
+    dataset: str = ""
+
 
 _MARK = {True: "ok  ", False: "FAIL", None: "-   "}
 
