@@ -81,7 +81,7 @@ def _import_error(ws, r):
 BREAKS: dict[str, Break] = {
     "constant": Break(_constant, ("constant",), "discriminates"),
     "inverted": Break(_inverted, ("inverted",), "gold rewarded"),
-    "wrong-field": Break(_wrong_field, ("never rewarded", "field"), "gold rewarded"),
+    "wrong-field": Break(_wrong_field, ("no row is ever rewarded", "field"), "gold rewarded"),
     "grader-raises": Break(_grader_raises, ("valueerror", "grading.py"), "runs"),
     "no-grader": Break(_no_grader, ("grader",), "runs"),
     "workflow-crash": Break(_workflow_crash, ("runtimeerror", "workflow.py"), "runs"),
