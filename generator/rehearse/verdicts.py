@@ -70,6 +70,11 @@ def _runs(plan: RolloutPlan, outcome: Outcome) -> Verdict:
                            + (f" at {failure.where}" if failure.where else ""))
         return Verdict("runs", False, f"eval run failed before any row: {error}{where}")
     kinds = Counter(r.error_type or r.status for r in bad)
+    if set(kinds) == {"timeout"} and plan.agent_timeout is not None:
+        # The traceback of a timed-out workflow is the cancellation: say where it was waiting.
+        waited = f", waiting at {failure.where}" if failure is not None and failure.where else ""
+        return Verdict("runs", False, f"{len(bad)} of {len(rows)} rows hit the timeout (agent_workflow_timeout_s = "
+                       f"{plan.agent_timeout:g} s, grader_timeout_s = {plan.grader_timeout or 0:g} s){waited}")
     if failure is None and set(kinds) == {"rollout_failed"}:
         where = (": the rollouts ended with no error and no reward (is a grader attached to the backend? "
                  "LocalBackend(workflow=..., grader=...))")

@@ -72,3 +72,13 @@ def test_wrong_port_is_read_from_the_sdks_log():
            "2026 INFO [rollout-server] INFO:     Uvicorn running on http://0.0.0.0:18765 (Press CTRL+C to quit)\n")
     assert wrong_port(log) == (41075, 18765)
     assert wrong_port(log.replace("18765", "41075")) is None
+
+
+def test_rows_that_hit_the_timeout_say_which_budget_and_where_they_waited():
+    outcome = _outcome({"gold": None, "wrong": None, "empty": None}, "failed", "timeout")
+    from generator.rehearse.outcome import Failure
+
+    outcome.failure = Failure("asyncio.exceptions.CancelledError", "rollouts/r/pkg/workflow.py:35")
+    judgement = judge(_plan(agent=5.0), outcome)
+    assert judgement.headline == ("runs: 6 of 6 rows hit the timeout (agent_workflow_timeout_s = 5 s, grader_timeout_s = 5 s), "
+                                  "waiting at rollouts/r/pkg/workflow.py:35")
