@@ -105,7 +105,7 @@ def init_command(
         from generator.scaffold import pristine
         from generator.scaffold.registration import register_rollout
 
-        register_rollout(staging, rollout)  # uv member + the rollout's secrets in .env.example
+        register_rollout(staging, rollout)  # the rollout's secrets in .env.example
         assets.add_all(staging)
         pristine.stamp_tree(staging, {rollout: rollout_template.name})  # template versions, for `osmosis update`
         folders.follow_umask(staging)

@@ -175,13 +175,21 @@ def apply(root: Path, base_dir: Path, new_dir: Path, policy: Policy, *, conflict
             continue
         if ours == base:
             write(rel, theirs)
-            add("new" if base is None else "replaced", "the template no longer has it: removed" if theirs is None else "")
+            note = "the template no longer has it: removed" if theirs is None else ""
+            if _is_lock(rel) and theirs is not None:
+                note = "the package set the templates were tested with; `uv sync` installs it"
+            add("new" if base is None else "replaced", note)
             continue
         if ours is None:
             add("left alone", "you deleted it")
             continue
         if theirs is None:
             add("left alone", "you changed it; the template no longer has it")
+            continue
+        if _is_lock(rel):
+            # Two resolutions merged line by line are neither: keep the user's, which matches their pyproject.
+            folder = rel.rpartition("/")[0] or "."
+            add("left alone", f"your lock kept, the templates' lock changed too; `uv lock --project {folder}` re-resolves it")
             continue
         if _is_text(ours, base, theirs):
             merged, conflicted = merge_file(ours, base or b"", theirs, rel)  # type: ignore[arg-type]
@@ -197,6 +205,10 @@ def apply(root: Path, base_dir: Path, new_dir: Path, policy: Policy, *, conflict
                                   theirs if isinstance(theirs, bytes) else None))
         add("conflict", f"yours kept; the template's change is in {rel}.rej")
     return plan
+
+
+def _is_lock(rel: str) -> bool:
+    return rel.rpartition("/")[2] == "uv.lock"
 
 
 def land(root: Path, base_dir: Path, new_dir: Path, policy: Policy, *, conflict: str, dry_run: bool,

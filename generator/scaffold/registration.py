@@ -1,14 +1,16 @@
-"""Root files that learn about a new rollout: the uv workspace members, .env.example names."""
+"""Root files that learn about a new rollout: `.env.example` names its secrets.
+
+A rollout is a uv project of its own (its own `uv.lock`, which the template brings), so the root
+`pyproject.toml` does not list it: nothing else at the root changes.
+"""
 
 from __future__ import annotations
 
-import fnmatch
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 from generator.core.bounded import toml_loads
-from generator.core.errors import UserError
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -27,7 +29,7 @@ def _write_safely(root: Path) -> Writer:
 
 
 def register_rollout(root: Path, rollout: str, *, configs_root: Path | None = None, write: Writer | None = None) -> list[str]:
-    """Make the root files know ``rollout``: uv workspace member, secrets in .env.example.
+    """Make the root files know ``rollout``: its secrets in .env.example.
 
     The rollout's configs are read under ``configs_root`` (default: ``root``); ``write`` receives the new
     files (default: written in place). Returns the workspace-relative files it changed. Used by `init`,
@@ -35,8 +37,6 @@ def register_rollout(root: Path, rollout: str, *, configs_root: Path | None = No
     """
     write = write or _write_safely(root)
     changed = []
-    if _add_member(root, rollout, write):
-        changed.append("pyproject.toml")
     if add_env_example_names(root, required_secrets(configs_root or root, rollout), rollout, write):
         changed.append(ENV_EXAMPLE)
     return changed
@@ -48,22 +48,6 @@ def planned_registration(root: Path, rollout: str, configs_root: Path) -> dict[s
     register_rollout(root, rollout, configs_root=configs_root,
                      write=lambda path, text: planned.__setitem__(path.relative_to(root).as_posix(), text.encode("utf-8")))
     return planned
-
-
-def _add_member(root: Path, rollout: str, write: Writer) -> bool:
-
-    pyproject = root / "pyproject.toml"
-    if not pyproject.is_file():
-        return False
-    try:
-        data = toml_loads(pyproject.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError):
-        raise UserError(f"{pyproject} is not valid TOML; fix it, then add rollouts/{rollout} to [tool.uv.workspace] members") from None
-    members = data.get("tool", {}).get("uv", {}).get("workspace", {}).get("members", [])
-    member = f"rollouts/{rollout}"
-    if any(isinstance(m, str) and fnmatch.fnmatchcase(member, m.rstrip("/")) for m in members):
-        return False  # already listed, or covered by a glob like "rollouts/*"
-    return add_workspace_member(root, rollout, write)
 
 
 def required_secrets(root: Path, rollout: str) -> list[str]:
@@ -109,24 +93,4 @@ def add_env_example_names(root: Path, names: list[str], rollout: str, write: Wri
     block += "".join(f"{n}=\n" for n in missing)
     prefix = existing if not existing or existing.endswith("\n") else existing + "\n"
     (write or _write_safely(root))(path, prefix + block)
-    return True
-
-
-def add_workspace_member(root: Path, rollout: str, write: Writer | None = None) -> bool:
-    """List ``rollouts/<rollout>`` in the root pyproject's ``[tool.uv.workspace] members`` (kept in
-    order, formatting preserved). False when there is no root pyproject to edit."""
-    import tomlkit
-
-    pyproject = root / "pyproject.toml"
-    if not pyproject.is_file():
-        return False
-    doc = tomlkit.parse(pyproject.read_text(encoding="utf-8"))
-    tool = doc.setdefault("tool", tomlkit.table(is_super_table=True))
-    uv = tool.setdefault("uv", tomlkit.table())
-    workspace = uv.setdefault("workspace", tomlkit.table())
-    members = workspace.setdefault("members", tomlkit.array())
-    member = f"rollouts/{rollout}"
-    if member not in members:
-        members.append(member)
-    (write or _write_safely(root))(pyproject, tomlkit.dumps(doc))
     return True

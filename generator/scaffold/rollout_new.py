@@ -1,8 +1,8 @@
 """`osmosis rollout new`: add a rollout (its code, configs and data sample) to an existing workspace.
 
 The template is rendered into a staging folder first; if any file it made already exists in the
-workspace, nothing is written (exit 2). Root files that must learn about the rollout -- the root
-pyproject's `[tool.uv.workspace] members` and `.env.example` -- are edited in place, keeping the
+workspace, nothing is written (exit 2). The rollout brings its own `uv.lock` (it is a uv project of
+its own); the one root file that must learn about it, `.env.example`, is edited in place, keeping the
 user's comments and order.
 """
 
@@ -84,7 +84,7 @@ def rollout_new_command(*, name: str, template: str, workspace: Path, data: list
                 raise UserError(f"not adding rollout {name!r}: these files already exist: {listed}",
                                 hint="nothing was written; move them away or pick another name")
             _check_root_pyproject(root, name)
-            planned = planned_registration(root, name, configs_root=staging)  # uv member, .env.example names
+            planned = planned_registration(root, name, configs_root=staging)  # .env.example names
             refs = []
             with lock.temp_folder("osmosis-pristine-") as tmp:
                 pending = _pristine_with(root, staging, Path(tmp))

@@ -58,7 +58,7 @@ def check_target(target: Path, force: bool) -> None:
     if target.exists() and not target.is_dir():
         raise UserError(f"{target} exists and is not a folder")
     if (target / ".copier-answers.yml").is_file():
-        # --force would keep every root file, so a second rollout would be left out of the uv members,
+        # --force would keep every root file, so a second rollout would be left out of
         # .env.example and the pristine base that `osmosis update` merges from
         raise UserError(f"{target} is already an Osmosis workspace (or another copier project): it has .copier-answers.yml",
                         hint="add a rollout with `osmosis rollout new NAME --template T`; "

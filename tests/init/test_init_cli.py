@@ -56,7 +56,11 @@ def test_defaults_render_the_whole_workspace_and_commit(tmp_path, monkeypatch):
         assert (ws / rel).is_file(), rel
     assert "@AGENTS.md" in (ws / "CLAUDE.md").read_text().splitlines()
     pyproject = tomllib.loads((ws / "pyproject.toml").read_text())
-    assert pyproject["tool"]["uv"]["workspace"]["members"] == ["rollouts/multiply"]
+    # Rollouts are uv projects of their own, each with the lock the tests ran: no root membership.
+    assert "workspace" not in pyproject["tool"]["uv"]
+    assert (ws / "uv.lock").is_file() and (ws / "rollouts/multiply/uv.lock").is_file()
+    assert 'name = "multiply"\n' in (ws / "rollouts/multiply/uv.lock").read_text()
+    assert 'name = "my-workspace"\n' in (ws / "uv.lock").read_text()
     assert pyproject["project"]["name"] == "my-workspace"
     assert "# [tool.osmosis]" in (ws / "pyproject.toml").read_text()
     assert git(ws, "status", "--porcelain") == ""

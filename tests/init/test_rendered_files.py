@@ -8,7 +8,6 @@ import sys
 import yaml
 
 from generator import __version__
-from generator.scaffold.registration import add_workspace_member
 
 try:
     import tomllib
@@ -77,19 +76,3 @@ def test_configs_start_with_their_schema_directive(make_workspace):
         first = (ws / f"configs/{kind}/multiply.toml").read_text().splitlines()[0]
         assert first == f"#:schema ../../.osmosis/schemas/{kind}.schema.json"
         assert (ws / "configs" / kind / first.split(" ", 1)[1]).resolve().is_file()
-
-
-def test_add_workspace_member_keeps_comments_and_is_idempotent(tmp_path):
-    pyproject = tmp_path / "pyproject.toml"
-    pyproject.write_text('# top comment\n[project]\nname = "x"\n\n[tool.uv.workspace]\nmembers = ["rollouts/a"]  # keep\n')
-    assert add_workspace_member(tmp_path, "b")
-    assert add_workspace_member(tmp_path, "b")
-    text = pyproject.read_text()
-    assert text.startswith("# top comment\n") and "# keep" in text
-    assert tomllib.loads(text)["tool"]["uv"]["workspace"]["members"] == ["rollouts/a", "rollouts/b"]
-    bare = tmp_path / "bare"
-    bare.mkdir()
-    (bare / "pyproject.toml").write_text('[project]\nname = "y"\n')
-    add_workspace_member(bare, "c")
-    assert tomllib.loads((bare / "pyproject.toml").read_text())["tool"]["uv"]["workspace"]["members"] == ["rollouts/c"]
-    assert not add_workspace_member(tmp_path / "missing", "c")

@@ -34,24 +34,21 @@ def test_two_rollouts_from_different_templates_pass_doctor(ws):
             config = tomllib.loads((ws / "configs" / kind / f"{name}.toml").read_text())
             assert config["experiment"]["rollout"] == name
         assert (ws / "data" / f"{name}.jsonl").is_file()
-    members = tomllib.loads((ws / "pyproject.toml").read_text())["tool"]["uv"]["workspace"]["members"]
-    assert members == ["rollouts/multiply", "rollouts/adder", "rollouts/judge"]
+    for name in ("adder", "judge"):  # each brings its own lock, named for it
+        assert f'name = "{name}"\n' in (ws / "rollouts" / name / "uv.lock").read_text()
+    assert "workspace" not in tomllib.loads((ws / "pyproject.toml").read_text())["tool"]["uv"]
     commit_all(ws)
     assert doctor_errors(ws) == []
 
 
 def test_root_files_are_edited_keeping_comments_and_order(ws):
     pyproject = ws / "pyproject.toml"
-    text = pyproject.read_text().replace('members = ["rollouts/multiply"]',
-                                         'members = [\n  "rollouts/multiply",  # the first one\n]')
-    pyproject.write_text(text + "\n# my own trailing note\n")
+    pyproject.write_text(pyproject.read_text() + "\n# my own trailing note\n")
+    before = pyproject.read_text()
     env = ws / ".env.example"
     env.write_text(env.read_text() + "# mine\nMY_TOKEN=\n")
     assert cli("rollout", "new", "sandbox", "-t", "multiply-harbor", "-w", ws, "--defaults").exit_code == 0
-    after = pyproject.read_text()
-    assert '"rollouts/multiply",  # the first one' in after and "# my own trailing note" in after
-    assert after.index("rollouts/multiply") < after.index("rollouts/sandbox")
-    assert after.replace('  "rollouts/sandbox",\n', "") == pyproject.read_text().replace('  "rollouts/sandbox",\n', "")
+    assert pyproject.read_text() == before  # a rollout is its own uv project: the root does not change
     env_after = env.read_text()
     assert env_after.startswith(env.read_text().split("# Needed by rollout sandbox")[0])
     # the Harbor rollout needs the OpenAI key multiply already listed (managed sandboxes need none): once
@@ -60,12 +57,15 @@ def test_root_files_are_edited_keeping_comments_and_order(ws):
     assert env.read_text().count("OPENAI_API_KEY=") == 1 and "DAYTONA_API_KEY=" not in env.read_text()
 
 
-def test_a_glob_member_is_left_alone(ws):
+def test_a_workspace_made_with_uv_members_keeps_them(ws):
+    # Workspaces made by 0.1.0 list their rollouts as uv workspace members; rollout new leaves the
+    # list as it is (the new rollout is a project of its own, with its own lock).
     pyproject = ws / "pyproject.toml"
-    pyproject.write_text(pyproject.read_text().replace('members = ["rollouts/multiply"]', 'members = ["rollouts/*"]'))
+    pyproject.write_text(pyproject.read_text() + '\n[tool.uv.workspace]\nmembers = ["rollouts/multiply"]\n')
     before = pyproject.read_text()
     assert cli("rollout", "new", "more", "-w", ws, "--defaults").exit_code == 0
     assert pyproject.read_text() == before
+    assert (ws / "rollouts/more/uv.lock").is_file()
 
 
 def test_existing_rollout_is_refused_and_nothing_changes(ws):

@@ -1,4 +1,4 @@
-"""Fixtures for the real-SDK tests (sdk_harness.py): rendered workspaces and the cached 3.12 environment."""
+"""Fixtures for the real-SDK tests (sdk_harness.py): rendered workspaces and their locked environments."""
 
 from __future__ import annotations
 
@@ -8,6 +8,11 @@ from pathlib import Path
 import pytest
 
 import sdk_harness as h
+
+
+def _skip_if_switched_off() -> None:
+    if os.environ.get(h.SKIP_VAR) == "1":
+        pytest.skip(f"{h.SKIP_VAR}=1: the real-SDK tests were switched off for this run")
 
 
 @pytest.fixture(autouse=True)
@@ -25,21 +30,31 @@ def workspaces(tmp_path_factory) -> dict[str, Path]:
 
 
 @pytest.fixture(scope="session")
-def sdk_env(workspaces) -> h.SdkEnv:
-    """The cached Python 3.12 environment: the real osmosis-ai plus every rendered rollout's dependencies."""
-    if os.environ.get(h.SKIP_VAR) == "1":
-        pytest.skip(f"{h.SKIP_VAR}=1: the real-SDK tests were switched off for this run")
-    requirements = ["pytest>=8"]
-    for ws in workspaces.values():
-        requirements += h.rollout_requirements(ws)
+def envs(workspaces) -> dict[str, h.SdkEnv]:
+    """Each scenario workspace's root environment, from its own uv.lock (`uv sync --locked`)."""
+    _skip_if_switched_off()
     try:
-        return h.build_sdk_env(requirements)
+        return {sid: h.workspace_env(ws) for sid, ws in workspaces.items()}
     except h.HarnessError as err:
         pytest.fail(str(err), pytrace=False)
 
 
 @pytest.fixture(scope="session")
-def probes(sdk_env, workspaces) -> dict[str, dict]:
-    """sdk_probe.py's report for each scenario's rollout."""
+def full_sdk_env() -> h.SdkEnv:
+    """One unlocked environment with every integration of the newest osmosis-ai 0.3 (the generations
+    table's check needs them side by side; no workspace runs in it)."""
+    _skip_if_switched_off()
+    try:
+        return h.build_sdk_env(["pytest>=8"])
+    except h.HarnessError as err:
+        pytest.fail(str(err), pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def probes(envs, workspaces) -> dict[str, dict]:
+    """sdk_probe.py's report for each scenario's rollout, run in the rollout's locked environment."""
     by_id = {s.id: s for s in h.SCENARIOS}
-    return {sid: h.probe(sdk_env, ws, [by_id[sid].rollout]) for sid, ws in workspaces.items()}
+    try:
+        return {sid: h.probe(envs[sid], ws, by_id[sid].rollout) for sid, ws in workspaces.items()}
+    except h.HarnessError as err:
+        pytest.fail(str(err), pytrace=False)

@@ -1,19 +1,27 @@
 """Generated workspaces run on the real `osmosis-ai`, proven by the SDK itself (never by a double).
 
-What a scenario proves, in a Python 3.12 environment holding the newest osmosis-ai 0.3.x that
-installs plus every bundled rollout's own dependencies (built once, cached under
-``~/.cache/osmosis-workspace-tests/``; see ``sdk_env``):
+What a scenario proves, from the workspace's own lockfiles (what a user's ``uv sync`` installs):
 
-1. ``osmosis init WS --template T --defaults`` (our CLI) renders a workspace;
-2. the SDK imports the rollout entrypoint (``load_rollout_entrypoint``, what submit does);
-3. the SDK's own config loaders and submit preflight (``validate_rollout_backend``) accept the
+1. ``osmosis init WS --template T --defaults`` (our CLI) renders a workspace, its ``uv.lock`` files
+   included;
+2. ``uv sync --locked`` at the root (the SDK's CLI, ``osmosis-ai[eval]``) and ``uv sync --locked
+   --project rollouts/R`` (the rollout's own environment) install exactly what the locks record:
+   ``--locked`` fails when a shipped lock no longer matches its ``pyproject.toml``
+   (``python bench/locks.py`` re-makes them);
+3. the SDK imports the rollout entrypoint (``load_rollout_entrypoint``, what submit does), in the
+   rollout's environment;
+4. the SDK's own config loaders and submit preflight (``validate_rollout_backend``) accept the
    eval and training configs, and ``osmosis dataset validate`` accepts the data file;
-4. the SDK's own ``osmosis eval run CONFIG --dataset-file data/R.jsonl --rows ...`` runs the rollout
-   (it `uv sync`s the rollout itself) against ``FakeChat``, an OpenAI-compatible chat server on
-   127.0.0.1 that answers each row the way the scenario's ``reply`` says; the per-row rewards the
-   SDK writes (``index.jsonl``) must equal ``expected``.
+5. the SDK's own ``osmosis eval run CONFIG --dataset-file data/R.jsonl --rows ...``, from the root
+   environment, runs the rollout (it `uv sync`s the rollout itself) against ``FakeChat``, an
+   OpenAI-compatible chat server on 127.0.0.1 that answers each row the way the scenario's ``reply``
+   says; the per-row rewards the SDK writes (``index.jsonl``) must equal ``expected``.
 
-Adding a template (other template authors): append a ``Scenario`` to ``SCENARIOS`` at the bottom.
+The same runs are made from the *floor* locks (tests/sdk_real/floor_locks/, lockset.py): the lowest
+``osmosis-ai`` each requirement admits.
+
+Adding a template (other template authors): append a ``Scenario`` to ``SCENARIOS`` at the bottom,
+then run ``python bench/locks.py`` to make its locks.
 ``reply(request)`` is the fake model: it gets a ``ChatRequest`` (the request body, its messages and
 tools, the dataset row the conversation is about) and returns an assistant message, e.g.
 ``{"content": "#### 42"}`` or ``{"tool_calls": [tool_call("add", {"a": 1, "b": 2})]}``. Answer some
@@ -22,21 +30,23 @@ rows right and some wrong on purpose, and give the rewards the SDK must record f
 ``check`` may assert more about the requests the fake model saw (e.g. that tool results came back).
 
 Environment: ``OSMOSIS_TEST_PYTHON312`` names the interpreter (default: ``python3.12`` on PATH,
-through pyenv where that is how it is installed); ``OSMOSIS_TEST_CACHE`` moves the cache;
-``OSMOSIS_SKIP_REAL_SDK=1`` skips these tests on purpose for a local run. Without that opt-out a
-missing interpreter or SDK is a test failure with a message, never a silent skip.
+through pyenv where that is how it is installed); uv's own cache keeps repeated syncs cheap;
+``OSMOSIS_TEST_CACHE`` moves the cache of the one unlocked environment (the generations-table
+check, which needs every integration at once); ``OSMOSIS_SKIP_REAL_SDK=1`` skips these tests on
+purpose for a local run. Without that opt-out a missing interpreter or SDK is a test failure with a
+message, never a silent skip.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import json
 import os
 import re
 import shutil
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -45,17 +55,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
 HERE = Path(__file__).resolve().parent
 PROBE = HERE / "sdk_probe.py"
-# The SDK generation the templates target (contract section 2); the resolver picks the newest
-# release that installs (0.3.8 needs a certifi the index lacks, so today that is 0.3.7).
+# The SDK generation the templates target (contract section 2). Only the generations-table check
+# installs it unlocked (it needs every integration in one environment); workspaces run from their locks.
 SDK_REQUIREMENT = "osmosis-ai[eval,server,strands,openai-agents,harbor]>=0.3.1,<0.4"
 ENV_FORMAT = "1"  # bump when the way the environment is built changes
 SKIP_VAR = "OSMOSIS_SKIP_REAL_SDK"
@@ -127,10 +130,11 @@ def find_python312() -> str:
 
 @dataclass(frozen=True)
 class SdkEnv:
-    python: Path          # the 3.12 venv's interpreter (osmosis-ai and the rollouts' dependencies)
+    python: Path          # the 3.12 venv's interpreter (a workspace's root .venv: the SDK's CLI)
     base_python: str      # the interpreter the venv was made from; `uv sync` gets it as UV_PYTHON
     uv: str
     versions: dict[str, str]
+    resolution: str | None = None  # UV_RESOLUTION the locks were made with (the floor locks)
 
     @property
     def bin(self) -> Path:
@@ -139,15 +143,6 @@ class SdkEnv:
     @property
     def sdk_version(self) -> str:
         return self.versions.get("osmosis-ai", "?")
-
-
-def rollout_requirements(workspace: Path) -> list[str]:
-    """Every `[project] dependencies` entry of the workspace's rollouts."""
-    reqs: list[str] = []
-    for pyproject in sorted(workspace.glob("rollouts/*/pyproject.toml")):
-        deps = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("project", {}).get("dependencies", [])
-        reqs += [d for d in deps if isinstance(d, str)]
-    return reqs
 
 
 @contextlib.contextmanager
@@ -191,6 +186,44 @@ def build_sdk_env(requirements: list[str]) -> SdkEnv:
             ready.write_text(json.dumps({"requirements": reqs, "python": base_python, "versions": versions}, indent=1))
     info = json.loads(ready.read_text())
     return SdkEnv(root / "venv" / "bin" / "python", base_python, uv, info["versions"])
+
+
+# -- a workspace's own environments, from its locks --------------------------------------------
+
+
+def _uv_sync(env: SdkEnv | None, cwd: Path, *args: str, resolution: str | None = None) -> None:
+    uv, base_python = (env.uv, env.base_python) if env else (uv_binary(), find_python312())
+    extra = {"UV_PYTHON": base_python, "UV_PYTHON_DOWNLOADS": "never", "NO_COLOR": "1"}
+    if resolution:
+        extra["UV_RESOLUTION"] = resolution
+    base = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "UV_RESOLUTION")}
+    done = subprocess.run([uv, "sync", "--locked", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=1800, env={**base, **extra})
+    if done.returncode != 0:
+        where = args[-1] if args else "the workspace root"
+        raise HarnessError(f"`uv sync --locked` failed for {where} (a shipped lock that no longer matches its "
+                           f"pyproject.toml is re-made by `python bench/locks.py`):\n{done.stderr.strip()[-4000:]}")
+
+
+_PINNED = re.compile(r'(?m)^\[\[package\]\]\nname = "([^"]+)"\nversion = "([^"]+)"\nsource = \{ registry')
+
+
+def locked_versions(lock_text: str) -> dict[str, str]:
+    """Package -> version for every package a uv.lock takes from an index (the project excluded)."""
+    return dict(_PINNED.findall(lock_text))
+
+
+def workspace_env(workspace: Path, *, resolution: str | None = None) -> SdkEnv:
+    """The workspace root's environment (`uv sync --locked`): osmosis-ai[eval], the SDK's CLI."""
+    env = SdkEnv(workspace / ".venv" / "bin" / "python", find_python312(), uv_binary(), {}, resolution)
+    _uv_sync(env, workspace, resolution=resolution)
+    return dataclasses.replace(env, versions=locked_versions((workspace / "uv.lock").read_text(encoding="utf-8")))
+
+
+def rollout_python(env: SdkEnv, workspace: Path, rollout: str) -> Path:
+    """The rollout's own environment (`uv sync --locked --project rollouts/R`), what eval run syncs."""
+    _uv_sync(env, workspace, "--project", f"rollouts/{rollout}", resolution=env.resolution)
+    return workspace / "rollouts" / rollout / ".venv" / "bin" / "python"
 
 
 # -- rendering with our own CLI -----------------------------------------------------------------
@@ -349,6 +382,9 @@ def sdk_subprocess_env(env: SdkEnv, **extra: str) -> dict[str, str]:
     # `eval run` calls `uv sync`; pin it to the same 3.12 so uv never fetches a managed Python.
     base["UV_PYTHON"] = env.base_python
     base["UV_PYTHON_DOWNLOADS"] = "never"
+    base.pop("UV_RESOLUTION", None)
+    if env.resolution:
+        base["UV_RESOLUTION"] = env.resolution
     base["NO_COLOR"] = "1"
     # LiteLLM would fetch its model price list from GitHub first; the copy it ships is enough.
     base["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
@@ -356,9 +392,11 @@ def sdk_subprocess_env(env: SdkEnv, **extra: str) -> dict[str, str]:
     return base
 
 
-def probe(env: SdkEnv, workspace: Path, rollouts: list[str]) -> dict:
-    """Import + config loaders + submit preflight + dataset validation, all by the SDK (sdk_probe.py)."""
-    done = subprocess.run([str(env.python), str(PROBE), str(workspace), *rollouts], capture_output=True, text=True,
+def probe(env: SdkEnv, workspace: Path, rollout: str) -> dict:
+    """Import + config loaders + submit preflight + dataset validation, all by the SDK (sdk_probe.py),
+    in the rollout's own locked environment."""
+    python = rollout_python(env, workspace, rollout)
+    done = subprocess.run([str(python), str(PROBE), str(workspace), rollout], capture_output=True, text=True,
                           timeout=600, cwd=workspace, env=sdk_subprocess_env(env))
     assert done.returncode == 0, f"sdk_probe failed:\n{done.stdout[-3000:]}\n{done.stderr[-6000:]}"
     return json.loads(done.stdout.strip().splitlines()[-1])

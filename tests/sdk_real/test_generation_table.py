@@ -7,5 +7,5 @@ from __future__ import annotations
 from tests.entrypoints.test_sdk_generations import check_real_sdk_agrees_with_generation_b
 
 
-def test_generation_b_agrees_with_the_installed_sdk(sdk_env):
-    check_real_sdk_agrees_with_generation_b(str(sdk_env.python))
+def test_generation_b_agrees_with_the_installed_sdk(full_sdk_env):
+    check_real_sdk_agrees_with_generation_b(str(full_sdk_env.python))

@@ -1,6 +1,7 @@
 """One workspace holding every scenario's rollout (and a second rollout of the same template):
-the generated tests run from the root and from each rollout folder, the code is clean under the
-workspace's own ruff settings, and the SDK's eval run still resolves the whole uv workspace."""
+each rollout is a uv project of its own, synced from its own lock; its generated tests pass in that
+environment, from its folder and from the root; the code is clean under the workspace's own ruff
+settings; and the SDK's eval run works among several rollouts."""
 
 from __future__ import annotations
 
@@ -23,22 +24,39 @@ def many(tmp_path_factory):
     return h.render(tmp_path_factory.mktemp("many") / "ws", MANY)
 
 
-def _pytest(sdk_env, cwd) -> tuple[int, str, int]:
-    done = subprocess.run([str(sdk_env.python), "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=cwd,
-                          capture_output=True, text=True, timeout=600, env=h.sdk_subprocess_env(sdk_env))
+@pytest.fixture(scope="module")
+def many_env(many):
+    try:
+        return h.workspace_env(many)
+    except h.HarnessError as err:
+        pytest.fail(str(err), pytrace=False)
+
+
+def _pytest(env, python, cwd, *args) -> tuple[int, str, int]:
+    done = subprocess.run([str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=600, env=h.sdk_subprocess_env(env))
     passed = re.search(r"(\d+) passed", done.stdout)
     return done.returncode, done.stdout[-4000:] + done.stderr[-2000:], int(passed.group(1)) if passed else 0
 
 
-def test_pytest_runs_every_rollouts_tests_from_the_root_and_from_each_folder(many, sdk_env):
-    per_rollout = {}
+def test_every_rollout_is_its_own_locked_project(many, many_env):
+    import tomllib
+
+    root = tomllib.loads((many / "pyproject.toml").read_text())
+    assert "workspace" not in root.get("tool", {}).get("uv", {}), "the root must not make rollouts uv workspace members"
     for s in MANY:
-        code, output, passed = _pytest(sdk_env, many / "rollouts" / s.rollout)
+        assert (many / "rollouts" / s.rollout / "uv.lock").is_file(), s.rollout
+        python = h.rollout_python(many_env, many, s.rollout)
+        assert python.is_file(), f"uv sync --project rollouts/{s.rollout} made no environment of its own"
+
+
+def test_each_rollouts_tests_pass_in_its_environment_from_its_folder_and_from_the_root(many, many_env):
+    for s in MANY:
+        python = h.rollout_python(many_env, many, s.rollout)
+        code, output, passed = _pytest(many_env, python, many / "rollouts" / s.rollout)
         assert code == 0 and passed > 0, f"rollouts/{s.rollout}:\n{output}"
-        per_rollout[s.rollout] = passed
-    code, output, passed = _pytest(sdk_env, many)
-    assert code == 0, output
-    assert passed == sum(per_rollout.values()), (per_rollout, output)
+        code, output, from_root = _pytest(many_env, python, many, f"rollouts/{s.rollout}")
+        assert code == 0 and from_root == passed, f"from the root, rollouts/{s.rollout}:\n{output}"
 
 
 def test_generated_code_is_clean_under_the_workspace_ruff_settings(many):
@@ -47,7 +65,7 @@ def test_generated_code_is_clean_under_the_workspace_ruff_settings(many):
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def test_eval_run_resolves_a_workspace_of_several_rollouts(many, sdk_env):
+def test_eval_run_among_several_rollouts(many, many_env):
     s = h.SCENARIOS[0]
-    run = h.eval_run(sdk_env, many, s.rollout, s.rows, s.reply)
+    run = h.eval_run(many_env, many, s.rollout, s.rows, s.reply)
     assert run.rewards == s.expected, run.output

@@ -52,9 +52,9 @@ def test_the_sdk_dataset_validator_accepts_the_data(sid, probes):
 
 
 @pytest.mark.parametrize("sid", [s.id for s in h.SCENARIOS if s.eval_run])
-def test_sdk_eval_run_records_the_expected_rewards(sid, sdk_env, workspaces):
+def test_sdk_eval_run_records_the_expected_rewards(sid, envs, workspaces):
     scenario = SCENARIOS[sid]
-    run = h.eval_run(sdk_env, workspaces[sid], scenario.rollout, scenario.rows, scenario.reply)
+    run = h.eval_run(envs[sid], workspaces[sid], scenario.rollout, scenario.rows, scenario.reply)
     assert run.statuses == {i: "success" for i in scenario.expected}, run.output
     assert run.rewards == scenario.expected, run.output
     if scenario.check:

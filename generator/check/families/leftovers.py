@@ -54,7 +54,7 @@ CONFLICT_MARKERS = rule(
 INTERRUPTED = rule(
     "LAY112", "interrupted-osmosis-command", FAMILY, "error",
     summary="An `osmosis init`, `rollout new` or `update` was killed part-way: the workspace holds half of its change.",
-    why="Some of the command's files are in place and others are not (a rollout without its uv member, a "
+    why="Some of the command's files are in place and others are not (a rollout without its configs, a "
         "half-merged update); committed, the half change reaches the platform. Its undo journal is still there.",
     fix="Run `osmosis doctor --fix` (or the same osmosis command again): it takes the half change back first, "
         "keeping any file you edited since; then rerun the command if you still want it.",
