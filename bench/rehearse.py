@@ -2,8 +2,8 @@
 
     python bench/rehearse.py [--template blank] [--data integration=openai-agents] [--rows 0-3] [--runs 2]
 
-Both sides run the real osmosis-ai (the cached Python 3.12 environment of tests/sdk_real), on one
-workspace rendered by our CLI, after a warm-up run of each so the rollout's environment is synced
+Both sides run the real osmosis-ai from the workspace's own root environment (`uv sync --locked`,
+tests/sdk_real's workspace_env), on one workspace rendered by our CLI, after a warm-up run of each so the rollout's environment is synced
 (the issue's "warm environment"). The plain run talks to the scripted model with a fixed reply, the
 way a user's local run talks to a provider; both sides get the same child environment. Rounds are
 interleaved (plain, rehearse, plain, rehearse ...) and the medians compared. Target: <= 2.0x.
@@ -50,7 +50,7 @@ def _plain(env: h.SdkEnv, ws: Path, rollout: str, rows: str) -> float:
 def _rehearse(env: h.SdkEnv, ws: Path, rows: str) -> float:
     child = {k: v for k, v in os.environ.items() if k != "VIRTUAL_ENV"}
     child.update({"UV_PYTHON": env.base_python, "UV_PYTHON_DOWNLOADS": "never"})
-    argv = [sys.executable, "-m", "generator", "rehearse", "--rows", rows, "--sdk", str(env.bin / "osmosis")]
+    argv = [sys.executable, "-m", "generator", "rehearse", "--rows", rows]
     started = time.perf_counter()
     done = subprocess.run(argv, cwd=ws, env=child, capture_output=True, text=True, timeout=900)
     seconds = time.perf_counter() - started
@@ -68,7 +68,7 @@ def main() -> int:
     args = parser.parse_args()
     scenario = h.Scenario("bench", args.template, "bench", data=tuple(args.data))
     ws = h.render(Path(tempfile.mkdtemp(prefix="rehearse-bench-")) / "ws", [scenario])
-    env = h.build_sdk_env(["pytest>=8", *h.rollout_requirements(ws)])
+    env = h.workspace_env(ws)
     print(f"osmosis-ai {env.sdk_version}; template {args.template} {' '.join(args.data)}; rows {args.rows}; warming up")
     _plain(env, ws, "bench", args.rows)
     _rehearse(env, ws, args.rows)

@@ -11,7 +11,7 @@ from pathlib import Path
 from generator.core import safe_write
 from generator.core.errors import EXIT_FINDINGS, EXIT_OK, UserError
 from generator.core.paths import is_inside
-from generator.core.workspace import NotAWorkspace, find_root
+from generator.core.workspace import NotAWorkspace, find_git_root, find_root
 from generator.rehearse import plan as planning
 from generator.rehearse.cases import build
 from generator.rehearse.child_env import child_env
@@ -165,6 +165,9 @@ def rehearse_command(path: Path, rollouts: list[str], config: Path | None, datas
         path_ = planning.local_dataset(root, plan, dataset_file)
         shown = path_.relative_to(root).as_posix() if is_inside(root, path_) else str(path_)
         planning.select_rows(plan, path_, shown, rows or planning.DEFAULT_ROWS)
+    if find_git_root(root) is None:
+        raise UserError(f"{root} is not a git work tree, and the SDK's eval run runs only in one",
+                        hint="run `git init` there (the platform runs the code you push anyway)")
     runner = find_sdk(root, sdk)
     progress = format == "text" and sys.stderr.isatty()
     if jobs < 1:

@@ -1,11 +1,7 @@
-"""Fixtures for the rehearse tests: the cached SDK environment of tests/sdk_real (the same key, so one
-build serves both), and a helper that runs `osmosis rehearse` end to end as a user runs it.
-
-Until every rollout is a standalone uv project with its own lock (in flight on main), a workspace's own
-root `.venv` cannot serve as the SDK: the SDK's `uv sync --project rollouts/<r>` syncs that same
-environment to the rollout's dependencies and removes `uv` from under the running SDK. So these tests
-hand the SDK in with `--sdk` (the cached environment), and the lookup of `.venv/bin/osmosis` is tested
-on its own (test_cli.py).
+"""Fixtures for the rehearse tests: workspaces rendered by our CLI, with their root environment made the
+way a user makes it (`uv sync` at the root, from the workspace's own uv.lock: tests/sdk_real's
+`workspace_env`, which uv's cache makes cheap to repeat), and a helper that runs `osmosis rehearse` end
+to end in a subprocess. rehearse then finds the SDK's `osmosis` in the workspace's `.venv` itself.
 """
 
 from __future__ import annotations
@@ -44,26 +40,33 @@ def scenario_workspaces(tmp_path_factory) -> dict[str, Path]:
             os.environ.pop(k, None) if v is None else os.environ.__setitem__(k, v)
 
 
-@pytest.fixture(scope="session")
-def sdk_env(scenario_workspaces) -> h.SdkEnv:
-    """The same environment tests/sdk_real builds (same requirement set, so the same cache entry)."""
+def _skip_if_switched_off() -> None:
     if os.environ.get(h.SKIP_VAR) == "1":
         pytest.skip(f"{h.SKIP_VAR}=1: the real-SDK tests were switched off for this run")
-    requirements = ["pytest>=8"]
-    for ws in scenario_workspaces.values():
-        requirements += h.rollout_requirements(ws)
+
+
+def synced(workspace: Path) -> h.SdkEnv:
+    """`uv sync --locked` at the workspace root: the SDK's CLI into .venv, as `uv sync` does for a user."""
+    _skip_if_switched_off()
     try:
-        return h.build_sdk_env(requirements)
+        return h.workspace_env(workspace)
     except h.HarnessError as err:
         pytest.fail(str(err), pytrace=False)
 
 
-def rehearse(sdk_env: h.SdkEnv, workspace: Path, *args: str, env: dict | None = None, timeout: float = 900):
+@pytest.fixture(scope="session")
+def synced_scenarios(scenario_workspaces) -> dict[str, Path]:
+    for ws in scenario_workspaces.values():
+        synced(ws)
+    return scenario_workspaces
+
+
+def rehearse(workspace: Path, *args: str, env: dict | None = None, timeout: float = 900):
     """`osmosis rehearse --format json ...` in a subprocess, as a user runs it; (exit code, parsed JSON, stderr)."""
     child = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
     # `eval run` calls `uv sync`; pin it to the harness's 3.12 so uv never fetches a Python.
-    child.update({"UV_PYTHON": sdk_env.base_python, "UV_PYTHON_DOWNLOADS": "never", **(env or {})})
-    argv = [sys.executable, "-m", "generator", "rehearse", "--format", "json", "--sdk", str(sdk_env.bin / "osmosis"), *args]
+    child.update({"UV_PYTHON": h.find_python312(), "UV_PYTHON_DOWNLOADS": "never", **(env or {})})
+    argv = [sys.executable, "-m", "generator", "rehearse", "--format", "json", *args]
     done = subprocess.run(argv, cwd=workspace, capture_output=True, text=True, timeout=timeout, env=child)
     try:
         report = json.loads(done.stdout)

@@ -7,14 +7,14 @@ import pytest
 from typer.testing import CliRunner
 
 from broken import BREAKS
-from conftest import rehearse
+from conftest import rehearse, synced
 from generator.cli import app
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def broken_workspace(tmp_path_factory, sdk_env):
+def broken_workspace(tmp_path_factory):
     ws = tmp_path_factory.mktemp("broken") / "ws"
     names = list(BREAKS)
     runner = CliRunner()
@@ -23,14 +23,15 @@ def broken_workspace(tmp_path_factory, sdk_env):
     for name in names[1:]:
         done = runner.invoke(app, ["rollout", "new", name, "--template", "blank", "--defaults", "--workspace", str(ws)])
         assert done.exit_code == 0, done.output
+    synced(ws)
     for name, broken in BREAKS.items():
         broken.apply(ws, name)
     return ws
 
 
 @pytest.fixture(scope="module")
-def verdicts(broken_workspace, sdk_env):
-    code, report, stderr = rehearse(sdk_env, broken_workspace, "--rows", "0-1", "--jobs", "2")
+def verdicts(broken_workspace):
+    code, report, stderr = rehearse(broken_workspace, "--rows", "0-1", "--jobs", "2")
     assert report is not None, stderr[-4000:]
     assert code == 1
     return {r["rollout"]: r for r in report["rollouts"]}

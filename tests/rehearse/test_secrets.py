@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from broken import edit, package
-from conftest import rehearse
+from conftest import rehearse, synced
 from generator.cli import app
 
 pytestmark = pytest.mark.slow
@@ -42,9 +42,10 @@ class Trap:
         return f"http://127.0.0.1:{self.sock.getsockname()[1]}"
 
 
-def test_the_users_keys_and_endpoints_never_reach_the_rollout(tmp_path, sdk_env):
+def test_the_users_keys_and_endpoints_never_reach_the_rollout(tmp_path):
     ws = tmp_path / "ws"
     assert CliRunner().invoke(app, ["init", str(ws), "--template", "blank", "--defaults", "--data", "rollout_name=spy"]).exit_code == 0
+    synced(ws)
     seen = tmp_path / "rollout-env.json"
     # The rollout writes the environment it runs with, as any code could read and send it.
     edit(package(ws, "spy") / "workflow.py", "        agent = OsmosisStrandsAgent(",
@@ -57,7 +58,7 @@ def test_the_users_keys_and_endpoints_never_reach_the_rollout(tmp_path, sdk_env)
     user_env = {"UV_OFFLINE": "1", "OPENAI_API_KEY": REAL_LOOKING, "ANTHROPIC_API_KEY": REAL_LOOKING, "OSMOSIS_TOKEN": REAL_LOOKING,
                 "OPENAI_BASE_URL": trap.url + "/v1", "OPENAI_API_BASE": trap.url + "/v1",
                 "ANTHROPIC_BASE_URL": trap.url, "HTTPS_PROXY": trap.url, "HTTP_PROXY": trap.url, "ALL_PROXY": trap.url}
-    code, report, stderr = rehearse(sdk_env, ws, "--rows", "0-1", env=user_env)
+    code, report, stderr = rehearse(ws, "--rows", "0-1", env=user_env)
     assert report is not None, stderr[-3000:]
     assert code == 0, report
     rollout_env = json.loads(seen.read_text())

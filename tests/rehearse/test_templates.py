@@ -3,7 +3,9 @@ the sandbox reason), and so does a workspace laid out like the platform's own te
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -15,10 +17,10 @@ pytestmark = pytest.mark.slow
 CASES = Path(__file__).resolve().parents[1] / "cases" / "workspace_template"
 
 
-def test_every_bundled_template_rehearses_green(sdk_env, scenario_workspaces):
+def test_every_bundled_template_rehearses_green(synced_scenarios):
     table = {}
     for scenario in h.SCENARIOS:
-        code, report, stderr = rehearse(sdk_env, scenario_workspaces[scenario.id], "--rows", "0-2")
+        code, report, stderr = rehearse(synced_scenarios[scenario.id], "--rows", "0-2")
         assert report is not None, f"{scenario.id}: no JSON (exit {code})\n{stderr[-3000:]}"
         [result] = report["rollouts"]
         table[scenario.id] = (code, result["headline"])
@@ -31,30 +33,36 @@ def test_every_bundled_template_rehearses_green(sdk_env, scenario_workspaces):
             assert result["model_calls"]["policy"] >= 9
         else:
             assert result["headline"].startswith("preflight only: Harbor") and "rows" not in result
-    judge = scenario_workspaces["llm-judge"]
+    judge = synced_scenarios["llm-judge"]
     assert (judge / ".osmosis" / "evals" / "rehearse" / "judge" / "index.jsonl").is_file()
     print("\n".join(f"{sid}: exit {code}: {headline}" for sid, (code, headline) in table.items()))
 
 
-def test_the_llm_judges_calls_reach_the_scripted_model_and_say_so(sdk_env, scenario_workspaces):
-    code, report, stderr = rehearse(sdk_env, scenario_workspaces["llm-judge"], "--rows", "0-1")
+def test_the_llm_judges_calls_reach_the_scripted_model_and_say_so(synced_scenarios):
+    code, report, stderr = rehearse(synced_scenarios["llm-judge"], "--rows", "0-1")
     [result] = report["rollouts"]
     assert code == 0, result
     assert result["model_calls"]["judge"] == 4       # gold and wrong are judged; an empty answer scores 0 unjudged
     assert any("plumbing, not its judgement" in n for n in result["notes"])
 
 
-def test_a_workspace_laid_out_like_the_platforms_template_rehearses_green(sdk_env, scenario_workspaces, tmp_path):
+def test_a_workspace_laid_out_like_the_platforms_template_rehearses_green(synced_scenarios, tmp_path):
     """tests/cases/workspace_template (the platform's layout: a plain root project, a rollout that is
     its own project, a config naming a platform dataset) with its placeholder rollout filled in by a
     working one, and the rows given with --dataset-file as the config names no local file."""
     ws = tmp_path / "platform-ws"
     shutil.copytree(CASES, ws)
-    source = scenario_workspaces["multiply-openai-agents"]
+    source = synced_scenarios["multiply-openai-agents"]
     shutil.rmtree(ws / "rollouts" / "my-rollout")
     shutil.copytree(source / "rollouts" / "mul-openai", ws / "rollouts" / "my-rollout",
                     ignore=shutil.ignore_patterns(".venv", "__pycache__"))
-    code, report, stderr = rehearse(sdk_env, ws, "my-rollout", "--dataset-file", str(source / "data" / "mul-openai.jsonl"),
+    # The platform's template is a git repository with no lock at the root: a plain `uv sync` makes its .venv.
+    subprocess.run(["git", "init", "-q"], cwd=ws, check=True)
+    env = {k: v for k, v in os.environ.items() if k != "VIRTUAL_ENV"}
+    done = subprocess.run([h.uv_binary(), "sync"], cwd=ws, capture_output=True, text=True, timeout=900,
+                          env={**env, "UV_PYTHON": h.find_python312(), "UV_PYTHON_DOWNLOADS": "never"})
+    assert done.returncode == 0, done.stderr[-3000:]
+    code, report, stderr = rehearse(ws, "my-rollout", "--dataset-file", str(source / "data" / "mul-openai.jsonl"),
                                     "--rows", "0-2")
     assert report is not None, stderr[-3000:]
     [result] = report["rollouts"]
