@@ -19,8 +19,10 @@ _FORMATS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"[\"'`]Answer:", re.IGNORECASE), "Answer: {answer}"),
 )
 
-# A judge asks for a score on a labelled line: `SCORE: <points>`, `Rating: [[n]]`, `score: <0-10>`.
-_SCORE_LINE = re.compile(r"\b(score|rating|grade|points)\s*[:=]\s*(\[\[|<|\{)?", re.IGNORECASE)
+# A judge asks for a score on a labelled line: `SCORE: <points>`, `Rating: [[n]]`, `score: {n}`. A label
+# followed by a placeholder is the format line; a bare "points:" elsewhere (a rubric heading) is not.
+_SCORE_FORMAT = re.compile(r"\b(score|rating|grade|points|reward)\s*[:=]\s*(\[\[|<|\{)", re.IGNORECASE)
+_SCORE_LINE = re.compile(r"\b(score|rating|grade)\s*[:=]\s*()", re.IGNORECASE)
 _SCALES = (
     re.compile(r"\bfrom\s+(-?\d+(?:\.\d+)?)\s+to\s+(-?\d+(?:\.\d+)?)", re.IGNORECASE),
     re.compile(r"\bbetween\s+(-?\d+(?:\.\d+)?)\s+and\s+(-?\d+(?:\.\d+)?)", re.IGNORECASE),
@@ -64,7 +66,7 @@ def judge_reply(prompt: str, top: bool) -> str | None:
 
     None when the prompt asks for no score line: the caller then answers as the policy would.
     """
-    found = _SCORE_LINE.search(prompt)
+    found = _SCORE_FORMAT.search(prompt) or _SCORE_LINE.search(prompt)
     if found is None:
         return None
     low, high = score_scale(prompt)

@@ -37,6 +37,9 @@ def test_judge_reply_uses_the_label_the_judge_asks_for_or_none():
     assert judge_reply("from 0 to 10 points. End with `SCORE: <points>`", top=True).endswith("SCORE: 10")
     assert judge_reply("Rating: [[n]] from 1 to 10", top=False).endswith("Rating: [[1]]")
     assert judge_reply("Explain hashing to a newcomer.", top=True) is None
+    # a rubric heading with "points:" is not the format line; the placeholder line is
+    rubric = "Score the ANSWER from 0 to 10 points:\n- Correctness (0-4)\nEnd with one line `SCORE: <points>`."
+    assert judge_reply(rubric, top=False).splitlines()[-1] == "SCORE: 0"
 
 
 def test_wrong_is_another_rows_truth_or_certainly_not_it():

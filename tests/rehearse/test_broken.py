@@ -3,9 +3,17 @@ one `osmosis rehearse --jobs 2` run: each fails, for its own reason, named in on
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
 import pytest
 from typer.testing import CliRunner
 
+import sdk_harness as h
 from broken import BREAKS
 from conftest import rehearse, synced
 from generator.cli import app
@@ -64,3 +72,38 @@ def test_the_grader_that_raises_fails_only_the_rows_it_raises_on(verdicts):
     rows = verdicts["grader-raises"]["rows"]
     failed = {(r["pass"], r["source_row"]) for r in rows if r["status"] != "success"}
     assert failed == {("gold", 1), ("wrong", 1)}   # the empty answer scores 0 before the label is read
+
+
+def _processes_under(path: Path) -> list[str]:
+    """Command lines of live processes that name ``path`` (a rollout server, uv, the SDK)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if str(path) in cmdline:
+            found.append(cmdline)
+    return found
+
+
+def test_ctrl_c_stops_the_sdk_and_its_rollout_server(broken_workspace, verdicts):
+    """Ctrl-C while the hanging rollout's server is up: rehearse exits 130 and leaves no process behind."""
+    child = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+    child.update({"UV_PYTHON": h.find_python312(), "UV_PYTHON_DOWNLOADS": "never"})
+    process = subprocess.Popen([sys.executable, "-m", "generator", "rehearse", "hang", "--rows", "0"], cwd=broken_workspace,
+                               env=child, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    log = broken_workspace / ".osmosis" / "evals" / "rehearse" / "hang" / "logs.txt"
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and "dispatching rollout" not in (log.read_text() if log.is_file() else ""):
+        time.sleep(0.5)
+    assert "dispatching rollout" in log.read_text(), "the hanging rollout never started"
+    assert any("_server_bootstrap" in c for c in _processes_under(broken_workspace)), "no rollout server to stop"
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 130, (out, err)
+    assert "Traceback" not in err
+    time.sleep(1)
+    assert _processes_under(broken_workspace) == []

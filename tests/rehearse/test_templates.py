@@ -43,6 +43,8 @@ def test_the_llm_judges_calls_reach_the_scripted_model_and_say_so(synced_scenari
     [result] = report["rollouts"]
     assert code == 0, result
     assert result["model_calls"]["judge"] == 4       # gold and wrong are judged; an empty answer scores 0 unjudged
+    # the judge's own SCORE line was answered (its word-overlap fallback would give wrong answers a part score)
+    assert result["means"] == {"gold": 1.0, "wrong": 0.0, "empty": 0.0}, result["means"]
     assert any("plumbing, not its judgement" in n for n in result["notes"])
 
 
