@@ -4,6 +4,7 @@ one `osmosis rehearse --jobs 2` run: each fails, for its own reason, named in on
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -89,10 +90,12 @@ def _processes_under(path: Path) -> list[str]:
     return found
 
 
-def test_ctrl_c_stops_the_sdk_and_its_rollout_server(broken_workspace, verdicts):
+def test_ctrl_c_stops_the_sdk_and_its_rollout_server(broken_workspace):
     """Ctrl-C while the hanging rollout's server is up: rehearse exits 130 and leaves no process behind."""
     child = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
     child.update({"UV_PYTHON": h.find_python312(), "UV_PYTHON_DOWNLOADS": "never"})
+    # An earlier rehearsal's log would say "dispatching" before this one has started.
+    shutil.rmtree(broken_workspace / ".osmosis" / "evals" / "rehearse" / "hang", ignore_errors=True)
     process = subprocess.Popen([sys.executable, "-m", "generator", "rehearse", "hang", "--rows", "0"], cwd=broken_workspace,
                                env=child, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     log = broken_workspace / ".osmosis" / "evals" / "rehearse" / "hang" / "logs.txt"
