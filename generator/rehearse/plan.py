@@ -142,7 +142,7 @@ def rollout_plans(root: Path, rollouts: list[str], config: Path | None) -> list[
         found = _eval_config_for(root, name)
         if found is None:
             raise UserError(f"rollout {name!r} has no eval config (configs/eval/{name}.toml)",
-                            hint=f"`osmosis rollout new` writes one; or pass --config FILE")
+                            hint="`osmosis rollout new` writes one; or pass --config FILE")
         plans.append(read_config(root, found, name))
     if not plans:
         raise UserError("this workspace has no rollouts to rehearse", hint="`osmosis rollout new NAME` adds one")

@@ -4,9 +4,9 @@ the one-line reason must carry."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 
 def package(ws: Path, rollout: str) -> Path:

@@ -12,11 +12,11 @@ import time
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
-
 import sdk_harness as h
 from broken import BREAKS
 from conftest import rehearse, synced
+from typer.testing import CliRunner
+
 from generator.cli import app
 
 pytestmark = pytest.mark.slow

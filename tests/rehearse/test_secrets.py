@@ -8,10 +8,10 @@ import socket
 import threading
 
 import pytest
-from typer.testing import CliRunner
-
 from broken import edit, package
 from conftest import rehearse, synced
+from typer.testing import CliRunner
+
 from generator.cli import app
 
 pytestmark = pytest.mark.slow
