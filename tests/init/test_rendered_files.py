@@ -30,6 +30,16 @@ def test_ci_workflow_is_a_valid_github_workflow_running_doctor(make_workspace):
     assert any(u.startswith("actions/setup-python@") for u in uses)
 
 
+def test_ci_workflow_rehearses_pull_requests_on_python_312_with_uv(make_workspace):
+    ws = make_workspace(git=False)
+    job = yaml.safe_load((ws / ".github/workflows/osmosis.yml").read_text())["jobs"]["rehearse"]
+    assert job["if"] == "github.event_name == 'pull_request'"
+    versions = [s["with"]["python-version"] for s in job["steps"] if s.get("uses", "").startswith("actions/setup-python@")]
+    runs = [s.get("run", "") for s in job["steps"]]
+    assert versions == ["3.12"]
+    assert runs[-3:] == [f'pip install uv "osmosis-workspace=={__version__}"', "uv sync", "osmosis-workspace rehearse"]
+
+
 def test_git_ignores_secrets_and_caches_but_not_the_example(make_workspace):
     ws = make_workspace()
     (ws / ".env").write_text("OPENAI_API_KEY=sk-not-real\n")

@@ -1,0 +1,88 @@
+"""`osmosis rehearse` (three passes of N rows) against one plain `osmosis eval run` of the same N rows.
+
+    python bench/rehearse.py [--template blank] [--data integration=openai-agents] [--rows 0-3] [--runs 2]
+
+Both sides run the real osmosis-ai from the workspace's own root environment (`uv sync --locked`,
+tests/sdk_real's workspace_env), on one workspace rendered by our CLI, after a warm-up run of each so the rollout's environment is synced
+(the issue's "warm environment"). The plain run talks to the scripted model with a fixed reply, the
+way a user's local run talks to a provider; both sides get the same child environment. Rounds are
+interleaved (plain, rehearse, plain, rehearse ...) and the medians compared. Target: <= 2.0x.
+Exit 0 when the target is met, 1 when it is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE.parent), str(HERE.parent / "tests" / "sdk_real")]
+
+import sdk_harness as h  # noqa: E402
+
+from generator.rehearse.child_env import child_env  # noqa: E402
+from generator.rehearse.scripted_model import ScriptedModel  # noqa: E402
+
+TARGET = 2.0
+
+
+def _plain(env: h.SdkEnv, ws: Path, rollout: str, rows: str) -> float:
+    with ScriptedModel(lambda body: {"content": "#### 1"}) as model:
+        child = child_env(os.environ, model.base_url, ["OPENAI_API_KEY"],
+                          {"UV_PYTHON": env.base_python, "UV_PYTHON_DOWNLOADS": "never"})
+        argv = [str(env.bin / "osmosis"), "--json", "eval", "run", f"configs/eval/{rollout}.toml", "--dataset-file",
+                f"data/{rollout}.jsonl", "--rows", rows, "--output", str(ws / ".osmosis" / "evals" / "bench"),
+                "--name", "plain", "--fresh", "--yes"]
+        started = time.perf_counter()
+        done = subprocess.run(argv, cwd=ws, env=child, capture_output=True, text=True, timeout=900)
+        seconds = time.perf_counter() - started
+    if done.returncode != 0:
+        raise SystemExit(f"plain eval run failed (exit {done.returncode}):\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
+    return seconds
+
+
+def _rehearse(env: h.SdkEnv, ws: Path, rows: str) -> float:
+    child = {k: v for k, v in os.environ.items() if k != "VIRTUAL_ENV"}
+    child.update({"UV_PYTHON": env.base_python, "UV_PYTHON_DOWNLOADS": "never"})
+    argv = [sys.executable, "-m", "generator", "rehearse", "--rows", rows]
+    started = time.perf_counter()
+    done = subprocess.run(argv, cwd=ws, env=child, capture_output=True, text=True, timeout=900)
+    seconds = time.perf_counter() - started
+    if done.returncode != 0:
+        raise SystemExit(f"rehearse failed (exit {done.returncode}):\n{done.stdout[-3000:]}\n{done.stderr[-2000:]}")
+    return seconds
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--template", default="blank")
+    parser.add_argument("--data", action="append", default=[])
+    parser.add_argument("--rows", default="0-3")
+    parser.add_argument("--runs", type=int, default=2)
+    args = parser.parse_args()
+    scenario = h.Scenario("bench", args.template, "bench", data=tuple(args.data))
+    ws = h.render(Path(tempfile.mkdtemp(prefix="rehearse-bench-")) / "ws", [scenario])
+    env = h.workspace_env(ws)
+    print(f"osmosis-ai {env.sdk_version}; template {args.template} {' '.join(args.data)}; rows {args.rows}; warming up")
+    _plain(env, ws, "bench", args.rows)
+    _rehearse(env, ws, args.rows)
+    plain, rehearse = [], []
+    for _ in range(args.runs):
+        plain.append(_plain(env, ws, "bench", args.rows))
+        rehearse.append(_rehearse(env, ws, args.rows))
+    p, r = statistics.median(plain), statistics.median(rehearse)
+    ratio = r / p
+    print(f"plain eval run ({args.rows}):            {p:6.1f} s  (runs: {', '.join(f'{x:.1f}' for x in plain)})")
+    print(f"rehearse, 3 passes of the same rows:   {r:6.1f} s  (runs: {', '.join(f'{x:.1f}' for x in rehearse)})")
+    print(f"ratio {ratio:.2f}x (target <= {TARGET:.1f}x): {'ok' if ratio <= TARGET else 'MISSED'}")
+    return 0 if ratio <= TARGET else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

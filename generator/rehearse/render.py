@@ -1,0 +1,80 @@
+"""Rehearsal results as text for a person or JSON for agents and CI (one object per rollout)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from generator.rehearse.cases import Rehearsal
+from generator.rehearse.outcome import Outcome
+from generator.rehearse.verdicts import Judgement
+
+
+@dataclass
+class Rehearsed:
+    judgement: Judgement
+    rehearsal: Rehearsal | None = None
+    outcome: Outcome | None = None
+    calls: dict[str, int] = field(default_factory=dict)
+    output: str = ""
+    config: str = ""
+    dataset: str = ""
+
+
+_MARK = {True: "ok  ", False: "FAIL", None: "-   "}
+
+
+def to_json(result: Rehearsed) -> dict:
+    j = result.judgement
+    data: dict = {
+        "rollout": j.rollout, "ok": j.ok, "headline": j.headline, "config": result.config,
+        "dataset": result.dataset, "output": result.output or None,
+        "verdicts": [{"name": v.name, "holds": v.holds, "detail": v.detail} for v in j.verdicts],
+        "means": j.means, "model_calls": result.calls, "notes": j.notes,
+    }
+    outcome = result.outcome
+    if outcome is not None:
+        data["rows"] = [{"row": r.case.number, "source_row": r.case.source_row, "pass": r.case.pass_name,
+                         "status": r.status, "reward": r.reward, "error_type": r.error_type, "seconds": r.seconds}
+                        for r in outcome.rows]
+        data["timings"] = {"env_sync_s": outcome.sync_s, "server_start_s": outcome.server_start_s,
+                           "total_s": round(outcome.process.seconds, 2)}
+        data["sdk_error"] = outcome.sdk_error
+        data["failure"] = None if outcome.failure is None else {
+            "exception": outcome.failure.exception, "where": outcome.failure.where, "excerpt": outcome.failure.excerpt}
+    return data
+
+
+def _text(result: Rehearsed, out: TextIO) -> None:
+    j = result.judgement
+    where = f" ({result.config}, rows from {result.dataset})" if result.config else ""
+    out.write(f"{j.rollout}{where}\n  {'ok' if j.ok else 'FAILED'}: {j.headline}\n")
+    for v in j.verdicts:
+        out.write(f"    {_MARK[v.holds]}  {v.name:<14} {v.detail}\n")
+    outcome = result.outcome
+    if outcome is not None and not j.ok:
+        if outcome.failure is not None:
+            out.write("    the rollout's first traceback (logs.txt):\n")
+            for line in outcome.failure.excerpt:
+                out.write(f"      {line}\n")
+        elif outcome.sdk_error and outcome.log_tail:
+            out.write("    the rollout server's last lines (logs.txt):\n")
+            for line in outcome.log_tail:
+                out.write(f"      {line[:200]}\n")
+    for note in j.notes:
+        out.write(f"    note: {note}\n")
+    if result.output:
+        out.write(f"    output: {result.output}/ (the SDK's logs.txt, index.jsonl, trajectories)\n")
+
+
+def write(results: list[Rehearsed], format: str, out: TextIO) -> None:
+    if format == "json":
+        json.dump({"ok": all(r.judgement.ok for r in results), "rollouts": [to_json(r) for r in results]}, out, indent=2)
+        out.write("\n")
+        return
+    for result in results:
+        _text(result, out)
+    failed = sum(1 for r in results if not r.judgement.ok)
+    out.write(f"\n{len(results)} rollout{'s' if len(results) != 1 else ''} rehearsed: "
+              f"{len(results) - failed} ok, {failed} failed\n")

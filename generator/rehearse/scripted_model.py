@@ -1,0 +1,200 @@
+"""The scripted model: an OpenAI-compatible server on 127.0.0.1 that answers from a script, free and offline.
+
+`POST /v1/chat/completions` (also without `/v1`), `stream` true or false, tool calls in both;
+`GET /v1/models`. The SDK's LiteLLM bridge and a grader's own OpenAI client both reach it through the
+base-URL variables `child_env.py` sets. `Script` plays the three passes of a `Rehearsal`;
+`ScriptedModel` takes any ``reply(body) -> message`` function, so tests can script tool calls.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from generator.rehearse.answers import format_answer, judge_reply
+from generator.rehearse.cases import Rehearsal
+
+MODEL_ID = "osmosis-rehearse-scripted"
+MAX_BODY = 32 << 20  # a chat request past this is not one a rollout sends
+
+
+def message_text(message: Any) -> str:
+    """A chat message's text, whether content is a string or a list of parts."""
+    if not isinstance(message, dict):
+        return ""
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(p.get("text", "") for p in content if isinstance(p, dict) and isinstance(p.get("text"), str))
+    return ""
+
+
+class Script:
+    """Plays gold, wrong and empty for the cases of a rehearsal.
+
+    A request whose user message *is* a case's prompt comes from the policy: it gets the pass's
+    answer, in the format the instructions ask for. A request that carries a case's marker inside
+    other text comes from a grader calling a model itself (an LLM judge): it gets the top score of
+    the judge's scale on the gold pass, the bottom one otherwise, so the rehearsal tests the judge's
+    plumbing, not its taste. A request with no marker (the SDK's model preflight) gets "ok".
+    """
+
+    def __init__(self, rehearsal: Rehearsal):
+        self.rehearsal = rehearsal
+        self.calls: Counter[str] = Counter()       # policy | judge | unmarked
+        self.cases_seen: set[int] = set()
+        self._lock = threading.Lock()
+
+    def __call__(self, body: dict) -> dict:
+        messages = [m for m in body.get("messages") or [] if isinstance(m, dict)]
+        prompt_texts = [message_text(m) for m in messages if m.get("role") in ("system", "developer", "user")]
+        case = self.rehearsal.case_in("\n".join(prompt_texts))
+        if case is None:
+            self._count("unmarked", None)
+            return {"content": "ok"}
+        users = [message_text(m).strip() for m in messages if m.get("role") == "user"]
+        if case.prompt.strip() in users:
+            self._count("policy", case.number)
+            return {"content": format_answer("\n".join(prompt_texts), case.answer)}
+        self._count("judge", case.number)
+        verdict = judge_reply("\n".join(prompt_texts), top=case.pass_name == "gold")
+        return {"content": verdict if verdict is not None else format_answer("\n".join(prompt_texts), case.answer)}
+
+    def _count(self, kind: str, number: int | None) -> None:
+        with self._lock:
+            self.calls[kind] += 1
+            if number is not None:
+                self.cases_seen.add(number)
+
+
+def _completion(body: dict, message: dict, serial: int) -> dict:
+    message = {"role": "assistant", "content": message.get("content"), **{k: v for k, v in message.items() if k != "content"}}
+    return {
+        "id": f"chatcmpl-rehearse-{serial}", "object": "chat.completion", "created": int(time.time()),
+        "model": str(body.get("model") or MODEL_ID),
+        "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if message.get("tool_calls") else "stop"}],
+        "usage": _usage(message),
+    }
+
+
+def _usage(message: dict) -> dict:
+    completion = max(1, len(str(message.get("content") or "")) // 4)
+    return {"prompt_tokens": 10, "completion_tokens": completion, "total_tokens": 10 + completion}
+
+
+def _stream_chunks(body: dict, message: dict, serial: int) -> list[dict]:
+    """The same answer as server-sent chunks: role, content, tool calls (indexed), finish, usage."""
+    base = {"id": f"chatcmpl-rehearse-{serial}", "object": "chat.completion.chunk", "created": int(time.time()),
+            "model": str(body.get("model") or MODEL_ID)}
+
+    def chunk(delta: dict, finish: str | None = None) -> dict:
+        return {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+
+    chunks = [chunk({"role": "assistant", "content": ""})]
+    if message.get("content"):
+        chunks.append(chunk({"content": message["content"]}))
+    for index, call in enumerate(message.get("tool_calls") or []):
+        chunks.append(chunk({"tool_calls": [{"index": index, **call}]}))
+    chunks.append(chunk({}, "tool_calls" if message.get("tool_calls") else "stop"))
+    options = body.get("stream_options")
+    if isinstance(options, dict) and options.get("include_usage"):
+        chunks.append({**base, "choices": [], "usage": _usage(message)})
+    return chunks
+
+
+class ScriptedModel:
+    """The server; a context manager that starts it on an ephemeral port and stops it on exit."""
+
+    def __init__(self, reply: Callable[[dict], dict], host: str = "127.0.0.1", port: int = 0):
+        self.reply = reply
+        self.errors: list[str] = []
+        self.authorizations: set[str] = set()   # the bearer values seen (the secrets test reads them)
+        self.requests = 0
+        model = self
+        self._serial_lock = threading.Lock()
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_GET(self) -> None:
+                if self.path.rstrip("/") in ("/v1/models", "/models"):
+                    self._json(200, {"object": "list", "data": [{"id": MODEL_ID, "object": "model", "owned_by": "osmosis"}]})
+                else:
+                    self._json(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
+
+            def do_POST(self) -> None:
+                model._note_auth(self.headers.get("Authorization") or self.headers.get("api-key") or "")
+                path = self.path.split("?", 1)[0].rstrip("/")
+                length = int(self.headers.get("Content-Length") or 0)
+                if length > MAX_BODY:
+                    self._json(413, {"error": {"message": "request too large", "type": "invalid_request_error"}})
+                    return
+                raw = self.rfile.read(length)
+                if path not in ("/v1/chat/completions", "/chat/completions"):
+                    self._json(404, {"error": {"message": f"the scripted model serves chat completions only, not {path}",
+                                               "type": "not_found"}})
+                    return
+                try:
+                    body = json.loads(raw or b"{}")
+                    message = model.reply(body)
+                except Exception as err:  # noqa: BLE001 - the rehearsal reports it; the server goes on
+                    model.errors.append(f"{type(err).__name__}: {err}")
+                    self._json(500, {"error": {"message": str(err), "type": "scripted_model_error"}})
+                    return
+                serial = model._next()
+                if body.get("stream"):
+                    self._sse(_stream_chunks(body, message, serial))
+                else:
+                    self._json(200, _completion(body, message, serial))
+
+            def _json(self, status: int, payload: dict) -> None:
+                data = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def _sse(self, chunks: list[dict]) -> None:
+                data = b"".join(f"data: {json.dumps(c)}\n\n".encode() for c in chunks) + b"data: [DONE]\n\n"
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Cache-Control", "no-cache")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.server = ThreadingHTTPServer((host, port), Handler)
+        self.server.daemon_threads = True
+        self.thread = threading.Thread(target=self.server.serve_forever, name="scripted-model", daemon=True)
+
+    def _next(self) -> int:
+        with self._serial_lock:
+            self.requests += 1
+            return self.requests
+
+    def _note_auth(self, value: str) -> None:
+        if value:
+            self.authorizations.add(value.removeprefix("Bearer ").strip())
+
+    @property
+    def base_url(self) -> str:
+        host, port = self.server.server_address[:2]
+        return f"http://{host}:{port}/v1"
+
+    def __enter__(self) -> ScriptedModel:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()

@@ -1,0 +1,75 @@
+"""Fixtures for the rehearse tests: workspaces rendered by our CLI, with their root environment made the
+way a user makes it (`uv sync` at the root, from the workspace's own uv.lock: tests/sdk_real's
+`workspace_env`, which uv's cache makes cheap to repeat), and a helper that runs `osmosis rehearse` end
+to end in a subprocess. rehearse then finds the SDK's `osmosis` in the workspace's `.venv` itself.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SDK_REAL = Path(__file__).resolve().parents[1] / "sdk_real"
+if str(SDK_REAL) not in sys.path:
+    sys.path.insert(0, str(SDK_REAL))
+
+import sdk_harness as h  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _git_identity(monkeypatch):
+    for key, value in h.GIT_IDENTITY.items():
+        monkeypatch.setenv(key, value)
+
+
+@pytest.fixture(scope="session")
+def scenario_workspaces(tmp_path_factory) -> dict[str, Path]:
+    """One fresh workspace per bundled template and integration (sdk_harness.SCENARIOS)."""
+    root = tmp_path_factory.mktemp("rehearse-templates")
+    saved = {k: os.environ.get(k) for k in h.GIT_IDENTITY}
+    os.environ.update(h.GIT_IDENTITY)
+    try:
+        return {s.id: h.render(root / s.id, [s]) for s in h.SCENARIOS}
+    finally:
+        for k, v in saved.items():
+            os.environ.pop(k, None) if v is None else os.environ.__setitem__(k, v)
+
+
+def _skip_if_switched_off() -> None:
+    if os.environ.get(h.SKIP_VAR) == "1":
+        pytest.skip(f"{h.SKIP_VAR}=1: the real-SDK tests were switched off for this run")
+
+
+def synced(workspace: Path) -> h.SdkEnv:
+    """`uv sync --locked` at the workspace root: the SDK's CLI into .venv, as `uv sync` does for a user."""
+    _skip_if_switched_off()
+    try:
+        return h.workspace_env(workspace)
+    except h.HarnessError as err:
+        pytest.fail(str(err), pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def synced_scenarios(scenario_workspaces) -> dict[str, Path]:
+    for ws in scenario_workspaces.values():
+        synced(ws)
+    return scenario_workspaces
+
+
+def rehearse(workspace: Path, *args: str, env: dict | None = None, timeout: float = 900):
+    """`osmosis rehearse --format json ...` in a subprocess, as a user runs it; (exit code, parsed JSON, stderr)."""
+    child = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+    # `eval run` calls `uv sync`; pin it to the harness's 3.12 so uv never fetches a Python.
+    child.update({"UV_PYTHON": h.find_python312(), "UV_PYTHON_DOWNLOADS": "never", **(env or {})})
+    argv = [sys.executable, "-m", "generator", "rehearse", "--format", "json", *args]
+    done = subprocess.run(argv, cwd=workspace, capture_output=True, text=True, timeout=timeout, env=child)
+    try:
+        report = json.loads(done.stdout)
+    except ValueError:
+        report = None
+    return done.returncode, report, done.stderr

@@ -1,0 +1,105 @@
+"""The scripted model speaks the OpenAI chat-completions wire format the SDK's bridge and graders use."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+
+from generator.rehearse.cases import build
+from generator.rehearse.scripted_model import MODEL_ID, Script, ScriptedModel
+
+ROWS = [(0, {"system_prompt": "Reply with #### and the number.", "user_prompt": "2 * 3?", "ground_truth": "6"}),
+        (1, {"system_prompt": "Reply with #### and the number.", "user_prompt": "4 * 5?", "ground_truth": "20"})]
+
+
+def _chat(model: ScriptedModel, body: dict, path: str = "/v1/chat/completions") -> httpx.Response:
+    base = model.base_url.removesuffix("/v1")
+    return httpx.post(base + path, json=body, headers={"Authorization": "Bearer sk-test-value"}, timeout=10)
+
+
+def _messages(case) -> list[dict]:
+    return [{"role": "system", "content": "Reply with #### and the number."}, {"role": "user", "content": case.prompt}]
+
+
+def test_each_pass_gets_its_answer_in_the_format_the_prompt_asks_for():
+    rehearsal = build(ROWS)
+    with ScriptedModel(Script(rehearsal)) as model:
+        answers = {c.number: _chat(model, {"model": "m", "messages": _messages(c)}).json()["choices"][0]["message"]["content"]
+                   for c in rehearsal.cases}
+    by_pass = {(c.pass_name, c.source_row): answers[c.number] for c in rehearsal.cases}
+    assert by_pass == {("gold", 0): "#### 6", ("gold", 1): "#### 20", ("wrong", 0): "#### 20", ("wrong", 1): "#### 6",
+                       ("empty", 0): "", ("empty", 1): ""}
+
+
+def test_streamed_answer_is_the_same_answer_in_sse_chunks_with_usage():
+    rehearsal = build(ROWS)
+    gold = rehearsal.cases[0]
+    with ScriptedModel(Script(rehearsal)) as model:
+        response = _chat(model, {"model": "m", "stream": True, "stream_options": {"include_usage": True},
+                                 "messages": _messages(gold)})
+    assert response.headers["content-type"].startswith("text/event-stream")
+    events = [line.removeprefix("data: ") for line in response.text.splitlines() if line.startswith("data: ")]
+    assert events[-1] == "[DONE]"
+    chunks = [json.loads(e) for e in events[:-1]]
+    text = "".join(c["choices"][0]["delta"].get("content") or "" for c in chunks if c["choices"])
+    assert text == "#### 6"
+    assert [c["choices"][0]["finish_reason"] for c in chunks if c["choices"]][-1] == "stop"
+    assert chunks[-1]["usage"]["total_tokens"] > 0
+
+
+def test_tool_calls_travel_streamed_and_not():
+    call = {"id": "call_1", "type": "function", "function": {"name": "add", "arguments": "{\"a\": 1}"}}
+    with ScriptedModel(lambda body: {"content": None, "tool_calls": [call]}) as model:
+        plain = _chat(model, {"model": "m", "messages": [{"role": "user", "content": "x"}]}).json()
+        streamed = _chat(model, {"model": "m", "stream": True, "messages": [{"role": "user", "content": "x"}]}).text
+    assert plain["choices"][0]["message"]["tool_calls"] == [call]
+    assert plain["choices"][0]["finish_reason"] == "tool_calls"
+    chunks = [json.loads(line[6:]) for line in streamed.splitlines() if line.startswith("data: {")]
+    deltas = [c["choices"][0]["delta"]["tool_calls"][0] for c in chunks if c["choices"][0]["delta"].get("tool_calls")]
+    assert deltas == [{"index": 0, **call}]
+    assert chunks[-1]["choices"][0]["finish_reason"] == "tool_calls"
+
+
+def test_models_route_preflight_and_unknown_routes():
+    rehearsal = build(ROWS)
+    script = Script(rehearsal)
+    with ScriptedModel(script) as model:
+        listed = httpx.get(model.base_url + "/models", timeout=10).json()
+        preflight = _chat(model, {"model": "m", "messages": [{"role": "user", "content": "ping"}]}).json()
+        missing = _chat(model, {"model": "m", "input": "x"}, path="/v1/responses")
+        unversioned = _chat(model, {"model": "m", "messages": _messages(rehearsal.cases[0])}, path="/chat/completions")
+        seen = set(model.authorizations)
+    assert [m["id"] for m in listed["data"]] == [MODEL_ID]
+    assert preflight["choices"][0]["message"]["content"] == "ok"
+    assert missing.status_code == 404 and "chat completions only" in missing.json()["error"]["message"]
+    assert unversioned.json()["choices"][0]["message"]["content"] == "#### 6"
+    assert script.calls == {"unmarked": 1, "policy": 1}
+    assert seen == {"sk-test-value"}
+
+
+def test_a_grader_calling_the_model_gets_the_top_score_for_gold_and_the_bottom_otherwise():
+    rehearsal = build(ROWS)
+    script = Script(rehearsal)
+
+    def judge_prompt(case) -> list[dict]:
+        return [{"role": "user", "content": f"Score from 0 to 10 points.\nQUESTION:\n{case.prompt}\nANSWER:\n#### 6\n"
+                                            "End with `SCORE: <points>`."}]
+
+    with ScriptedModel(script) as model:
+        replies = {c.pass_name: _chat(model, {"model": "judge", "messages": judge_prompt(c)}).json()["choices"][0]["message"]["content"]
+                   for c in rehearsal.cases if c.source_row == 0}
+    assert replies["gold"].splitlines()[-1] == "SCORE: 10"
+    assert replies["wrong"].splitlines()[-1] == "SCORE: 0" and replies["empty"].splitlines()[-1] == "SCORE: 0"
+    assert script.calls["judge"] == 3
+
+
+def test_a_failing_script_is_a_500_the_rehearsal_reports_not_a_dead_server():
+    def broken(body: dict) -> dict:
+        raise ValueError("no answer")
+
+    with ScriptedModel(broken) as model:
+        first = _chat(model, {"model": "m", "messages": []})
+        second = httpx.get(model.base_url + "/models", timeout=10)
+    assert first.status_code == 500 and second.status_code == 200
+    assert model.errors == ["ValueError: no answer"]

@@ -1,0 +1,72 @@
+"""Every bundled template and integration rehearses green on the real SDK (Harbor: preflight only, with
+the sandbox reason), and so does a workspace laid out like the platform's own template."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+import sdk_harness as h
+from conftest import rehearse
+
+pytestmark = pytest.mark.slow
+CASES = Path(__file__).resolve().parents[1] / "cases" / "workspace_template"
+
+
+def test_every_bundled_template_rehearses_green(synced_scenarios):
+    # Two rehearsals at a time: each is mostly one process importing its SDK and framework.
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        done = dict(zip([s.id for s in h.SCENARIOS],
+                        pool.map(lambda s: rehearse(synced_scenarios[s.id], "--rows", "0-2"), h.SCENARIOS)))
+    table = {}
+    for scenario in h.SCENARIOS:
+        code, report, stderr = done[scenario.id]
+        assert report is not None, f"{scenario.id}: no JSON (exit {code})\n{stderr[-3000:]}"
+        [result] = report["rollouts"]
+        table[scenario.id] = (code, result["headline"])
+        assert code == 0 and result["ok"], f"{scenario.id}: {result}"
+        if scenario.eval_run:
+            holds = {v["name"]: v["holds"] for v in result["verdicts"]}
+            assert holds == {"runs": True, "gold rewarded": True, "discriminates": True, "not constant": True,
+                             "timings": True}, result
+            assert [r["status"] for r in result["rows"]] == ["success"] * 9
+            assert result["model_calls"]["policy"] >= 9
+            assert result["means"] == {"gold": 1.0, "wrong": 0.0, "empty": 0.0}, (scenario.id, result["means"])
+        else:
+            assert result["headline"].startswith("preflight only: Harbor") and "rows" not in result
+    print("\n" + "\n".join(f"{sid}: exit {code}: {headline}" for sid, (code, headline) in table.items()))
+    # llm-judge: the judge's calls reached the scripted model (gold and wrong are judged; an empty answer
+    # scores 0 unjudged), and its own SCORE line was answered: its word-overlap fallback would have given
+    # the wrong answers a part score, and the means above would not be 1, 0, 0.
+    [judge] = done["llm-judge"][1]["rollouts"]
+    assert judge["model_calls"]["judge"] == 6, judge["model_calls"]
+    assert any("plumbing, not its judgement" in n for n in judge["notes"])
+    assert (synced_scenarios["llm-judge"] / ".osmosis" / "evals" / "rehearse" / "judge" / "index.jsonl").is_file()
+
+
+def test_a_workspace_laid_out_like_the_platforms_template_rehearses_green(synced_scenarios, tmp_path):
+    """tests/cases/workspace_template (the platform's layout: a plain root project, a rollout that is
+    its own project, a config naming a platform dataset) with its placeholder rollout filled in by a
+    working one, and the rows given with --dataset-file as the config names no local file."""
+    ws = tmp_path / "platform-ws"
+    shutil.copytree(CASES, ws)
+    source = synced_scenarios["multiply-openai-agents"]
+    shutil.rmtree(ws / "rollouts" / "my-rollout")
+    shutil.copytree(source / "rollouts" / "mul-openai", ws / "rollouts" / "my-rollout",
+                    ignore=shutil.ignore_patterns(".venv", "__pycache__"))
+    # The platform's template is a git repository with no lock at the root: a plain `uv sync` makes its .venv.
+    subprocess.run(["git", "init", "-q"], cwd=ws, check=True)
+    env = {k: v for k, v in os.environ.items() if k != "VIRTUAL_ENV"}
+    done = subprocess.run([h.uv_binary(), "sync"], cwd=ws, capture_output=True, text=True, timeout=900,
+                          env={**env, "UV_PYTHON": h.find_python312(), "UV_PYTHON_DOWNLOADS": "never"})
+    assert done.returncode == 0, done.stderr[-3000:]
+    code, report, stderr = rehearse(ws, "my-rollout", "--dataset-file", str(source / "data" / "mul-openai.jsonl"),
+                                    "--rows", "0-2")
+    assert report is not None, stderr[-3000:]
+    [result] = report["rollouts"]
+    assert code == 0 and result["ok"], result
+    assert result["config"] == "configs/eval/my-rollout.toml"
