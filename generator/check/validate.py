@@ -199,7 +199,7 @@ def _run(target: Target, fn: Callable, ws: Workspace | None, display: str) -> li
         if target.kind == "config":
             found = list(fn(target.path, target.config_kind, ws, display)) + _config_secrets(target.path, ws, display)
             if ws is not None and not ws.outside(target.path):
-                from generator.check.families.gitsync import check_config_pins  # gitpython only when asked
+                from generator.check.families.gitsync import check_config_pins  # git only when asked
 
                 found += check_config_pins(ws, ws.root / display, target.config_kind)
             return _directive_follows_folder(target, found)
