@@ -58,3 +58,16 @@ def is_inside(root: Path, path: Path) -> bool:
     except (ValueError, OSError, RuntimeError):
         return False
     return True
+
+
+# Where the kernel makes files up on reading: a "regular" /proc/self/environ holds the reading
+# process's own environment (a CI job's secrets), /dev/zero never ends. Nothing of a workspace lives there.
+SYSTEM_ROOTS = ("/proc", "/sys", "/dev")
+
+
+def system_file(path: Path) -> str | None:
+    """Where ``path`` leads when that is a file the system generates (under /proc, /sys, /dev), else None."""
+    import os
+
+    real = os.path.realpath(path)
+    return real if any(real == root or real.startswith(root + "/") for root in SYSTEM_ROOTS) else None

@@ -244,6 +244,7 @@ def test_a_template_url_that_is_a_git_option_never_reaches_git_as_one(tmp_path):
         result = cli("init", tmp_path / "ws", "--template", spec, "--defaults")
         assert result.exit_code == 2, result.output
         assert "Traceback" not in result.output
+        assert f"'{spec}'" in result.output  # git's own words about the repository it was given: the spec itself
         assert not marker.exists()
         assert not (tmp_path / "ws").exists()
 
