@@ -45,7 +45,7 @@ OVERRIDES = (
     ("safe.bareRepository", "explicit"),  # a bare repository planted in a workspace folder is not discovered
 )
 _TRUSTED_SCOPES = frozenset({"global", "system"})
-_DEFAULT_TIMEOUT = 60.0
+_DEFAULT_TIMEOUT = 20.0  # under the 40-60 s a CI step or our campaign calls a hang; a huge repository sets more
 
 
 class GitError(Exception):
