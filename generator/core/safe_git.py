@@ -57,8 +57,10 @@ class GitMissing(GitError):
 
 
 class GitTimeout(GitError):
-    def __init__(self, command: str, seconds: float):
-        super().__init__(f"`git {command}` did not finish within {seconds:g} s and was stopped")
+    def __init__(self, command: str, seconds: float, again: bool = False):
+        text = (f"git did not finish within {seconds:g} s in this repository earlier, so `git {command}` was not run"
+                if again else f"`git {command}` did not finish within {seconds:g} s and was stopped")
+        super().__init__(text)
         self.command, self.seconds = command, seconds
 
 
@@ -88,6 +90,8 @@ def run(cwd: Path | str, *args: str, env: Mapping[str, str] | None = None, input
     repository's own git folder: doctor run from this repository's pre-commit hook judges the index
     being committed. Raises GitMissing, GitTimeout, and GitFailed when ``check`` and git exits non-zero.
     """
+    if (stuck := _STUCK.get(str(cwd))) is not None:  # one wait per repository, not one per call
+        raise GitTimeout(" ".join(args[:2]), stuck, again=True)
     base = clean_env(env)
     if keep_index:
         base.update(_own_index(cwd, base))
@@ -110,6 +114,15 @@ def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     return env
 
 
+def forget_outer_repository() -> None:
+    """Drop git's repository variables from this process's environment. For a command that writes a
+    workspace (init, rollout new, update) every git call, ours or copier's, is about the workspace or a
+    template, never about the repository whose hook may have started us."""
+    for name in [k for k in os.environ
+                 if k in LOCAL_ENV_VARS or k.startswith(("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_"))]:
+        del os.environ[name]
+
+
 def _spawn(cwd, args, env, input, check, seconds) -> subprocess.CompletedProcess:
     limit = timeout() if seconds is None else seconds
     try:
@@ -120,6 +133,7 @@ def _spawn(cwd, args, env, input, check, seconds) -> subprocess.CompletedProcess
             raise GitError(f"cannot run git in {cwd}: the folder is gone") from None
         raise GitMissing("git is not installed (not found on PATH)") from err
     except subprocess.TimeoutExpired:
+        _STUCK[str(cwd)] = limit
         raise GitTimeout(" ".join(args[:2]), limit) from None
     except OSError as err:  # E2BIG, EMFILE, EACCES on the git program
         raise GitError(f"cannot run git: {err.strerror or err}") from None
@@ -141,6 +155,7 @@ def _with_overrides(env: dict[str, str], drivers: list[str]) -> dict[str, str]:
 
 
 _FILTER_CACHE: dict[tuple[str, str], list[str]] = {}
+_STUCK: dict[str, float] = {}  # folders where git timed out in this process -> the limit it had
 
 
 def _local_filters(cwd: Path | str, env: dict[str, str]) -> list[str]:
@@ -151,7 +166,7 @@ def _local_filters(cwd: Path | str, env: dict[str, str]) -> list[str]:
         try:
             done = _spawn(cwd, ("config", "--show-scope", "-z", "--includes", "--get-regexp", r"^filter\."),
                           probe, None, False, None)
-        except GitMissing:
+        except (GitMissing, GitTimeout):
             raise
         except GitError:
             done = None  # the real command will fail or time out the same way, and say so
