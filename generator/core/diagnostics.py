@@ -27,6 +27,14 @@ def printable(text: str) -> str:
     return _UNPRINTABLE.sub(_escaped, text)
 
 
+def quoted(value: object, limit: int = EXCERPT) -> str:
+    """A value read from a file, quoted (``repr``) for a message: at most ``limit`` characters of it."""
+    text = value if isinstance(value, str) else repr(value)
+    if len(text) <= limit:
+        return repr(value)
+    return repr(text[:limit]) + f"… ({len(text) - limit} more characters)"
+
+
 def excerpt(text: str, limit: int = EXCERPT) -> str:
     """At most ``limit`` characters of ``text`` (file content quoted in a message), escaped."""
     cut = text if len(text) <= limit else text[:limit] + f"… ({len(text) - limit} more characters)"

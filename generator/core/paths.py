@@ -61,13 +61,20 @@ def is_inside(root: Path, path: Path) -> bool:
 
 
 # Where the kernel makes files up on reading: a "regular" /proc/self/environ holds the reading
-# process's own environment (a CI job's secrets), /dev/zero never ends. Nothing of a workspace lives there.
-SYSTEM_ROOTS = ("/proc", "/sys", "/dev")
+# process's own environment (a CI job's secrets). Devices and FIFOs there are not regular files, which
+# every check already refuses to read; these look like plain files, so they need their own rule.
+SYSTEM_ROOTS = ("/proc", "/sys")
 
 
 def system_file(path: Path) -> str | None:
-    """Where ``path`` leads when that is a file the system generates (under /proc, /sys, /dev), else None."""
+    """Where ``path`` leads when that is a regular-looking file the kernel generates (under /proc or /sys)."""
     import os
+    import stat
 
     real = os.path.realpath(path)
-    return real if any(real == root or real.startswith(root + "/") for root in SYSTEM_ROOTS) else None
+    if not any(real == root or real.startswith(root + "/") for root in SYSTEM_ROOTS):
+        return None
+    try:
+        return real if stat.S_ISREG(os.stat(real).st_mode) else None
+    except OSError:
+        return None

@@ -186,6 +186,16 @@ def _own_index(cwd: Path | str, env: dict[str, str]) -> dict[str, str]:
     inherited = os.environ.get("GIT_INDEX_FILE")
     if not inherited:
         return {}
+    key = (str(cwd), inherited)
+    if key not in _INDEX_CACHE:
+        _INDEX_CACHE[key] = _index_inside(cwd, env, inherited)
+    return _INDEX_CACHE[key]
+
+
+_INDEX_CACHE: dict[tuple[str, str], dict[str, str]] = {}
+
+
+def _index_inside(cwd: Path | str, env: dict[str, str], inherited: str) -> dict[str, str]:
     try:
         gitdir = _spawn(cwd, ("rev-parse", "--absolute-git-dir"), _with_overrides(env, []), None, True, None)
     except GitError:

@@ -97,7 +97,8 @@ def test_validate_outside_a_workspace_does_not_read_a_system_file(tmp_path):
     done = _osmosis(plain, "dataset", "validate", "x.csv", "z.jsonl", env={"CI_SECRET": SECRET})
     out = (done.stdout + done.stderr).decode()
     assert SECRET not in out and "PATH=" not in out, out
-    assert "a file the system generates; not read" in out and "/dev/zero" in out
+    assert "a file the system generates; not read" in out and "/proc/" in out
+    assert "z.jsonl DAT002 not a regular file" in out
     assert done.returncode in (0, 1)
 
 

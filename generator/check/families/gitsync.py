@@ -23,7 +23,7 @@ from generator.check.registry import workspace_check
 from generator.check.families.leftovers import is_update_leftover
 from generator.check.config_refs import ConfigRef, workspace_configs
 from generator.core import safe_git
-from generator.core.diagnostics import Diagnostic
+from generator.core.diagnostics import Diagnostic, quoted
 from generator.check.registry import rule
 from generator.formats.toml_locate import TomlDoc
 from generator.core.workspace import Workspace, permission_hint
@@ -290,13 +290,13 @@ def _pins(git: Git, ws: Workspace, config: ConfigRef) -> list[Diagnostic]:
     if sha is not None and _SHA.match(sha) and not _has_commit(git, sha):
         line, column = config.value_position("commit_sha")
         found.append(UNKNOWN_COMMIT.at(
-            shown, f"commit_sha {sha!r} is not a commit in the local repository", line=line, column=column,
+            shown, f"commit_sha {quoted(sha)} is not a commit in the local repository", line=line, column=column,
         ))
     branch = config.experiment_str("branch")
     if branch and not _has_branch(git, branch):
         line, column = config.value_position("branch")
         found.append(UNKNOWN_BRANCH.at(
-            shown, f"branch {branch!r} does not exist locally (neither a local nor a remote-tracking branch)"
+            shown, f"branch {quoted(branch)} does not exist locally (neither a local nor a remote-tracking branch)"
             + _branch_guess(git, branch),
             line=line, column=column,
         ))
