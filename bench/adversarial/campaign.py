@@ -28,6 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import cases as casemod  # noqa: E402
+import git_and_output  # noqa: E402
 import lifecycle  # noqa: E402
 import round2  # noqa: E402
 import templates  # noqa: E402
@@ -38,7 +39,8 @@ from sandbox import PY, Sandbox, content_view, diff, leftovers, snapshot  # noqa
 # osmosis's own per-user cache, made on first use: the key that seals its undo journals (generator/core/journal.py)
 OWN_CACHE = {"new home/.cache", "new home/.cache/osmosis-workspace", "new home/.cache/osmosis-workspace/journal.key"}
 
-COLUMNS = ("tracebacks", "hangs", "outside_writes", "code_ran", "data_lost", "leftovers", "inconsistent")
+COLUMNS = ("tracebacks", "hangs", "outside_writes", "code_ran", "data_lost", "leftovers", "inconsistent",
+           "secrets_printed", "raw_output")
 MUST_BE_ZERO = COLUMNS
 
 
@@ -54,6 +56,8 @@ class Result:
     data_lost: list = field(default_factory=list)
     leftovers: list = field(default_factory=list)
     inconsistent: list = field(default_factory=list)
+    secrets_printed: int = 0  # runs whose output held the sandbox's canary secret
+    raw_output: int = 0  # runs of a clean_output case that printed a control character or invalid UTF-8
     skipped: str = ""
     harness_error: str = ""
     seconds: float = 0.0
@@ -64,7 +68,8 @@ class Result:
     @property
     def failed(self) -> bool:
         return bool(self.tracebacks or self.hangs or self.outside_writes or self.code_ran or self.data_lost
-                    or self.leftovers or self.inconsistent or self.harness_error)
+                    or self.leftovers or self.inconsistent or self.secrets_printed or self.raw_output
+                    or self.harness_error)
 
     def problems(self) -> str:
         parts = []
@@ -77,13 +82,18 @@ class Result:
                 parts.append(f"{name}: {'; '.join(getattr(self, name)[:3])}")
         if self.code_ran:
             parts.append("code ran")
+        if self.secrets_printed:
+            parts.append("secret printed")
+        if self.raw_output:
+            parts.append("raw control characters or invalid UTF-8 in the output")
         if self.harness_error:
             parts.append(f"harness error: {self.harness_error}")
         return " | ".join(parts)
 
 
 def all_cases(disk: bool, seed: int) -> list[Case]:
-    return templates.all_cases() + workspaces.all_cases() + lifecycle.all_cases(disk, seed) + round2.all_cases()
+    return (templates.all_cases() + workspaces.all_cases() + lifecycle.all_cases(disk, seed) + round2.all_cases()
+            + git_and_output.all_cases())
 
 
 def quick_subset(cases: list[Case], per_category: int, seed: int) -> list[Case]:
@@ -198,6 +208,8 @@ def run_case(case: Case, index: int, root: Path, timeout: float, keep: bool) -> 
         res.exit_codes = [r.code for r in runs]
         res.tracebacks = sum(r.traceback for r in runs)
         res.hangs = sum(r.hang for r in runs)
+        res.secrets_printed = sum(r.secret_printed for r in runs)
+        res.raw_output = sum(r.raw_control for r in runs) if plan.clean_output else 0
         res.commands = [" ".join(shlex.quote(a) for a in r.argv) for r in runs]
         res.last_lines = [r.last_line() for r in runs]
         ws_after = _protect(sb.ws)

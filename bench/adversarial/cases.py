@@ -31,6 +31,7 @@ class Plan:
     consistent: Callable[[Sandbox], list[str]] | None = None  # inconsistency checks (kill, writers, disk)
     follow_up: bool = False  # afterwards run git as the user would (status, add, commit): does git run template code?
     check_leftovers: bool = True
+    clean_output: bool = False  # the output must hold no raw control character and be valid UTF-8
 
 
 @dataclass

@@ -25,6 +25,8 @@ from pathlib import Path
 PY = sys.executable
 PRIVDROP = ["setpriv", "--bounding-set=-all", "--inh-caps=-all"]
 TRACEBACK = "Traceback (most recent call last)"
+# In every run's environment: a command that prints it disclosed a secret (issue 18, point 4).
+CANARY = "sk-campaign-canary-7f3a9c"
 
 
 def git_env(sb_root: Path) -> dict[str, str]:
@@ -33,7 +35,7 @@ def git_env(sb_root: Path) -> dict[str, str]:
         HOME=str(sb_root / "home"), TMPDIR=str(sb_root / "tmp"), GIT_CONFIG_NOSYSTEM="1",
         GIT_AUTHOR_NAME="Campaign User", GIT_AUTHOR_EMAIL="user@example.invalid",
         GIT_COMMITTER_NAME="Campaign User", GIT_COMMITTER_EMAIL="user@example.invalid",
-        NO_COLOR="1", PYTHONDONTWRITEBYTECODE="1", LC_ALL="C.UTF-8",
+        NO_COLOR="1", PYTHONDONTWRITEBYTECODE="1", LC_ALL="C.UTF-8", CAMPAIGN_TOKEN=CANARY,
     )
     env.pop("XDG_CONFIG_HOME", None)
     env.pop("XDG_CACHE_HOME", None)
@@ -48,6 +50,20 @@ class Run:
     seconds: float
     hang: bool = False
     killed: bool = False  # we sent the signal on purpose (kill category)
+    raw: bytes = b""  # stdout and stderr as they came
+
+    @property
+    def secret_printed(self) -> bool:
+        return CANARY.encode() in self.raw or b"sk-live-do-not-touch" in self.raw
+
+    @property
+    def raw_control(self) -> bool:
+        """A control character (other than newline and tab) or bytes that are not UTF-8 in the output."""
+        try:
+            text = self.raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return True
+        return any((ord(c) < 32 and c not in "\n\t") or 0x7F <= ord(c) <= 0x9F for c in text)
 
     @property
     def traceback(self) -> bool:
@@ -99,7 +115,7 @@ def _finish(proc: subprocess.Popen, argv: list[str], started: float, timeout: fl
         hang = True
     code = None if hang or killed else proc.returncode
     text = out.decode("utf-8", "replace")
-    return Run(argv, code, text, time.monotonic() - started, hang=hang, killed=killed)
+    return Run(argv, code, text, time.monotonic() - started, hang=hang, killed=killed, raw=out)
 
 
 @dataclass

@@ -236,16 +236,30 @@ def use_color(stream: TextIO) -> bool:
 
 @contextmanager
 def output_stream(output: Path | None) -> Iterator[TextIO]:
-    """stdout, or the --output file (a clear one-line error when it cannot be written)."""
+    """stdout, or the --output file, written whole through `core/safe_write.py` once the report is done:
+    a link at that name (one committed in the pull request being checked, say) is refused, exit 2, and
+    nothing is written outside the folder the user named."""
     if output is None:
         yield sys.stdout
         return
+    import io
+
+    from generator.core import safe_write
+
+    buffer = io.StringIO()
+    yield buffer
+    target = Path(os.path.abspath(output))
     try:
-        stream = open(output, "w", encoding="utf-8")
-    except OSError as err:
-        raise UserError(f"cannot write the report to {output}: {err.strerror or err}") from None
-    with stream:
-        yield stream
+        here = Path(os.getcwd())
+        root = here if target.is_relative_to(here) else target.parent
+    except OSError:  # the working folder was deleted
+        root = target.parent
+    try:
+        safe_write.write_bytes(root, target, buffer.getvalue().encode("utf-8", "backslashreplace"))
+    except safe_write.UnsafeWrite:
+        raise
+    except UserError as err:  # a missing folder, a full disk: said about the report, as the user named it
+        raise UserError(f"cannot write the report to {output}: {err.message.partition(': ')[2] or err.message}") from None
 
 
 def emit(report, fmt: str, output: Path | None) -> None:

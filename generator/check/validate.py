@@ -17,7 +17,7 @@ from pathlib import Path
 
 from generator.core.diagnostics import Diagnostic
 from generator.core.errors import UserError
-from generator.core.paths import is_file, is_inside, walk
+from generator.core.paths import is_file, is_inside, system_file, walk
 from generator.core.workspace import CONFIG_KINDS, DATASET_SUFFIXES, NotAWorkspace, Workspace, find_root
 
 # kind -> (module, function); imported only when a path of that kind is validated.
@@ -172,8 +172,10 @@ class _Workspaces:
         self.by_root: dict[Path, Workspace] = {}
 
     def of(self, path: Path) -> Workspace | None:
-        if os.path.islink(path) and not os.path.exists(path):
-            path = path.parent  # find_root resolves its start, which raises on a symlink loop
+        if os.path.islink(path):
+            # the workspace the link is in, not the one it leads to (find_root resolves its start,
+            # which also raises on a symlink loop)
+            path = path.parent
         try:
             root = find_root(path)
         except NotAWorkspace:
@@ -184,7 +186,7 @@ class _Workspaces:
 def _display(path: Path, ws: Workspace | None) -> str:
     if ws is not None:
         # A link that leads nowhere is shown where it is: resolving it fails (or, on a loop, raises).
-        real = path.parent.resolve() / path.name if os.path.islink(path) and not os.path.exists(path) else path.resolve()
+        real = path.parent.resolve() / path.name if os.path.islink(path) else path.resolve()
         try:
             return real.relative_to(ws.root.resolve()).as_posix()
         except (ValueError, OSError, RuntimeError):  # RuntimeError: a symlink loop (Python < 3.13)
@@ -195,11 +197,18 @@ def _display(path: Path, ws: Workspace | None) -> str:
 def _run(target: Target, fn: Callable, ws: Workspace | None, display: str) -> list[Diagnostic]:
     from generator.check.doctor import CheckCrashed
 
+    # One rule with doctor: nothing is read through a link out of the workspace (`data/x.csv ->
+    # /proc/self/environ` would print a CI job's secrets as "column names"), nor, outside any
+    # workspace, from a file the system generates.
+    if ws is not None and ws.outside(target.path) and target.kind != "config":  # a config says so itself (CFG)
+        return [linked_out(target.kind, display)]
+    if (generated := system_file(target.path)) is not None:
+        return [linked_out(target.kind, display, f"leads to {generated}, a file the system generates; not read")]
     try:
         if target.kind == "config":
             found = list(fn(target.path, target.config_kind, ws, display)) + _config_secrets(target.path, ws, display)
             if ws is not None and not ws.outside(target.path):
-                from generator.check.families.gitsync import check_config_pins  # gitpython only when asked
+                from generator.check.families.gitsync import check_config_pins  # git only when asked
 
                 found += check_config_pins(ws, ws.root / display, target.config_kind)
             return _directive_follows_folder(target, found)
@@ -212,6 +221,27 @@ def _run(target: Target, fn: Callable, ws: Workspace | None, display: str) -> li
         return [found]
     except Exception as err:  # noqa: BLE001  a bug in a check: exit 3 with the culprit named
         raise CheckCrashed(f"the {target.kind} check crashed on {display}: {type(err).__name__}: {err}") from err
+
+
+def linked_out(kind: str, display: str, why: str | None = None) -> Diagnostic:
+    """The finding doctor makes for a path that leads out of the workspace through a link: validate
+    (the pre-commit hook hands it changed files) reads no more outside the workspace than doctor does."""
+    if kind == "dataset":
+        from generator.check.families.datasets import outside_finding
+
+        return outside_finding(display, why)
+    message = f"{display} {why or 'leads outside the workspace through a symlink; not checked'}"
+    if kind == "skill":
+        from generator.check.families.skill_rules import SKILL_PATH_ESCAPES
+
+        return SKILL_PATH_ESCAPES.at(display, message)
+    if kind == "config":
+        from generator.check.families.config_rules import CONFIG_OUTSIDE
+
+        return CONFIG_OUTSIDE.at(display, message)
+    from generator.check.families.layout import ROLLOUT_OUTSIDE
+
+    return ROLLOUT_OUTSIDE.at(display, message)
 
 
 def _directive_follows_folder(target: Target, found: list[Diagnostic]) -> list[Diagnostic]:

@@ -11,6 +11,7 @@ from typing import TypeVar
 
 import typer
 
+from generator.core.diagnostics import printable
 from generator.core.errors import EXIT_INTERNAL, EXIT_USAGE, UserError
 
 F = TypeVar("F", bound=Callable[..., object])
@@ -38,7 +39,7 @@ REPORT_URL = "https://github.com/osmosis-ai/osmosis-workspace/issues"
 
 def internal_error_line(err: BaseException) -> str:
     """One line for a bug in osmosis itself: what broke, and where to report it (never a traceback)."""
-    return f"internal error: {type(err).__name__}: {err} (this is a bug in osmosis; please report it at {REPORT_URL})"
+    return f"internal error: {type(err).__name__}: {printable(str(err))} (this is a bug in osmosis; please report it at {REPORT_URL})"
 
 
 # What a shell reports for a process ended by SIGPIPE (128 + 13), as git and coreutils do under
@@ -112,9 +113,10 @@ def handles_errors(fn: F) -> F:
         except BrokenPipeError:
             raise typer.Exit(quiet_broken_pipe()) from None
         except UserError as err:
-            typer.echo(f"error: {err.message}", err=True)
+            # printable: the message may name a file of the workspace (ESC, CR/LF, undecodable bytes)
+            typer.echo(f"error: {printable(err.message)}", err=True)
             if err.hint:
-                typer.echo(f"hint: {err.hint}", err=True)
+                typer.echo(f"hint: {printable(err.hint)}", err=True)
             raise typer.Exit(err.exit_code) from None
         except _CONTROL_FLOW:
             raise
@@ -122,7 +124,7 @@ def handles_errors(fn: F) -> F:
             if not err.filename:
                 typer.echo(internal_error_line(err), err=True)
                 raise typer.Exit(EXIT_INTERNAL) from None
-            typer.echo(f"error: {err.filename}: {err.strerror or 'permission denied'}; check its permissions", err=True)
+            typer.echo(f"error: {printable(str(err.filename))}: {err.strerror or 'permission denied'}; check its permissions", err=True)
             raise typer.Exit(EXIT_USAGE) from None
         except Exception as err:  # noqa: BLE001  the contract: never a traceback
             if (line := machine_error_line(err)) is not None:

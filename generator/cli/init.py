@@ -28,8 +28,9 @@ def register(app: typer.Typer) -> None:
 
         Example: osmosis init my-agent --template multiply --defaults
         """
-        from generator.core import lock
+        from generator.core import lock, safe_git
         from generator.scaffold.init_workspace import init_command
+        safe_git.forget_outer_repository()  # copier runs git too: an exported GIT_DIR must reach none
 
         with lock.hold(Path(os.path.abspath(path if path is not None and not here else ".")), "init"):
             return init_command(

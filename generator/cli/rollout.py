@@ -33,8 +33,9 @@ def new(
 
     Example: osmosis rollout new adder --template multiply --data integration=openai-agents --defaults
     """
-    from generator.core import lock
+    from generator.core import lock, safe_git
     from generator.scaffold.rollout_new import rollout_new_command
+    safe_git.forget_outer_repository()  # copier runs git too: an exported GIT_DIR must reach none
 
     with lock.workspace(workspace, "rollout new"):
         return rollout_new_command(name=name, template=template, workspace=workspace, data=data, defaults=defaults, trust=trust)

@@ -26,8 +26,9 @@ def register(app: typer.Typer) -> None:
         """
         from contextlib import nullcontext
 
-        from generator.core import lock
+        from generator.core import lock, safe_git
         from generator.scaffold.update import update_command
+        safe_git.forget_outer_repository()  # copier runs git too: an exported GIT_DIR must reach none
 
         with nullcontext() if (check or dry_run) else lock.workspace(path, "update"):
             return update_command(path=path, check=check, conflict=conflict, unfinished=_unfinished, trust=trust,

@@ -2,8 +2,43 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass
 from enum import Enum
+
+# What a terminal, a CI log or a GitHub annotation would act on instead of showing: C0 controls but
+# tab (ESC starts a colour or OSC sequence, CR/LF forge a new `::error` line, BEL rings), DEL, C1
+# controls, lone surrogates (the undecodable bytes of a non-UTF-8 file name) and the bidirectional
+# overrides and line separators that reorder or break what a reader sees.
+_UNPRINTABLE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+EXCERPT = 80  # the most of a file's own content a finding quotes
+MESSAGE_CAP = 1000  # no message or hint is longer, whatever a check quoted into it
+
+
+def _escaped(match: re.Match) -> str:
+    char = ord(match.group())
+    if 0xDC80 <= char <= 0xDCFF:  # surrogateescape: the original byte
+        return f"\\x{char - 0xDC00:02x}"
+    return f"\\x{char:02x}" if char <= 0xFF else f"\\u{char:04x}"
+
+
+def printable(text: str) -> str:
+    """``text`` with every control character written as an escape (``\\x1b``, ``\\n``-free), valid UTF-8."""
+    return _UNPRINTABLE.sub(_escaped, text)
+
+
+def quoted(value: object, limit: int = EXCERPT) -> str:
+    """A value read from a file, quoted (``repr``) for a message: at most ``limit`` characters of it."""
+    text = value if isinstance(value, str) else repr(value)
+    if len(text) <= limit:
+        return repr(value)
+    return repr(text[:limit]) + f"… ({len(text) - limit} more characters)"
+
+
+def excerpt(text: str, limit: int = EXCERPT) -> str:
+    """At most ``limit`` characters of ``text`` (file content quoted in a message), escaped."""
+    cut = text if len(text) <= limit else text[:limit] + f"… ({len(text) - limit} more characters)"
+    return printable(cut)
 
 
 class Severity(str, Enum):
@@ -33,6 +68,13 @@ class Diagnostic:
     line: int | None = None
     column: int | None = None
     fixable: bool = False
+
+    def shown(self) -> "Diagnostic":
+        """This finding as every reporter prints it: path, message and hint escaped and capped."""
+        from dataclasses import replace
+
+        return replace(self, message=excerpt(self.message, MESSAGE_CAP), hint=excerpt(self.hint, MESSAGE_CAP),
+                       path=None if self.path is None else printable(self.path))
 
     def sort_key(self) -> tuple:
         return (self.path or "", self.line or 0, self.column or 0, self.code, self.message)

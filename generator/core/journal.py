@@ -28,13 +28,12 @@ import json
 import os
 import secrets
 import shutil
-import subprocess
 import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.core import lock
+from generator.core import lock, safe_git
 from generator.core.errors import UserError
 from generator.core.paths import is_inside
 from generator.core.template_guard import has_git_segment
@@ -336,13 +335,15 @@ def _sha_file(path: Path) -> str:
 
 
 def _resolve(repo: Path, ref: str) -> str | None:
-    done = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"], cwd=repo,
-                          capture_output=True, text=True, check=False)
-    return done.stdout.strip() if done.returncode == 0 else None
+    try:
+        done = safe_git.run(repo, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}", check=False)
+    except safe_git.GitError as err:
+        raise UserError(str(err)) from None
+    return done.stdout.decode().strip() if done.returncode == 0 else None
 
 
 def _git(repo: Path, *args: str) -> None:
-    done = subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        detail = done.stderr.strip().splitlines()
-        raise UserError(f"git {args[0]} failed: {detail[-1] if detail else done.returncode}")
+    try:
+        safe_git.run(repo, *args)  # a hostile repository's reference-transaction hook does not run
+    except safe_git.GitError as err:
+        raise UserError(str(err)) from None

@@ -100,3 +100,23 @@ def rglob_files(base: Path, max_depth: int = MAX_WALK_DEPTH) -> list[Path]:
         found += [Path(here) / name for name in files]
         found += [Path(here) / name for name in dirs if (Path(here) / name).is_symlink()]
     return found
+
+
+# Where the kernel makes files up on reading: a "regular" /proc/self/environ holds the reading
+# process's own environment (a CI job's secrets). Devices and FIFOs there are not regular files, which
+# every check already refuses to read; these look like plain files, so they need their own rule.
+SYSTEM_ROOTS = ("/proc", "/sys")
+
+
+def system_file(path: Path) -> str | None:
+    """Where ``path`` leads when that is a regular-looking file the kernel generates (under /proc or /sys)."""
+    import os
+    import stat
+
+    real = os.path.realpath(path)
+    if not any(real == root or real.startswith(root + "/") for root in SYSTEM_ROOTS):
+        return None
+    try:
+        return real if stat.S_ISREG(os.stat(real).st_mode) else None
+    except OSError:
+        return None

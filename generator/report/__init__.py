@@ -6,12 +6,13 @@ never pays for the SARIF writer (or the other way round).
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from generator.core.diagnostics import Diagnostic, Severity, Summary
+from generator.core.diagnostics import Diagnostic, Severity, Summary, printable
 from generator.core.rules import Rule
 
 # Format name -> module; the keys are the CLI's --format choices for findings.
@@ -75,8 +76,25 @@ Writer = Callable[[Report, TextIO], None]
 
 
 def get_reporter(name: str) -> Writer:
-    """The ``write(report, stream)`` function of format ``name`` (one of :data:`REPORTERS`)."""
-    return importlib.import_module(REPORTERS[name]).write
+    """The ``write(report, stream)`` function of format ``name`` (one of :data:`REPORTERS`), fed
+    :func:`shown` reports: no format ever prints a control character a file name, key or value held."""
+    write = importlib.import_module(REPORTERS[name]).write
+    return lambda report, stream: write(shown(report), stream)
+
+
+def shown(report: Report) -> Report:
+    """A copy of ``report`` with every text that came from the workspace escaped (once, for all formats):
+    file names, keys and values can carry ESC, OSC, BEL, CR/LF or bytes that are not UTF-8."""
+    escaped = {id(d): d.shown() for d in report.diagnostics}
+    for group in report.groups:
+        escaped.update({id(d): d.shown() for d in group.diagnostics if id(d) not in escaped})
+    groups = [dataclasses.replace(g, label=printable(g.label), note=printable(g.note),
+                                  diagnostics=[escaped[id(d)] for d in g.diagnostics]) for g in report.groups]
+    return dataclasses.replace(
+        report, diagnostics=[escaped[id(d)] for d in report.diagnostics], groups=groups,
+        workspace=None if report.workspace is None else printable(report.workspace),
+        fixes=[printable(f) for f in report.fixes], path_prefix=printable(report.path_prefix),
+    )
 
 
 def worst(diagnostics: list[Diagnostic]) -> Severity | None:

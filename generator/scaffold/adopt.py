@@ -90,10 +90,8 @@ SCHEMAS_UNIGNORED = (
 def _unignore_schemas(repo: Path, root: Path) -> dict[str, bytes]:
     """The platform's template git-ignores `.osmosis/**` (its eval runs and caches live there); the
     schemas adopting writes there must reach clones, or doctor in CI finds them missing (LAY009)."""
-    import subprocess
-
     probe = (root / ".osmosis" / "schemas" / "eval.schema.json").relative_to(repo).as_posix()
-    ignored = subprocess.run(["git", "check-ignore", "-q", "--no-index", probe], cwd=repo, check=False).returncode == 0
+    ignored = pristine.git_run(repo, "check-ignore", "-q", "--no-index", "--", probe).returncode == 0
     gitignore = root / ".gitignore"
     if not ignored or gitignore.is_symlink() or not gitignore.is_file():
         return {}

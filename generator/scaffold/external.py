@@ -9,10 +9,8 @@ pyyaml: no copier import, so `osmosis template inspect` stays fast.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
-import subprocess
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from generator.core import safe_git
 from generator.core.errors import UserError
 from generator.scaffold.catalog import find_bundled, rollout_templates
 from generator.scaffold.copier_yml import copier_file as config_path
@@ -58,23 +57,23 @@ def _clone(url: str) -> Path:
     lock.sweep(Path(tempfile.gettempdir()), "osmosis-template-")  # clones a killed run left
     target = Path(tempfile.mkdtemp(prefix="osmosis-template-"))
     lock.claim(target)
-    env = {**os.environ, "GIT_TERMINAL_PROMPT": "0"}
     # copier's shorthands for GitHub and GitLab
     prefix = {"gh:": "https://github.com/", "gl:": "https://gitlab.com/"}.get(url[:3])
     clone_url = prefix + url[3:] if prefix else url
-    try:
-        subprocess.run(["git", "clone", "--quiet", "--depth", "1", clone_url, str(target / "t")],
-                       check=True, capture_output=True, text=True, env=env, timeout=300)
-    except FileNotFoundError:
+    try:  # `--`: a "URL" starting with a dash (`--upload-pack=...`) is a URL to git, never an option
+        safe_git.run(target, "clone", "--quiet", "--depth", "1", "--", clone_url, str(target / "t"), seconds=300)
+    except safe_git.GitMissing:
         shutil.rmtree(target, ignore_errors=True)
         raise UserError("git is not installed; it is needed to fetch a template from a URL") from None
-    except subprocess.CalledProcessError as err:
+    except safe_git.GitFailed as err:
         shutil.rmtree(target, ignore_errors=True)
-        detail = (err.stderr or "").strip().splitlines()
-        raise UserError(f"could not clone template {url}: {detail[-1] if detail else 'git clone failed'}") from None
-    except subprocess.TimeoutExpired:
+        raise UserError(f"could not clone template {url}: {err.detail}") from None
+    except safe_git.GitTimeout:
         shutil.rmtree(target, ignore_errors=True)
         raise UserError(f"cloning template {url} took more than 5 minutes; giving up") from None
+    except safe_git.GitError as err:
+        shutil.rmtree(target, ignore_errors=True)
+        raise UserError(f"could not clone template {url}: {err}") from None
     return target
 
 

@@ -14,11 +14,10 @@ import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import typer
 
-from generator.core import assets, lock
+from generator.core import assets, lock, safe_git
 from generator.core.errors import UserError
 from generator.core.names import NAME_RULE_TEXT, name_problem
 from generator.core.workspace import find_git_root
@@ -67,7 +66,7 @@ def init_command(
         if key in answers and (problem := name_problem(answers[key], kind=kind)):
             raise UserError(f"{problem}", hint=f"names use {NAME_RULE_TEXT}")
 
-    if not no_git and shutil.which("git") is None:  # gitpython needs the git program; say so before writing
+    if not no_git and shutil.which("git") is None:  # say so before writing anything
         raise UserError("git is not installed (not found on PATH); osmosis init makes a repository with a first commit",
                         hint="install git, or pass --no-git to create the workspace without a repository")
 
@@ -227,55 +226,52 @@ def _first_commit(repo_dir: Path, only: list[str] | None) -> str | None:
 
 
 def _has_remote(repo: Path) -> bool:
-    import subprocess
-
-    done = subprocess.run(["git", "remote"], cwd=repo, capture_output=True, text=True, check=False)
-    return done.returncode == 0 and bool(done.stdout.strip())
+    try:
+        return bool(safe_git.out(repo, "remote").strip())
+    except safe_git.GitError:
+        return False
 
 
 def _untracked_count(target: Path) -> int:
-    import git
-
-    out = git.Repo(target).git.ls_files("-z", "--others", "--exclude-standard")
+    out = safe_git.out(target, "ls-files", "-z", "--others", "--exclude-standard")
     return len([p for p in out.split("\0") if p])
 
 
 def make_first_commit(target: Path, only: set[str] | None = None) -> bool:
     """`git init` and commit everything (or, given ``only``, those workspace-relative files).
-    Returns True when the neutral fallback identity was used."""
-    import git
+    Returns True when the neutral fallback identity was used.
 
-    repo = git.Repo.init(target, initial_branch=_initial_branch())
-    repo.git.add(A=True)  # -A, then unstaging: `git add PATH` of an ignored file would fail
+    Through `core/safe_git.py`: an exported GIT_DIR (osmosis run from another repository's hook) must
+    not make this init or commit land in that repository."""
+    safe_git.run(target, "init", "-q", f"--initial-branch={_initial_branch(target)}", "--", ".")
+    safe_git.run(target, "add", "-A")  # -A, then unstaging: `git add PATH` of an ignored file would fail
     if only is not None:
-        others = [p for p in repo.git.ls_files("-z").split("\0") if p and p not in only]
+        others = [p for p in safe_git.out(target, "ls-files", "-z").split("\0") if p and p not in only]
         for start in range(0, len(others), 500):  # bounded command lines
-            repo.git.rm("--cached", "-q", "--", *(f":(literal){p}" for p in others[start:start + 500]))
-    actor = None if has_git_identity(repo) else git.Actor(FALLBACK_NAME, FALLBACK_EMAIL)
-    repo.index.commit(FIRST_COMMIT_MESSAGE, author=actor, committer=actor)
-    return actor is not None
+            safe_git.run(target, "rm", "--cached", "-q", "--", *(f":(literal){p}" for p in others[start:start + 500]))
+    fallback = not has_git_identity(target)
+    env = {f"GIT_{role}_{part}": value for role in ("AUTHOR", "COMMITTER")
+           for part, value in (("NAME", FALLBACK_NAME), ("EMAIL", FALLBACK_EMAIL))} if fallback else None
+    safe_git.run(target, "commit", "-q", "--no-verify", "--allow-empty", "-m", FIRST_COMMIT_MESSAGE, env=env)
+    return fallback
 
 
-def _initial_branch() -> str:
+def _initial_branch(cwd: Path) -> str:
     """The user's `init.defaultBranch`, else main (git's own default still varies between versions)."""
-    import git
-
     try:
-        return git.Git().config("--get", "init.defaultBranch").strip() or "main"
-    except git.GitCommandError:
+        return safe_git.out(cwd, "config", "--get", "init.defaultBranch", check=False).strip() or "main"
+    except safe_git.GitError:
         return "main"
 
 
-def has_git_identity(repo: Any) -> bool:
+def has_git_identity(repo: Path) -> bool:
     """Whether git knows who authors and commits (environment or config), without guessing from the host."""
-    reader = repo.config_reader()
-
     def value(env: str, key: str) -> str:
         if os.environ.get(env):
             return os.environ[env]
         try:
-            return str(reader.get_value("user", key, default="")).strip()
-        except Exception:  # noqa: BLE001  unreadable config counts as unset
+            return safe_git.out(repo, "config", "--get", f"user.{key}", check=False).strip()
+        except safe_git.GitError:  # unreadable config counts as unset
             return ""
 
     return all(value(f"GIT_{role}_{part.upper()}", part) for role in ("AUTHOR", "COMMITTER") for part in ("name", "email"))

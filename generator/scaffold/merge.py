@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import difflib
 import os
-import subprocess
 from pathlib import Path
 
-from generator.core import lock
+from generator.core import lock, safe_git
 from generator.core.errors import UserError
 from generator.scaffold import pristine
 
 
 def _require_clean(repo: Path, root: Path) -> None:
-    status = pristine.git(repo, "status", "--porcelain", "--untracked-files=all", "--", str(root)).decode()
+    status = pristine.git(repo, "status", "--porcelain", "--untracked-files=all", "--ignore-submodules=dirty",
+                          "--", str(root)).decode()
     dirty = [line[3:] for line in status.splitlines() if line.strip()]
     unreadable = [rel for rel in dirty if (repo / rel).exists() and not os.access(repo / rel, os.R_OK)]
     if unreadable:  # git calls a file it cannot read "changed": the fix is its permissions, not a commit
@@ -84,11 +84,11 @@ def merge_file(ours: bytes, base: bytes, theirs: bytes, rel: str) -> tuple[bytes
             p = Path(tmp) / name
             p.write_bytes(data)
             paths.append(str(p))
-        done = subprocess.run(
-            ["git", "merge-file", "-p", "-L", f"{rel} (yours)", "-L", f"{rel} (last template render)",
-             "-L", f"{rel} (installed template)", *paths],
-            capture_output=True, check=False,
-        )
+        try:  # in the temporary folder: no repository's config is read
+            done = safe_git.run(tmp, "merge-file", "-p", "-L", f"{rel} (yours)", "-L", f"{rel} (last template render)",
+                                "-L", f"{rel} (installed template)", "--", *paths, check=False)
+        except safe_git.GitError as err:
+            raise UserError(f"git merge-file could not merge {rel}: {err}") from None
     if done.returncode < 0 or done.returncode > 127:
         raise UserError(f"git merge-file failed on {rel}: {done.stderr.decode(errors='replace').strip()}", exit_code=3)
     return done.stdout, done.returncode > 0

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import subprocess
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from typing import Any
 import yaml
 
 from generator import __version__
+from generator.core import safe_git
 from generator.core.errors import UserError
 from generator.core.journal import RefMove
 from generator.formats import yamlio
@@ -286,34 +286,47 @@ def _member_order(root: Path):
 
 def git(repo: Path, *args: str, env: dict[str, str] | None = None, input: bytes | None = None,
         limit: int | None = None) -> bytes:
-    """Run git in ``repo``; a failure becomes a one-line UserError (exit 3: our plumbing failed).
+    """Run git in ``repo`` (through `core/safe_git.py`: the user's repository may name programs, none
+    runs); a failure becomes a one-line UserError (exit 3: our plumbing failed).
 
     ``limit``: the most output accepted; beyond it git is stopped and `OutputTooLarge` raised (a
     listing of a hostile tree may be any size)."""
-    try:
-        if limit is not None:
-            from generator.scaffold.git_tree import run_limited
+    if limit is not None:
+        from generator.scaffold.git_tree import run_limited
 
-            return run_limited(["git", *args], repo, {**os.environ, **(env or {})}, limit)
-        done = subprocess.run(["git", *args], cwd=repo, capture_output=True, input=input,
-                              env={**os.environ, **(env or {})}, check=False)
-    except FileNotFoundError:
-        raise UserError("git is not installed; `osmosis update` needs it") from None
-    if done.returncode != 0:
-        detail = done.stderr.decode(errors="replace").strip().splitlines()
-        raise UserError(f"git {args[0]} failed: {detail[-1] if detail else done.returncode}", exit_code=3)
-    return done.stdout
+        return _checked(lambda: run_limited(["git", *args], repo, safe_git.environment(repo, env), limit))
+    return _checked(lambda: safe_git.run(repo, *args, env=env, input=input).stdout)
+
+
+def git_run(repo: Path, *args: str):
+    """:func:`git` that leaves the exit status to the caller (a CompletedProcess, bytes)."""
+    return _checked(lambda: safe_git.run(repo, *args, check=False))
+
+
+def _checked(call):
+    try:
+        return call()
+    except safe_git.GitMissing:
+        raise UserError("git is not installed; `osmosis rollout new` and `osmosis update` need it") from None
+    except safe_git.GitTimeout as err:
+        raise UserError(f"{err}; nothing was changed", hint="OSMOSIS_GIT_TIMEOUT=SECONDS allows git more time") from None
+    except safe_git.GitFailed as err:
+        raise UserError(str(err), exit_code=3) from None
+    except safe_git.GitError as err:
+        raise UserError(str(err)) from None
 
 
 def git_root(path: Path) -> Path | None:
     try:
-        done = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=path, capture_output=True, check=False)
-    except FileNotFoundError:
+        done = safe_git.run(path, "rev-parse", "--show-toplevel", check=False)
+    except safe_git.GitMissing:
         if any((folder / ".git").exists() for folder in (path.resolve(), *path.resolve().parents)):
             # a repository without the git program: the pristine render could be neither read nor recorded
             raise UserError("git is not installed (not found on PATH), and this workspace is a git repository",
                             hint="install git; `osmosis rollout new` and `osmosis update` keep their merge base in it") from None
         return None
+    except safe_git.GitError as err:
+        raise UserError(str(err)) from None
     if done.returncode != 0:
         return None
     from generator.scaffold.git_tree import checked_toplevel
@@ -330,9 +343,8 @@ def ref_name(repo: Path, root: Path) -> str:
 
 
 def resolve_ref(repo: Path, ref: str) -> str | None:
-    done = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"], cwd=repo,
-                          capture_output=True, text=True, check=False)
-    return done.stdout.strip() if done.returncode == 0 else None
+    done = git_run(repo, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
+    return done.stdout.decode().strip() if done.returncode == 0 else None
 
 
 def _identity_env(repo: Path) -> dict[str, str]:
@@ -342,7 +354,7 @@ def _identity_env(repo: Path) -> dict[str, str]:
         if os.environ.get(key):
             continue
         config_key = "user.name" if key.endswith("_NAME") else "user.email"
-        known = subprocess.run(["git", "config", "--get", config_key], cwd=repo, capture_output=True, text=True, check=False)
+        known = git_run(repo, "config", "--get", config_key)
         if known.returncode != 0 or not known.stdout.strip():
             env[key] = value
     return env
@@ -368,10 +380,10 @@ def base_commit(repo: Path, root: Path, ref: str) -> str | None:
 
 
 def _version_at(repo: Path, commit: str, rel: str) -> Any:
-    size = subprocess.run(["git", "cat-file", "-s", f"{commit}:{rel}"], cwd=repo, capture_output=True, text=True, check=False)
+    size = git_run(repo, "cat-file", "-s", f"{commit}:{rel}")
     if size.returncode != 0 or not size.stdout.strip().isdigit() or int(size.stdout) > _ANSWERS_CAP:
         return None  # absent, or no answers file osmosis wrote: never read whole
-    done = subprocess.run(["git", "cat-file", "-p", f"{commit}:{rel}"], cwd=repo, capture_output=True, check=False)
+    done = git_run(repo, "cat-file", "-p", f"{commit}:{rel}")
     if done.returncode != 0:
         return None
     try:

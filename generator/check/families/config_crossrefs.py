@@ -17,7 +17,7 @@ from generator.check.families.config_rules import (
     CONFIG_NAME_MISMATCH, DATASET_NOT_FOUND, ENTRYPOINT_NOT_FOUND, ENTRYPOINT_OUTSIDE, ROLLOUT_NOT_FOUND,
     SCHEMA_DIRECTIVE,
 )
-from generator.core.diagnostics import Diagnostic
+from generator.core.diagnostics import Diagnostic, quoted
 from generator.core.paths import is_dir, unusable_path
 from generator.core.schemas import CONFIG_KINDS, schema_directive, schema_filename
 from generator.core.workspace import DATASET_SUFFIXES, Workspace
@@ -51,7 +51,7 @@ def _cross_file(data: dict, kind: str, ws: Workspace, path: Path, doc: TomlDoc, 
         if is_dir(folder) and _in_config_folder(ws, path, kind) and not _name_matches(path.stem, rollout):
             line, column = loc.value(("experiment", "rollout")) or (1, 1)
             yield CONFIG_NAME_MISMATCH.at(
-                display, f"{path.name} is for rollout {rollout!r}; expected {rollout}.toml or {rollout}-<variant>.toml",
+                display, f"{path.name} is for rollout {quoted(rollout)}; expected {rollout}.toml or {rollout}-<variant>.toml",
                 line=line, column=column,
             )
         if folder in ws.unreadable or ws.hidden(folder):
@@ -60,7 +60,7 @@ def _cross_file(data: dict, kind: str, ws: Workspace, path: Path, doc: TomlDoc, 
             line, column = loc.value(("experiment", "rollout")) or (1, 1)
             existing = [p.name for p in ws.rollout_dirs]
             guess = difflib.get_close_matches(rollout, existing, n=1)
-            message = f"rollout {rollout!r}: rollouts/{rollout}/ does not exist"
+            message = f"rollout {quoted(rollout)}: rollouts/{rollout}/ does not exist"
             if guess:
                 message += f"; did you mean {guess[0]!r}?"
             yield ROLLOUT_NOT_FOUND.at(display, message, line=line, column=column,

@@ -27,7 +27,7 @@ from generator.check.families.config_rules import (
     ROLLOUT_WITHOUT_EVAL, SECRET_IN_ENV, TOML_SYNTAX, UNKNOWN_KEY, WRONG_TYPE,
 )
 from generator.check.registry import workspace_check
-from generator.core.diagnostics import Diagnostic, Severity
+from generator.core.diagnostics import Diagnostic, Severity, quoted
 from generator.core.schemas import CONFIG_KINDS, load_schema
 from generator.core.schemas.evaluate import Violation, violations
 from generator.core.workspace import NOT_UTF8, Workspace, first_bad_utf8
@@ -388,7 +388,7 @@ def _benchmark_rules(data: dict, doc: TomlDoc, display: str, bad_paths: set[tupl
             yield HARNESS_SECRET.at(display, f"agent {index + 1}'s {harness} harness needs harness_api_key_secret = {wanted!r}",
                                     line=line, column=column)
         elif wanted and given != wanted:
-            yield HARNESS_SECRET.at(display, f"agent {index + 1}'s {harness} harness reads {wanted}, not {given!r}",
+            yield HARNESS_SECRET.at(display, f"agent {index + 1}'s {harness} harness reads {wanted}, not {quoted(given)}",
                                     line=line, column=column, hint=f"Store the credential in a secret record named {wanted} and set harness_api_key_secret = {wanted!r}.")
         elif not wanted and given is not None:
             what = f"the {harness} harness" if isinstance(harness, str) else "the benchmark's own scaffold"

@@ -363,6 +363,11 @@ def _misnamed(path: Path, display: str) -> list[Diagnostic]:
     return [MISNAMED.at(display, message, hint=hint)]
 
 
+def outside_finding(display: str, why: str | None = None) -> Diagnostic:
+    """DAT019 for a dataset that links out of the workspace (doctor and validate alike)."""
+    return OUTSIDE_WORKSPACE.at(display, why or "links to a file outside the workspace; not checked")
+
+
 @workspace_check(FAMILY)
 def check_data_folder(ws: Workspace) -> list[Diagnostic]:
     """Every dataset file under data/ (links out of the workspace are reported, not followed), and
@@ -380,7 +385,7 @@ def check_data_folder(ws: Workspace) -> list[Diagnostic]:
         if path not in datasets:
             found.extend(_misnamed(path, display))
         elif ws.outside(path):
-            found.append(OUTSIDE_WORKSPACE.at(display, "links to a file outside the workspace; not checked"))
+            found.append(outside_finding(display))
         else:
             found.extend(check_dataset_file(path, display))
     return found

@@ -3,8 +3,10 @@ edits to what runs use (rollouts, configs, the root pyproject, the datasets conf
 configs pinning commits or branches this clone lacks, are findings. Under pre-commit the staged
 state is what gets committed, so staged changes count as committed there.
 
-gitpython is imported only inside the check, and only when the workspace is in a git work tree
-(the layout family reports a workspace outside git), so `doctor` stays fast elsewhere.
+Every git call goes through `core/safe_git.py`: the workspace's `.git` is as hostile as its files
+(fsmonitor, hooks and filters never run, `.git/index` is never rewritten, a git that hangs is stopped
+and reported as GIT004). Git's discovery stops at the workspace's repository (GIT_CEILING_DIRECTORIES):
+a broken `.git` is reported, never swapped for a repository further up.
 """
 
 from __future__ import annotations
@@ -13,12 +15,15 @@ import os
 import posixpath
 import re
 import shlex
+import subprocess
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
 from generator.check.registry import workspace_check
 from generator.check.families.leftovers import is_update_leftover
 from generator.check.config_refs import ConfigRef, workspace_configs
-from generator.core.diagnostics import Diagnostic
+from generator.core import safe_git
+from generator.core.diagnostics import Diagnostic, quoted
 from generator.check.registry import rule
 from generator.formats.toml_locate import TomlDoc
 from generator.core.workspace import Workspace, permission_hint
@@ -83,30 +88,44 @@ def check_git_sync(ws: Workspace) -> list[Diagnostic]:
         return [GIT_UNREADABLE.at(ws.rel(blocking), f"{blocking.name} is not a regular file (a FIFO or a device): "
                                   "git reads it on every `git status` and would wait forever, so git was not asked",
                                   hint=f"replace {ws.rel(blocking)} with a regular file (or delete it)")]
+    git = _runner(ws.git_root)
     try:
-        import git  # gitpython: lazily, it spawns `git` and is slow to import
-    except Exception as err:  # noqa: BLE001  ImportError, or gitpython refusing a missing git binary
-        return [GIT_UNREADABLE.at(None, f"cannot load gitpython/git: {_one_line(err)}")]
-    try:
-        repo = git.Repo(ws.git_root)
-    except Exception as err:  # noqa: BLE001  InvalidGitRepositoryError, NoSuchPathError, OSError
-        return [GIT_UNREADABLE.at(None, f"cannot open the git repository at {ws.git_root} ({type(err).__name__})")]
-    try:
-        with repo:
-            prefix = PurePosixPath(ws.repo_prefix or ".")
-            paths = watched(ws)
-            unknown = {ws.rel(p) for p in ws.unreadable}  # git cannot hash them: LAY011 and its kin say why
-            found = _uncommitted(repo, prefix, paths, unknown) + _unpushed(repo, prefix, paths)
-            for config in workspace_configs(ws):
-                found += _pins(repo, ws, config)
-            return found
-    except Exception as err:  # noqa: BLE001  a git command failed: report it instead of crashing doctor
-        return [GIT_UNREADABLE.at(None, f"git failed: {_one_line(err)}")]
+        prefix = PurePosixPath(ws.repo_prefix or ".")
+        paths = watched(ws)
+        unknown = {ws.rel(p) for p in ws.unreadable}  # git cannot hash them: LAY011 and its kin say why
+        found = _uncommitted(git, prefix, paths, unknown) + _unpushed(git, prefix, paths)
+        for config in workspace_configs(ws):
+            found += _pins(git, ws, config)
+        return found
+    except safe_git.GitError as err:
+        return [_unreadable(err)]
 
 
-# Files git itself opens on every status: one that is a FIFO blocks git (and doctor) for good. (No
-# timeout on git instead: gitpython's kill_after_timeout leaves a timer thread that keeps a Ctrl-C'd
-# doctor alive until it fires.)
+Git = Callable[..., subprocess.CompletedProcess]  # git(*args, check=True) in the repository
+
+
+def _runner(git_root: Path) -> Git:
+    env = {"GIT_CEILING_DIRECTORIES": str(git_root.parent)}
+
+    def git(*args: str, check: bool = True):
+        return safe_git.run(git_root, *args, env=env, check=check, keep_index=True)
+    return git
+
+
+def _text(done) -> str:
+    return done.stdout.decode("utf-8", "surrogateescape")
+
+
+def _unreadable(err: safe_git.GitError) -> Diagnostic:
+    if isinstance(err, safe_git.GitTimeout):
+        return GIT_UNREADABLE.at(None, f"{err}; what is uncommitted or unpushed was not checked",
+                                 hint="find what makes git slow here (`time git status`: a pathological .gitignore "
+                                      "pattern, a huge untracked folder); OSMOSIS_GIT_TIMEOUT=SECONDS allows more time")
+    return GIT_UNREADABLE.at(None, _one_line(err))
+
+
+# Files git itself opens on every status: one that is a FIFO would block git until the timeout; saying
+# which file at once is the better finding.
 _GIT_READS = (".gitignore", ".gitattributes", ".git/info/exclude", ".git/info/attributes")
 
 
@@ -164,11 +183,13 @@ def _under_pre_commit() -> bool:
     return bool(os.environ.get("PRE_COMMIT") or os.environ.get("GIT_INDEX_FILE"))
 
 
-def _uncommitted(repo, prefix: PurePosixPath, paths: list[str], unknown: set[str] | frozenset[str] = frozenset()) -> list[Diagnostic]:
+def _uncommitted(git: Git, prefix: PurePosixPath, paths: list[str], unknown: set[str] | frozenset[str] = frozenset()) -> list[Diagnostic]:
     specs = _pathspecs(prefix, paths)
     staged_counts = _under_pre_commit()
     # -z: paths verbatim (no quoting); untracked files listed one by one; ignored files excluded.
-    out = repo.git.status("--porcelain", "-z", "--untracked-files=all", "--", *specs)
+    # --ignore-submodules=dirty: a submodule's own work tree is not inspected (its config is not ours to
+    # vet), a submodule moved to another commit still is.
+    out = _text(git("status", "--porcelain", "-z", "--untracked-files=all", "--ignore-submodules=dirty", "--", *specs))
     changed = []
     entries = out.split("\0")
     i = 0
@@ -220,22 +241,24 @@ def _add_paths(changed: list[str]) -> list[str]:
     return units
 
 
-def _unpushed(repo, prefix: PurePosixPath, paths: list[str]) -> list[Diagnostic]:
+def _unpushed(git: Git, prefix: PurePosixPath, paths: list[str]) -> list[Diagnostic]:
     """Commits on the current branch, not on its upstream, that change what the platform runs.
     Without an upstream (a local-only repository) there is nothing to compare with: no finding."""
-    if not repo.head.is_valid() or repo.head.is_detached:
+    head = git("symbolic-ref", "-q", "HEAD", check=False)
+    if head.returncode != 0 or git("rev-parse", "--verify", "-q", "HEAD", check=False).returncode != 0:
+        return []  # detached, or no commit yet
+    ref = _text(head).strip()
+    upstream, _, short = _text(git("for-each-ref", "--format=%(upstream)%00%(upstream:short)", ref)).strip().partition("\0")
+    if not upstream or git("rev-parse", "--verify", "-q", f"{upstream}^{{commit}}", check=False).returncode != 0:
         return []
-    branch = repo.active_branch
-    upstream = branch.tracking_branch()
-    if upstream is None or not upstream.is_valid():
-        return []
-    count = int(repo.git.rev_list("--count", f"{upstream.path}..HEAD", "--", *_pathspecs(prefix, paths)) or 0)
+    count = int(_text(git("rev-list", "--count", f"{upstream}..HEAD", "--", *_pathspecs(prefix, paths))).strip() or 0)
     if not count:
         return []
     plural = "s" if count != 1 else ""
+    branch = ref[len("refs/heads/"):] if ref.startswith("refs/heads/") else ref
     return [UNPUSHED.at(
         None,
-        f"{count} commit{plural} on {branch.name} touching what runs use not pushed to {upstream.name}",
+        f"{count} commit{plural} on {branch} touching what runs use not pushed to {short}",
     )]
 
 
@@ -260,32 +283,32 @@ def _relative(path: str, prefix: PurePosixPath) -> str:
         return path
 
 
-def _pins(repo, ws: Workspace, config: ConfigRef) -> list[Diagnostic]:
+def _pins(git: Git, ws: Workspace, config: ConfigRef) -> list[Diagnostic]:
     found = []
     shown = config.path.relative_to(ws.root).as_posix()  # configs are listed from the root
     sha = config.experiment_str("commit_sha")
-    if sha is not None and _SHA.match(sha) and not _has_commit(repo, sha):
+    if sha is not None and _SHA.match(sha) and not _has_commit(git, sha):
         line, column = config.value_position("commit_sha")
         found.append(UNKNOWN_COMMIT.at(
-            shown, f"commit_sha {sha!r} is not a commit in the local repository", line=line, column=column,
+            shown, f"commit_sha {quoted(sha)} is not a commit in the local repository", line=line, column=column,
         ))
     branch = config.experiment_str("branch")
-    if branch and not _has_branch(repo, branch):
+    if branch and not _has_branch(git, branch):
         line, column = config.value_position("branch")
         found.append(UNKNOWN_BRANCH.at(
-            shown, f"branch {branch!r} does not exist locally (neither a local nor a remote-tracking branch)"
-            + _branch_guess(repo, branch),
+            shown, f"branch {quoted(branch)} does not exist locally (neither a local nor a remote-tracking branch)"
+            + _branch_guess(git, branch),
             line=line, column=column,
         ))
     return found
 
 
-def _branch_guess(repo, branch: str) -> str:
+def _branch_guess(git: Git, branch: str) -> str:
     """"; did you mean 'main'?" from the local and remote-tracking branch names."""
     import difflib
 
     names = set()
-    for ref in repo.git.for_each_ref("--format=%(refname)", "refs/heads", "refs/remotes").splitlines():
+    for ref in _text(git("for-each-ref", "--format=%(refname)", "refs/heads", "refs/remotes")).splitlines():
         if ref.startswith("refs/heads/"):
             names.add(ref[len("refs/heads/"):])
         elif ref.count("/") >= 3 and not ref.endswith("/HEAD"):
@@ -294,27 +317,14 @@ def _branch_guess(repo, branch: str) -> str:
     return f"; did you mean {guess[0]!r}?" if guess else ""
 
 
-def _has_commit(repo, sha: str) -> bool:
-    import git
-
-    try:
-        repo.git.rev_parse("--verify", "--quiet", f"{sha}^{{commit}}")
-    except git.GitCommandError:
-        return False
-    return True
+def _has_commit(git: Git, sha: str) -> bool:
+    return git("rev-parse", "--verify", "--quiet", f"{sha}^{{commit}}", check=False).returncode == 0
 
 
-def _has_branch(repo, branch: str) -> bool:
-    import git
-
-    refs = [f"refs/heads/{branch}"] + [f"refs/remotes/{remote.name}/{branch}" for remote in repo.remotes]
-    for ref in refs:
-        try:
-            repo.git.rev_parse("--verify", "--quiet", ref)
-            return True
-        except git.GitCommandError:
-            continue
-    return False
+def _has_branch(git: Git, branch: str) -> bool:
+    remotes = _text(git("remote")).split()
+    refs = [f"refs/heads/{branch}"] + [f"refs/remotes/{remote}/{branch}" for remote in remotes]
+    return any(git("rev-parse", "--verify", "--quiet", ref, check=False).returncode == 0 for ref in refs)
 
 
 def check_config_pins(ws: Workspace, path: Path, kind: str) -> list[Diagnostic]:
@@ -327,9 +337,6 @@ def check_config_pins(ws: Workspace, path: Path, kind: str) -> list[Diagnostic]:
     if doc is None or doc.data is None:
         return []  # the config checks report why
     try:
-        import git
-
-        with git.Repo(ws.git_root) as repo:
-            return _pins(repo, ws, ConfigRef(path, kind, doc))
-    except Exception as err:  # noqa: BLE001  as in check_git_sync: report, never crash
-        return [GIT_UNREADABLE.at(None, f"git failed: {_one_line(err)}")]
+        return _pins(_runner(ws.git_root), ws, ConfigRef(path, kind, doc))
+    except safe_git.GitError as err:  # as in check_git_sync: report, never crash
+        return [_unreadable(err)]

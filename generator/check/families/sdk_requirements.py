@@ -9,7 +9,7 @@ from pathlib import Path
 from generator.check.families.sdk_rules import FAMILY, PYTHON_BELOW_FLOOR, UNBOUNDED, UNSATISFIABLE
 from generator.check.registry import workspace_check
 from generator.check.sdk_target import Declared, Target, python_floor_breach, read_target
-from generator.core.diagnostics import Diagnostic
+from generator.core.diagnostics import Diagnostic, quoted
 from generator.core.workspace import Workspace
 from generator.formats.toml_locate import TomlDoc
 
@@ -107,6 +107,6 @@ def _python_findings(ws: Workspace, pyproject: Path, target: Target, *, rollout:
     whose = f"rollout {rollout!r}" if rollout else "the workspace"
     return [PYTHON_BELOW_FLOOR.at(
         ws.rel(pyproject),
-        f"requires-python {requires!r} admits Python {below}, but {whose} gets {target.describe()}, which needs Python >={floor[0]}.{floor[1]}",
+        f"requires-python {quoted(requires)} admits Python {below}, but {whose} gets {target.describe()}, which needs Python >={floor[0]}.{floor[1]}",
         line=line, column=column, hint=f'Set requires-python = ">={floor[0]}.{floor[1]}".',
     )]

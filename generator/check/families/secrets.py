@@ -12,7 +12,6 @@ from __future__ import annotations
 import bisect
 import math
 import re
-import subprocess
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -409,12 +408,12 @@ def tracked_env_files(root: Path) -> list[str] | None:
     `git ls-files` reads the index, so this is exactly what the next commit would contain
     (staged-but-uncommitted files included), and it costs one small subprocess.
     """
-    try:
-        result = subprocess.run(
-            ["git", "ls-files", "-z", "--", ":(glob)**/.env", ":(glob)**/.env.*"],
-            cwd=root, capture_output=True, timeout=30, check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
+    from generator.core import safe_git
+
+    try:  # ls-files reads the index, which would start a workspace-named fsmonitor without safe_git
+        result = safe_git.run(root, "ls-files", "-z", "--", ":(glob)**/.env", ":(glob)**/.env.*", check=False,
+                              seconds=min(30.0, safe_git.timeout()))
+    except safe_git.GitError:
         return None
     if result.returncode != 0:
         return None

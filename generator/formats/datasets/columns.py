@@ -21,7 +21,10 @@ from dataclasses import dataclass
 
 import orjson
 
+from generator.core.diagnostics import EXCERPT
 from generator.formats.datasets.findings import Findings
+
+NAME_EXCERPT = 40  # characters of one column name a message quotes
 
 USER, TRUTH, LABEL, SYSTEM, METADATA = "user_prompt", "ground_truth", "label", "system_prompt", "metadata"
 KNOWN = (USER, TRUTH, LABEL, SYSTEM, METADATA)
@@ -42,14 +45,23 @@ def near_miss(wanted: str, present: Iterable[str]) -> str | None:
 
 
 def shown(name: str) -> str:
-    """A column name as messages show it: in backticks, or JSON-quoted when it has odd characters."""
+    """A column name as messages show it: in backticks, or JSON-quoted when it has odd characters;
+    at most an excerpt (a "column name" can be a whole file: a CSV that is not one)."""
+    if len(name) > NAME_EXCERPT:
+        return json.dumps(name[:NAME_EXCERPT]) + f"… ({len(name) - NAME_EXCERPT} more characters)"
     return f"`{name}`" if name.isprintable() and name and "`" not in name else json.dumps(name)
 
 
 def shown_list(names: Iterable[str], limit: int = 10) -> str:
+    """Up to ``limit`` names, and no more than about EXCERPT characters of them in all."""
     names = sorted(names)
-    text = ", ".join(shown(n) for n in names[:limit])
-    return text + (f" and {len(names) - limit} more" if len(names) > limit else "")
+    parts: list[str] = []
+    for name in names[:limit]:
+        parts.append(shown(name))
+        if sum(map(len, parts)) >= EXCERPT:
+            break
+    text = ", ".join(parts)
+    return text + (f" and {len(names) - len(parts)} more" if len(names) > len(parts) else "")
 
 
 def json_type(value: object) -> str:

@@ -1,0 +1,215 @@
+"""Git on a repository we do not trust: nothing it names runs, nothing of it is rewritten, no call hangs.
+
+A workspace's `.git` (reached directly, through a gitdir file, an `include`, `core.worktree` or a
+submodule) can name programs git starts on its own: `core.fsmonitor`, hooks (`post-index-change`,
+`reference-transaction`, any `core.hooksPath`), clean/smudge/process filters, a gpg program. A
+workspace received as an archive or a pull request is enough to plant them, so every git call of
+ours on a workspace goes through :func:`run`:
+
+* git's repository variables (`git rev-parse --local-env-vars`: GIT_DIR, GIT_WORK_TREE,
+  GIT_INDEX_FILE, GIT_CONFIG_PARAMETERS, ...) are cleared: inside another repository's hook they name
+  that repository, not the workspace. A caller passes the ones it means in ``env``.
+* configuration overrides in GIT_CONFIG_COUNT/KEY/VALUE (they win over every config file, and need no
+  quoting of a filter's name) turn off fsmonitor, hooks, the untracked cache, signing and auto-gc, and
+  empty every filter driver the repository's own config defines. Drivers from the user's global or
+  system config (git-lfs) stay: they are the user's programs, and without them LFS files read as changed.
+* GIT_OPTIONAL_LOCKS=0: a read (`git status`) never rewrites `.git/index`.
+* a timeout: a git that hangs (a pathological `.gitignore`, an include naming a FIFO) raises
+  :class:`GitTimeout` instead of hanging us. `OSMOSIS_GIT_TIMEOUT` (seconds) changes the default.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Mapping
+from pathlib import Path
+
+# `git rev-parse --local-env-vars` (git 2.39), plus the numbered config variables GIT_CONFIG_COUNT indexes
+LOCAL_ENV_VARS = (
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_CONFIG", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT",
+    "GIT_OBJECT_DIRECTORY", "GIT_DIR", "GIT_WORK_TREE", "GIT_IMPLICIT_WORK_TREE", "GIT_GRAFT_FILE",
+    "GIT_INDEX_FILE", "GIT_NO_REPLACE_OBJECTS", "GIT_REPLACE_REF_BASE", "GIT_PREFIX",
+    "GIT_INTERNAL_SUPER_PREFIX", "GIT_SHALLOW_FILE", "GIT_COMMON_DIR",
+)
+OVERRIDES = (
+    ("core.fsmonitor", "false"),
+    ("core.hooksPath", os.devnull),  # no hook can exist under a device
+    ("core.untrackedCache", "false"),
+    ("core.pager", "cat"),
+    ("commit.gpgSign", "false"),
+    ("tag.gpgSign", "false"),
+    ("gc.auto", "0"),
+    ("maintenance.auto", "false"),
+    ("submodule.recurse", "false"),
+    ("safe.bareRepository", "explicit"),  # a bare repository planted in a workspace folder is not discovered
+)
+_TRUSTED_SCOPES = frozenset({"global", "system"})
+_DEFAULT_TIMEOUT = 20.0  # under the 40-60 s a CI step or our campaign calls a hang; a huge repository sets more
+
+
+class GitError(Exception):
+    """git could not be run, or failed; ``str()`` is one line."""
+
+
+class GitMissing(GitError):
+    pass
+
+
+class GitTimeout(GitError):
+    def __init__(self, command: str, seconds: float, again: bool = False):
+        text = (f"git did not finish within {seconds:g} s in this repository earlier, so `git {command}` was not run"
+                if again else f"`git {command}` did not finish within {seconds:g} s and was stopped")
+        super().__init__(text)
+        self.command, self.seconds = command, seconds
+
+
+class GitFailed(GitError):
+    def __init__(self, command: str, code: int, stderr: bytes):
+        lines = stderr.decode("utf-8", "replace").strip().splitlines()
+        self.detail = lines[-1].strip() if lines else f"exit status {code}"
+        self.code = code
+        super().__init__(f"git {command} failed: {self.detail}")
+
+
+def timeout() -> float:
+    """The default per-call timeout: `OSMOSIS_GIT_TIMEOUT` seconds when set to a positive number."""
+    try:
+        value = float(os.environ.get("OSMOSIS_GIT_TIMEOUT", ""))
+    except ValueError:
+        return _DEFAULT_TIMEOUT
+    return value if 0 < value < 1e6 else _DEFAULT_TIMEOUT
+
+
+def run(cwd: Path | str, *args: str, env: Mapping[str, str] | None = None, input: bytes | None = None,
+        check: bool = True, seconds: float | None = None, keep_index: bool = False) -> subprocess.CompletedProcess:
+    """``git ARGS`` in ``cwd`` on an untrusted repository; stdout and stderr as bytes.
+
+    ``env`` adds variables after the inherited git ones are cleared (GIT_DIR for a render folder, a
+    temporary GIT_INDEX_FILE). ``keep_index`` keeps an inherited GIT_INDEX_FILE that lies inside this
+    repository's own git folder: doctor run from this repository's pre-commit hook judges the index
+    being committed. Raises GitMissing, GitTimeout, and GitFailed when ``check`` and git exits non-zero.
+    """
+    if (stuck := _STUCK.get(str(cwd))) is not None:  # one wait per repository, not one per call
+        raise GitTimeout(" ".join(args[:2]), stuck, again=True)
+    base = clean_env(env)
+    if keep_index:
+        base.update(_own_index(cwd, base))
+    if not (args and args[0] == "config"):
+        base = _with_overrides(base, _local_filters(cwd, base))
+    return _spawn(cwd, args, base, input, check, seconds)
+
+
+def environment(cwd: Path | str, env: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment :func:`run` gives git, for a caller that must run git itself (streamed, capped)."""
+    base = clean_env(env)
+    return _with_overrides(base, _local_filters(cwd, base))
+
+
+def out(cwd: Path | str, *args: str, **kwargs) -> str:
+    """:func:`run`'s stdout as text (undecodable bytes kept as surrogates, as file names are)."""
+    return run(cwd, *args, **kwargs).stdout.decode("utf-8", "surrogateescape")
+
+
+def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment minus git's repository variables and any numbered config override, plus ``extra``."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in LOCAL_ENV_VARS and not k.startswith(("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_"))}
+    env.update(GIT_TERMINAL_PROMPT="0", GIT_OPTIONAL_LOCKS="0")
+    env.update(extra or {})
+    return env
+
+
+def forget_outer_repository() -> None:
+    """Drop git's repository variables from this process's environment. For a command that writes a
+    workspace (init, rollout new, update) every git call, ours or copier's, is about the workspace or a
+    template, never about the repository whose hook may have started us."""
+    for name in [k for k in os.environ
+                 if k in LOCAL_ENV_VARS or k.startswith(("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_"))]:
+        del os.environ[name]
+
+
+def _spawn(cwd, args, env, input, check, seconds) -> subprocess.CompletedProcess:
+    limit = timeout() if seconds is None else seconds
+    try:
+        done = subprocess.run(["git", *args], cwd=cwd, env=env, input=input, capture_output=True,
+                              stdin=None if input is not None else subprocess.DEVNULL, timeout=limit, check=False)
+    except FileNotFoundError as err:
+        if not Path(cwd).is_dir():
+            raise GitError(f"cannot run git in {cwd}: the folder is gone") from None
+        raise GitMissing("git is not installed (not found on PATH)") from err
+    except subprocess.TimeoutExpired:
+        _STUCK[str(cwd)] = limit
+        raise GitTimeout(" ".join(args[:2]), limit) from None
+    except OSError as err:  # E2BIG, EMFILE, EACCES on the git program
+        raise GitError(f"cannot run git: {err.strerror or err}") from None
+    if check and done.returncode != 0:
+        raise GitFailed(args[0] if args else "", done.returncode, done.stderr)
+    return done
+
+
+def _with_overrides(env: dict[str, str], drivers: list[str]) -> dict[str, str]:
+    pairs = list(OVERRIDES)
+    for driver in drivers:
+        pairs += [(f"filter.{driver}.clean", ""), (f"filter.{driver}.smudge", ""),
+                  (f"filter.{driver}.process", ""), (f"filter.{driver}.required", "false")]
+    env = dict(env)
+    env["GIT_CONFIG_COUNT"] = str(len(pairs))
+    for i, (key, value) in enumerate(pairs):
+        env[f"GIT_CONFIG_KEY_{i}"], env[f"GIT_CONFIG_VALUE_{i}"] = key, value
+    return env
+
+
+_FILTER_CACHE: dict[tuple[str, str], list[str]] = {}
+_STUCK: dict[str, float] = {}  # folders where git timed out in this process -> the limit it had
+
+
+def _local_filters(cwd: Path | str, env: dict[str, str]) -> list[str]:
+    """Filter drivers the repository's own config (and what it includes) defines: ``filter.<name>.*``."""
+    key = (str(cwd), env.get("GIT_DIR", ""))
+    if key not in _FILTER_CACHE:
+        probe = _with_overrides(env, [])
+        try:
+            done = _spawn(cwd, ("config", "--show-scope", "-z", "--includes", "--get-regexp", r"^filter\."),
+                          probe, None, False, None)
+        except (GitMissing, GitTimeout):
+            raise
+        except GitError:
+            done = None  # the real command will fail or time out the same way, and say so
+        names: list[str] = []
+        if done is not None and done.returncode == 0:
+            items = done.stdout.split(b"\0")
+            for scope, entry in zip(items[0::2], items[1::2]):
+                name = entry.split(b"\n", 1)[0].decode("utf-8", "surrogateescape")
+                if scope.decode() not in _TRUSTED_SCOPES and name.count(".") >= 2:
+                    names.append(name[len("filter."):name.rindex(".")])
+        _FILTER_CACHE[key] = list(dict.fromkeys(names))
+    return _FILTER_CACHE[key]
+
+
+def _own_index(cwd: Path | str, env: dict[str, str]) -> dict[str, str]:
+    """{"GIT_INDEX_FILE": ...} when the inherited one is a file in this repository's git folder."""
+    inherited = os.environ.get("GIT_INDEX_FILE")
+    if not inherited:
+        return {}
+    key = (str(cwd), inherited)
+    if key not in _INDEX_CACHE:
+        _INDEX_CACHE[key] = _index_inside(cwd, env, inherited)
+    return _INDEX_CACHE[key]
+
+
+_INDEX_CACHE: dict[tuple[str, str], dict[str, str]] = {}
+
+
+def _index_inside(cwd: Path | str, env: dict[str, str], inherited: str) -> dict[str, str]:
+    try:
+        gitdir = _spawn(cwd, ("rev-parse", "--absolute-git-dir"), _with_overrides(env, []), None, True, None)
+    except GitError:
+        return {}
+    folder = Path(gitdir.stdout.decode("utf-8", "surrogateescape").strip())
+    index = Path(os.path.abspath(inherited))  # git names it relative to the hook's folder: ours
+    try:
+        inside = index.parent.resolve() == folder.resolve()
+    except OSError:
+        return {}
+    return {"GIT_INDEX_FILE": str(index)} if inside else {}
