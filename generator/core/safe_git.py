@@ -100,10 +100,30 @@ def run(cwd: Path | str, *args: str, env: Mapping[str, str] | None = None, input
     return _spawn(cwd, args, base, input, check, seconds)
 
 
-def environment(cwd: Path | str, env: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The environment :func:`run` gives git, for a caller that must run git itself (streamed, capped)."""
+class OutputTooLarge(GitError):
+    """git printed more than the caller's limit (a listing of a hostile tree may be any size)."""
+
+
+def run_capped(cwd: Path | str, *args: str, env: Mapping[str, str] | None = None, limit: int) -> bytes:
+    """:func:`run`'s stdout, at most ``limit`` bytes: beyond it git is stopped (`OutputTooLarge`)."""
+    import tempfile
+
     base = clean_env(env)
-    return _with_overrides(base, _local_filters(cwd, base))
+    base = _with_overrides(base, _local_filters(cwd, base))
+    try:
+        with tempfile.TemporaryFile() as err, subprocess.Popen(["git", *args], cwd=cwd, env=base, stdin=subprocess.DEVNULL,
+                                                              stdout=subprocess.PIPE, stderr=err) as proc:
+            assert proc.stdout is not None
+            out = proc.stdout.read(limit + 1)
+            if len(out) > limit:
+                proc.kill()
+                raise OutputTooLarge(f"git {args[0]} printed more than {limit >> 20} MB")
+            if proc.wait() != 0:
+                err.seek(0)
+                raise GitFailed(args[0] if args else "", proc.returncode, err.read(4096))
+    except FileNotFoundError as error:
+        raise GitMissing("git is not installed (not found on PATH)") from error
+    return out
 
 
 def out(cwd: Path | str, *args: str, **kwargs) -> str:

@@ -88,9 +88,14 @@ class NotAWorkspace(Exception):
     """PATH is not inside an Osmosis workspace (exit code 2)."""
 
 
-def find_git_root(start: Path) -> Path | None:
-    """The top of the git work tree holding ``start``, found without running git."""
-    for candidate in (start, *start.parents):
+def find_git_root(start: Path, *, strict: bool = False) -> Path | None:
+    """The top of the git work tree holding ``start``, found without running git.
+
+    In ``start`` itself any .git counts (a broken one is doctor's GIT004 to report); above it, and
+    everywhere when ``strict``, only what git would take for a repository."""
+    if not strict and os.path.exists(start / ".git"):  # False, not PermissionError, inside a folder nobody may enter
+        return start
+    for candidate in (start, *start.parents) if strict else start.parents:
         if _is_git_marker(candidate / ".git"):
             return candidate
     return None

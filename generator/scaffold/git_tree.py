@@ -91,26 +91,6 @@ class OutputTooLarge(UserError):
     """git printed more than the caller's limit."""
 
 
-def run_limited(argv: list[str], cwd: Path, env: dict[str, str], limit: int) -> bytes:
-    """``argv``'s output, at most ``limit`` bytes: beyond it the program is stopped (`OutputTooLarge`)."""
-    import subprocess
-    import tempfile
-
-    args = argv[1:]
-    with tempfile.TemporaryFile() as err, subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
-                                                          stdout=subprocess.PIPE, stderr=err) as proc:
-        assert proc.stdout is not None
-        out = proc.stdout.read(limit + 1)
-        if len(out) > limit:
-            proc.kill()
-            raise OutputTooLarge(f"git {args[0]} printed more than {limit >> 20} MB")
-        if proc.wait() != 0:
-            err.seek(0)
-            detail = err.read(4096).decode(errors="replace").strip().splitlines()
-            raise UserError(f"git {args[0]} failed: {detail[-1] if detail else proc.returncode}", exit_code=3)
-    return out
-
-
 def _cap(name: str, default: int) -> int:
     """A limit, lowered (never raised) by the environment variable ``name``: tests and tight CI."""
     try:

@@ -113,7 +113,7 @@ def init_command(
             check_target(target, force)
         # The repository, its first commit and the pristine ref are made in the staging folder too, so
         # the workspace appears whole (one rename) or not at all, even under kill -9.
-        outer = find_git_root(target if target.exists() else target.parent)
+        outer = find_git_root(target if target.exists() else target.parent, strict=True)
         refs = []
         if not no_git and outer is None:
             moves = free_places(staging, target)[0] if target.exists() else None

@@ -292,9 +292,7 @@ def git(repo: Path, *args: str, env: dict[str, str] | None = None, input: bytes 
     ``limit``: the most output accepted; beyond it git is stopped and `OutputTooLarge` raised (a
     listing of a hostile tree may be any size)."""
     if limit is not None:
-        from generator.scaffold.git_tree import run_limited
-
-        return _checked(lambda: run_limited(["git", *args], repo, safe_git.environment(repo, env), limit))
+        return _checked(lambda: safe_git.run_capped(repo, *args, env=env, limit=limit))
     return _checked(lambda: safe_git.run(repo, *args, env=env, input=input).stdout)
 
 
@@ -306,6 +304,10 @@ def git_run(repo: Path, *args: str):
 def _checked(call):
     try:
         return call()
+    except safe_git.OutputTooLarge as err:
+        from generator.scaffold.git_tree import OutputTooLarge
+
+        raise OutputTooLarge(str(err)) from None
     except safe_git.GitMissing:
         raise UserError("git is not installed; `osmosis rollout new` and `osmosis update` need it") from None
     except safe_git.GitTimeout as err:
