@@ -33,6 +33,8 @@ class Generation:
     port_variable: str | None  # the environment variable the rollout server must listen on
     harbor_arguments: frozenset[str]  # HarborBackend keywords
     submit_scan: bool  # the submit preflight counts classes/configs in the entrypoint namespace
+    script_entrypoint: bool  # `eval run` starts the entrypoint as a `__main__` script and waits for its server
+    grader_from_backend: bool  # LocalBackend grades only with the grader= it is given (else every graded rollout fails)
     extras: frozenset[str]
     eval_run_flags: tuple[str, ...]
     modules_known: bool  # whether the name rows below are complete for this generation
@@ -52,6 +54,8 @@ GENERATIONS: tuple[Generation, ...] = (
         port_variable=None,  # `osmosis serve --port`, default 9000
         harbor_arguments=frozenset(),
         submit_scan=False,
+        script_entrypoint=False,
+        grader_from_backend=False,
         extras=frozenset(),
         eval_run_flags=(),  # `osmosis eval -m ... --eval-fn` from 0.2.13; no `eval run`
         modules_known=False,
@@ -70,6 +74,8 @@ GENERATIONS: tuple[Generation, ...] = (
             "prebuild_local_image", "symlink_environment", "cleanup_successful_trials",
         }),
         submit_scan=True,  # 0.2.23-0.2.31; the index holds only 0.2.25-0.2.31 of this generation
+        script_entrypoint=False,  # not judged: the 0.2 runner is not read here
+        grader_from_backend=False,  # the 0.2 submit check looks for a Grader in the namespace instead
         extras=frozenset({"platform", "server", "dev", "full"}),
         eval_run_flags=(),  # 0.2.18-0.2.22 had --limit --offset --batch-size ...; none 0.2.23-0.2.31
         modules_known=True,
@@ -91,6 +97,8 @@ GENERATIONS: tuple[Generation, ...] = (
             "prewarm", "verified_tasks",  # 0.3.8
         }),
         submit_scan=False,  # 0.3.x imports the entrypoint once and scans nothing
+        script_entrypoint=True,  # eval/local/_server_bootstrap.py: runpy.run_path(..., run_name="__main__") (0.3.1-0.3.8)
+        grader_from_backend=True,  # rollout/backend/local/backend.py: no grader_cls -> ExecutionResult(FAILURE)
         extras=frozenset({"server", "strands", "openai-agents", "harbor", "rubric", "parquet", "eval", "full"}),
         eval_run_flags=(
             "--name", "--output", "-o", "--dataset-file", "--secrets-file", "--rows", "--fresh",

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import ast
 
-from generator.formats.pyast import ClassRef, Module, _FromImport
+from generator.core.paths import is_file, is_inside
+from generator.formats.pyast import ClassRef, Module, Resolver, _FromImport, _PackageOf
 
 
 def binding_site(binding: object) -> tuple[int | None, int | None]:
@@ -37,3 +38,34 @@ def module_classes(module: Module) -> list[ClassRef]:
     if module.tree is not None:
         walk(module.tree.body)
     return seen
+
+
+def imported_module(resolver: Resolver, module: Module, stmt: ast.ImportFrom, name: str | None = None) -> Module | str | None:
+    """The rollout's module ``from X import name`` in ``module`` reads from (the submodule ``name``
+    for ``from . import name``), X's dotted name when it is not the rollout's, or None."""
+    target = resolver._import_target(module, stmt)
+    if isinstance(target, _PackageOf):
+        sub = resolver._sibling(target.folder, name) if name else None
+        init = target.folder / "__init__.py"
+        return sub or (resolver.module(init) if is_file(init) and is_inside(resolver.root, init) else None)
+    return target
+
+
+def local_module(resolver: Resolver, module: Module, dotted: str) -> Module | None:
+    """The rollout's own module an absolute ``import dotted`` in ``module`` reads, if any."""
+    return resolver._local_module(module, dotted)
+
+
+def submodule(resolver: Resolver, package: Module, name: str) -> Module | None:
+    """``package``'s submodule ``name`` when ``package`` is an ``__init__.py``."""
+    if package.path.name != "__init__.py":
+        return None
+    return resolver._sibling(package.path.parent, name)
+
+
+def answers_any_name(module: Module) -> bool:
+    """Whether ``module`` may bind names no statement shows: a star import or a module ``__getattr__``."""
+    if "__getattr__" in module.bindings:
+        return True
+    return any(isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names)
+               for n in ast.walk(module.tree) if isinstance(n, ast.ImportFrom)) if module.tree else True

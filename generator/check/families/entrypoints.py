@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from generator.check.config_refs import workspace_configs
-from generator.check.families import sdk_compat, sdk_requirements, sdk_structure
+from generator.check.families import entry_runtime, sdk_compat, sdk_requirements, sdk_structure
 from generator.check.families.entrypoint_rules import (
     FAMILY, HARD_CODED_CLIENT, INVALID_ROLLOUT_PYPROJECT, LOOP_SYNC_RUN, LOOP_WITHOUT_INSTANCE, LOOP_WITHOUT_NAME,
     LOOP_WITHOUT_TOOLS, MISSING_ENTRYPOINT, MISSING_ROLLOUT_PYPROJECT, MISSING_SDK_DEPENDENCY, MULTIPLE_GRADERS,
@@ -147,6 +147,7 @@ def _check_rollout(ws: Workspace, folder: Path, named: list[str | None]) -> list
             found += _entrypoint_findings(resolver, module, show, is_server=is_server, target=target)
     for path in sdk_compat.rollout_modules(folder):
         found += sdk_compat.api_findings(resolver, resolver.module(path), show, target)
+        found += entry_runtime.module_findings(resolver, resolver.module(path), show, target)
     if not named and not default.is_file() and not loops.leaves:
         found.append(MISSING_ENTRYPOINT.at(
             show(default),
@@ -262,6 +263,7 @@ def _entrypoint_findings(resolver: Resolver, module: Module, show: Display, *, i
     found += _client_findings(resolver, module, path)
     if not is_server:
         found += sdk_structure.entrypoint_findings(resolver, module, show, target, bound_by_kind, concrete)
+        found += entry_runtime.entrypoint_findings(resolver, module, path, target, grader_bound=bool(concrete[GRADER]))
     return found
 
 
