@@ -69,3 +69,25 @@ def answers_any_name(module: Module) -> bool:
         return True
     return any(isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names)
                for n in ast.walk(module.tree) if isinstance(n, ast.ImportFrom)) if module.tree else True
+
+
+def imported_modules(resolver: Resolver, module: Module, limit: int = 400) -> list[Module]:
+    """The rollout's modules ``module`` imports, directly or through each other (parsed ones only)."""
+    seen, todo, found = {id(module)}, [module], []
+    while todo and len(found) < limit:
+        current = todo.pop()
+        if current.tree is None:
+            continue
+        for node in ast.walk(current.tree):
+            targets: list[object] = []
+            if isinstance(node, ast.Import):
+                targets = [local_module(resolver, current, a.name) for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                targets = [imported_module(resolver, current, node, a.name) for a in node.names]
+                targets += [submodule(resolver, t, a.name) for t in targets[:1] if isinstance(t, Module) for a in node.names]
+            for target in targets:
+                if isinstance(target, Module) and id(target) not in seen:
+                    seen.add(id(target))
+                    found.append(target)
+                    todo.append(target)
+    return found
