@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.check.families.config_rules import (
-    CONFIG_NAME_MISMATCH, DATASET_NOT_FOUND, ENTRYPOINT_NOT_FOUND, ENTRYPOINT_OUTSIDE, ROLLOUT_NOT_FOUND,
+    CONFIG_NAME_MISMATCH, DATASET_NOT_FOUND, ENTRYPOINT_NOT_FOUND, ENTRYPOINT_NOT_PYTHON, ENTRYPOINT_OUTSIDE, ROLLOUT_NOT_FOUND,
     SCHEMA_DIRECTIVE,
 )
 from generator.core.diagnostics import Diagnostic
@@ -105,6 +105,10 @@ def _entrypoint(entry: str, folder: Path | None, rollout: str | None, loc, displ
     if entrypoint_escapes(entry):
         yield ENTRYPOINT_OUTSIDE.at(display, f"entrypoint {_show(entry)} must be a path inside rollouts/{rollout or '<rollout>'}/",
                                     line=line, column=column)
+        return
+    if not entry.endswith(".py"):
+        yield ENTRYPOINT_NOT_PYTHON.at(display, f"entrypoint {_show(entry)} is not a Python module (.py): submit cannot import it",
+                                       line=line, column=column, hint='Name the rollout\'s Python entrypoint, e.g. entrypoint = "main.py".')
         return
     if folder is None:
         return  # the rollout is missing or invalid: that finding already says what to fix

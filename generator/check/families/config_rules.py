@@ -190,6 +190,16 @@ ENTRYPOINT_NOT_FOUND = _rule(
 )
 
 
+ENTRYPOINT_NOT_PYTHON = _rule(
+    "CFG026", "entrypoint-not-python", "error",
+    summary="`entrypoint` names a file that is not a Python module (`README.md`, `pyproject.toml`).",
+    why="Submit imports the entrypoint with importlib, which finds no loader for a non-.py file (`Failed to load entrypoint module`), and `eval run` runs it with Python, which cannot parse it. Source: osmosis-ai 0.3.8 platform/cli/rollout_entrypoint.py (spec_from_file_location), eval/local/_server_bootstrap.py.",
+    fix="Name the rollout's Python entrypoint, e.g. entrypoint = \"main.py\".",
+    example='[experiment]\nentrypoint = "README.md"',
+    source="osmosis_ai/platform/cli/rollout_entrypoint.py",
+)
+
+
 DATASET_NOT_FOUND = _rule(
     "CFG019", "dataset-not-found", "error",
     summary="`dataset` names a local file that is missing or not under data/.",

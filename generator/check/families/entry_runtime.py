@@ -133,14 +133,18 @@ def entrypoint_findings(resolver: Resolver, module: Module, path: str, target: T
         found += _server_start(resolver, module, path, gen.port_variable)
     if gen.grader_from_backend and grader_bound:  # with no Grader at all, sdk_structure's ENT023 says it
         for call in _calls_to(resolver, module, ".LocalBackend"):
-            if any(kw.arg is None for kw in call.keywords) or len(call.args) > 2:
-                continue
+            given = {kw.arg for kw in call.keywords}
+            if call.args or "workflow" not in given or not given <= _LOCAL_BACKEND_KEYWORDS:
+                continue  # a call ENT028 refuses: that is its one finding
             grader = next((kw.value for kw in call.keywords if kw.arg == "grader"), None)
             if grader is None or (isinstance(grader, ast.Constant) and grader.value is None):
                 found.append(_at(NO_GRADER, path, call, "LocalBackend(...) without grader=: every graded rollout ends in failure "
                                  "(the Grader in the entrypoint is never used: the backend grades only with the grader= it is given)",
                                  hint="Pass grader=YourGrader (and grader_config=) to LocalBackend."))
     return found
+
+
+_LOCAL_BACKEND_KEYWORDS = frozenset({"workflow", "workflow_config", "grader", "grader_config"})
 
 
 def _calls_to(resolver: Resolver, module: Module, suffix: str) -> list[ast.Call]:

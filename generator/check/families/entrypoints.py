@@ -187,6 +187,9 @@ def _rollout_findings(resolver: Resolver, folder: Path, entries: list[Path], tar
     for path in [*paths, *(m.path for m in extra if all(real_path(m.path) != real_path(p) for p in paths))]:
         found += sdk_compat.api_findings(resolver, resolver.module(path), show, target)
         found += entry_runtime.module_findings(resolver, resolver.module(path), show, target)
+    # An entrypoint whose import fails (ENT019, ENT027) has no classes to count: the import is the one finding.
+    failing = {d.path for d in found if d.code in ("ENT019", "ENT027")}
+    found = [d for d in found if not (d.code == NO_WORKFLOW.code and d.path in failing)]
     if not named and not entries and not loops.leaves:
         found.append(MISSING_ENTRYPOINT.at(
             show(folder / DEFAULT_ENTRYPOINT),
