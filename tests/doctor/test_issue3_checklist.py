@@ -332,7 +332,7 @@ def test_a_data_file_linked_out_is_named_as_such(fresh):
     sub(EVAL, 'dataset = "multiply"', 'dataset = "data/ext.jsonl"')(fresh)
     _, report = doctor_json(fresh)
     assert [d["message"] for d in report["diagnostics"] if d["code"] == "CFG019"] == [
-        'dataset "data/ext.jsonl" links outside the workspace']
+        'dataset "data/ext.jsonl" links outside the workspace (and `dataset` takes a platform dataset name, not a path)']
 
 
 def test_a_huge_config_is_reported_unread_not_parsed(fresh):
