@@ -200,6 +200,8 @@ CASES = [
     ("ENT030", sub(MAIN, 'if __name__ == "__main__":', "if False:"), "ENT030", MAIN, None),
     ("ENT031", sub(MAIN, "from multiply_rollout.grader", "from .multiply_rollout.grader"), "ENT031", MAIN, 14),
     ("CFG026", sub(EVAL, 'entrypoint = "main.py"', 'entrypoint = "README.md"'), "CFG026", EVAL, 11),
+    ("GIT006", lambda r: git(r, "remote", "rename", "origin", "upstream"), "GIT006", None, None),
+    ("GIT007", lambda r: git(r, "remote", "set-url", "origin", "https://gitlab.com/example/demo.git"), "GIT007", None, None),
     ("ENT008", remove(RPY), "ENT008", RPY, None),
     ("ENT009", sub(RPY, '  "osmosis-ai[server,strands]>=0.3.1,<0.4",\n', ""), "ENT009", RPY, 6),
     ("ENT010", append(RPY, "[[[\n"), "ENT010", RPY, 24),

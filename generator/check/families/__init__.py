@@ -12,6 +12,7 @@ from generator.check.families import configs, datasets, entrypoints, gitsync, la
 from generator.check.families import todos  # noqa: E402,F401  (LAY100: template placeholders)
 from generator.check.families import leftovers  # noqa: E402,F401  (LAY110, LAY111: what an unfinished update leaves)
 from generator.check.families import access  # noqa: E402,F401  (LAY011, LAY012: paths nobody may read)
+from generator.check.families import git_origin  # noqa: E402,F401  (GIT006, GIT007: the origin submit needs)
 
 
 def all_rules() -> list[Rule]:
