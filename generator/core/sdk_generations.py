@@ -1,5 +1,6 @@
 """What each generation of `osmosis-ai` offers, as data (contract section 7; checked against the
-0.2.25 and 0.2.31 wheels and the installed 0.3.7 source).
+0.2.25 and 0.2.31 wheels and the installed 0.3.7 and 0.3.8 source). Each 0.3 release's full export
+table and its rollout callables' signatures are generated data beside this: sdk_exports.json.
 
 Checks read these tables and never name a version themselves: a new generation is a new
 :class:`Generation` row plus its column in the name, attribute and argument rows. Generation keys:
@@ -104,10 +105,13 @@ GENERATIONS: tuple[Generation, ...] = (
             "--name", "--output", "-o", "--dataset-file", "--secrets-file", "--rows", "--fresh",
             "--retry-failed", "--max-in-flight", "--yes", "-y", "--tunnel", "--rollout-port",
             "--listener-port", "--advertise-url", "--verbose", "--upload",
-        ),  # as of 0.3.7 (cli/commands/eval.py); 0.3.0 has no `eval run`
+        ),  # as of 0.3.7 and 0.3.8 (cli/commands/eval.py); 0.3.0 has no `eval run`
         modules_known=True,
-        source="osmosis-ai 0.3.7: rollout/__init__.py, rollout/context.py, rollout/server/__init__.py, "
-               "rollout/backend/harbor/__init__.py and backend.py, rollout/utils/imports.py; contract sections 2, 7",
+        source="osmosis-ai 0.3.7 and 0.3.8: rollout/__init__.py, rollout/context.py, rollout/server/__init__.py, "
+               "rollout/backend/harbor/__init__.py and backend.py (0.3.8: prewarm='auto'|'full'|'healthcheck'|'off' "
+               "or a bool, verified_tasks a bool or task ids, never a str; the platform passes the tasks to prewarm "
+               "in _OSMOSIS_PREWARM_TASK_IDS, which [env] may not set: _OSMOSIS_ is reserved, CFG010), "
+               "rollout/utils/imports.py; each release's exports and signatures: sdk_exports.json; contract sections 2, 7",
     ),
 )
 BY_KEY = {g.key: g for g in GENERATIONS}
