@@ -91,3 +91,28 @@ def imported_modules(resolver: Resolver, module: Module, limit: int = 400) -> li
                     found.append(target)
                     todo.append(target)
     return found
+
+
+_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
+
+
+def guarded_imports(tree: ast.AST | None) -> set[int]:
+    """ids of the import statements inside a ``try`` whose handlers catch a failed import: the code
+    already expects the name may be missing, so its absence is no finding."""
+    guarded: set[int] = set()
+    for node in ast.walk(tree) if tree is not None else ():
+        if not isinstance(node, ast.Try):
+            continue
+        names = set()
+        for handler in node.handlers:
+            caught = handler.type
+            if caught is None:
+                names.add("BaseException")
+            for leaf in ast.walk(caught) if caught is not None else ():
+                if isinstance(leaf, ast.Name):
+                    names.add(leaf.id)
+                elif isinstance(leaf, ast.Attribute):
+                    names.add(leaf.attr)
+        if names & _IMPORT_ERRORS:
+            guarded |= {id(n) for stmt in node.body for n in ast.walk(stmt) if isinstance(n, ast.Import | ast.ImportFrom)}
+    return guarded

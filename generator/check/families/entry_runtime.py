@@ -20,7 +20,7 @@ from generator.core.diagnostics import Diagnostic
 from generator.core.sdk_exports import exports_for
 from generator.core.sdk_generations import SDK_PACKAGE, WRONG_PORT_VARIABLES, harbor_arguments_known
 from generator.formats.pyast import Ext, Module, Resolver
-from generator.formats.pyclasses import answers_any_name, imported_module, local_module, submodule
+from generator.formats.pyclasses import answers_any_name, guarded_imports, imported_module, local_module, submodule
 
 Display = Callable[[Path], str]
 
@@ -53,7 +53,10 @@ def _local_package(resolver: Resolver, module: Module, dotted: str) -> Module | 
 
 def _local_imports(resolver: Resolver, module: Module, path: str, show: Display) -> list[Diagnostic]:
     found = []
+    guarded = guarded_imports(module.tree)
     for node in ast.walk(module.tree):  # type: ignore[arg-type]
+        if id(node) in guarded:
+            continue
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if local_module(resolver, module, alias.name) is None and _local_package(resolver, module, alias.name):

@@ -27,7 +27,7 @@ from generator.core.sdk_generations import (
     WRONG_PORT_VARIABLES, Generation, harbor_arguments_known,
 )
 from generator.formats.pyast import GRADER, Ext, Module, Resolver
-from generator.formats.pyclasses import module_classes
+from generator.formats.pyclasses import guarded_imports, module_classes
 
 Display = Callable[[Path], str]
 _SKIP_DIRS = frozenset({".venv", "venv", "build", "dist", "node_modules", "__pycache__", "tests", "test"})
@@ -79,7 +79,10 @@ class _Ctx:
     # imports ------------------------------------------------------------------------------
 
     def imports(self) -> None:
+        guarded = guarded_imports(self.module.tree)
         for node in self.nodes:
+            if id(node) in guarded:
+                continue  # `try: from osmosis_ai... except ImportError:` expects it may be missing
             if isinstance(node, ast.ImportFrom) and node.level == 0 and _is_sdk(node.module):
                 if not self._module_missing(node.module, node):  # type: ignore[arg-type]
                     # one finding per import statement: it is the one line to fix
