@@ -43,7 +43,7 @@ PYTHON_BELOW_FLOOR = _rule(
 NAME_NOT_IN_GENERATION = _rule(
     "ENT019", "sdk-name-not-in-generation", "error",
     summary="The code imports an `osmosis_ai` name or module that the installed generation does not have there (moved or removed).",
-    why="The entrypoint is imported on submit and run by `eval run` and the platform; an ImportError fails every rollout. E.g. 0.3 moved OsmosisStrandsAgent to osmosis_ai.rollout.integrations.agents.strands and create_rollout_server to osmosis_ai.rollout.server; RolloutAgentLoop exists only in 0.2.7-0.2.17, none of which is on the index. Source: osmosis-ai 0.3.7 rollout/__init__.py, 0.2.31 rollout/__init__.py; contract sections 2 and 7.",
+    why="The entrypoint is imported on submit and run by `eval run` and the platform; an ImportError fails every rollout. E.g. 0.3 moved OsmosisStrandsAgent to osmosis_ai.rollout.integrations.agents.strands and create_rollout_server to osmosis_ai.rollout.server; RolloutAgentLoop exists only in 0.2.7-0.2.17, none of which is on the index. Under 0.3 every `from osmosis_ai... import X` is judged against the export table of every module of the release the requirement installs (0.3.1 and 0.3.8 read from their wheels into generator/core/sdk_exports.json by bench/sdk_exports.py; a release between two tables is judged by both, missing only where both lack it). Source: osmosis-ai 0.3.8 and 0.3.1 wheels, 0.2.31 rollout/__init__.py; contract sections 2 and 7.",
     fix="Import the name from the module the finding names, or pin the generation the code was written for.",
     example="from osmosis_ai.rollout import OsmosisStrandsAgent   # with osmosis-ai>=0.3.1,<0.4",    source="osmosis_ai/rollout/__init__.py; contract §2; contract §7",
 )
