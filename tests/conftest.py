@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,9 @@ def make_workspace(tmp_path):
             args.append("--no-git")
         result = CliRunner().invoke(app, args)
         assert result.exit_code == 0, result.output
+        if git and (target / ".git").exists():  # connected as init's next steps say (`git remote add origin URL`): submit needs origin (GIT006)
+            subprocess.run(["git", "remote", "add", "origin", f"https://github.com/example/{name}.git"],
+                           cwd=target, check=True, capture_output=True)
         return target
 
     return make

@@ -244,6 +244,16 @@ def linked_out(kind: str, display: str, why: str | None = None) -> Diagnostic:
     return ROLLOUT_OUTSIDE.at(display, message)
 
 
+def _with_markers(target: Target, found: list[Diagnostic], display: str) -> list[Diagnostic]:
+    """Conflict markers (LAY111) in what validate was named, as doctor reports them: the one finding
+    in a conflicted file (its parse or syntax errors only repeat it)."""
+    if target.kind == "unreadable":
+        return found
+    from generator.check.families.leftovers import drop_explained, file_marker_findings
+
+    return drop_explained(file_marker_findings(target.path, display) + found)
+
+
 def _directive_follows_folder(target: Target, found: list[Diagnostic]) -> list[Diagnostic]:
     """Without CFG022 when --kind differs from the config's folder: the `#:schema` line is right for
     the folder the file is in (`doctor --fix` writes it so and would not "fix" it); the findings of
@@ -328,7 +338,7 @@ def validate_command(
         if fn is None:
             groups.append(Group(display, note=f"skipped: the {target.kind} checks are not available in this version of osmosis"))
             continue
-        found = sorted(_filtered(_run(target, fn, ws, display), target, ws), key=Diagnostic.sort_key)
+        found = sorted(_filtered(_with_markers(target, _run(target, fn, ws, display), display), target, ws), key=Diagnostic.sort_key)
         if ws is not None and file_strict is None:
             from generator.check.settings import load_settings
 

@@ -6,15 +6,16 @@ configs name the platform's commands (contract section 6). Two uses of one table
   click's bare "No such command";
 - a test checks every `osmosis ...` line of the bundled text against this table or our own app.
 
-The table is osmosis-ai 0.3.7's command tree (read from its typer app: every public command with
-its options). When a newer SDK adds commands or flags, add them here.
+The table is osmosis-ai 0.3.8's command tree (read from its cli/commands/*.py: every public command
+with its options; 0.3.8 added `train info --overwrite` and deprecated `eval rubric --api-key`).
+When a newer SDK adds commands or flags, add them here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-SDK_VERSION = "0.3.7"
+SDK_VERSION = "0.3.8"
 
 # Root options; `--json` / `--plain` are also accepted anywhere on the line (the SDK hoists them).
 ROOT_FLAGS = frozenset({"--json", "--plain", "--version", "-V", "--help", "-h"})
@@ -61,7 +62,7 @@ COMMANDS: dict[tuple[str, ...], frozenset[str]] = {
                                    "--api-key", "--timeout", "--score-min", "--score-max"}),
     ("train", "submit"): _SUBMIT,
     ("train", "list"): _LIST,
-    ("train", "info"): frozenset({"--output", "-o"}),
+    ("train", "info"): frozenset({"--output", "-o", "--overwrite"}),  # --overwrite: 0.3.8
     ("train", "logs"): _LOGS,
     ("train", "stop"): _YES,
     ("model", "list"): _LIST | {"--type"},
@@ -77,6 +78,10 @@ COMMANDS: dict[tuple[str, ...], frozenset[str]] = {
     ("benchmark", "runs", "stop"): _YES,
     ("benchmark", "runs", "download"): _YES | {"--output", "-o", "--type", "--overwrite"},
 }
+
+# Options the SDK still takes but deprecates (it warns and will remove them): bundled text never uses them.
+# eval rubric --api-key: 0.3.8 cli/commands/eval.py warns DEPRECATION; the provider's variable replaces it.
+DEPRECATED_OPTIONS: dict[tuple[str, ...], frozenset[str]] = {("eval", "rubric"): frozenset({"--api-key"})}
 
 # Commands that spend money: the skills and AGENTS.md say the user decides before any of these runs.
 PAID = frozenset({("eval", "submit"), ("eval", "retry"), ("train", "submit"), ("benchmark", "submit"),

@@ -1,5 +1,6 @@
 """What each generation of `osmosis-ai` offers, as data (contract section 7; checked against the
-0.2.25 and 0.2.31 wheels and the installed 0.3.7 source).
+0.2.25 and 0.2.31 wheels and the installed 0.3.7 and 0.3.8 source). Each 0.3 release's full export
+table and its rollout callables' signatures are generated data beside this: sdk_exports.json.
 
 Checks read these tables and never name a version themselves: a new generation is a new
 :class:`Generation` row plus its column in the name, attribute and argument rows. Generation keys:
@@ -33,6 +34,8 @@ class Generation:
     port_variable: str | None  # the environment variable the rollout server must listen on
     harbor_arguments: frozenset[str]  # HarborBackend keywords
     submit_scan: bool  # the submit preflight counts classes/configs in the entrypoint namespace
+    script_entrypoint: bool  # `eval run` starts the entrypoint as a `__main__` script and waits for its server
+    grader_from_backend: bool  # LocalBackend grades only with the grader= it is given (else every graded rollout fails)
     extras: frozenset[str]
     eval_run_flags: tuple[str, ...]
     modules_known: bool  # whether the name rows below are complete for this generation
@@ -52,6 +55,8 @@ GENERATIONS: tuple[Generation, ...] = (
         port_variable=None,  # `osmosis serve --port`, default 9000
         harbor_arguments=frozenset(),
         submit_scan=False,
+        script_entrypoint=False,
+        grader_from_backend=False,
         extras=frozenset(),
         eval_run_flags=(),  # `osmosis eval -m ... --eval-fn` from 0.2.13; no `eval run`
         modules_known=False,
@@ -70,6 +75,8 @@ GENERATIONS: tuple[Generation, ...] = (
             "prebuild_local_image", "symlink_environment", "cleanup_successful_trials",
         }),
         submit_scan=True,  # 0.2.23-0.2.31; the index holds only 0.2.25-0.2.31 of this generation
+        script_entrypoint=False,  # not judged: the 0.2 runner is not read here
+        grader_from_backend=False,  # the 0.2 submit check looks for a Grader in the namespace instead
         extras=frozenset({"platform", "server", "dev", "full"}),
         eval_run_flags=(),  # 0.2.18-0.2.22 had --limit --offset --batch-size ...; none 0.2.23-0.2.31
         modules_known=True,
@@ -91,15 +98,20 @@ GENERATIONS: tuple[Generation, ...] = (
             "prewarm", "verified_tasks",  # 0.3.8
         }),
         submit_scan=False,  # 0.3.x imports the entrypoint once and scans nothing
+        script_entrypoint=True,  # eval/local/_server_bootstrap.py: runpy.run_path(..., run_name="__main__") (0.3.1-0.3.8)
+        grader_from_backend=True,  # rollout/backend/local/backend.py: no grader_cls -> ExecutionResult(FAILURE)
         extras=frozenset({"server", "strands", "openai-agents", "harbor", "rubric", "parquet", "eval", "full"}),
         eval_run_flags=(
             "--name", "--output", "-o", "--dataset-file", "--secrets-file", "--rows", "--fresh",
             "--retry-failed", "--max-in-flight", "--yes", "-y", "--tunnel", "--rollout-port",
             "--listener-port", "--advertise-url", "--verbose", "--upload",
-        ),  # as of 0.3.7 (cli/commands/eval.py); 0.3.0 has no `eval run`
+        ),  # as of 0.3.7 and 0.3.8 (cli/commands/eval.py); 0.3.0 has no `eval run`
         modules_known=True,
-        source="osmosis-ai 0.3.7: rollout/__init__.py, rollout/context.py, rollout/server/__init__.py, "
-               "rollout/backend/harbor/__init__.py and backend.py, rollout/utils/imports.py; contract sections 2, 7",
+        source="osmosis-ai 0.3.7 and 0.3.8: rollout/__init__.py, rollout/context.py, rollout/server/__init__.py, "
+               "rollout/backend/harbor/__init__.py and backend.py (0.3.8: prewarm='auto'|'full'|'healthcheck'|'off' "
+               "or a bool, verified_tasks a bool or task ids, never a str; the platform passes the tasks to prewarm "
+               "in _OSMOSIS_PREWARM_TASK_IDS, which [env] may not set: _OSMOSIS_ is reserved, CFG010), "
+               "rollout/utils/imports.py; each release's exports and signatures: sdk_exports.json; contract sections 2, 7",
     ),
 )
 BY_KEY = {g.key: g for g in GENERATIONS}

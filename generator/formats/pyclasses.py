@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import ast
 
-from generator.formats.pyast import ClassRef, Module, _FromImport
+from generator.core.paths import is_file, is_inside
+from generator.formats.pyast import ClassRef, Module, Resolver, _FromImport, _PackageOf
 
 
 def binding_site(binding: object) -> tuple[int | None, int | None]:
@@ -37,3 +38,81 @@ def module_classes(module: Module) -> list[ClassRef]:
     if module.tree is not None:
         walk(module.tree.body)
     return seen
+
+
+def imported_module(resolver: Resolver, module: Module, stmt: ast.ImportFrom, name: str | None = None) -> Module | str | None:
+    """The rollout's module ``from X import name`` in ``module`` reads from (the submodule ``name``
+    for ``from . import name``), X's dotted name when it is not the rollout's, or None."""
+    target = resolver._import_target(module, stmt)
+    if isinstance(target, _PackageOf):
+        sub = resolver._sibling(target.folder, name) if name else None
+        init = target.folder / "__init__.py"
+        return sub or (resolver.module(init) if is_file(init) and is_inside(resolver.root, init) else None)
+    return target
+
+
+def local_module(resolver: Resolver, module: Module, dotted: str) -> Module | None:
+    """The rollout's own module an absolute ``import dotted`` in ``module`` reads, if any."""
+    return resolver._local_module(module, dotted)
+
+
+def submodule(resolver: Resolver, package: Module, name: str) -> Module | None:
+    """``package``'s submodule ``name`` when ``package`` is an ``__init__.py``."""
+    if package.path.name != "__init__.py":
+        return None
+    return resolver._sibling(package.path.parent, name)
+
+
+def answers_any_name(module: Module) -> bool:
+    """Whether ``module`` may bind names no statement shows: a star import or a module ``__getattr__``."""
+    if "__getattr__" in module.bindings:
+        return True
+    return any(isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names)
+               for n in ast.walk(module.tree) if isinstance(n, ast.ImportFrom)) if module.tree else True
+
+
+def imported_modules(resolver: Resolver, module: Module, limit: int = 400) -> list[Module]:
+    """The rollout's modules ``module`` imports, directly or through each other (parsed ones only)."""
+    seen, todo, found = {id(module)}, [module], []
+    while todo and len(found) < limit:
+        current = todo.pop()
+        if current.tree is None:
+            continue
+        for node in ast.walk(current.tree):
+            targets: list[object] = []
+            if isinstance(node, ast.Import):
+                targets = [local_module(resolver, current, a.name) for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                targets = [imported_module(resolver, current, node, a.name) for a in node.names]
+                targets += [submodule(resolver, t, a.name) for t in targets[:1] if isinstance(t, Module) for a in node.names]
+            for target in targets:
+                if isinstance(target, Module) and id(target) not in seen:
+                    seen.add(id(target))
+                    found.append(target)
+                    todo.append(target)
+    return found
+
+
+_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
+
+
+def guarded_imports(tree: ast.AST | None) -> set[int]:
+    """ids of the import statements inside a ``try`` whose handlers catch a failed import: the code
+    already expects the name may be missing, so its absence is no finding."""
+    guarded: set[int] = set()
+    for node in ast.walk(tree) if tree is not None else ():
+        if not isinstance(node, ast.Try):
+            continue
+        names = set()
+        for handler in node.handlers:
+            caught = handler.type
+            if caught is None:
+                names.add("BaseException")
+            for leaf in ast.walk(caught) if caught is not None else ():
+                if isinstance(leaf, ast.Name):
+                    names.add(leaf.id)
+                elif isinstance(leaf, ast.Attribute):
+                    names.add(leaf.attr)
+        if names & _IMPORT_ERRORS:
+            guarded |= {id(n) for stmt in node.body for n in ast.walk(stmt) if isinstance(n, ast.Import | ast.ImportFrom)}
+    return guarded

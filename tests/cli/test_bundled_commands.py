@@ -89,6 +89,8 @@ def problem(cli: Cli, tokens: list[str]) -> str | None:
             option = token.split("=", 1)[0]
             if option not in cli.commands[path] | {"--help", "-h"}:
                 return f"unknown option {option} for `osmosis {' '.join(path)}`"
+            if cli is PLATFORM and option in platform_cli.DEPRECATED_OPTIONS.get(path, ()):
+                return f"deprecated option {option} for `osmosis {' '.join(path)}` (osmosis-ai {platform_cli.SDK_VERSION})"
     return None
 
 
@@ -199,3 +201,11 @@ def test_platform_table_and_our_app_agree_on_where_refusals_go():
     assert platform_cli.platform_command(["--json", "eval", "submit", "c.toml"], ours) == "osmosis eval"
     assert platform_cli.platform_command(["--workspace", "w", "model", "list"], ours) == "osmosis model"
     assert platform_cli.platform_command(["frobnicate"], ours) is None  # click's own "No such command"
+
+
+def test_0_3_8_flags_and_deprecations():
+    """osmosis-ai 0.3.8 (cli/commands/train.py, eval.py): `train info --overwrite` exists; `eval
+    rubric --api-key` still parses but warns DEPRECATION, so bundled text must not teach it."""
+    assert platform_cli.SDK_VERSION == "0.3.8"
+    assert problem(PLATFORM, ["train", "info", "run-1", "-o", "x.json", "--overwrite"]) is None
+    assert "deprecated option --api-key" in problem(PLATFORM, ["eval", "rubric", "-d", "d.jsonl", "--api-key", "k"])

@@ -77,6 +77,14 @@ def test_case(case: Path, config_ws: Path):
         assert d.message and "\n" not in d.message and d.hint
 
 
+def _non_finite_range(error) -> bool:
+    """`inf` past a bound: CFG023 (not finite, as `eval run` says) is our one finding, not CFG005."""
+    import math
+
+    return error.validator in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum") \
+        and isinstance(error.instance, float) and not math.isfinite(error.instance)
+
+
 @pytest.mark.parametrize("case", ALL, ids=[f"{p.parent.name}/{p.stem}" for p in ALL])
 def test_schema_verdict_agrees_with_jsonschema(case: Path):
     """On the schema-expressible codes our verdict is jsonschema's (Draft 7)."""
@@ -91,5 +99,5 @@ def test_schema_verdict_agrees_with_jsonschema(case: Path):
     schema_codes = {"CFG002", "CFG003", "CFG004", "CFG005", "CFG006", "CFG007", "CFG008", "CFG009", "CFG010",
                     "CFG011", "CFG012", "CFG014", "CFG015"}
     ours = {code for code, _, _ in expectations(text)} & schema_codes
-    theirs = list(jsonschema.Draft7Validator(load_schema(kind)).iter_errors(data))
+    theirs = [e for e in jsonschema.Draft7Validator(load_schema(kind)).iter_errors(data) if not _non_finite_range(e)]
     assert bool(ours) == bool(theirs), [e.message for e in theirs]

@@ -65,13 +65,16 @@ def test_entrypoint_symlink_out_of_the_rollout(config_ws, tmp_path):
 
 def test_named_local_file_outside_the_dataset_listing_is_checked_as_a_dataset(config_ws):
     (config_ws / "data" / "rows.txt").write_text("not a dataset\n")
-    text = (CASES / "eval" / "good-full.toml").read_text().replace("data/multiply.jsonl", "data/rows.txt")
+    text = (CASES / "eval" / "good-full.toml").read_text().replace('dataset = "multiply"', 'dataset = "data/rows.txt"')
     path = config_ws / "configs" / "eval" / "multiply.toml"
     path.write_text(text)
     found = check_config_file(path, "eval", Workspace(config_ws), "configs/eval/multiply.toml")
-    assert found, "an unsupported dataset file must be reported by the dataset checks"
-    assert {d.path for d in found} == {"data/rows.txt"}
-    assert all(d.code.startswith("DAT") for d in found)
+    # the path itself is CFG019 (`dataset` is a platform name); the file's content is the dataset checks'
+    assert [d.code for d in found if d.path == "configs/eval/multiply.toml"] == ["CFG019"]
+    data = [d for d in found if d.path != "configs/eval/multiply.toml"]
+    assert data, "an unsupported dataset file must be reported by the dataset checks"
+    assert {d.path for d in data} == {"data/rows.txt"}
+    assert all(d.code.startswith("DAT") for d in data)
 
 
 def test_files_listed_under_data_are_left_to_the_dataset_family(config_ws, monkeypatch):

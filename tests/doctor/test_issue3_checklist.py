@@ -191,6 +191,17 @@ CASES = [
                             "class G2(Grader):\n    async def grade(self, ctx):\n        pass\n"), "ENT005", MAIN, 35),
     ("ENT006", sub(WORKFLOW_PY, "    async def run(self", "    def run(self"), "ENT006", WORKFLOW_PY, 25),
     ("ENT007", sub(GRADER_PY, "    async def grade(self", "    def grade(self"), "ENT007", GRADER_PY, 19),
+    # issue 20: each of these the real osmosis-ai 0.3.8 refuses (bench/sdk_agreement.py judges them)
+    ("ENT019-not-exported", sub(MAIN, "from osmosis_ai.rollout import LocalBackend", "from osmosis_ai import LocalBackend"), "ENT019", MAIN, 11),
+    ("ENT023-grader-not-passed", sub(MAIN, "    grader=MultiplyGrader,\n", ""), "ENT023", MAIN, 17),
+    ("ENT027", sub(MAIN, "import MultiplyGrader,", "import MultiplyGraderX,"), "ENT027", MAIN, 14),
+    ("ENT028", sub(MAIN, "create_rollout_server(backend=backend)", "create_rollout_server()"), "ENT028", MAIN, 23),
+    ("ENT029", sub(MAIN, 'port=int(os.environ.get("_OSMOSIS_ROLLOUT_PORT", "8000"))', "port=8000"), "ENT029", MAIN, 29),
+    ("ENT030", sub(MAIN, 'if __name__ == "__main__":', "if False:"), "ENT030", MAIN, None),
+    ("ENT031", sub(MAIN, "from multiply_rollout.grader", "from .multiply_rollout.grader"), "ENT031", MAIN, 14),
+    ("CFG026", sub(EVAL, 'entrypoint = "main.py"', 'entrypoint = "README.md"'), "CFG026", EVAL, 11),
+    ("GIT006", lambda r: git(r, "remote", "rename", "origin", "upstream"), "GIT006", None, None),
+    ("GIT007", lambda r: git(r, "remote", "set-url", "origin", "https://gitlab.com/example/demo.git"), "GIT007", None, None),
     ("ENT008", remove(RPY), "ENT008", RPY, None),
     ("ENT009", sub(RPY, '  "osmosis-ai[server,strands]>=0.3.1,<0.4",\n', ""), "ENT009", RPY, 6),
     ("ENT010", append(RPY, "[[[\n"), "ENT010", RPY, 31),
@@ -323,7 +334,7 @@ def test_a_data_file_linked_out_is_named_as_such(fresh):
     sub(EVAL, 'dataset = "multiply"', 'dataset = "data/ext.jsonl"')(fresh)
     _, report = doctor_json(fresh)
     assert [d["message"] for d in report["diagnostics"] if d["code"] == "CFG019"] == [
-        'dataset "data/ext.jsonl" links outside the workspace']
+        'dataset "data/ext.jsonl" links outside the workspace (and `dataset` takes a platform dataset name, not a path)']
 
 
 def test_a_huge_config_is_reported_unread_not_parsed(fresh):

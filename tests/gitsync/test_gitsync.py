@@ -19,7 +19,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def git_findings(root: Path):
-    return run_workspace_checks(Workspace(root), {"git"})
+    # The origin rules (GIT006, GIT007) have their own tests (test_git_origin.py): these repositories
+    # have no remote or a local bare one, which submit would refuse, beside the point here.
+    return [d for d in run_workspace_checks(Workspace(root), {"git"}) if d.code not in ("GIT006", "GIT007")]
 
 
 def set_experiment(root: Path, kind: str, extra: str) -> Path:
@@ -194,7 +196,8 @@ def test_doctor_cli_exit_code_and_json(repo):
     assert result.exit_code == 1, result.output
     report = json.loads(result.stdout)
     codes = sorted(d["code"] for d in report["diagnostics"])
-    assert codes == ["GIT001", "GIT002"]  # the edited config is also uncommitted
+    # the edited config is also uncommitted; GIT006 (info): this repository has no remote yet
+    assert codes == ["GIT001", "GIT002", "GIT006"]
 
 
 def _with_upstream(tmp_path, repo):
@@ -251,7 +254,7 @@ def test_untracked_dataset_and_modified_root_pyproject_are_reported_and_named_in
     write(repo / "data" / "r.jsonl", '{"user_prompt": "2*3", "ground_truth": "6"}\n')
     write(repo / "data" / "scratch.jsonl", "{}\n")  # no config or rollout uses it: not reported
     config = repo / "configs" / "eval" / "multiply.toml"
-    config.write_text(config.read_text().replace("data/multiply.jsonl", "data/r.jsonl"))
+    config.write_text(config.read_text().replace('dataset = "multiply"', 'dataset = "r"'))  # uploaded from data/r.jsonl
     git(repo, "add", "configs")
     git(repo, "commit", "-qm", "use r.jsonl")
     pyproject = repo / "pyproject.toml"
@@ -265,7 +268,7 @@ def test_untracked_dataset_and_modified_root_pyproject_are_reported_and_named_in
 def test_a_dataset_named_by_its_platform_name_or_after_a_rollout_counts(repo):
     set_experiment(repo, "training", "")
     config = repo / "configs" / "training" / "multiply.toml"
-    config.write_text(config.read_text().replace('"data/multiply.jsonl"', '"numbers"'))
+    config.write_text(config.read_text().replace('dataset = "multiply"', 'dataset = "numbers"'))
     git(repo, "commit", "-qam", "platform dataset name")
     write(repo / "data" / "numbers.parquet", "PAR1")  # `osmosis dataset upload data/numbers.parquet` -> numbers
     (repo / "data" / "multiply.jsonl").write_text("{}\n")  # the rollout's own dataset, edited
@@ -299,8 +302,8 @@ def test_json_and_sarif_give_git001_the_same_location(repo):
     runner = CliRunner()
     as_json = json.loads(runner.invoke(app, ["doctor", str(repo), "-f", "json", "--select", "GIT"]).stdout)
     as_sarif = json.loads(runner.invoke(app, ["doctor", str(repo), "-f", "sarif", "--select", "GIT"]).stdout)
-    [d] = as_json["diagnostics"]
-    [r] = as_sarif["runs"][0]["results"]
+    [d] = [d for d in as_json["diagnostics"] if d["code"] == "GIT001"]
+    [r] = [r for r in as_sarif["runs"][0]["results"] if r["ruleId"] == "GIT001"]
     assert d["path"] == "rollouts/multiply/main.py"
     assert r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == d["path"]
 

@@ -42,3 +42,37 @@ def test_ignoring_lay111_keeps_the_other_findings(tmp_path):
     main.write_text(main.read_text() + CONFLICT, encoding="utf-8")
     out = CliRunner().invoke(app, ["doctor", str(root), "--ignore", "LAY111", "--select", "ENT"]).stdout
     assert "ENT002" in out
+
+
+# Issue 20, point 4: markers wherever `update` merges, not only AGENTS.md and the rollouts' code.
+EVERYWHERE = [
+    ".agents/skills/plan-eval/SKILL.md", ".agents/skills/plan-training/references/dataset-format.md",
+    "configs/AGENTS.md", ".github/workflows/osmosis.yml", "conftest.py", ".env.example",
+    "rollouts/multiply/README.md", "rollouts/multiply/multiply_rollout/scoring.py",
+]
+
+
+def test_markers_are_found_wherever_update_writes(make_workspace):
+    root = make_workspace()
+    for rel in EVERYWHERE:
+        path = root / rel
+        path.write_text(path.read_text() + "\n" + CONFLICT, encoding="utf-8")
+    data = json.loads(CliRunner().invoke(app, ["doctor", str(root), "-f", "json"]).stdout)
+    assert sorted({d["path"] for d in data["diagnostics"] if d["code"] == "LAY111"}) == sorted(EVERYWHERE)
+    check = CliRunner().invoke(app, ["update", str(root), "--check"])
+    assert check.exit_code == 1 and "SKILL.md" in check.output and "configs/AGENTS.md" in check.output
+
+
+def test_validate_reports_markers_in_a_skill_and_a_config(make_workspace):
+    root = make_workspace()
+    skill = root / ".agents/skills/plan-eval/SKILL.md"
+    skill.write_text(skill.read_text() + CONFLICT, encoding="utf-8")
+    config = root / "configs/eval/multiply.toml"
+    config.write_text(config.read_text() + CONFLICT, encoding="utf-8")
+    for named, path in ((root / ".agents/skills/plan-eval", ".agents/skills/plan-eval/SKILL.md"),
+                        (skill, ".agents/skills/plan-eval/SKILL.md"), (config, "configs/eval/multiply.toml")):
+        result = CliRunner().invoke(app, ["validate", str(named), "-f", "json"])
+        assert result.exit_code == 1, result.output
+        found = json.loads(result.stdout)["diagnostics"]
+        # the one finding per conflicted file: the config's TOML error only repeats it
+        assert [(d["code"], d["path"]) for d in found] == [("LAY111", path)], found

@@ -36,7 +36,7 @@ CONFIG = '''\
 rollout = "{rollout}"
 entrypoint = "main.py"
 model_path = "openai/gpt-5-mini"
-dataset = "data/{rollout}.jsonl"
+dataset = "{rollout}"
 '''
 
 GIT_ENV = {

@@ -92,7 +92,10 @@ def test_the_real_run_does_what_the_dry_run_said(six_ways):
     assert "Replaced in the new release." in (ws / SKILLS / "deploy-models/SKILL.md").read_text()
     assert (ws / SKILLS / "submit-eval/references/new-page.md").read_text() == "# New page\n"
     assert "TEMPLATE CHANGE TO A ROLLOUT." not in (ws / "rollouts/mult/README.md").read_text()
-    assert cli("update", ws, "--check").exit_code == 0  # considered, and recorded as current
+    # recorded as current, but plan-eval/SKILL.md still holds the conflict (issue 20, point 4: before,
+    # --check said "up to date" here)
+    check = cli("update", ws, "--check")
+    assert check.exit_code == 1 and "plan-eval/SKILL.md" in check.output and "LAY111" in check.output, check.output
 
 
 def test_the_policy_file_is_the_users_to_edit(six_ways):

@@ -37,6 +37,7 @@ def platform_template(tmp_path: Path) -> Path:
     root = tmp_path / "workspace-template"
     shutil.copytree(TEMPLATE, root, symlinks=True)
     git(root, "init", "-q", "-b", "main")
+    git(root, "remote", "add", "origin", "https://github.com/Osmosis-AI/workspace-template.git")  # a clone has it
     commit_all(root, "template")
     return root
 

@@ -39,8 +39,18 @@ CASES = [
     ("osmosis-env", "multiply", '[env]\n_OSMOSIS_ROLLOUT_PORT = "9000"', "eval", ["CFG010"], []),
     ("threshold-above-one", "multiply", "[evaluation]\npass_threshold = 1.5", "eval", [], ["CFG005"]),
     ("zero-n", "multiply", "[evaluation]\nn = 0", "eval", ["CFG005"], []),
-    ("training-negative-lr", "multiply", "[training]\nlr = -1.0", "training", [], ["CFG005"]),
-    ("training-top-p", "multiply", "[sampling]\nrollout_top_p = 1.5", "training", [], ["CFG005"]),
+    # issue 20: values no run can use are errors; an unusual one (a temperature above 2) a warning
+    ("training-negative-lr", "multiply", "[training]\nlr = -1.0", "training", ["CFG005"], []),
+    ("training-top-p", "multiply", "[sampling]\nrollout_top_p = 1.5", "training", ["CFG005"], []),
+    ("training-zero-epochs", "multiply", "[training]\ntotal_epochs = 0", "training", ["CFG005"], []),
+    ("training-negative-temperature", "multiply", "[sampling]\nrollout_temperature = -0.5", "training", ["CFG005"], []),
+    ("training-hot-temperature", "multiply", "[sampling]\nrollout_temperature = 2.5", "training", [], ["CFG005"]),
+    ("training-zero-batch", "multiply", "[training]\nrollout_batch_size = 0", "training", ["CFG005"], []),
+    ("eval-zero-batch", "multiply", "[evaluation]\nbatch_size = 0", "eval", ["CFG005"], []),
+    # eval run: `evaluation.pass_threshold must be finite` (eval_run._numeric); one finding, not also a range one
+    ("eval-inf-threshold", "multiply", "[evaluation]\npass_threshold = inf", "eval", ["CFG023"], []),
+    ("eval-inf-timeout", "multiply", "[evaluation]\ngrader_timeout_s = -inf", "eval", ["CFG023"], []),
+    ("training-inf-temperature", "multiply", "[sampling]\nrollout_temperature = inf", "training", ["CFG023"], []),
 ]
 
 
@@ -61,7 +71,7 @@ def test_range_warning_says_it_is_our_advice(tmp_path: Path):
     path = tmp_path / "t.toml"
     path.write_text(BASE.format(rollout="multiply", extra="").replace("[secrets]", "[evaluation]\npass_threshold = 1.5\n\n[secrets]"))
     [finding] = check_config_file(path, "eval", None, "t.toml")
-    assert "advise" in finding.message and "only when the run starts" in finding.message
+    assert "advise" in finding.message and "unusual" in finding.message and finding.severity.value == "warning"
 
 
 def test_underscore_rollout_folder_is_only_advice_in_doctor(platform_template: Path):

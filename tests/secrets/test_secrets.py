@@ -186,7 +186,7 @@ EVAL = '''#:schema ../../.osmosis/schemas/eval.schema.json
 rollout = "multiply"
 entrypoint = "main.py"
 model_path = "openai/gpt-5-mini"
-dataset = "data/multiply.jsonl"
+dataset = "multiply"
 
 [secrets]
 required = ["OPENAI_API_KEY", "DAYTONA_API_KEY"]

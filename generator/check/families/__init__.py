@@ -13,6 +13,7 @@ from generator.check.families import todos  # noqa: E402,F401  (LAY100: template
 from generator.check.families import leftovers  # noqa: E402,F401  (LAY110, LAY111: what an unfinished update leaves)
 from generator.check.families import access  # noqa: E402,F401  (LAY011, LAY012: paths nobody may read)
 from generator.check.families import locks  # noqa: E402,F401  (DEP: the uv.lock files uv sync installs from)
+from generator.check.families import git_origin  # noqa: E402,F401  (GIT006, GIT007: the origin submit needs)
 
 
 def all_rules() -> list[Rule]:

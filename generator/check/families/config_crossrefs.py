@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.check.families.config_rules import (
-    CONFIG_NAME_MISMATCH, DATASET_NOT_FOUND, ENTRYPOINT_NOT_FOUND, ENTRYPOINT_OUTSIDE, ROLLOUT_NOT_FOUND,
+    CONFIG_NAME_MISMATCH, DATASET_NOT_FOUND, ENTRYPOINT_NOT_FOUND, ENTRYPOINT_NOT_PYTHON, ENTRYPOINT_OUTSIDE, ROLLOUT_NOT_FOUND,
     SCHEMA_DIRECTIVE,
 )
 from generator.core.diagnostics import Diagnostic, quoted
@@ -106,6 +106,10 @@ def _entrypoint(entry: str, folder: Path | None, rollout: str | None, loc, displ
         yield ENTRYPOINT_OUTSIDE.at(display, f"entrypoint {_show(entry)} must be a path inside rollouts/{rollout or '<rollout>'}/",
                                     line=line, column=column)
         return
+    if not entry.endswith(".py"):
+        yield ENTRYPOINT_NOT_PYTHON.at(display, f"entrypoint {_show(entry)} is not a Python module (.py): submit cannot import it",
+                                       line=line, column=column, hint='Name the rollout\'s Python entrypoint, e.g. entrypoint = "main.py".')
+        return
     if folder is None:
         return  # the rollout is missing or invalid: that finding already says what to fix
     target = folder / entry
@@ -136,6 +140,10 @@ def local_dataset(value: str) -> bool:
     )
 
 
+_NAME_HINT = ("`dataset` takes a platform dataset name: upload the file with `osmosis dataset upload data/<file>` (named "
+              "after its stem) and write that name; `osmosis eval run CONFIG --dataset-file data/<file>` runs a local file.")
+
+
 def _dataset(value: str, ws: Workspace, loc, display: str) -> Iterator[Diagnostic]:
     if not local_dataset(value):
         return
@@ -145,8 +153,8 @@ def _dataset(value: str, ws: Workspace, loc, display: str) -> Iterator[Diagnosti
         return
     text = value.replace("\\", "/")
     if text.startswith("/") or re.match(r"^[A-Za-z]:", text):
-        yield DATASET_NOT_FOUND.at(display, f"dataset {_show(value)} is an absolute path; local datasets live under data/",
-                                   line=line, column=column, hint="Copy the file into data/ and write dataset = \"data/<file>\".")
+        yield DATASET_NOT_FOUND.at(display, f"dataset {_show(value)} is an absolute path, but `dataset` takes a platform dataset name",
+                                   line=line, column=column, hint=_NAME_HINT)
         return
     normal = posixpath.normpath(text)
     relative = normal if normal.startswith("data/") else ("data/" + normal if "/" not in normal else normal)
@@ -158,8 +166,8 @@ def _dataset(value: str, ws: Workspace, loc, display: str) -> Iterator[Diagnosti
     if not inside:
         # data/x.jsonl that is a symlink out of the workspace *is* under data/ as written: say so.
         where = "links outside the workspace" if posixpath.normpath(relative).startswith("data/") else "is not under data/"
-        yield DATASET_NOT_FOUND.at(display, f"dataset {_show(value)} {where}", line=line, column=column,
-                                   hint="Move the file into data/ and write dataset = \"data/<file>\".")
+        yield DATASET_NOT_FOUND.at(display, f"dataset {_show(value)} {where} (and `dataset` takes a platform dataset name, not a path)",
+                                   line=line, column=column, hint=_NAME_HINT)
         return
     if not target.is_file():
         existing = [ws.rel(p) for p in ws.data_files]
@@ -167,8 +175,15 @@ def _dataset(value: str, ws: Workspace, loc, display: str) -> Iterator[Diagnosti
         message = f"dataset file {relative} does not exist"
         if guess:
             message += f"; did you mean {guess[0]!r}?"
-        yield DATASET_NOT_FOUND.at(display, message, line=line, column=column)
+        yield DATASET_NOT_FOUND.at(display, message + " (and `dataset` takes a platform dataset name, not a path)",
+                                   line=line, column=column, hint=_NAME_HINT)
         return
+    stem = posixpath.splitext(posixpath.basename(relative))[0]
+    yield DATASET_NOT_FOUND.at(
+        display, f"dataset {_show(value)} is a file path, but `dataset` takes a platform dataset name: submit sends it to the "
+        "platform as a name and `eval run` looks it up there", line=line, column=column,
+        hint=f"Upload the file (`osmosis dataset upload {relative}` names it {stem!r}) and write dataset = \"{stem}\"; "
+             f"`osmosis eval run CONFIG --dataset-file {relative}` runs the local file.")
     if target.resolve() not in ws.resolved_data_files:
         # doctor checks data/'s dataset files itself; only a file it does not list is checked here.
         from generator.check.families.datasets import check_dataset_file

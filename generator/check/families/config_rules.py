@@ -51,19 +51,19 @@ WRONG_TYPE = _rule(
 
 
 OUT_OF_RANGE = _rule(
-    "CFG005", "config-out-of-range", "warning",
-    summary="A number is outside its sensible range (e.g. pass_threshold > 1, lr <= 0); an error for an eval's n < 1, which `osmosis eval run` rejects.",
-    why="osmosis-ai forwards these values unchecked and the platform only judges them once a paid run starts; our ranges are advice, not the platform's published limits.",
+    "CFG005", "config-out-of-range", "error",
+    summary="A number no run can use (lr <= 0, total_epochs, batch sizes, lengths, n or intervals < 1, rollout_top_p outside (0, 1], a negative temperature, a timeout <= 0); a warning for an unusual one (rollout_temperature > 2, pass_threshold outside [0, 1]).",
+    why="`osmosis eval run` refuses an eval's n < 1 itself (osmosis-ai 0.3.8 platform/cli/eval_run.py); the submit loaders pass [training], [sampling] and [checkpoints] values to the platform unchecked (shared_config.py, BackendValidatedParamSection), which refuses an impossible one only once the run is queued. An unusual value still runs, so it is only advice.",
     fix="Use a value in the documented range (see `osmosis schema`).",
     example='[sampling]\nrollout_top_p = 1.5   # must be in (0, 1]',
-    source="ours; osmosis_ai/platform/cli/eval_run.py",
+    source="osmosis_ai/platform/cli/eval_run.py; osmosis_ai/platform/cli/shared_config.py",
 )
 
 
 INVALID_VALUE = _rule(
     "CFG006", "config-invalid-value", "error",
-    summary="A string value is empty or does not have the required form.",
-    why="An empty model path or dataset name fails the run's submission.",
+    summary="A string value is empty (or only whitespace) or does not have the required form.",
+    why="osmosis-ai's loader passes `[experiment]` strings on as written (platform/cli/shared_config.py ExperimentSection, no strip): an empty or all-whitespace model path or dataset names nothing, and the run fails once the platform (or `eval run`) looks it up.",
     fix="Give a non-empty value of the documented form.",
     example='[experiment]\nmodel_path = ""',
     source="osmosis_ai/platform/cli/shared_config.py",
@@ -190,13 +190,23 @@ ENTRYPOINT_NOT_FOUND = _rule(
 )
 
 
+ENTRYPOINT_NOT_PYTHON = _rule(
+    "CFG026", "entrypoint-not-python", "error",
+    summary="`entrypoint` names a file that is not a Python module (`README.md`, `pyproject.toml`).",
+    why="Submit imports the entrypoint with importlib, which finds no loader for a non-.py file (`Failed to load entrypoint module`), and `eval run` runs it with Python, which cannot parse it. Source: osmosis-ai 0.3.8 platform/cli/rollout_entrypoint.py (spec_from_file_location), eval/local/_server_bootstrap.py.",
+    fix="Name the rollout's Python entrypoint, e.g. entrypoint = \"main.py\".",
+    example='[experiment]\nentrypoint = "README.md"',
+    source="osmosis_ai/platform/cli/rollout_entrypoint.py",
+)
+
+
 DATASET_NOT_FOUND = _rule(
     "CFG019", "dataset-not-found", "error",
-    summary="`dataset` names a local file that is missing or not under data/.",
-    why="A local dataset must be in the workspace's data/ folder (and committed); otherwise the run has no rows.",
-    fix="Put the file under data/ and name it as data/<file>, or use a platform dataset name (osmosis dataset upload).",
-    example='[experiment]\ndataset = "data/mulitply.jsonl"',
-    source="ours",
+    summary="`dataset` is a file path (`data/x.jsonl`, missing or not), not a platform dataset name.",
+    why="osmosis-ai reads `dataset` as the name of a platform dataset: submit sends it to the platform as the run's dataset, and `eval run` resolves it there (resolve_platform_dataset) unless `--dataset-file` names a local file; a path is no dataset's name. Source: osmosis-ai 0.3.8 platform/cli/eval_run.py, eval/local/dataset.py, platform/cli/shared_submit.py.",
+    fix="Upload the file (`osmosis dataset upload data/x.jsonl`, named after the file stem) and write dataset = \"x\"; run a local file with `osmosis eval run CONFIG --dataset-file data/x.jsonl`.",
+    example='[experiment]\ndataset = "data/multiply.jsonl"',
+    source="osmosis_ai/platform/cli/eval_run.py; osmosis_ai/eval/local/dataset.py",
 )
 
 
@@ -234,7 +244,7 @@ SCHEMA_DIRECTIVE = _rule(
 NON_FINITE = _rule(
     "CFG023", "config-non-finite-number", "error",
     summary="A number is nan or inf.",
-    why="The platform sends settings as JSON, which has no nan/inf, and no setting means anything with them.",
+    why="`osmosis eval run` refuses a non-finite pass_threshold or timeout (`must be finite`, osmosis-ai 0.3.8 platform/cli/eval_run.py `_numeric`); submit sends the settings as JSON, which has no nan/inf, and no setting means anything with them. Reported before any range finding on the same value.",
     fix="Use a finite number.",
     example='[training]\nlr = nan',
     source="osmosis_ai/platform/cli/eval_run.py",

@@ -26,6 +26,7 @@ from generator.check.families.config_rules import (
     MINI_SWE_AGENT_KEY, MISSING_REQUIRED, MISSING_SECRETS_TABLE, NON_FINITE, OUT_OF_RANGE, RESERVED_ENV_NAME,
     ROLLOUT_WITHOUT_EVAL, SECRET_IN_ENV, TOML_SYNTAX, UNKNOWN_KEY, WRONG_TYPE,
 )
+from generator.check.families.config_values import ADVISORY_BOUNDS, BLANK_PATTERN, RANGE_KEYWORDS
 from generator.check.registry import workspace_check
 from generator.core.diagnostics import Diagnostic, Severity, quoted
 from generator.core.schemas import CONFIG_KINDS, load_schema
@@ -100,6 +101,8 @@ def check_config_doc(doc: TomlDoc, kind: str, ws: Workspace | None, path: Path, 
     for v in violations(schema, data):
         if v.keyword not in _PER_KEY and v.path in bad_paths:
             continue  # one finding per value: "" fails both minLength and pattern, say it once
+        if v.keyword in RANGE_KEYWORDS and isinstance(v.instance, float) and not math.isfinite(v.instance):
+            continue  # `inf` is not finite before it is out of range: CFG023 is the one finding
         bad_paths.add(v.path)
         yield _schema_finding(v, kind, doc, display)
     yield from _python_rules(data, doc, display, bad_paths, kind)
@@ -199,11 +202,11 @@ def _schema_finding(v: Violation, kind: str, doc: TomlDoc, display: str) -> Diag
         return WRONG_TYPE.at(display, f"`{where}` must be {wanted}, got {got}", line=line, column=column,
                              hint=about or None)
     if v.keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
-        if kind == "eval" and v.path == ("evaluation", "n"):  # `osmosis eval run` rejects it
+        if (v.path, v.keyword) not in ADVISORY_BOUNDS:  # no run can use it (eval run refuses n < 1 itself)
             return OUT_OF_RANGE.at(display, f"`{where}` is {shown}; it must be {_range(v.schema)}", line=line, column=column,
                                    hint=v.schema.get("description") or None, severity=Severity.ERROR)
-        return OUT_OF_RANGE.at(display, f"`{where}` is {shown}; we advise {_range(v.schema)} (the platform checks it only when the run starts)",
-                               line=line, column=column, hint=v.schema.get("description") or None)
+        return OUT_OF_RANGE.at(display, f"`{where}` is {shown}; we advise {_range(v.schema)} (it runs, but is unusual)",
+                               line=line, column=column, hint=v.schema.get("description") or None, severity=Severity.WARNING)
     if v.keyword == "uniqueItems":
         return DUPLICATE_SECRET.at(display, f"{_show(v.instance[v.detail])} is listed twice in [secrets] required", line=line, column=column) \
             if v.path[:2] == ("secrets", "required") else INVALID_VALUE.at(display, f"`{where}` repeats an earlier item", line=line, column=column)
@@ -232,6 +235,8 @@ def _schema_finding(v: Violation, kind: str, doc: TomlDoc, display: str) -> Diag
         return BRANCH_AND_COMMIT.at(display, f"[{where}] sets both `branch` and `commit_sha`; keep one", line=line, column=column)
     if v.keyword == "minLength" and v.schema.get("minLength") == 1:
         return INVALID_VALUE.at(display, f"`{where}` is empty", line=line, column=column, hint=v.schema.get("description"))
+    if v.keyword == "pattern" and v.schema.get("pattern") == BLANK_PATTERN:  # osmosis-ai does not strip it: as empty
+        return INVALID_VALUE.at(display, f"`{where}` is empty (only whitespace)", line=line, column=column, hint=v.schema.get("description"))
     return INVALID_VALUE.at(display, f"`{where}` = {shown} is not valid ({v.keyword})", line=line, column=column,
                             hint=v.schema.get("description"))
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from generator.check.config_refs import workspace_configs
-from generator.check.families import sdk_compat, sdk_requirements, sdk_structure
+from generator.check.families import entry_runtime, sdk_compat, sdk_requirements, sdk_structure
 from generator.check.families.entrypoint_rules import (
     FAMILY, HARD_CODED_CLIENT, INVALID_ROLLOUT_PYPROJECT, LOOP_SYNC_RUN, LOOP_WITHOUT_INSTANCE, LOOP_WITHOUT_NAME,
     LOOP_WITHOUT_TOOLS, MISSING_ENTRYPOINT, MISSING_ROLLOUT_PYPROJECT, MISSING_SDK_DEPENDENCY, MULTIPLE_GRADERS,
@@ -31,9 +31,9 @@ from generator.check.sdk_target import Target
 from generator.core.diagnostics import Diagnostic, Severity
 from generator.core.paths import is_inside, real_path, unusable_path, walk
 from generator.core.pep440 import requirement_name
-from generator.core.workspace import FILE_PERMISSIONS_HINT, Workspace, access_denied
+from generator.core.workspace import FILE_PERMISSIONS_HINT, NotAWorkspace, Workspace, access_denied, find_root
 from generator.formats.pyast import GRADER, LOOP, REQUIRED_METHOD, WORKFLOW, ClassRef, Ext, Module, Resolver
-from generator.formats.pyclasses import binding_site, module_classes
+from generator.formats.pyclasses import binding_site, imported_modules, module_classes
 from generator.formats.toml_locate import TomlDoc
 
 DEFAULT_ENTRYPOINT = "main.py"
@@ -55,14 +55,17 @@ Display = Callable[[Path], str]
 
 
 def check_entrypoint_file(path: Path, display: str, *, sdk_requirement: str | None = None) -> list[Diagnostic]:
-    """Check one entrypoint module (siblings looked up beside it) against the osmosis-ai that
-    ``sdk_requirement``, else the pyproject.toml beside it, installs. Never raises."""
-    target = sdk_requirements.file_target(path, sdk_requirement)
-    resolver = Resolver(path.parent)
-    module = resolver.module(path)
+    """What doctor says about ``path`` (and the rollout modules it imports), by doctor's own code
+    path: inside a workspace's rollout the rollout is checked as doctor checks it (its configs say
+    which file is the entrypoint; another module is checked as a module); elsewhere ``path`` is the
+    entrypoint, its folder the rollout. The osmosis-ai judged is ``sdk_requirement`` when given,
+    else what doctor reads (the rollout's pyproject, the workspace's, uv.lock). Never raises."""
+    ws, folder = _workspace_rollout(path)
     base = PurePosixPath(display).parent
 
     def show(p: Path) -> str:
+        if ws is not None:
+            return _rel(ws, Path(real_path(p)))
         if real_path(p) == real_path(path):
             return display
         try:
@@ -70,15 +73,35 @@ def check_entrypoint_file(path: Path, display: str, *, sdk_requirement: str | No
         except ValueError:
             return p.as_posix()
 
-    found = _syntax_findings([module, *resolver.unparsable_imports(module)], show)
-    if module.tree is not None:
-        loops = _loop_findings(resolver, [module], show)
-        found += _entrypoint_findings(resolver, module, show, is_server=bool(loops.leaves), target=target)
-        found += sdk_compat.loop_era_only(loops.findings, target)
-        found += sdk_compat.api_findings(resolver, module, show, target)
+    if ws is not None and folder is not None:
+        entries = _entries(folder, _named_entrypoints(ws).get(folder.name, []))
+        target = sdk_requirements.rollout_target(ws, folder)
+    else:
+        folder, entries = path.parent, [path]
+        target = sdk_requirements.file_target(path, None)
+    if sdk_requirement is not None:
+        target = sdk_requirements.file_target(path, sdk_requirement)
+    resolver = Resolver(folder)
+    module = resolver.module(path)
+    found = _rollout_findings(resolver, folder, entries, target, show, named=True, extra=(module,))
+    own = {show(path), *(show(m.path) for m in imported_modules(resolver, module))}
+    found = [d for d in found if d.path in own]
     if _blocked_folder(path.parent):
         found = [d for d in found if d.code == SYNTAX_ERROR.code]
     return _dedupe(found)
+
+
+def _workspace_rollout(path: Path) -> tuple[Workspace | None, Path | None]:
+    """The workspace holding ``path`` and its rollout folder (rollouts/<name>/), when it is in one."""
+    try:
+        root = find_root(path.parent)
+    except (NotAWorkspace, OSError, RuntimeError):
+        return None, None
+    ws = Workspace(root)
+    for folder in ws.rollout_dirs:
+        if is_inside(folder, path):
+            return ws, folder
+    return None, None
 
 
 def _blocked_folder(folder: Path, limit: int = 2_000) -> bool:
@@ -95,13 +118,19 @@ def _blocked_folder(folder: Path, limit: int = 2_000) -> bool:
 # -- workspace level (osmosis doctor) --------------------------------------------------------
 
 
-@workspace_check(FAMILY)
-def check_rollout_entrypoints(ws: Workspace) -> list[Diagnostic]:
+def _named_entrypoints(ws: Workspace) -> dict[str, list[str | None]]:
+    """The entrypoints the workspace's configs name, by rollout."""
     named_by_rollout: dict[str, list[str | None]] = {}
     for config in workspace_configs(ws):
         rollout, entrypoint = config.experiment_str("rollout"), config.experiment_str("entrypoint")
         if rollout and entrypoint:
             named_by_rollout.setdefault(rollout, []).append(entrypoint)
+    return named_by_rollout
+
+
+@workspace_check(FAMILY)
+def check_rollout_entrypoints(ws: Workspace) -> list[Diagnostic]:
+    named_by_rollout = _named_entrypoints(ws)
     found: list[Diagnostic] = []
     for folder in ws.rollout_dirs:
         if folder in ws.unreadable or ws.hidden(folder):
@@ -113,30 +142,39 @@ def check_rollout_entrypoints(ws: Workspace) -> list[Diagnostic]:
     return _dedupe(found)
 
 
-def _check_rollout(ws: Workspace, folder: Path, named: list[str | None]) -> list[Diagnostic]:
-    resolver = Resolver(folder)
-    show: Display = lambda p: _rel(ws, p)
+def _entries(folder: Path, named: list[str | None]) -> list[Path]:
+    """The entrypoint files doctor checks in ``folder``: those the configs name, else main.py."""
     entries: list[Path] = []
     for name in dict.fromkeys(named):
         if unusable_path(name):  # a NUL byte or an over-long name: CFG018 says so; os calls would raise
             continue
         candidate = folder / name  # type: ignore[operator]
-        # A missing or escaping entrypoint is the config checks' finding; only check real ones.
+        # A missing, escaping or non-Python entrypoint is the config checks' finding; only check real ones.
         if candidate.suffix == ".py" and candidate.is_file() and is_inside(folder, candidate):
             entries.append(candidate)
     default = folder / DEFAULT_ENTRYPOINT
     if not named and default.is_file():
         entries.append(default)
+    return entries
 
+
+def _check_rollout(ws: Workspace, folder: Path, named: list[str | None]) -> list[Diagnostic]:
+    show: Display = lambda p: _rel(ws, p)
+    entries, target = _entries(folder, named), sdk_requirements.rollout_target(ws, folder)
+    return _rollout_findings(Resolver(folder), folder, entries, target, show, named=bool(named)) + _pyproject_findings(ws, folder)
+
+
+def _rollout_findings(resolver: Resolver, folder: Path, entries: list[Path], target: Target, show: Display, *,
+                      named: bool, extra: tuple[Module, ...] = ()) -> list[Diagnostic]:
+    """Everything the entrypoints family says about one rollout folder but its pyproject, shared by
+    doctor and `osmosis validate FILE` (``extra``: a module validate names, checked as doctor would)."""
     modules = [resolver.module(p) for p in _top_level_modules(folder)]
     entry_modules = [resolver.module(p) for p in entries]
-    for m in entry_modules:
+    for m in [*entry_modules, *extra]:
         if all(m is not other for other in modules):
             modules.append(m)
-
-    target = sdk_requirements.rollout_target(ws, folder)
     # Package modules are parsed only when an entrypoint imports them: a broken one fails the import.
-    broken = [b for m in entry_modules for b in resolver.unparsable_imports(m)]
+    broken = [b for m in [*entry_modules, *extra] for b in resolver.unparsable_imports(m)]
     found = _syntax_findings(list({id(m): m for m in [*modules, *broken]}.values()), show)
     loops = _loop_findings(resolver, modules, show)
     found += sdk_compat.loop_era_only(loops.findings, target)
@@ -144,14 +182,18 @@ def _check_rollout(ws: Workspace, folder: Path, named: list[str | None]) -> list
         if module.tree is not None:
             is_server = any(leaf.module is module for leaf in loops.leaves)
             found += _entrypoint_findings(resolver, module, show, is_server=is_server, target=target)
-    for path in sdk_compat.rollout_modules(folder):
+    paths = sdk_compat.rollout_modules(folder)
+    for path in [*paths, *(m.path for m in extra if all(real_path(m.path) != real_path(p) for p in paths))]:
         found += sdk_compat.api_findings(resolver, resolver.module(path), show, target)
-    if not named and not default.is_file() and not loops.leaves:
+        found += entry_runtime.module_findings(resolver, resolver.module(path), show, target)
+    # An entrypoint whose import fails (ENT019, ENT027) has no classes to count: the import is the one finding.
+    failing = {d.path for d in found if d.code in ("ENT019", "ENT027")}
+    found = [d for d in found if not (d.code == NO_WORKFLOW.code and d.path in failing)]
+    if not named and not entries and not loops.leaves:
         found.append(MISSING_ENTRYPOINT.at(
-            show(default),
+            show(folder / DEFAULT_ENTRYPOINT),
             f"rollout {folder.name!r} has no {DEFAULT_ENTRYPOINT} and no config names another entrypoint",
         ))
-    found += _pyproject_findings(ws, folder)
     return found
 
 
@@ -261,6 +303,7 @@ def _entrypoint_findings(resolver: Resolver, module: Module, show: Display, *, i
     found += _client_findings(resolver, module, path)
     if not is_server:
         found += sdk_structure.entrypoint_findings(resolver, module, show, target, bound_by_kind, concrete)
+        found += entry_runtime.entrypoint_findings(resolver, module, path, target, grader_bound=bool(concrete[GRADER]))
     return found
 
 

@@ -30,7 +30,7 @@ MANAGED_FOLDERS = (".agents", ".github", ".osmosis", "configs")
 _MARKER = re.compile(r"^(<{7}|>{7})(?: |$)", re.MULTILINE)
 MAX_PER_FILE = 20
 # Rollout files worth reading for markers: code and text (a rollout may hold images or model files).
-ROLLOUT_TEXT_SUFFIXES = SCANNED_SUFFIXES | {".md", ".rst", ".sh", ".j2", ".jinja", ""}
+ROLLOUT_TEXT_SUFFIXES = SCANNED_SUFFIXES | {".md", ".rst", ".sh", ".j2", ".jinja", ".example", ""}
 
 REJECT_FILE = rule(
     "LAY110", "update-reject-file", FAMILY, "warning",
@@ -88,11 +88,17 @@ def interrupted_findings(root: Path) -> list[Diagnostic]:
 
 
 def _candidates(root: Path, rollout_dirs: Iterable[Path]) -> Iterator[Path]:
+    """Every text file `update` may have merged into: the root's files, the managed folders (skills,
+    workflows, configs) and the rollouts, whatever their suffix (a SKILL.md merges like main.py)."""
     for name in ROOT_FILES:
         if (root / name).is_file() and not (root / name).is_symlink():
             yield root / name
-    for base in (*MANAGED_FOLDERS, "data"):
-        yield from _files(root / base)
+    for path in listing(root):
+        if path.suffix in ROLLOUT_TEXT_SUFFIXES and path.suffix and path.is_file() and not path.is_symlink():
+            yield path  # conftest.py and other root files a template renders
+    for base in MANAGED_FOLDERS:
+        yield from (p for p in _walk_all(root / base) if p.suffix in ROLLOUT_TEXT_SUFFIXES) if is_dir(root / base) else ()
+    yield from _files(root / "data")
     for folder in rollout_dirs:
         yield from (p for p in _walk_all(folder) if p.suffix in ROLLOUT_TEXT_SUFFIXES)
 
@@ -143,6 +149,23 @@ def unresolved_findings(ws: Workspace) -> list[Diagnostic]:
                 ws.rel(path), "unresolved conflict: merge markers left in the file (e.g. by `osmosis update`)",
                 line=line, column=1,
             ))
+    return found
+
+
+def file_marker_findings(path: Path, display: str, limit: int = 5 * 1024 * 1024) -> list[Diagnostic]:
+    """LAY111 for one file `osmosis validate` names (or each file of a skill folder it names)."""
+    from generator.core.bounded import Unreadable, read_capped
+
+    found: list[Diagnostic] = []
+    files = [path] if is_file(path) else sorted(p for p in _walk_all(path) if p.suffix in ROLLOUT_TEXT_SUFFIXES) if is_dir(path) else []
+    for file in files[:200]:
+        try:
+            text = read_capped(file, limit).decode("utf-8", "replace")
+        except Unreadable:
+            continue
+        shown = display if file == path else f"{display.rstrip('/')}/{file.relative_to(path).as_posix()}"
+        found += [CONFLICT_MARKERS.at(shown, "unresolved conflict: merge markers left in the file (e.g. by `osmosis update`)",
+                                      line=line, column=1) for line in marker_lines(text)]
     return found
 
 

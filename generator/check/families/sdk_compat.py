@@ -19,13 +19,14 @@ from generator.check.families.sdk_rules import (
 )
 from generator.check.sdk_target import Target
 from generator.core.diagnostics import Diagnostic, Severity
+from generator.core.sdk_exports import Exports, exports_for
 from generator.core.sdk_generations import ATTRIBUTES as CONTEXT_ATTRIBUTES
 from generator.core.sdk_generations import (
     CLOSED_MODULES, GENERATIONS, HARBOR_ARGUMENT_INSTEAD, MODULES, NAMES, NAMES_BY_NAME, SDK_PACKAGE,
     WRONG_PORT_VARIABLES, Generation, harbor_arguments_known,
 )
 from generator.formats.pyast import GRADER, Ext, Module, Resolver
-from generator.formats.pyclasses import module_classes
+from generator.formats.pyclasses import guarded_imports, module_classes
 from generator.core.paths import walk
 
 Display = Callable[[Path], str]
@@ -72,12 +73,16 @@ class _Ctx:
     def __post_init__(self) -> None:
         self.found: list[Diagnostic] = []
         self.under = f"under {self.target.describe()}"
+        self.exports: Exports | None = exports_for(self.target.release)
         self.nodes = list(ast.walk(self.module.tree))  # type: ignore[arg-type]  (walked once, filtered per check)
 
     # imports ------------------------------------------------------------------------------
 
     def imports(self) -> None:
+        guarded = guarded_imports(self.module.tree)
         for node in self.nodes:
+            if id(node) in guarded:
+                continue  # `try: from osmosis_ai... except ImportError:` expects it may be missing
             if isinstance(node, ast.ImportFrom) and node.level == 0 and _is_sdk(node.module):
                 if not self._module_missing(node.module, node):  # type: ignore[arg-type]
                     # one finding per import statement: it is the one line to fix
@@ -108,7 +113,7 @@ class _Ctx:
             dotted = base.dotted
             for link in reversed(links):
                 key = f"{dotted}.{link.attr}"
-                if _known_module(dotted) and not _known_module(key):
+                if self._known_module(dotted) and not self._known_module(key):
                     if key not in seen:
                         seen.add(key)
                         problem = self._judge(dotted, link.attr, link)
@@ -125,7 +130,16 @@ class _Ctx:
         parts = "; ".join(f"{', '.join(names)}: {reason}" for reason, names in by_reason.items())
         return f"{self.under[0].upper()}{self.under[1:]}, {parts}"
 
+    def _known_module(self, dotted: str) -> bool:
+        return self.exports.has_module(dotted) if self.exports is not None else _known_module(dotted)
+
     def _module_missing(self, dotted: str, at: ast.AST) -> bool:
+        if self.exports is not None and not self.exports.has_module(dotted):
+            prefix = next((p for p in MODULES if dotted == p or dotted.startswith(p + ".")), None)
+            hint = ("Remove the import; see the replacement in docs/checks.md (ENT019)." if prefix
+                    else "Check the module path against the SDK's source, or pin the release the code was written for.")
+            self._add(NAME_NOT_IN_GENERATION, at, f"module {dotted} does not exist {self.under}", hint=hint)
+            return True
         if not self.gen.modules_known:
             return False
         for prefix, gens in MODULES.items():
@@ -137,6 +151,24 @@ class _Ctx:
 
     def _judge(self, module: str, name: str, at: ast.AST) -> tuple[ast.AST, str, str] | None:
         """(where, what is wrong, how to fix it) when ``module`` has no ``name`` in this generation."""
+        if self.exports is not None:
+            if self.exports.exports(module, name):
+                return None  # the release's own export table is the authority
+            return self._judge_rows(module, name, at) or self._missing_from_table(module, name, at)
+        return self._judge_rows(module, name, at)
+
+    def _missing_from_table(self, module: str, name: str, at: ast.AST) -> tuple[ast.AST, str, str]:
+        ex = self.exports
+        assert ex is not None
+        others = [m for m in ex.modules_exporting(name) if m != module]
+        if others:
+            return at, f"not in {module} (it is in {others[0]})", f"from {others[0]} import {name}"
+        close = ex.close_names(module, name)
+        if close:
+            return at, f"not in {module}", f"Did you mean {close[0]}?"
+        return at, f"not in {module}", "Remove what does not exist, or pin the release the code was written for."
+
+    def _judge_rows(self, module: str, name: str, at: ast.AST) -> tuple[ast.AST, str, str] | None:
         row = NAMES_BY_NAME.get(name)
         key = self.gen.key
         if row is None:

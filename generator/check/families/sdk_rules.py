@@ -43,7 +43,7 @@ PYTHON_BELOW_FLOOR = _rule(
 NAME_NOT_IN_GENERATION = _rule(
     "ENT019", "sdk-name-not-in-generation", "error",
     summary="The code imports an `osmosis_ai` name or module that the installed generation does not have there (moved or removed).",
-    why="The entrypoint is imported on submit and run by `eval run` and the platform; an ImportError fails every rollout. E.g. 0.3 moved OsmosisStrandsAgent to osmosis_ai.rollout.integrations.agents.strands and create_rollout_server to osmosis_ai.rollout.server; RolloutAgentLoop exists only in 0.2.7-0.2.17, none of which is on the index. Source: osmosis-ai 0.3.7 rollout/__init__.py, 0.2.31 rollout/__init__.py; contract sections 2 and 7.",
+    why="The entrypoint is imported on submit and run by `eval run` and the platform; an ImportError fails every rollout. E.g. 0.3 moved OsmosisStrandsAgent to osmosis_ai.rollout.integrations.agents.strands and create_rollout_server to osmosis_ai.rollout.server; RolloutAgentLoop exists only in 0.2.7-0.2.17, none of which is on the index. Under 0.3 every `from osmosis_ai... import X` is judged against the export table of every module of the release the requirement installs (0.3.1 and 0.3.8 read from their wheels into generator/core/sdk_exports.json by bench/sdk_exports.py; a release between two tables is judged by both, missing only where both lack it). Source: osmosis-ai 0.3.8 and 0.3.1 wheels, 0.2.31 rollout/__init__.py; contract sections 2 and 7.",
     fix="Import the name from the module the finding names, or pin the generation the code was written for.",
     example="from osmosis_ai.rollout import OsmosisStrandsAgent   # with osmosis-ai>=0.3.1,<0.4",    source="osmosis_ai/rollout/__init__.py; contract §2; contract §7",
 )
@@ -109,4 +109,54 @@ NOT_IMPORTABLE = _rule(
     why="HarborBackend ships the workflow, grader and configs to each trial by import path: a class must live in a package module (not the entrypoint, which runs as __main__), and a config must be an instance of your own config class held by a public module-level name in the module defining that class; otherwise the SDK raises `Cannot resolve import path` or the trial cannot import `__main__:X`. Source: osmosis-ai 0.3.7 rollout/utils/imports.py (to_import_path) and rollout/backend/harbor/backend.py; contract section 2 (HarborBackend).",
     fix="Define the workflow, grader and `class MyConfig(AgentWorkflowConfig)` plus `CONFIG = MyConfig(...)` in a package module (e.g. my_rollout/workflow.py) and import them into the entrypoint.",
     example="HarborBackend(..., workflow_config=AgentWorkflowConfig(name='x'))",    source="osmosis_ai/rollout/utils/imports.py; osmosis_ai/rollout/backend/harbor/backend.py; contract §2",
+)
+
+
+LOCAL_NAME_MISSING = _rule(
+    "ENT027", "local-import-not-found", "error",
+    summary="The code imports a name or module from the rollout's own package that does not define it.",
+    why="The rollout folder is on sys.path when the entrypoint runs (`eval run` starts it as a script, submit imports it), so `from my_rollout.grader import X` reads my_rollout/grader.py; a name it does not bind raises ImportError and every rollout fails. Source: osmosis-ai 0.3.8 platform/cli/rollout_entrypoint.py and eval/local/_server_bootstrap.py.",
+    fix="Import the name the module defines (the hint suggests the closest one), or define it there.",
+    example="from multiply_rollout.grader import MultiplyGraderX   # grader.py defines MultiplyGrader",
+    source="osmosis_ai/platform/cli/rollout_entrypoint.py; osmosis_ai/eval/local/_server_bootstrap.py",
+)
+
+
+CALL_ARGUMENTS = _rule(
+    "ENT028", "sdk-call-arguments", "error",
+    summary="A call to an `osmosis_ai` function or class passes arguments its signature in the installed release refuses (a required one missing, an unknown keyword, too many positional).",
+    why="Python raises TypeError at the call: `LocalBackend()` needs `workflow=`, `create_rollout_server()` needs `backend=`, and both take keywords only; in the entrypoint this fails submit's import and every `eval run`. The signatures are read from each release's wheel (generator/core/sdk_exports.json, made by bench/sdk_exports.py). Source: osmosis-ai 0.3.8 rollout/backend/local/backend.py, rollout/server/app.py.",
+    fix="Pass the arguments the signature names (the finding lists them).",
+    example="backend = LocalBackend(MultiplyWorkflow, graders=MultiplyGrader)",
+    source="osmosis_ai/rollout/backend/local/backend.py; osmosis_ai/rollout/server/app.py",
+)
+
+
+SERVER_PORT = _rule(
+    "ENT029", "server-port-not-platform", "error",
+    summary="The entrypoint starts its server on a port other than `_OSMOSIS_ROLLOUT_PORT` (no `port=`, a hard-coded number, or another variable such as `PORT`).",
+    why="`eval run` picks a free port, starts the entrypoint with `_OSMOSIS_ROLLOUT_PORT` set to it and waits for /health there; uvicorn's default 8000 or a fixed port is never probed (or collides), so the run fails with `did not become healthy`. Source: osmosis-ai 0.3.8 eval/local/runner.py (the child's environment and _wait_for_health).",
+    fix='uvicorn.run(app, host="0.0.0.0", port=int(os.environ.get("_OSMOSIS_ROLLOUT_PORT", "8000")))',
+    example="uvicorn.run(app, port=8000)",
+    source="osmosis_ai/eval/local/runner.py",
+)
+
+
+NO_SERVER_START = _rule(
+    "ENT030", "entrypoint-without-server-start", "error",
+    summary="The entrypoint has no `if __name__ == \"__main__\":` block starting its server (or starts it unguarded at import).",
+    why="`eval run` runs the entrypoint as a script (runpy, run_name `__main__`) and waits for the server it starts; without that block the script ends and the run fails before /health answers. Started unguarded, the server also starts when submit imports the entrypoint, which then never returns. Source: osmosis-ai 0.3.8 eval/local/_server_bootstrap.py, platform/cli/rollout_entrypoint.py.",
+    fix='Add at the end: if __name__ == "__main__": import uvicorn; uvicorn.run(app, host="0.0.0.0", port=int(os.environ.get("_OSMOSIS_ROLLOUT_PORT", "8000")))',
+    example="app = create_rollout_server(backend=backend)   # and nothing starts it",
+    source="osmosis_ai/eval/local/_server_bootstrap.py",
+)
+
+
+RELATIVE_IMPORT = _rule(
+    "ENT031", "relative-import-in-entrypoint", "error",
+    summary="The entrypoint uses a relative import (`from .x import y`).",
+    why="`eval run` runs the entrypoint as a script, which has no parent package: `from .x import y` raises `ImportError: attempted relative import with no known parent package` (submit's import happens to accept it, so only the run fails). Source: osmosis-ai 0.3.8 eval/local/_server_bootstrap.py (runpy.run_path).",
+    fix="Import absolutely from the rollout's package: `from my_rollout.workflow import MyWorkflow`.",
+    example="from .multiply_rollout.workflow import MultiplyWorkflow",
+    source="osmosis_ai/eval/local/_server_bootstrap.py",
 )

@@ -20,3 +20,8 @@ app = sdk.create_rollout_server(backend=sdk.LocalBackend(workflow=Workflow, grad
 again = sdk.create_rollout_server
 port = int(os.environ["_OSMOSIS_ROLLOUT_PORT"])
 native = HarborBackend(orchestrator=None, tasks_dir="tasks", agent="claude-code", task_mode="dataset")
+
+if __name__ == "__main__":
+    import uvicorn
+
+    uvicorn.run(app, port=port)

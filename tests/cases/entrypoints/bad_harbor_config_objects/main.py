@@ -16,3 +16,11 @@ backend = HarborBackend(
     workflow_config=PLAIN,
     grader_config=MOVED,
 )
+
+if __name__ == "__main__":
+    import os
+
+    import uvicorn
+    from osmosis_ai.rollout.server import create_rollout_server
+
+    uvicorn.run(create_rollout_server(backend=backend), port=int(os.environ["_OSMOSIS_ROLLOUT_PORT"]))

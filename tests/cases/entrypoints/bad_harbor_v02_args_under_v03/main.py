@@ -34,3 +34,10 @@ backend = HarborBackend(
     grader=MultiplyGrader,
 )
 app = create_rollout_server(backend=backend)
+
+if __name__ == "__main__":
+    import os
+
+    import uvicorn
+
+    uvicorn.run(app, port=int(os.environ["_OSMOSIS_ROLLOUT_PORT"]))

@@ -20,3 +20,10 @@ backend = HarborBackend(
     grader_config=GRADER_CONFIG,
 )
 app = create_rollout_server(backend=backend, lifespan=backend.prewarm_lifespan())
+
+if __name__ == "__main__":
+    import os
+
+    import uvicorn
+
+    uvicorn.run(app, port=int(os.environ["_OSMOSIS_ROLLOUT_PORT"]))

@@ -1,0 +1,26 @@
+# sdk: osmosis-ai[server]>=0.3.1,<0.4
+# expect: ENT023 19:11
+import os
+
+from osmosis_ai.rollout import AgentWorkflow, Grader, LocalBackend
+from osmosis_ai.rollout.server import create_rollout_server
+
+
+class W(AgentWorkflow):
+    async def run(self, ctx):
+        return None
+
+
+class G(Grader):
+    async def grade(self, ctx):
+        ctx.set_reward(1.0)
+
+"""A Grader is defined, but LocalBackend is not given it: 0.3 fails every graded rollout."""
+backend = LocalBackend(workflow=W)
+app = create_rollout_server(backend=backend)
+
+if __name__ == "__main__":
+    import uvicorn
+
+    uvicorn.run(app, port=int(os.environ.get("_OSMOSIS_ROLLOUT_PORT", "8000")))
+
