@@ -18,8 +18,8 @@ from generator.check.families.todos import SCANNED_SUFFIXES, _files, small_text
 from generator.core.diagnostics import Diagnostic
 from generator.core.journal import PREFIX as UNDO_PREFIX
 from generator.check.registry import rule
-from generator.core.paths import is_dir
-from generator.core.workspace import Workspace
+from generator.core.paths import is_dir, is_file
+from generator.core.workspace import Workspace, listing
 
 FAMILY = "layout"
 # The root files and folders the workspace template renders (docs/update.md: what update merges).
