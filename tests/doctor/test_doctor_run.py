@@ -154,7 +154,9 @@ def test_github_format_annotates_each_finding(standard, mini_ws, run):
 
 
 def test_github_paths_are_relative_to_the_repository(standard, mini_ws, run):
-    (mini_ws.parent / ".git").mkdir()  # the workspace is a subfolder of a repository
+    import subprocess
+
+    subprocess.run(["git", "init", "-q", str(mini_ws.parent)], check=True)  # the workspace is a subfolder of a repository
     (mini_ws / "configs/eval/a.toml").write_text("bad\n", encoding="utf-8")
     result = run("doctor", mini_ws, "--format", "github")
     assert "file=ws/configs/eval/a.toml," in result.stdout

@@ -129,7 +129,9 @@ def test_not_inside_git(workspace):
 
 def test_workspace_in_a_subfolder_of_a_git_repository(tmp_path):
     root = build_workspace(tmp_path / "repo" / "ml" / "demo", git_dir=False)
-    (tmp_path / "repo" / ".git").mkdir()
+    import subprocess
+
+    subprocess.run(["git", "init", "-q", str(tmp_path / "repo")], check=True)
     assert layout(root) == []
 
 
