@@ -294,11 +294,12 @@ def _rollout_sources(rollout_dir: Path) -> list[str]:
 
 
 def rollout_test_steps(rollout: str) -> list[str]:
-    """How to run a rollout's tests; pytest is not a dependency of osmosis-workspace, so say to install it."""
-    import importlib.util
+    """How to run a rollout's tests: in its own locked environment (its uv.lock; the dev group brings
+    pytest), which `uv run` makes; uv is not a dependency of osmosis-workspace, so say to install it."""
+    import shutil
 
-    install = [] if importlib.util.find_spec("pytest") is not None else ["pip install pytest"]
-    return [*install, f"(cd rollouts/{rollout} && python -m pytest)"]
+    install = [] if shutil.which("uv") is not None else ["pip install uv"]
+    return [*install, f"(cd rollouts/{rollout} && uv run pytest)"]
 
 
 def eval_run_step(rollout: str) -> str:

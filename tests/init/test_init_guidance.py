@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
+import shutil
 import json
 import os
 import subprocess
@@ -18,37 +18,38 @@ RUNNER = CliRunner()
 REPO = Path(__file__).resolve().parents[2]
 
 
-def without_pytest(monkeypatch) -> None:
-    """As in the virtualenv of the README's first command: osmosis-workspace installed, pytest not."""
-    real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a, **k: None if name == "pytest" else real(name, *a, **k))
+def without_uv(monkeypatch) -> None:
+    """As in the virtualenv of the README's first command: osmosis-workspace installed, uv not."""
+    real = shutil.which
+    monkeypatch.setattr(shutil, "which", lambda cmd, *a, **k: None if cmd == "uv" else real(cmd, *a, **k))
 
 
 def steps(output: str) -> list[str]:
     return [line.strip() for line in output.split("Next steps:", 1)[1].splitlines() if line.strip()]
 
 
-def test_next_steps_say_to_install_pytest_before_running_the_tests_when_it_is_missing(tmp_path, monkeypatch):
-    without_pytest(monkeypatch)
+def test_next_steps_say_to_install_uv_before_running_the_tests_when_it_is_missing(tmp_path, monkeypatch):
+    without_uv(monkeypatch)
     ws = tmp_path / "ws"
     result = RUNNER.invoke(app, ["init", str(ws), "--defaults", "--no-git"])
     assert result.exit_code == 0, result.output
     listed = steps(result.output)
-    install = listed.index("pip install pytest")
-    assert listed[install + 1] == "(cd rollouts/multiply && python -m pytest)"
+    install = listed.index("pip install uv")
+    assert listed[install + 1] == "(cd rollouts/multiply && uv run pytest)"
 
     monkeypatch.chdir(ws)
     result = RUNNER.invoke(app, ["rollout", "new", "adder", "--defaults"])
     assert result.exit_code == 0, result.output
     listed = steps(result.output)
-    assert listed[:2] == ["pip install pytest", "(cd rollouts/adder && python -m pytest)"]
+    assert listed[:2] == ["pip install uv", "(cd rollouts/adder && uv run pytest)"]
 
 
-def test_next_steps_do_not_ask_for_pytest_when_it_is_installed(tmp_path):
+def test_next_steps_do_not_ask_for_uv_when_it_is_installed(tmp_path, monkeypatch):
+    monkeypatch.setattr(shutil, "which", lambda cmd, *a, **k: "/usr/bin/uv" if cmd == "uv" else None)
     result = RUNNER.invoke(app, ["init", str(tmp_path / "ws"), "--defaults", "--no-git"])
     assert result.exit_code == 0, result.output
-    assert "pip install pytest" not in result.output
-    assert "(cd rollouts/multiply && python -m pytest)" in steps(result.output)
+    assert "pip install uv" not in result.output
+    assert "(cd rollouts/multiply && uv run pytest)" in steps(result.output)
 
 
 def test_init_force_on_an_existing_workspace_is_refused_and_points_to_rollout_new(tmp_path):
@@ -104,7 +105,7 @@ def test_rollout_new_from_inside_a_rollout_starts_its_next_steps_at_the_workspac
     assert result.exit_code == 0, result.output
     listed = steps(result.output)
     assert listed[0] == "cd ../.."
-    assert "(cd rollouts/adder && python -m pytest)" in listed  # relative to the root the first step goes to
+    assert "(cd rollouts/adder && uv run pytest)" in listed  # relative to the root the first step goes to
 
     monkeypatch.chdir(tmp_path)
     result = RUNNER.invoke(app, ["rollout", "new", "other", "--defaults", "--workspace", str(ws)])
