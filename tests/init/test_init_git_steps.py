@@ -34,7 +34,8 @@ def test_no_git_next_steps_make_the_repository_and_doctor_then_passes(tmp_path, 
     assert "LAY007" in {d["code"] for d in before}
     subprocess.run(git_step, shell=True, cwd=ws, check=True, capture_output=True)  # as the user would
     after = json.loads(cli("doctor", ws, "-f", "json").stdout)["diagnostics"]
-    assert after == [], after
+    # what is left is advice for later (GIT006: add the origin before submitting), nothing to fix now
+    assert [d for d in after if d["severity"] != "info"] == [], after
 
 
 def test_with_git_the_next_steps_do_not_say_git_init(tmp_path):

@@ -10,8 +10,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_committed_export_table_matches_the_installed_release(sdk_env, tmp_path):
-    python = str(sdk_env.python)
+def test_committed_export_table_matches_the_installed_release(full_sdk_env, tmp_path):
+    python = str(full_sdk_env.python)
     where = subprocess.run([python, "-c", "import osmosis_ai, os; print(os.path.dirname(osmosis_ai.__file__))"],
                            check=True, capture_output=True, text=True).stdout.strip()
     out = tmp_path / "exports.json"
