@@ -201,7 +201,7 @@ def _local_filters(cwd: Path | str, env: dict[str, str]) -> list[str]:
             items = done.stdout.split(b"\0")
             for scope, entry in zip(items[0::2], items[1::2]):
                 name = entry.split(b"\n", 1)[0].decode("utf-8", "surrogateescape")
-                if scope.decode() not in _TRUSTED_SCOPES and name.count(".") >= 2:
+                if scope.decode("utf-8", "replace") not in _TRUSTED_SCOPES and name.count(".") >= 2:
                     names.append(name[len("filter."):name.rindex(".")])
         _FILTER_CACHE[key] = list(dict.fromkeys(names))
     return _FILTER_CACHE[key]

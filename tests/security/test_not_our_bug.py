@@ -108,7 +108,8 @@ def test_dev_full(ws, how):
     else:
         done = run("doctor", ws, "-o", "/dev/full")
     _no_bug(done)
-    assert done.returncode == 2 and "No space left on device" in done.stderr, done.stderr
+    # a full device, or (for -o) refused before writing because it is no regular file: one line, exit 2
+    assert done.returncode == 2 and ("No space left on device" in done.stderr or "not a regular file" in done.stderr), done.stderr
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
 
 
@@ -123,7 +124,7 @@ def test_a_deleted_working_folder(tmp_path):
 def test_a_file_size_limit(ws, tmp_path):
     done = run("doctor", ws, "--format", "json", "-o", tmp_path / "out.json", pre="ulimit -f 1;")
     _no_bug(done)
-    assert done.returncode == 2 and "ulimit -f" in done.stderr, done.stderr
+    assert done.returncode == 2 and ("ulimit -f" in done.stderr or "File too large" in done.stderr), done.stderr
 
 
 def test_too_few_file_descriptors(ws, tmp_path):
