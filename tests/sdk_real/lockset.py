@@ -15,7 +15,6 @@ match, so ``uv sync`` takes it as it is).
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 from dataclasses import dataclass
@@ -69,14 +68,6 @@ def scenario_of(variant: LockVariant) -> h.Scenario:
     return next((s for s in h.SCENARIOS if s.id == variant.id), h.SCENARIOS[0])
 
 
-def uv_env(**extra: str) -> dict[str, str]:
-    """uv on the 3.12 interpreter, never a downloaded Python, never an activated venv of ours."""
-    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "UV_RESOLUTION", "UV_INDEX_URL",
-                                                              "UV_DEFAULT_INDEX", "UV_EXTRA_INDEX_URL")}
-    env.update(UV_PYTHON=h.find_python312(), UV_PYTHON_DOWNLOADS="never", NO_COLOR="1", **extra)
-    return env
-
-
 def project_name(project_dir: Path) -> str:
     text = (project_dir / "pyproject.toml").read_text(encoding="utf-8")
     found = re.search(r'(?m)^name = "([^"]+)"', text)
@@ -91,7 +82,8 @@ def lock(project_dir: Path, *, resolution: str | None = None, upgrade: bool = Fa
         argv += ["--resolution", resolution]
     if upgrade:
         argv.append("--upgrade")
-    done = subprocess.run(argv, capture_output=True, text=True, timeout=900, env=uv_env())
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=900,
+                          env=h.uv_environment(h.find_python312(), drop=("UV_INDEX_URL", "UV_DEFAULT_INDEX", "UV_EXTRA_INDEX_URL")))
     if done.returncode != 0:
         raise h.HarnessError(f"uv lock failed in {project_dir}:\n{done.stderr.strip()[-3000:]}")
     return (project_dir / "uv.lock").read_text(encoding="utf-8")

@@ -191,14 +191,19 @@ def build_sdk_env(requirements: list[str]) -> SdkEnv:
 # -- a workspace's own environments, from its locks --------------------------------------------
 
 
-def _uv_sync(env: SdkEnv | None, cwd: Path, *args: str, resolution: str | None = None) -> None:
-    uv, base_python = (env.uv, env.base_python) if env else (uv_binary(), find_python312())
-    extra = {"UV_PYTHON": base_python, "UV_PYTHON_DOWNLOADS": "never", "NO_COLOR": "1"}
+def uv_environment(base_python: str, *, resolution: str | None = None, drop: tuple[str, ...] = ()) -> dict[str, str]:
+    """uv on ``base_python``, never a downloaded Python, never an activated venv of ours; ``drop``
+    removes more inherited variables (the lock writer drops index overrides)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "UV_RESOLUTION", *drop)}
+    env.update(UV_PYTHON=base_python, UV_PYTHON_DOWNLOADS="never", NO_COLOR="1")
     if resolution:
-        extra["UV_RESOLUTION"] = resolution
-    base = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "UV_RESOLUTION")}
-    done = subprocess.run([uv, "sync", "--locked", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=1800, env={**base, **extra})
+        env["UV_RESOLUTION"] = resolution
+    return env
+
+
+def _uv_sync(env: SdkEnv, cwd: Path, *args: str, resolution: str | None = None) -> None:
+    done = subprocess.run([env.uv, "sync", "--locked", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=1800, env=uv_environment(env.base_python, resolution=resolution))
     if done.returncode != 0:
         where = args[-1] if args else "the workspace root"
         raise HarnessError(f"`uv sync --locked` failed for {where} (a shipped lock that no longer matches its "
