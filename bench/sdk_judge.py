@@ -77,7 +77,7 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def judge_entrypoint(ws: Path, timeout: float = 60.0) -> dict:
+def judge_entrypoint(ws: Path, timeout: float = 120.0) -> dict:
     rollout = ws / "rollouts" / ROLLOUT
     # submit's import, in a child so one mutation's modules never leak into the next
     code = ("import sys, json; from pathlib import Path; "
@@ -86,7 +86,7 @@ def judge_entrypoint(ws: Path, timeout: float = 60.0) -> dict:
             "print(json.dumps({'grader': getattr(b, 'grader_cls', 'n/a') is not None}))")
     env = {**os.environ, "_OSMOSIS_ROLLOUT_PORT": str(_free_port())}
     try:
-        done = subprocess.run([sys.executable, "-c", code], cwd=rollout, capture_output=True, text=True, timeout=30, env=env)
+        done = subprocess.run([sys.executable, "-c", code], cwd=rollout, capture_output=True, text=True, timeout=180, env=env)
     except subprocess.TimeoutExpired:
         return {"ok": False, "why": "submit import: never returned (a server started at import?)"}
     if done.returncode != 0:
