@@ -16,6 +16,7 @@ from generator.rehearse import plan as planning
 from generator.rehearse.cases import build
 from generator.rehearse.child_env import child_env
 from generator.rehearse.outcome import read_outcome, wrong_port
+from generator.rehearse.preflight import run_preflight
 from generator.rehearse.render import Rehearsed, write
 from generator.rehearse.runner import eval_argv, find_sdk, run_eval
 from generator.rehearse.scripted_model import Script, ScriptedModel
@@ -24,19 +25,32 @@ from generator.rehearse.verdicts import Judgement, Verdict, judge
 OUTPUT = (".osmosis", "evals", "rehearse")   # under the SDK's own git-ignored eval folder
 DEFAULT_TIMEOUT_S = 900.0                     # a cold `uv sync` of a rollout downloads its dependencies
 SANDBOX_REASON = ("Harbor runs every trial in a Docker or Daytona sandbox, which rehearse does not start "
-                  "(the SDK would also open a public tunnel to reach it); config and rows were checked, nothing ran")
+                  "(the SDK would also open a public tunnel to reach it); no row ran")
+# Where no model server runs, the child's model endpoints still point at 127.0.0.1 (the discard port).
+NO_MODEL_URL = "http://127.0.0.1:9/v1"
+
+
+_SKIP_DIRS = {"tests", "__pycache__", "node_modules", "task"}
+_SCAN_LIMIT = 500
 
 
 def _sandboxed(root: Path, rollout: str) -> bool:
-    """A rollout whose backend is Harbor's (read as text: rehearse imports nothing of the workspace)."""
-    for path in sorted((root / "rollouts" / rollout).rglob("*.py"))[:500]:
-        if ".venv" in path.parts or "tests" in path.parts:
-            continue
-        try:
-            if "HarborBackend(" in path.read_text(encoding="utf-8", errors="replace"):
-                return True
-        except OSError:
-            continue
+    """A rollout whose backend is Harbor's (read as text: rehearse imports nothing of the workspace).
+    Hidden folders (the rollout's own .venv after a sync), tests and caches are not its code."""
+    seen = 0
+    for folder, dirs, files in os.walk(root / "rollouts" / rollout):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS)
+        for name in sorted(files):
+            if not name.endswith(".py"):
+                continue
+            seen += 1
+            if seen > _SCAN_LIMIT:
+                return False
+            try:
+                if "HarborBackend(" in (Path(folder) / name).read_text(encoding="utf-8", errors="replace"):
+                    return True
+            except OSError:
+                continue
     return False
 
 
@@ -94,14 +108,21 @@ class Progress:
         return None
 
 
+def _preflight_only(root: Path, sdk: Path, plan: planning.RolloutPlan, timeout: float) -> Rehearsed:
+    env = child_env(os.environ, NO_MODEL_URL, plan.secrets)
+    passed, account = run_preflight(root, sdk, plan.name, plan.entrypoint, env, timeout)
+    verdicts = [Verdict("preflight", passed, account), Verdict("runs", None, SANDBOX_REASON)]
+    headline = f"preflight only: {SANDBOX_REASON}" if passed else f"preflight failed: {account.splitlines()[0]}"
+    return Rehearsed(Judgement(plan.name, passed, headline, verdicts, notes=list(plan.notes)),
+                     config=plan.config_rel, dataset=plan.dataset_rel)
+
+
 def rehearse_one(root: Path, sdk: Path, plan: planning.RolloutPlan, timeout: float, progress: bool,
                  cancel: threading.Event | None = None) -> Rehearsed:
     out = _output_root(root)
     rel_out = "/".join((*OUTPUT, plan.name))
     if _sandboxed(root, plan.name):
-        verdict = Verdict("runs", None, SANDBOX_REASON)
-        return Rehearsed(Judgement(plan.name, True, f"preflight only: {SANDBOX_REASON}", [verdict], notes=list(plan.notes)),
-                         config=plan.config_rel, dataset=plan.dataset_rel)
+        return _preflight_only(root, sdk, plan, timeout)
     rehearsal = build(plan.rows, plan.with_gold)
     _clear_previous(out, plan.name)
     dataset = out / f"{plan.name}.rehearsal.jsonl"

@@ -38,6 +38,8 @@ def test_every_bundled_template_rehearses_green(synced_scenarios):
             assert result["means"] == {"gold": 1.0, "wrong": 0.0, "empty": 0.0}, (scenario.id, result["means"])
         else:
             assert result["headline"].startswith("preflight only: Harbor") and "rows" not in result
+            [preflight] = [v for v in result["verdicts"] if v["name"] == "preflight"]
+            assert preflight["holds"] is True and "HarborBackend built" in preflight["detail"], preflight
     print("\n" + "\n".join(f"{sid}: exit {code}: {headline}" for sid, (code, headline) in table.items()))
     # llm-judge: the judge's calls reached the scripted model (gold and wrong are judged; an empty answer
     # scores 0 unjudged), and its own SCORE line was answered: its word-overlap fallback would have given
@@ -70,3 +72,25 @@ def test_a_workspace_laid_out_like_the_platforms_template_rehearses_green(synced
     [result] = report["rollouts"]
     assert code == 0 and result["ok"], result
     assert result["config"] == "configs/eval/my-rollout.toml"
+
+
+def test_a_harbor_rollout_the_sdk_rejects_fails_its_preflight(synced_scenarios):
+    """HarborBackend validates its arguments when the entrypoint is imported, as eval run and submit import
+    it: a queue depth of 0 is refused there, before any sandbox, and rehearse names the line."""
+    harbor = next(s for s in h.SCENARIOS if not s.eval_run)
+    ws = synced_scenarios[harbor.id]
+    [main] = list((ws / "rollouts").glob("*/main.py"))
+    text = main.read_text(encoding="utf-8")
+    anchor = "    orchestrator=TrialQueue(n_concurrent=N_CONCURRENT),\n"
+    assert anchor in text, "the Harbor template changed"
+    main.write_text(text.replace(anchor, anchor + "    max_queue_depth=0,\n"), encoding="utf-8")
+    try:
+        code, report, stderr = rehearse(ws, "--rows", "0")
+    finally:
+        main.write_text(text, encoding="utf-8")
+    assert report is not None, stderr[-3000:]
+    [result] = report["rollouts"]
+    assert code == 1 and not result["ok"]
+    line = text[: text.index(anchor)].count("\n")   # the `HarborBackend(` call opens on the line before
+    assert result["headline"].startswith("preflight failed: the SDK's import of the entrypoint failed: ValueError: max_queue_depth")
+    assert result["headline"].endswith(f"at rollouts/{main.parent.name}/main.py:{line}"), result["headline"]
