@@ -34,13 +34,13 @@ import round2  # noqa: E402
 import templates  # noqa: E402
 import workspaces  # noqa: E402
 from cases import Case, Plan, Skip  # noqa: E402
-from sandbox import PY, Sandbox, content_view, diff, leftovers, snapshot  # noqa: E402
+from sandbox import MEMORY_LIMIT_MB, PY, Sandbox, content_view, diff, leftovers, snapshot  # noqa: E402
 
 # osmosis's own per-user cache, made on first use: the key that seals its undo journals (generator/core/journal.py)
 OWN_CACHE = {"new home/.cache", "new home/.cache/osmosis-workspace", "new home/.cache/osmosis-workspace/journal.key"}
 
 COLUMNS = ("tracebacks", "hangs", "outside_writes", "code_ran", "data_lost", "leftovers", "inconsistent",
-           "secrets_printed", "raw_output")
+           "secrets_printed", "raw_output", "over_memory")
 MUST_BE_ZERO = COLUMNS
 
 
@@ -58,6 +58,8 @@ class Result:
     inconsistent: list = field(default_factory=list)
     secrets_printed: int = 0  # runs whose output held the sandbox's canary secret
     raw_output: int = 0  # runs of a clean_output case that printed a control character or invalid UTF-8
+    peak_mb: float = 0.0  # the highest peak RSS of the case's runs
+    over_memory: int = 0  # runs whose peak RSS passed MEMORY_LIMIT_MB
     skipped: str = ""
     harness_error: str = ""
     seconds: float = 0.0
@@ -69,7 +71,7 @@ class Result:
     def failed(self) -> bool:
         return bool(self.tracebacks or self.hangs or self.outside_writes or self.code_ran or self.data_lost
                     or self.leftovers or self.inconsistent or self.secrets_printed or self.raw_output
-                    or self.harness_error)
+                    or self.over_memory or self.harness_error)
 
     def problems(self) -> str:
         parts = []
@@ -84,6 +86,8 @@ class Result:
             parts.append("code ran")
         if self.secrets_printed:
             parts.append("secret printed")
+        if self.over_memory:
+            parts.append(f"peak memory {self.peak_mb:.0f} MB (limit {MEMORY_LIMIT_MB} MB)")
         if self.raw_output:
             parts.append("raw control characters or invalid UTF-8 in the output")
         if self.harness_error:
@@ -210,6 +214,8 @@ def run_case(case: Case, index: int, root: Path, timeout: float, keep: bool) -> 
         res.hangs = sum(r.hang for r in runs)
         res.secrets_printed = sum(r.secret_printed for r in runs)
         res.raw_output = sum(r.raw_control for r in runs) if plan.clean_output else 0
+        res.peak_mb = max((r.peak_mb for r in runs), default=0.0)
+        res.over_memory = sum(r.peak_mb > MEMORY_LIMIT_MB for r in runs)
         res.commands = [" ".join(shlex.quote(a) for a in r.argv) for r in runs]
         res.last_lines = [r.last_line() for r in runs]
         ws_after = _protect(sb.ws)
@@ -245,7 +251,7 @@ def table(results: list[Result]) -> str:
     by_cat: dict[str, list[Result]] = defaultdict(list)
     for r in results:
         by_cat[r.category].append(r)
-    head = ["category", "cases", "skipped", "exit codes", *COLUMNS]
+    head = ["category", "cases", "skipped", "exit codes", "peak MB", *COLUMNS]
     rows = []
     totals = Counter()
     for cat in sorted(by_cat):
@@ -253,10 +259,12 @@ def table(results: list[Result]) -> str:
         ran = [r for r in rs if not r.skipped]
         codes = Counter(c if c is not None else "killed" for r in ran for c in r.exit_codes)
         counts = {col: sum(1 for r in ran if getattr(r, col)) for col in COLUMNS}
+        peak = max((r.peak_mb for r in ran), default=0.0)
         rows.append([cat, len(ran), len(rs) - len(ran), " ".join(f"{k}:{v}" for k, v in sorted(codes.items(), key=str)),
-                     *[counts[c] for c in COLUMNS]])
+                     f"{peak:.0f}", *[counts[c] for c in COLUMNS]])
         totals.update({"cases": len(ran), "skipped": len(rs) - len(ran), **counts})
-    rows.append(["TOTAL", totals["cases"], totals["skipped"], "", *[totals[c] for c in COLUMNS]])
+    overall = max((r.peak_mb for r in results if not r.skipped), default=0.0)
+    rows.append(["TOTAL", totals["cases"], totals["skipped"], "", f"{overall:.0f}", *[totals[c] for c in COLUMNS]])
     widths = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
     line = lambda cells: "| " + " | ".join(str(c).ljust(w) for c, w in zip(cells, widths)) + " |"  # noqa: E731
     sep = "|" + "|".join("-" * (w + 2) for w in widths) + "|"

@@ -13,7 +13,7 @@ from pathlib import Path
 import yaml
 
 from cases import USER_MARK, Case, Plan, Sandbox, add, blank_template, copy_base, template_plan
-from sandbox import PY, Run, _finish
+from sandbox import PY, Run, _finish, _watch_peak
 
 REF = "refs/osmosis/pristine"
 
@@ -50,6 +50,7 @@ def shell_run(sb: Sandbox, pre: str, *argv, stdout: str = "pipe", cwd: Path | No
     started = time.monotonic()
     proc = subprocess.Popen(["sh", "-c", cmd], cwd=cwd or sb.work, env=sb.env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+    _watch_peak(proc)   # sh execs the CLI: the same process, so its VmHWM is the CLI's
     result = _finish(proc, args, started, sb.timeout)
     sb.runs.append(result)
     return result
@@ -310,5 +311,60 @@ def yaml_doc_cases() -> list[Case]:
     return out
 
 
+# -- point 9: dataset shapes that cost time or memory out of proportion to their size ------------------
+
+
+def _parquet_dictionary(path: Path) -> None:
+    """2M rows of a dictionary-encoded `metadata` column, half of them bad JSON: ~40 KB on disk."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rows = 2_000_000
+    values = pa.array(['{"id": 1}', "not json", '{"id": 2}', '{"id": "three"}'])
+    metadata = pa.DictionaryArray.from_arrays(pa.array([i % 4 for i in range(rows)], pa.int8()), values)
+    prompts = pa.DictionaryArray.from_arrays(pa.array([0] * rows, pa.int8()), pa.array(["q"]))
+    pq.write_table(pa.table({"user_prompt": prompts, "metadata": metadata}), path)
+
+
+def _parquet_row_groups(path: Path) -> None:
+    """200,000 one-row row groups: a footer of tens of MB in front of almost no data."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.table({"user_prompt": ["q"] * 200_000, "ground_truth": ["1"] * 200_000})
+    pq.write_table(table, path, row_group_size=1)
+
+
+def _many_datasets(ws: Path) -> None:
+    """100,000 one-line datasets, each with several findings (no prompt column, a bad metadata text)."""
+    data = ws / "data" / "many"
+    data.mkdir(parents=True)
+    for i in range(100_000):
+        (data / f"d{i:06d}.jsonl").write_text('{"prompt": 1, "metadata": "{", "answer": null}\n')
+
+
+def dataset_scale_cases() -> list[Case]:
+    shapes = {"parquet-2M-dictionary-rows": ("data/extra.parquet", _parquet_dictionary),
+              "parquet-200k-row-groups": ("data/extra.parquet", _parquet_row_groups),
+              "100k-one-line-datasets": (None, None)}
+    out = []
+    for shape, (rel, make) in shapes.items():
+        for command in ("doctor", "validate"):
+            if command == "validate" and rel is None:
+                continue
+
+            def prepare(sb: Sandbox, rel=rel, make=make, command=command) -> Plan:
+                ws = copy_base(sb, "blank-ws")
+                if rel is None:
+                    _many_datasets(ws)
+                else:
+                    make(ws / rel)
+                target = [ws] if command == "doctor" else [ws / rel]
+                return Plan(lambda s: s.run(command, *target, timeout=max(s.timeout, 120)))
+            out.append(Case("dataset-scale", f"{shape}-{command}", prepare))
+    return out
+
+
 def all_cases() -> list[Case]:
-    return ref_cases() + glob_cases() + work_cases() + scale_cases() + fix_cases() + edge_cases() + yaml_doc_cases()
+    return (ref_cases() + glob_cases() + work_cases() + scale_cases() + fix_cases() + edge_cases() + yaml_doc_cases()
+            + dataset_scale_cases())

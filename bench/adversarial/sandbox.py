@@ -18,6 +18,7 @@ import signal
 import stat
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +26,8 @@ from pathlib import Path
 PY = sys.executable
 PRIVDROP = ["setpriv", "--bounding-set=-all", "--inh-caps=-all"]
 TRACEBACK = "Traceback (most recent call last)"
+# Issue 18's bound: no case may take more memory than this (the peak of the CLI and what it waited for).
+MEMORY_LIMIT_MB = 500
 # In every run's environment: a command that prints it disclosed a secret (issue 18, point 4).
 CANARY = "sk-campaign-canary-7f3a9c"
 
@@ -51,6 +54,7 @@ class Run:
     hang: bool = False
     killed: bool = False  # we sent the signal on purpose (kill category)
     raw: bytes = b""  # stdout and stderr as they came
+    peak_mb: float = 0.0  # the CLI process's peak resident memory (VmHWM, polled)
 
     @property
     def secret_printed(self) -> bool:
@@ -84,12 +88,36 @@ class Run:
         return lines[-1][:200] if lines else ""
 
 
+def _watch_peak(proc: subprocess.Popen) -> None:
+    """Poll the child's VmHWM (its own high-water RSS since exec) until it is gone; keep the highest.
+    wait4's ru_maxrss would not do: Linux folds the forking parent's RSS at fork time into the child's
+    maximum at exec, and the campaign itself holds hundreds of MB after writing a big input file."""
+    status = Path(f"/proc/{proc.pid}/status")
+
+    def poll() -> None:
+        while True:
+            try:
+                text = status.read_text()
+            except OSError:
+                return
+            line = next((ln for ln in text.splitlines() if ln.startswith("VmHWM:")), None)
+            if line is None:  # a zombie: exited, not yet reaped
+                return
+            proc.peak_kb = max(proc.peak_kb, int(line.split()[1]))
+            time.sleep(0.02)
+
+    proc.peak_kb = 0
+    threading.Thread(target=poll, daemon=True).start()
+
+
 def _start(argv: list[str], cwd: Path, env: dict[str, str], privdrop: bool) -> subprocess.Popen:
     full = [PY, "-m", "generator", *argv]
     if privdrop and os.geteuid() == 0:
         full = PRIVDROP + full
-    return subprocess.Popen(full, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    proc = subprocess.Popen(full, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             stdin=subprocess.DEVNULL, start_new_session=True, preexec_fn=_default_sigint)
+    _watch_peak(proc)
+    return proc
 
 
 def _default_sigint() -> None:
@@ -115,7 +143,8 @@ def _finish(proc: subprocess.Popen, argv: list[str], started: float, timeout: fl
         hang = True
     code = None if hang or killed else proc.returncode
     text = out.decode("utf-8", "replace")
-    return Run(argv, code, text, time.monotonic() - started, hang=hang, killed=killed, raw=out)
+    return Run(argv, code, text, time.monotonic() - started, hang=hang, killed=killed, raw=out,
+               peak_mb=round(getattr(proc, "peak_kb", 0) / 1024, 1))
 
 
 @dataclass
