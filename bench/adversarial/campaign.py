@@ -100,11 +100,16 @@ def all_cases(disk: bool, seed: int) -> list[Case]:
             + git_and_output.all_cases())
 
 
+# Categories whose every case spends a minute or more building its input: a full run or --category only.
+HEAVY = {"dataset-scale"}
+
+
 def quick_subset(cases: list[Case], per_category: int, seed: int) -> list[Case]:
     rnd = random.Random(seed)
     by_cat: dict[str, list[Case]] = defaultdict(list)
     for c in cases:
-        by_cat[c.category].append(c)
+        if c.category not in HEAVY:
+            by_cat[c.category].append(c)
     chosen = []
     for cat, items in by_cat.items():
         chosen += rnd.sample(items, min(per_category, len(items)))
