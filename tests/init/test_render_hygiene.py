@@ -7,6 +7,8 @@ installed template folder holds `__pycache__/*.pyc`. copier drops those only for
 
 from __future__ import annotations
 
+import subprocess
+
 import shutil
 from pathlib import Path
 
@@ -74,9 +76,8 @@ def test_init_and_rollout_new_from_installed_templates_write_no_bytecode(tmp_pat
 
 def test_ctrl_c_during_the_first_commit_leaves_nothing(tmp_path, monkeypatch):
     def interrupted(target, **kwargs):
-        import git
-
-        git.Repo.init(target).git.add(A=True)  # `git init` and `git add` done, the commit not yet
+        subprocess.run(["git", "init", "-q", str(target)], check=True)
+        subprocess.run(["git", "add", "-A"], cwd=target, check=True)  # `git init` and `git add` done, the commit not yet
         raise KeyboardInterrupt
 
     monkeypatch.setattr(generator.scaffold.init_workspace, "make_first_commit", interrupted)
@@ -94,9 +95,7 @@ def test_ctrl_c_during_the_first_commit_keeps_only_the_users_files(tmp_path, mon
     (target / "README.md").write_text("my readme\n")
 
     def interrupted(folder, **kwargs):
-        import git
-
-        git.Repo.init(folder)
+        subprocess.run(["git", "init", "-q", str(folder)], check=True)
         raise KeyboardInterrupt
 
     monkeypatch.setattr(generator.scaffold.init_workspace, "make_first_commit", interrupted)
