@@ -29,7 +29,10 @@ def validate(schema: str, *files: Path) -> None:
 
 
 def repo_files(pattern: str) -> list[Path]:
-    return sorted(p for p in REPO.glob(pattern) if ".venv" not in p.parts and ".git" not in p.parts)
+    """This repository's files (tracked or new, not ignored: no virtualenv) matching a git pathspec glob."""
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", f":(glob){pattern}"],
+                            cwd=REPO, capture_output=True, text=True, check=True).stdout
+    return sorted({REPO / rel for rel in listed.split("\0") if rel})
 
 
 def test_this_repositorys_workflows_validate():
@@ -39,7 +42,7 @@ def test_this_repositorys_workflows_validate():
 
 
 def test_every_action_file_validates():
-    actions = repo_files("**/action.yml") + repo_files("**/action.yaml")
+    actions = repo_files("**/action.y*ml")
     assert REPO / "action.yml" in actions
     validate("vendor.github-actions", *actions)
 
