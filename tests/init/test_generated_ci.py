@@ -114,8 +114,9 @@ def test_an_unreachable_source_fails_the_install_step_with_one_line_naming_it(ru
     [install] = run_steps(ws, runner_venv, "doctor", tmp_path)  # the runner stops at the failed step
     assert install.returncode == 1
     errors = [line for line in install.stdout.splitlines() if line.startswith("::error")]
-    assert errors == [f"::error::could not install the checker from '{source}' "
-                      "(checker_source in .copier-answers.yml; pip's reason is above)"], install.stdout
+    expected = (f"::error::could not install the checker from '{source}' "
+                "(checker_source in .copier-answers.yml; pip's reason is above)")
+    assert errors == [expected], install.stdout
     assert "127.0.0.1" in install.stderr  # pip's own reason, above the annotation
 
 

@@ -162,9 +162,9 @@ def test_install_step_failure_is_one_error_line_naming_the_source(tmp_path):
     (bindir / "python").chmod(0o755)
     proc = run_step(step_named("Install osmosis-workspace"), inputs_with(version="9.9.9"), tmp_path, bindir, tmp_path)
     assert proc.returncode == 1
-    assert [line for line in proc.stdout.splitlines() if line.startswith("::error")] == [
-        "::error::could not install osmosis-workspace from 'osmosis-workspace==9.9.9' "
-        "(the action's version input; pip's reason is above)"]
+    expected = ("::error::could not install osmosis-workspace from 'osmosis-workspace==9.9.9' "
+                "(the action's version input; pip's reason is above)")
+    assert [line for line in proc.stdout.splitlines() if line.startswith("::error")] == [expected]
 
 
 # ------------------------------------------------------------------------------------ doctor steps
