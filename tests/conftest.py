@@ -31,3 +31,23 @@ def make_workspace(tmp_path):
         return target
 
     return make
+
+
+@pytest.fixture(scope="session")
+def release_dist(tmp_path_factory) -> Path:
+    """The sdist and wheel of this checkout, built once per test run by the release workflow's own
+    build step (`.github/scripts/release_check.py build`); every test that needs a wheel shares it."""
+    import sys
+
+    repo = Path(__file__).resolve().parents[1]
+    dist = tmp_path_factory.mktemp("release") / "dist"
+    proc = subprocess.run([sys.executable, str(repo / ".github/scripts/release_check.py"), "build", "--outdir", str(dist)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return dist
+
+
+@pytest.fixture(scope="session")
+def release_wheel(release_dist) -> Path:
+    (wheel,) = release_dist.glob("osmosis_workspace-*.whl")
+    return wheel

@@ -36,11 +36,8 @@ def _inherit_dependencies(python: Path) -> None:
 
 
 @pytest.mark.slow
-def test_wheel_installs_and_initialises_a_workspace(tmp_path):
-    dist = tmp_path / "dist"
-    run([sys.executable, "-m", "build", "--wheel", "--outdir", dist, REPO])
-    wheels = list(dist.glob("osmosis_workspace-*.whl"))
-    assert len(wheels) == 1
+def test_wheel_installs_and_initialises_a_workspace(tmp_path, release_wheel):
+    wheels = [release_wheel]  # built once per run from the sdist, by the release workflow's build step
 
     venv = tmp_path / "venv"
     # The wheel is installed for real (not editable, no deps). Its dependencies come from the environment this

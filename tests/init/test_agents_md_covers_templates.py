@@ -97,7 +97,10 @@ def test_workspace_readme_quick_start_installs_what_its_commands_run(agents_md):
     ws, _ = agents_md
     readme = (ws / "README.md").read_text(encoding="utf-8")
     quick_start = readme[readme.index("## Quick start"):readme.index("Then the platform's CLI")]
-    assert "pip install osmosis-workspace" in quick_start  # `osmosis doctor`
+    # `osmosis doctor`, installed as the generated CI installs it (checker_source, default: this version from PyPI)
+    from generator import __version__
+
+    assert f'pip install "osmosis-workspace=={__version__}"' in quick_start
     # the tests run in the rollout's own locked environment, whose dev group brings pytest
     assert "uv run --project rollouts/<rollout> pytest" in quick_start
     import tomllib

@@ -25,8 +25,11 @@ def test_ci_workflow_is_a_valid_github_workflow_running_doctor(make_workspace):
     assert set(data[True]) == {"push", "pull_request"}  # YAML 1.1 reads the key `on` as True
     runs = [s.get("run", "") for job in data["jobs"].values() for s in job["steps"]]
     uses = [s.get("uses", "") for job in data["jobs"].values() for s in job["steps"]]
-    # CI installs the version that generated the workspace, not whatever is newest
-    assert f'pip install "osmosis-workspace=={__version__}"' in runs and "osmosis doctor --format github" in runs
+    # CI installs the version that generated the workspace, not whatever is newest, from the one place
+    # both jobs read (checker_source, recorded at init: tests/init/test_generated_ci.py runs these steps)
+    assert data["env"]["OSMOSIS_CHECKER"] == f"osmosis-workspace=={__version__}"
+    assert sum("pip install --disable-pip-version-check --quiet $OSMOSIS_CHECKER" in r for r in runs) == 2
+    assert "osmosis doctor --format github" in runs
     assert any(u.startswith("actions/setup-python@") for u in uses)
 
 
@@ -37,7 +40,8 @@ def test_ci_workflow_rehearses_pull_requests_on_python_312_with_uv(make_workspac
     versions = [s["with"]["python-version"] for s in job["steps"] if s.get("uses", "").startswith("actions/setup-python@")]
     runs = [s.get("run", "") for s in job["steps"]]
     assert versions == ["3.12"]
-    assert runs[-3:] == [f'pip install uv "osmosis-workspace=={__version__}"', "uv sync", "osmosis-workspace rehearse"]
+    assert "$OSMOSIS_CHECKER" in runs[-3] and " uv\n" in runs[-3]
+    assert runs[-2:] == ["uv sync", "osmosis-workspace rehearse"]
 
 
 def test_git_ignores_secrets_and_caches_but_not_the_example(make_workspace):

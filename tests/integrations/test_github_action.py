@@ -155,6 +155,18 @@ def test_install_step_command_line(version, spec, recording_python, tmp_path):
         assert (Path(spec) / "pyproject.toml").is_file()
 
 
+def test_install_step_failure_is_one_error_line_naming_the_source(tmp_path):
+    bindir = tmp_path / "failbin"  # a `python` whose pip cannot reach anything
+    bindir.mkdir()
+    (bindir / "python").write_text("#!/bin/sh\necho 'ERROR: No matching distribution found' >&2\nexit 1\n", encoding="utf-8")
+    (bindir / "python").chmod(0o755)
+    proc = run_step(step_named("Install osmosis-workspace"), inputs_with(version="9.9.9"), tmp_path, bindir, tmp_path)
+    assert proc.returncode == 1
+    expected = ("::error::could not install osmosis-workspace from 'osmosis-workspace==9.9.9' "
+                "(the action's version input; pip's reason is above)")
+    assert [line for line in proc.stdout.splitlines() if line.startswith("::error")] == [expected]
+
+
 # ------------------------------------------------------------------------------------ doctor steps
 
 
