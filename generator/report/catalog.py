@@ -22,6 +22,7 @@ def rule_data(rule: Rule) -> dict:
         "fix": rule.fix,
         "fixable": rule.fixable,
         "source": rule.source,
+        "url": rule.url,
     }
 
 
@@ -118,6 +119,29 @@ def _markdown(rules: list[Rule]) -> str:
             if r.source:
                 out += ["", f"**Source.** {_source(r.source)}"]
     return "\n".join(out) + "\n"
+
+
+def _explained(r: Rule) -> str:
+    """One rule for `osmosis rule CODE`: the sections of its docs/checks.md entry, as text."""
+    fixable = "yes, `osmosis doctor --fix` repairs it" if r.fixable else "no, fix it by hand"
+    out = [f"{r.code} ({r.name})", "", f"Family: {FAMILIES.get(r.family, r.family)}. Severity: {r.severity.value}. Fixable: {fixable}.", ""]
+    sections = [("What it checks", r.summary), ("Why it matters", r.why), ("Example", r.example), ("Fix", r.fix),
+                ("Source", r.source)]  # fmt: skip
+    for title, text in sections:
+        if text:
+            out += [title, *("    " + line for line in text.rstrip("\n").split("\n")), ""]
+    out.append(f"Docs: {r.url}")
+    return "\n".join(out) + "\n"
+
+
+def explain(rules: list[Rule], fmt: str, stream: TextIO, single: bool = True) -> None:
+    """`osmosis rule`: one rule (``single``) or each of ``rules`` in full, as text or JSON."""
+    if fmt == "json":
+        data = rule_data(rules[0]) if single else {"schema_version": 1, "rules": [rule_data(r) for r in rules]}
+        json.dump(data, stream, indent=2, ensure_ascii=False)
+        stream.write("\n")
+    else:
+        stream.write("\n".join(_explained(r) for r in rules))
 
 
 def write(rules: list[Rule], fmt: str, stream: TextIO) -> None:
