@@ -224,10 +224,9 @@ def _read_settings(ws: Workspace) -> tuple[Settings, list[Diagnostic], list[Unkn
             read(reader, value, values)
             continue
         guess = closest(key, KNOWN_SETTINGS)
-        hint = f"Did you mean {guess!r}?" if guess else UNKNOWN_SETTING.fix
         line = reader.at(key)
         reader.found.append(
-            UNKNOWN_SETTING.at(PYPROJECT, f"unknown setting `{key}` in [tool.osmosis]" + (f"; did you mean `{guess}`?" if guess else ""), line=line, column=1 if line else None, hint=hint)
+            UNKNOWN_SETTING.at(PYPROJECT, f"unknown setting `{key}` in [tool.osmosis]" + (f"; did you mean `{guess}`?" if guess else ""), line=line, column=1 if line else None)
         )
     return Settings(**values), reader.found, reader.unknown
 
