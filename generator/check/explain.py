@@ -23,8 +23,8 @@ def find_rule(code: str, rules: list[Rule]) -> Rule:
     upper = wanted.upper()
     members = [r.code for r in rules if r.code.startswith(upper)] if upper.isalpha() else []
     if members:  # a prefix such as `CFG`: say which rules it covers
-        shown = ", ".join(members[:8]) + (", ..." if len(members) > 8 else "")
-        raise UserError(f"{wanted!r} is a prefix of {len(members)} rules ({shown}); give one code, or --all")
+        raise UserError(f"{wanted!r} is a prefix of {len(members)} rules ({members[0]} to {members[-1]}); give one code "
+                        f"(`osmosis doctor --list-checks --select {upper}` lists them)")
     by_name = {r.name: r.code for r in rules}
     named = closest(wanted.lower(), by_name)
     guess = f"{by_name[named]} ({named})" if named and not wanted[-1:].isdigit() else suggest_code(wanted)

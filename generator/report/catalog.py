@@ -69,6 +69,8 @@ def _markdown(rules: list[Rule]) -> str:
         "`ignore` and `per-file-ignores` under `[tool.osmosis]` in the workspace's `pyproject.toml`,",
         "or on one line of a TOML config with a trailing `# osmosis: ignore[CODE]` comment.",
         "Checks marked fixable are repaired by `osmosis doctor --fix`.",
+        "`osmosis rule CODE` prints one check's section; every finding in `--format json` (`url`)",
+        "and `--format sarif` (`helpUri`) links to its section here.",
         "",
         "Each check names its **source**: the osmosis-ai 0.3.7 file whose behaviour it mirrors",
         "(`osmosis_ai/...`), a section of the workspace contract (`contract §N`), the Agent Skills",
