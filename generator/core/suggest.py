@@ -52,6 +52,8 @@ def closest(word: str, known: Iterable[str], *, cutoff: float = 0.6) -> str | No
         found = hits()
         if len(found) == 1:
             return found[0]
+        if len(found) > 1:  # `size` for `batch_size` or `max_size`: a guess would be a coin toss
+            return None
     return None
 
 
