@@ -354,7 +354,7 @@ def doctor_command(
 
     outcome = diagnose(ws, cli_select, cli_ignore, strict, verbose)
 
-    from generator.check.source_lines import source_reader
+    from generator.check.source_lines import workspace_source
     from generator.report import Report
 
     report = Report(
@@ -370,7 +370,7 @@ def doctor_command(
         fixes=fixes if fmt in ("text", "json") else [],
         path_prefix=ws.repo_prefix,
         output_format=output_format,
-        source=source_reader(ws) if fmt == "text" and output_format == "full" else None,
+        source=workspace_source(ws) if fmt == "text" and output_format == "full" else None,
     )
     if fix and fmt == "text" and not fixes:
         print("Nothing to fix automatically.", file=sys.stderr)

@@ -1,30 +1,34 @@
-"""The line of a workspace file a finding points at, for the text report's snippet under it.
+"""The line of a file a finding points at, for the text report's snippet under it.
 
-Read through the snapshot (`Workspace.read_text`: nothing outside the workspace, nothing past the size
-cap, nothing but regular files), and only for the hand-written text kinds: a dataset row can be a
-megabyte of someone's data. A secret is never shown: no line for the secrets family, and no line in
-which the secret scanner sees a credential.
+Only for the hand-written text kinds (a dataset row can be a megabyte of someone's data), read with the
+same bounds as the checks (doctor: through the snapshot, nothing outside the workspace; validate: the
+files the user named, regular files under the size cap). A secret is never shown: no line for the
+secrets family, and no line in which the secret scanner sees a credential.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from generator.core.diagnostics import Diagnostic
-from generator.core.workspace import Workspace
+from generator.core.workspace import MAX_TEXT_BYTES, Workspace
 
 _TEXT_KINDS = (".toml", ".py", ".md", ".yml", ".yaml", ".cfg", ".txt")
 _NEVER_SHOWN = ("SEC",)
 
+Reader = Callable[[Diagnostic], "str | None"]
 
-def source_reader(ws: Workspace) -> Callable[[Diagnostic], str | None]:
-    """A function from a finding to the raw text of its line (None when it has no line to show)."""
+
+def source_reader(read: Callable[[str], str | None]) -> Reader:
+    """A function from a finding to the raw text of its line (None when it has none to show);
+    ``read`` gives a finding's file text by its path."""
     from generator.check.families.secrets import known_credential
 
     def line_of(d: Diagnostic) -> str | None:
         if d.path is None or d.line is None or d.code.startswith(_NEVER_SHOWN) or not d.path.endswith(_TEXT_KINDS):
             return None
-        text = ws.read_text(ws.root / d.path)
+        text = read(d.path)
         if text is None:
             return None
         lines = text.split("\n")
@@ -34,3 +38,24 @@ def source_reader(ws: Workspace) -> Callable[[Diagnostic], str | None]:
         return None if known_credential(line) else line
 
     return line_of
+
+
+def workspace_source(ws: Workspace) -> Reader:
+    """Lines of a workspace's files, through its snapshot (doctor)."""
+    return source_reader(lambda relative: ws.read_text(ws.root / relative))
+
+
+def files_source(files: dict[str, Path]) -> Reader:
+    """Lines of the files `validate` checked, by the path its findings show."""
+    from generator.core.bounded import Unreadable, read_capped
+
+    def read(display: str) -> str | None:
+        path = files.get(display)
+        if path is None:
+            return None
+        try:
+            return read_capped(path, MAX_TEXT_BYTES).decode("utf-8").replace("\r\n", "\n")
+        except (Unreadable, UnicodeDecodeError):
+            return None
+
+    return source_reader(read)

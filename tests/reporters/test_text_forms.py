@@ -137,3 +137,18 @@ def test_a_secret_is_never_shown_as_source(workspace_copy):
     result = CliRunner().invoke(app, ["doctor", str(workspace_copy), "--select", "CFG,SEC"])
     assert result.exit_code == 1 and "api_key" in result.stdout  # the findings are there
     assert token not in result.stdout and token[:12] not in result.stdout
+
+
+def test_validate_shows_source_lines_too_and_has_the_concise_form(workspace_copy):
+    _break(workspace_copy, "configs/training/multiply.toml", "lr = ", "learning_rate = ")
+    skill = workspace_copy / ".agents/skills/create-rollouts"
+    _break(workspace_copy, ".agents/skills/create-rollouts/SKILL.md", "\ndescription:", "\ndescripton:")
+    config = workspace_copy / "configs/training/multiply.toml"
+    runner = CliRunner()
+    full = runner.invoke(app, ["validate", str(config), str(skill)])
+    assert full.exit_code == 1
+    assert "      13 | learning_rate = 1e-6" in full.stdout and "      3 | descripton: " in full.stdout
+    concise = runner.invoke(app, ["validate", str(config), "--output-format", "concise"])
+    assert [line for line in concise.stdout.splitlines() if ": error " in line] == [
+        "configs/training/multiply.toml:13:1: error CFG003 unknown key `learning_rate` in [training]; did you mean `lr`?"]
+    assert concise.stdout.splitlines()[-1] == "1 error"
