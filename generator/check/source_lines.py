@@ -8,6 +8,7 @@ secrets family, and no line in which the secret scanner sees a credential.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -45,17 +46,24 @@ def workspace_source(ws: Workspace) -> Reader:
     return source_reader(lambda relative: ws.read_text(ws.root / relative))
 
 
-def files_source(files: dict[str, Path]) -> Reader:
-    """Lines of the files `validate` checked, by the path its findings show."""
+def files_source(files: dict[str, tuple[Path, Workspace | None]]) -> Reader:
+    """Lines of the files `validate` checked, by the path its findings show: through the file's
+    workspace when it has one (nothing through a link out of it), else never through a link nor
+    from a file the system generates (`/proc/self/environ` holds a CI job's secrets)."""
     from generator.core.bounded import Unreadable, read_capped
+    from generator.core.paths import system_file
 
     def read(display: str) -> str | None:
-        path = files.get(display)
+        path, ws = files.get(display, (None, None))
         if path is None:
+            return None
+        if ws is not None:
+            return ws.read_text(path)
+        if os.path.islink(path) or system_file(path) is not None:
             return None
         try:
             return read_capped(path, MAX_TEXT_BYTES).decode("utf-8").replace("\r\n", "\n")
-        except (Unreadable, UnicodeDecodeError):
+        except (Unreadable, UnicodeDecodeError, OSError):
             return None
 
     return source_reader(read)

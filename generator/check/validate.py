@@ -327,7 +327,7 @@ def validate_command(
     workspaces = _Workspaces()
     groups: list[Group] = []
     everything: list[Diagnostic] = []
-    files: dict[str, Path] = {}  # display -> file, for the source lines of `--output-format full`
+    files: dict[str, tuple[Path, Workspace | None]] = {}  # display -> file, for `--output-format full`
     file_strict: bool | None = None
     for index, target in enumerate(targets):
         if len(everything) >= RUN_FINDINGS_CAP:  # 100,000 one-line datasets made 400,000 findings (668 MB)
@@ -347,8 +347,8 @@ def validate_command(
 
             file_strict = load_settings(ws)[0].strict
         groups.append(Group(display, found))
-        files[display] = target.path
-        files[f"{display}/SKILL.md"] = target.path / "SKILL.md"  # a skill folder's findings are in its SKILL.md
+        files[display] = (target.path, ws)
+        files[f"{display}/SKILL.md"] = (target.path / "SKILL.md", ws)  # a skill folder's findings are in its SKILL.md
         everything += found
 
     only_ws = next(iter(workspaces.by_root.values())) if len(workspaces.by_root) == 1 else None

@@ -152,3 +152,15 @@ def test_validate_shows_source_lines_too_and_has_the_concise_form(workspace_copy
     assert [line for line in concise.stdout.splitlines() if ": error " in line] == [
         "configs/training/multiply.toml:13:1: error CFG003 unknown key `learning_rate` in [training]; did you mean `lr`?"]
     assert concise.stdout.splitlines()[-1] == "1 error"
+
+
+def test_validate_shows_no_line_of_a_file_a_link_leads_to(tmp_path):
+    secret = tmp_path / "secret.toml"
+    secret.write_text("token = 'hunter2-very-secret'\n[experiment]\nbogus = 1\n", encoding="utf-8")
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    (plain / "eval.toml").symlink_to(secret)
+    (plain / "own.toml").write_text("token = 'visible-line'\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["validate", str(plain / "eval.toml"), str(plain / "own.toml"), "--kind", "eval"])
+    assert "hunter2-very-secret" not in result.stdout
+    assert "| token = 'visible-line'" in result.stdout  # the file itself, not a link, is shown
