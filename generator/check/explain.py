@@ -1,5 +1,4 @@
-"""`osmosis rule CODE` (what `ruff rule` is to ruff) and `doctor --statistics`: the rule table and a
-run's findings told per rule."""
+"""`osmosis rule CODE` (what `ruff rule` is to ruff): one rule, or every rule, explained from the table."""
 
 from __future__ import annotations
 

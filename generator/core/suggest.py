@@ -14,10 +14,12 @@ import re
 from collections.abc import Iterable
 
 _WORDS = re.compile(r"[^0-9A-Za-z]+")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
 def _words(name: str) -> list[str]:
-    return [w for w in _WORDS.split(name.lower()) if w]
+    """`batchSize`, `Batch-Size` and `batch_size` are the words batch, size."""
+    return [w for w in _WORDS.split(_CAMEL.sub("_", name).lower()) if w]
 
 
 def _initials(name: str) -> str:
@@ -27,9 +29,10 @@ def _initials(name: str) -> str:
 def closest(word: str, known: Iterable[str], *, cutoff: float = 0.6) -> str | None:
     """The name of ``known`` that ``word`` most likely meant, or None when nothing is close.
 
-    Tried in order, the first that gives exactly one answer wins: the same words (case and `-`/`_`/`.`
-    aside), initials (`learning_rate` -> `lr`), a near-identical spelling, the last words of one
-    name (`epochs` -> `total_epochs`), then spelling (difflib, ``cutoff`` its similarity floor)."""
+    Tried in order, the first that gives one answer wins (two give none: a coin toss is no help): the
+    same words (case, camelCase and `-`/`_`/`.` aside), a near-identical spelling, initials
+    (`learning_rate` -> `lr`), the last words of one name (`epochs` -> `total_epochs`), then
+    spelling (difflib, ``cutoff`` its similarity floor)."""
     names = [k for k in dict.fromkeys(known) if k != word]
     if not names or not word:
         return None
@@ -44,8 +47,8 @@ def closest(word: str, known: Iterable[str], *, cutoff: float = 0.6) -> str | No
 
     for hits in (
         lambda: [k for k in names if "_".join(_words(k)) == joined],
-        lambda: [k for k in names if len(words) > 1 and _words(k) == [_initials(word)]],
         lambda: spelt(max(cutoff, 0.85)),  # `ignores` is `ignore`, before `per-file-ignores` by its last word
+        lambda: [k for k in names if len(words) > 1 and _words(k) == [_initials(word)]],
         lambda: [k for k in names if len(_words(k)) > len(words) and _words(k)[-len(words):] == words],
         lambda: spelt(cutoff),
     ):

@@ -35,6 +35,8 @@ def test_a_misspelt_code_in_select_is_a_usage_error_with_a_suggestion(workspace_
     ("ignores", ["ignore", "per-file-ignores"], "ignore"),        # a near spelling beats a last word
     ("Batch-Size", ["batch_size", "n"], "batch_size"),            # case and separators
     ("descripton", ["name", "description"], "description"),      # spelling
+    ("passThreshold", ["pass_threshold", "n"], "pass_threshold"), # camelCase
+    ("ground_truth", ["groundtruth", "gt"], "groundtruth"),       # spelling before initials
     ("size", ["batch_size", "max_size"], None),                   # two names end so: no guess
     ("zebra", ["lr", "n"], None),
     ("", ["lr"], None),
