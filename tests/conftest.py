@@ -51,3 +51,27 @@ def release_dist(tmp_path_factory) -> Path:
 def release_wheel(release_dist) -> Path:
     (wheel,) = release_dist.glob("osmosis_workspace-*.whl")
     return wheel
+
+
+@pytest.fixture(scope="session")
+def _multiply_once(tmp_path_factory):
+    """One `osmosis init --template multiply` (with git and an origin) per test session, to copy."""
+    from typer.testing import CliRunner
+
+    from generator.cli import app
+
+    target = tmp_path_factory.mktemp("pristine") / "demo"
+    result = CliRunner().invoke(app, ["init", str(target), "--template", "multiply", "--defaults", "--data", "workspace_name=demo"])
+    assert result.exit_code == 0, result.output
+    subprocess.run(["git", "remote", "add", "origin", "https://github.com/example/demo.git"], cwd=target, check=True, capture_output=True)
+    return target
+
+
+@pytest.fixture
+def workspace_copy(_multiply_once, tmp_path):
+    """A fresh copy of a multiply workspace (git included), cheaper than an init per test."""
+    import shutil
+
+    target = tmp_path / "demo"
+    shutil.copytree(_multiply_once, target, symlinks=True)
+    return target

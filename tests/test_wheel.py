@@ -81,3 +81,13 @@ def test_wheel_installs_and_initialises_a_workspace(tmp_path, release_wheel):
     # pip byte-compiled the bundled templates' .py files on install; none of that bytecode is rendered
     assert list((venv / "lib").rglob("_bundled/templates/**/*.pyc")), "pip did not compile the templates"
     assert [p for p in ws.rglob("*") if p.name == "__pycache__" or p.suffix == ".pyc"] == []
+
+    # issue 23: rules explain themselves from the wheel, with the docs link its metadata names
+    explained = run([venv / BIN / "osmosis", "rule", "CFG003", "--format", "json"], cwd=work, env=env).stdout
+    import json
+
+    from generator.core.rules import DOCS_URL, REPOSITORY_URL
+
+    assert json.loads(explained)["url"] == f"{DOCS_URL}#cfg003"
+    urls = run([python, "-c", "import importlib.metadata as m; print('\\n'.join(m.metadata('osmosis-workspace').get_all('Project-URL')))"]).stdout
+    assert f"Repository, {REPOSITORY_URL}" in urls.splitlines()

@@ -65,6 +65,14 @@ def check_format(fmt: str, allowed: tuple[str, ...], what: str) -> str:
     return fmt
 
 
+def check_output_format(value: str) -> str:
+    """`--output-format`: how text findings read (`full` with the source line, `concise` one line each)."""
+    value = value.lower()
+    if value not in ("full", "concise"):
+        raise UserError(f"--output-format {value}: choose full (the default) or concise")
+    return value
+
+
 @dataclass(frozen=True)
 class Selection:
     select: tuple[str, ...] | None = None  # None: everything
@@ -262,14 +270,26 @@ def output_stream(output: Path | None) -> Iterator[TextIO]:
         raise UserError(f"cannot write the report to {output}: {err.message.partition(': ')[2] or err.message}") from None
 
 
-def emit(report, fmt: str, output: Path | None) -> None:
-    """Write ``report`` in ``fmt`` to ``output`` (a file) or stdout."""
-    from generator.report import get_reporter
+def emit(report, fmt: str, output: Path | None, statistics: bool = False) -> None:
+    """Write ``report`` in ``fmt`` (its counts per rule with ``statistics``) to ``output`` (a file) or
+    stdout; with a file, the verdict line still goes to stdout, so a run never ends without a word."""
+    from generator.report import get_reporter, shown
 
-    writer = get_reporter(fmt)
+    if statistics:
+        from generator.report import statistics as stats
+
+        def writer(report, stream):
+            stats.write(shown(report), fmt, stream)
+    else:
+        writer = get_reporter(fmt)
     with output_stream(output) as stream:
         report.color = report.color and output is None and use_color(stream)
         writer(report, stream)
+    if output is not None:
+        from generator.core.diagnostics import printable
+        from generator.report.text import verdict
+
+        print(f"{verdict(report)} (report written to {printable(str(output))})")
 
 
 def find_workspace(path: Path) -> Workspace:
@@ -304,11 +324,15 @@ def doctor_command(
     list_checks: bool = False,
     output: Path | None = None,
     verbose: bool = False,
+    output_format: str = "full",
+    statistics: bool = False,
 ) -> int:
     cli_select, cli_ignore = split_selectors(select), split_selectors(ignore)
     if list_checks:
         return list_checks_command(format, cli_select, cli_ignore, output)
-    fmt = check_format(format, FINDING_FORMATS, "findings")
+    fmt = check_format(format, ("text", "json") if statistics else FINDING_FORMATS,
+                       "--statistics" if statistics else "findings")
+    output_format = check_output_format(output_format)
     started = time.perf_counter()
     ws = find_workspace(path)
     load_rules()
@@ -330,6 +354,7 @@ def doctor_command(
 
     outcome = diagnose(ws, cli_select, cli_ignore, strict, verbose)
 
+    from generator.check.source_lines import workspace_source
     from generator.report import Report
 
     report = Report(
@@ -344,8 +369,10 @@ def doctor_command(
         elapsed=time.perf_counter() - started,
         fixes=fixes if fmt in ("text", "json") else [],
         path_prefix=ws.repo_prefix,
+        output_format=output_format,
+        source=workspace_source(ws) if fmt == "text" and output_format == "full" else None,
     )
     if fix and fmt == "text" and not fixes:
         print("Nothing to fix automatically.", file=sys.stderr)
-    emit(report, fmt, output)
+    emit(report, fmt, output, statistics)
     return report.exit_code

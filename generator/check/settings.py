@@ -5,7 +5,6 @@ a bad setting is reported and left out, and the rest of the run goes on.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -14,6 +13,7 @@ from typing import Any
 from generator.core.diagnostics import Diagnostic
 from generator.core.names import name_problem
 from generator.check.registry import RULES, rule
+from generator.core.suggest import closest
 from generator.core.workspace import Workspace
 
 PYPROJECT = "pyproject.toml"
@@ -64,9 +64,14 @@ def known_selector(selector: str) -> bool:
 
 def suggest_code(selector: str) -> str | None:
     """The registered code or prefix closest to ``selector``, for a did-you-mean."""
+    numbered = re.fullmatch(r"([A-Za-z]+)0*(\d+)", selector.strip())
+    if numbered:  # `cfg3`, `CFG03`: the same family letters and number
+        prefix, number = numbered.group(1).upper(), int(numbered.group(2))
+        same = [c for c in RULES if c.rstrip("0123456789") == prefix and int(c[len(prefix):] or -1) == number]
+        if same:
+            return same[0]
     prefixes = {code.rstrip("0123456789") for code in RULES}
-    matches = difflib.get_close_matches(selector.upper(), [*RULES, *prefixes], n=1, cutoff=0.5)
-    return matches[0] if matches else None
+    return closest(selector.upper(), [*RULES, *sorted(prefixes)], cutoff=0.5)
 
 
 def key_line(text: str, key: str, table: str = "tool.osmosis") -> int | None:
@@ -218,11 +223,10 @@ def _read_settings(ws: Workspace) -> tuple[Settings, list[Diagnostic], list[Unkn
         if read is not None:
             read(reader, value, values)
             continue
-        guess = difflib.get_close_matches(key.replace("_", "-"), KNOWN_SETTINGS, n=1, cutoff=0.6)
-        hint = f"Did you mean {guess[0]!r}?" if guess else UNKNOWN_SETTING.fix
+        guess = closest(key, KNOWN_SETTINGS)
         line = reader.at(key)
         reader.found.append(
-            UNKNOWN_SETTING.at(PYPROJECT, f"unknown setting `{key}` in [tool.osmosis]", line=line, column=1 if line else None, hint=hint)
+            UNKNOWN_SETTING.at(PYPROJECT, f"unknown setting `{key}` in [tool.osmosis]" + (f"; did you mean `{guess}`?" if guess else ""), line=line, column=1 if line else None)
         )
     return Settings(**values), reader.found, reader.unknown
 

@@ -308,11 +308,13 @@ def validate_command(
     kind: str | None = None,
     strict: bool | None = None,
     only: str | None = None,
+    output_format: str = "full",
 ) -> int:
-    from generator.check.doctor import FINDING_FORMATS, check_format, emit, load_rules
+    from generator.check.doctor import FINDING_FORMATS, check_format, check_output_format, emit, load_rules
     from generator.report import Group, Report
 
     fmt = check_format(format, FINDING_FORMATS, "findings")
+    output_format = check_output_format(output_format)
     if kind is not None and kind not in CONFIG_KINDS:
         raise UserError(f"--kind {kind}: must be one of {', '.join(CONFIG_KINDS)}")
     if not paths:
@@ -325,6 +327,7 @@ def validate_command(
     workspaces = _Workspaces()
     groups: list[Group] = []
     everything: list[Diagnostic] = []
+    files: dict[str, tuple[Path, Workspace | None]] = {}  # display -> file, for `--output-format full`
     file_strict: bool | None = None
     for index, target in enumerate(targets):
         if len(everything) >= RUN_FINDINGS_CAP:  # 100,000 one-line datasets made 400,000 findings (668 MB)
@@ -344,6 +347,8 @@ def validate_command(
 
             file_strict = load_settings(ws)[0].strict
         groups.append(Group(display, found))
+        files[display] = (target.path, ws)
+        files[f"{display}/SKILL.md"] = (target.path / "SKILL.md", ws)  # a skill folder's findings are in its SKILL.md
         everything += found
 
     only_ws = next(iter(workspaces.by_root.values())) if len(workspaces.by_root) == 1 else None
@@ -361,6 +366,11 @@ def validate_command(
         elapsed=time.perf_counter() - started,
         path_prefix=only_ws.repo_prefix if only_ws else "",
         command="osmosis doctor",
+        output_format=output_format,
     )
+    if fmt == "text" and output_format == "full":
+        from generator.check.source_lines import files_source
+
+        report.source = files_source(files)
     emit(report, fmt, None)
     return report.exit_code

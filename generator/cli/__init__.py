@@ -12,7 +12,7 @@ import typer
 
 from generator import __version__
 from generator.cli import typer_compat
-from generator.cli import dataset, doctor, init, rehearse, rollout, schema, template, update, validate
+from generator.cli import dataset, doctor, init, rehearse, rollout, rule, schema, template, update, validate
 from generator.cli._common import end_on_machine_error, internal_error_line, machine_error_line, quiet_broken_pipe
 from generator.core.errors import EXIT_INTERNAL, UserError
 
@@ -59,6 +59,7 @@ def _root(
 init.register(app)
 doctor.register(app)
 validate.register(app)
+rule.register(app)
 schema.register(app)
 dataset.register(app)
 template.register(app)

@@ -13,6 +13,7 @@ import typer
 
 from generator.core.diagnostics import printable
 from generator.core.errors import EXIT_INTERNAL, EXIT_USAGE, UserError
+from generator.core.rules import REPOSITORY_URL
 
 F = TypeVar("F", bound=Callable[..., object])
 
@@ -34,7 +35,7 @@ def _control_flow() -> tuple[type[BaseException], ...]:
 
 _CONTROL_FLOW = _control_flow()
 
-REPORT_URL = "https://github.com/osmosis-ai/osmosis-workspace/issues"
+REPORT_URL = f"{REPOSITORY_URL}/issues"
 
 
 def internal_error_line(err: BaseException) -> str:

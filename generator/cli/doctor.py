@@ -22,6 +22,8 @@ def register(app: typer.Typer) -> None:
         list_checks: bool = typer.Option(False, "--list-checks", help="Document every check and exit."),
         output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write the report to this file instead of stdout."),
         verbose: bool = typer.Option(False, "--verbose", "-v", help="Also list skipped families, the files checked, and how long each family took."),
+        output_format: str = typer.Option("full", "--output-format", metavar="FORM", help="Text findings: full (with the source line) or concise (one line each)."),
+        statistics: bool = typer.Option(False, "--statistics", help="Count the findings per rule (text or json), fixable ones marked."),
     ) -> int:
         """Check a whole workspace against the platform contract.
 
@@ -38,5 +40,6 @@ def register(app: typer.Typer) -> None:
         with lock.workspace(path, "doctor --fix") if fix else nullcontext():
             return doctor_command(
                 path=path, format=format, fix=fix, strict=strict, select=select, ignore=ignore,
-                list_checks=list_checks, output=output, verbose=verbose,
+                list_checks=list_checks, output=output, verbose=verbose, output_format=output_format,
+                statistics=statistics,
             )

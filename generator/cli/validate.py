@@ -18,6 +18,7 @@ def register(app: typer.Typer) -> None:
         format: str = typer.Option("text", "--format", "-f", metavar="FORMAT", help="Output: text, json, github, sarif."),
         kind: Optional[str] = typer.Option(None, "--kind", metavar="KIND", help="Treat TOML files as this config kind: eval or training."),
         strict: Optional[bool] = typer.Option(None, "--strict/--no-strict", help="Warnings fail the run (exit 1)."),
+        output_format: str = typer.Option("full", "--output-format", metavar="FORM", help="Text findings: full (with the source line) or concise (one line each)."),
     ) -> int:
         """Check the given files or folders, detecting what each one is.
 
@@ -25,4 +26,4 @@ def register(app: typer.Typer) -> None:
         """
         from generator.check.validate import validate_command
 
-        return validate_command(paths=paths, format=format, kind=kind, strict=strict)
+        return validate_command(paths=paths, format=format, kind=kind, strict=strict, output_format=output_format)

@@ -9,6 +9,17 @@ from dataclasses import dataclass
 
 from generator.core.diagnostics import Diagnostic, Severity
 
+# Where each rule is documented: its `### CODE` section of docs/checks.md, whose anchor GitHub
+# derives from the heading (`#cfg001`). A test holds this to pyproject's [project.urls] Repository.
+REPOSITORY_URL = "https://github.com/osmosis-ai/osmosis-workspace"
+DOCS_URL = f"{REPOSITORY_URL}/blob/main/docs/checks.md"
+
+
+def rule_url(code: str) -> str:
+    """The docs link of rule ``code`` (its section of docs/checks.md)."""
+    return f"{DOCS_URL}#{code.lower()}"
+
+
 # Families in the order doctor reports them; every rule belongs to one.
 FAMILIES: dict[str, str] = {
     "layout": "Layout",
@@ -38,6 +49,10 @@ class Rule:
     # section of the workspace contract (`contract §3`), `skills-ref`, or `ours` (our own advice);
     # several joined with "; ". docs/checks.md shows it, so every verdict can be traced.
     source: str = ""
+
+    @property
+    def url(self) -> str:
+        return rule_url(self.code)
 
     def at(
         self,

@@ -52,6 +52,10 @@ class Report:
     command: str = "osmosis doctor"
     # Every rule known to this run (SARIF describes them all); filled by the check wing.
     rules: list[Rule] = field(default_factory=list)
+    # Text only: `full` (each finding with its source line and a caret) or `concise` (one line each).
+    output_format: str = "full"
+    # The raw text of a finding's line, when the check wing can show it (text escapes it, caps it).
+    source: Callable[[Diagnostic], str | None] | None = None
 
     @property
     def summary(self) -> Summary:

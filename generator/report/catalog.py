@@ -22,6 +22,7 @@ def rule_data(rule: Rule) -> dict:
         "fix": rule.fix,
         "fixable": rule.fixable,
         "source": rule.source,
+        "url": rule.url,
     }
 
 
@@ -68,6 +69,8 @@ def _markdown(rules: list[Rule]) -> str:
         "`ignore` and `per-file-ignores` under `[tool.osmosis]` in the workspace's `pyproject.toml`,",
         "or on one line of a TOML config with a trailing `# osmosis: ignore[CODE]` comment.",
         "Checks marked fixable are repaired by `osmosis doctor --fix`.",
+        "`osmosis rule CODE` prints one check's section; every finding in `--format json` (`url`)",
+        "and `--format sarif` (`helpUri`) links to its section here.",
         "",
         "Each check names its **source**: the osmosis-ai 0.3.7 file whose behaviour it mirrors",
         "(`osmosis_ai/...`), a section of the workspace contract (`contract §N`), the Agent Skills",
@@ -118,6 +121,29 @@ def _markdown(rules: list[Rule]) -> str:
             if r.source:
                 out += ["", f"**Source.** {_source(r.source)}"]
     return "\n".join(out) + "\n"
+
+
+def _explained(r: Rule) -> str:
+    """One rule for `osmosis rule CODE`: the sections of its docs/checks.md entry, as text."""
+    fixable = "yes, `osmosis doctor --fix` repairs it" if r.fixable else "no, fix it by hand"
+    out = [f"{r.code} ({r.name})", "", f"Family: {FAMILIES.get(r.family, r.family)}. Severity: {r.severity.value}. Fixable: {fixable}.", ""]
+    sections = [("What it checks", r.summary), ("Why it matters", r.why), ("Example", r.example), ("Fix", r.fix),
+                ("Source", r.source)]  # fmt: skip
+    for title, text in sections:
+        if text:
+            out += [title, *("    " + line for line in text.rstrip("\n").split("\n")), ""]
+    out.append(f"Docs: {r.url}")
+    return "\n".join(out) + "\n"
+
+
+def explain(rules: list[Rule], fmt: str, stream: TextIO, single: bool = True) -> None:
+    """`osmosis rule`: one rule (``single``) or each of ``rules`` in full, as text or JSON."""
+    if fmt == "json":
+        data = rule_data(rules[0]) if single else {"schema_version": 1, "rules": [rule_data(r) for r in rules]}
+        json.dump(data, stream, indent=2, ensure_ascii=False)
+        stream.write("\n")
+    else:
+        stream.write("\n".join(_explained(r) for r in rules))
 
 
 def write(rules: list[Rule], fmt: str, stream: TextIO) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
+from generator.core.rules import rule_url
 from generator.report import Report
 
 SCHEMA_VERSION = 1
@@ -17,7 +18,7 @@ def to_data(report: Report) -> dict:
         "ok": report.ok,
         "workspace": report.workspace,
         "summary": {"errors": s.errors, "warnings": s.warnings, "infos": s.infos},
-        "diagnostics": [d.to_dict() for d in report.diagnostics],
+        "diagnostics": [{**d.to_dict(), "url": rule_url(d.code)} for d in report.diagnostics],
     }
     if report.fixes:
         data["fixes"] = list(report.fixes)

@@ -9,11 +9,11 @@ from urllib.parse import quote
 
 from generator import __version__
 from generator.core.diagnostics import Diagnostic, Severity
-from generator.core.rules import Rule
+from generator.core.rules import REPOSITORY_URL, Rule, rule_url
 from generator.report import Report
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-INFORMATION_URI = "https://github.com/osmosis-ai/osmosis-workspace"
+INFORMATION_URI = REPOSITORY_URL
 WORKSPACE_ANCHOR = "pyproject.toml"
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
@@ -26,6 +26,7 @@ def _rule_data(rule: Rule) -> dict:
         "shortDescription": {"text": rule.summary},
         "fullDescription": {"text": rule.why or rule.summary},
         "help": {"text": help_text},
+        "helpUri": rule.url,
         "defaultConfiguration": {"level": _LEVEL[rule.severity]},
         "properties": {"family": rule.family, "fixable": rule.fixable},
     }
@@ -62,7 +63,7 @@ def to_data(report: Report) -> dict:
     extra = [d for d in report.diagnostics if d.code not in known]
     rule_data = [_rule_data(r) for r in rules]
     for d in {d.code: d for d in extra}.values():
-        rule_data.append({"id": d.code, "name": d.name, "shortDescription": {"text": d.message}})
+        rule_data.append({"id": d.code, "name": d.name, "shortDescription": {"text": d.message}, "helpUri": rule_url(d.code)})
     index = {r["id"]: i for i, r in enumerate(rule_data)}
     return {
         "$schema": SARIF_SCHEMA,

@@ -1,15 +1,20 @@
-"""Human-readable report: one line per group with a mark, findings under it, a one-line verdict.
+"""Human-readable report, in two forms, each ending in a one-line verdict.
 
-Passing groups are listed too (issue 3: one line per check family), so a clean run shows what was
-checked, not only that nothing was found.
+`full` (the default): one line per group with a mark, passing groups too (issue 3: a clean run shows
+what was checked), and under it each finding as `path:line:col: severity CODE message`, the source
+line with a caret under the column, and the hint. `concise`: that one line per finding, sorted by
+file and line, as ruff's and compilers' output reads (and editors jump to).
 """
 
 from __future__ import annotations
 
 from typing import TextIO
 
-from generator.core.diagnostics import Diagnostic, Severity
+from generator.core.diagnostics import Diagnostic, Severity, printable
 from generator.report import Group, Report, worst
+
+OUTPUT_FORMATS = ("full", "concise")
+SNIPPET = 120  # the most of a source line shown; a longer line is cut around the column
 
 _MARKS = {None: "✓", Severity.ERROR: "✗", Severity.WARNING: "!", Severity.INFO: "i"}
 _ASCII_MARKS = {None: "ok", Severity.ERROR: "x", Severity.WARNING: "!", Severity.INFO: "i"}
@@ -42,6 +47,36 @@ def location(d: Diagnostic) -> str:
     return where
 
 
+def finding_line(d: Diagnostic, color: bool) -> str:
+    """`configs/eval/a.toml:3:5: error CFG003 message`: where, how bad, which rule, what."""
+    severity = _paint(d.severity.value, _COLOURS[d.severity], color)
+    return f"{location(d)}: {severity} {_paint(d.code, '1', color)} {d.message}"
+
+
+def snippet(raw: str, column: int | None, width: int = SNIPPET) -> tuple[str, int | None]:
+    """``raw`` as it may be printed (escaped, tabs as spaces, at most ``width`` characters of it, cut
+    around ``column``) and where the caret goes under it (None without a column)."""
+    text = raw.replace("\t", " ")
+    at = min(max((column or 1) - 1, 0), len(text))
+    start = 0 if len(text) <= width else max(0, min(at - width // 2, len(text) - width))
+    piece = text[start:start + width]
+    before = "…" if start else ""
+    shown = before + printable(piece) + ("…" if start + width < len(text) else "")
+    return shown, None if column is None else len(before) + len(printable(piece[:at - start]))
+
+
+def _source_lines(d: Diagnostic, report: Report) -> list[str]:
+    raw = report.source(d) if report.source is not None and d.line is not None else None
+    if raw is None:
+        return []
+    shown, caret = snippet(raw, d.column)
+    gutter = " " * len(str(d.line))
+    lines = [f"      {d.line} | {shown}".rstrip()]
+    if caret is not None:
+        lines.append(f"      {gutter} | {' ' * caret}{_paint('^', _COLOURS[d.severity], report.color)}")
+    return lines
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
@@ -70,8 +105,8 @@ def _group_lines(group: Group, report: Report, marks: dict) -> list[str]:
     mark = _paint(marks[level], _COLOURS[level], report.color)
     lines = [f"{mark} {group.label}{took}"]
     for d in group.diagnostics:
-        code = _paint(d.code, "1", report.color)
-        lines.append(f"    {location(d)} {code} {d.message}")
+        lines.append(f"    {finding_line(d, report.color)}")
+        lines.extend(_source_lines(d, report))
         if d.hint:
             lines.append(f"      hint: {d.hint}")
     return lines
@@ -86,8 +121,11 @@ def write(report: Report, stream: TextIO) -> None:
         out.append("")
     if report.verbose and report.workspace:
         out.append(f"workspace: {report.workspace}")
-    for group in report.groups:
-        out.extend(_group_lines(group, report, marks))
+    if report.output_format == "concise":
+        out.extend(finding_line(d, report.color) for d in sorted(report.diagnostics, key=Diagnostic.sort_key))
+    else:
+        for group in report.groups:
+            out.extend(_group_lines(group, report, marks))
     if report.verbose:
         details = []
         if report.files_checked is not None:

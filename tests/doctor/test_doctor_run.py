@@ -23,8 +23,9 @@ def test_error_exits_1_with_family_mark_location_code_and_hint(standard, mini_ws
     lines = result.stdout.splitlines()
     assert "✗ Layout" in lines
     assert "! Configs" in lines
-    assert "    data LAY901 the data/ folder is missing" in lines
-    assert "    configs/eval/a.toml:2:6 CFG901 the word bad" in lines
+    assert "    data: error LAY901 the data/ folder is missing" in lines
+    assert "    configs/eval/a.toml:2:6: warning CFG901 the word bad" in lines
+    assert lines[lines.index("    configs/eval/a.toml:2:6: warning CFG901 the word bad") + 1:][:2] == ["      2 | y = 'bad'", "        |      ^"]
     assert "      hint: Fix CFG901." in lines
     assert lines[-1] == "1 error, 1 warning; 1 fixable with `osmosis doctor --fix`"
     # every family gets its line (issue 3): the ones without findings are marked as passing
@@ -137,6 +138,7 @@ def test_json_output_is_only_json_and_follows_schema_1(standard, mini_ws, run):
     assert data["diagnostics"][1] == {
         "code": "LAY901", "name": "test-lay901", "severity": "error", "message": "the data/ folder is missing",
         "hint": "Fix LAY901.", "path": "data", "line": None, "column": None, "fixable": True,
+        "url": "https://github.com/osmosis-ai/osmosis-workspace/blob/main/docs/checks.md#lay901",
     }
     assert data["diagnostics"][0]["line"] == 1 and data["diagnostics"][0]["column"] == 1
 
@@ -166,7 +168,8 @@ def test_output_file_receives_the_report(standard, mini_ws, run, tmp_path):
     (mini_ws / "data").rmdir()
     out = tmp_path / "report.json"
     result = run("doctor", mini_ws, "-f", "json", "-o", out)
-    assert result.exit_code == 1 and result.stdout == ""
+    # the report goes to the file; the verdict line still to the terminal
+    assert result.exit_code == 1 and result.stdout == f"1 error; 1 fixable with `osmosis doctor --fix` (report written to {out})\n"
     assert json.loads(out.read_text(encoding="utf-8"))["summary"]["errors"] == 1
 
 
@@ -190,6 +193,7 @@ def test_list_checks_formats(standard, run):
         "code": "LAY901", "name": "test-lay901", "family": "layout", "severity": "error",
         "summary": "Test rule LAY901.", "why": "Because tests need it.", "example": "example of LAY901",
         "fix": "Fix LAY901.", "fixable": True, "source": "",
+        "url": "https://github.com/osmosis-ai/osmosis-workspace/blob/main/docs/checks.md#lay901",
     }
     md = run("doctor", "--list-checks", "--format", "markdown").stdout
     assert "| [LAY901](#lay901) | `test-lay901` | error | yes | Test rule LAY901. |" in md

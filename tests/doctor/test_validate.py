@@ -84,7 +84,7 @@ def test_findings_exit_1_and_name_the_file(calls, tmp_path, run):
     tree(tmp_path, {"c.toml": "a = 1\nbad = 2\n"})
     result = run("validate", tmp_path / "c.toml", "--kind", "eval")
     assert result.exit_code == 1
-    assert f"    {(tmp_path / 'c.toml').as_posix()}:2:1 CFG901 bad config" in result.stdout
+    assert f"    {(tmp_path / 'c.toml').as_posix()}:2:1: error CFG901 bad config" in result.stdout
     assert calls == [("config", "eval", False, (tmp_path / "c.toml").as_posix())]
 
 

@@ -99,10 +99,10 @@ def test_text_groups_marks_and_verdict():
     out = render("text", report).splitlines()
     assert out == [
         "✗ Configs",
-        "    configs/eval/a.toml:3:5 CFG001 bad value",
+        "    configs/eval/a.toml:3:5: error CFG001 bad value",
         "      hint: fix CFG001",
         "! Secrets",
-        "    (workspace) SEC001 bad value",
+        "    (workspace): warning SEC001 bad value",
         "      hint: fix SEC001",
         "✓ Layout",  # a family that passed still gets its line (issue 3)
         "1 error, 1 warning; 1 fixable with `osmosis doctor --fix`",

@@ -83,7 +83,7 @@ def test_validate_does_not_read_a_link_to_proc_self_environ_in_a_workspace(tmp_p
     done = _osmosis(ws, *command, f"data/{name}", env={"CI_SECRET": SECRET})
     out = (done.stdout + done.stderr).decode()
     assert SECRET not in out and "SHELL=" not in out and "PATH=" not in out, out
-    assert f"data/{name} DAT019 links to a file outside the workspace" in out
+    assert f"data/{name}: warning DAT019 links to a file outside the workspace" in out
     assert done.returncode == 0  # DAT019 is a warning, as in doctor
     folder = _osmosis(ws, *command, "data", env={"CI_SECRET": SECRET})
     assert SECRET not in (folder.stdout + folder.stderr).decode()
@@ -98,7 +98,7 @@ def test_validate_outside_a_workspace_does_not_read_a_system_file(tmp_path):
     out = (done.stdout + done.stderr).decode()
     assert SECRET not in out and "PATH=" not in out, out
     assert "a file the system generates; not read" in out and "/proc/" in out
-    assert "z.jsonl DAT002 not a regular file" in out
+    assert "z.jsonl: error DAT002 not a regular file" in out
     assert done.returncode in (0, 1)
 
 

@@ -10,7 +10,6 @@ directive, file naming).
 
 from __future__ import annotations
 
-import difflib
 import json
 import math
 import os
@@ -29,6 +28,7 @@ from generator.check.families.config_rules import (
 from generator.check.families.config_values import ADVISORY_BOUNDS, BLANK_PATTERN, RANGE_KEYWORDS
 from generator.check.registry import workspace_check
 from generator.core.diagnostics import Diagnostic, Severity, quoted
+from generator.core.suggest import did_you_mean
 from generator.core.schemas import CONFIG_KINDS, load_schema
 from generator.core.schemas.evaluate import Violation, violations
 from generator.core.workspace import NOT_UTF8, Workspace, first_bad_utf8
@@ -159,7 +159,6 @@ def _schema_finding(v: Violation, kind: str, doc: TomlDoc, display: str) -> Diag
         line, column = loc.key(v.path) or (1, 1)
         name = v.path[-1]
         known = list(v.schema.get("properties", {}))
-        guess = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
         parent = v.path[:-1]
         if not parent:
             message = f"unknown table [{name}]" if isinstance(doc.data.get(name), dict) else f"unknown top-level key `{name}`"
@@ -168,8 +167,7 @@ def _schema_finding(v: Violation, kind: str, doc: TomlDoc, display: str) -> Diag
                 hint = f"[{name}] belongs in a {other[0]} config (configs/{other[0]}/); {kind} configs have: {', '.join(known)}"
         else:
             message = f"unknown key `{name}` in [{dotted(parent)}]"
-        if guess:
-            message += f"; did you mean `{guess[0]}`?"
+        message += did_you_mean(name, known)
         return UNKNOWN_KEY.at(display, message, line=line, column=column,
                               hint=hint or f"Known {'tables' if not parent else 'keys'}: {', '.join(known)}.")
 

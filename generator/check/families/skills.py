@@ -40,6 +40,7 @@ from generator.check.families.skill_yaml import _Field, _load_front_matter
 from generator.check.registry import Rule, workspace_check
 from generator.check.settings import extra_skills  # bad values there are SET findings, not ours
 from generator.core.diagnostics import Diagnostic
+from generator.core.suggest import closest
 from generator.core.resources import SKILL_NAMES
 from generator.core.paths import is_dir
 from generator.core.workspace import FILE_PERMISSIONS_HINT, Workspace, access_denied, listing
@@ -144,18 +145,24 @@ def _delimiter_findings(text: str, front: str, display: str) -> list[Diagnostic]
 # --- fields -----------------------------------------------------------------------------------------
 def _field_findings(data: dict[str, _Field], folder_name: str, display: str) -> list[Diagnostic]:
     found = []
+    meant: set[str] = set()  # `descripton:` is one finding (a misspelt key), not also "no description"
     for key, field in data.items():
         if key not in ALLOWED_KEYS:
+            guess = closest(key, ALLOWED_KEYS)
+            if guess is not None and guess not in data:
+                meant.add(guess)
             found.append(UNKNOWN_KEY.at(
-                display, f"unknown front-matter key {key!r}; allowed: {', '.join(ALLOWED_KEYS)}",
+                display, f"unknown front-matter key {key!r}" + (f"; did you mean {guess!r}?" if guess else f"; allowed: {', '.join(ALLOWED_KEYS)}"),
                 line=field.line, column=field.column))
     if "name" not in data:
-        found.append(NAME_MISSING.at(display, "the front matter has no `name`", line=1, column=1,
-                                     hint=f"add `name: {folder_name}`"))
+        if "name" not in meant:
+            found.append(NAME_MISSING.at(display, "the front matter has no `name`", line=1, column=1,
+                                         hint=f"add `name: {folder_name}`"))
     else:
         found.extend(_name_findings(data["name"], folder_name, display))
     if "description" not in data:
-        found.append(DESCRIPTION_MISSING.at(display, "the front matter has no `description`", line=1, column=1))
+        if "description" not in meant:
+            found.append(DESCRIPTION_MISSING.at(display, "the front matter has no `description`", line=1, column=1))
     else:
         field = data["description"]
         at = {"line": field.line, "column": field.column}

@@ -12,7 +12,6 @@ both numbers). Other columns are allowed. Names are case-sensitive, so a near mi
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from collections import Counter
@@ -22,6 +21,7 @@ from dataclasses import dataclass
 import orjson
 
 from generator.core.diagnostics import EXCERPT
+from generator.core.suggest import closest
 from generator.formats.datasets.findings import Findings
 
 NAME_EXCERPT = 40  # characters of one column name a message quotes
@@ -30,18 +30,9 @@ USER, TRUTH, LABEL, SYSTEM, METADATA = "user_prompt", "ground_truth", "label", "
 KNOWN = (USER, TRUTH, LABEL, SYSTEM, METADATA)
 
 
-def _squash(name: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", name.lower())
-
-
 def near_miss(wanted: str, present: Iterable[str]) -> str | None:
     """A present column that is probably a misspelling of ``wanted`` (case, separators, a typo)."""
-    candidates = [p for p in present if p not in KNOWN]
-    for name in candidates:
-        if _squash(name) == _squash(wanted):
-            return name
-    close = difflib.get_close_matches(wanted, candidates, n=1, cutoff=0.8)
-    return close[0] if close else None
+    return closest(wanted, [p for p in present if p not in KNOWN], cutoff=0.8)
 
 
 def shown(name: str) -> str:

@@ -1,0 +1,66 @@
+""""Did you mean": the one way a misspelt key, setting or code finds the name that was meant.
+
+Used for config keys (the JSON Schemas' properties), skill front matter, `[tool.osmosis]` settings and
+rule codes, so every family answers a typo the same way. Besides spelling (difflib), it knows how
+people name things differently from the schema: `learning-rate` for `learning_rate` (separators and
+case), `learning_rate` for `lr` (initials), `epochs` or `temperature` for `total_epochs` and
+`rollout_temperature` (the last words of exactly one known name).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable
+
+_WORDS = re.compile(r"[^0-9A-Za-z]+")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def _words(name: str) -> list[str]:
+    """`batchSize`, `Batch-Size` and `batch_size` are the words batch, size."""
+    return [w for w in _WORDS.split(_CAMEL.sub("_", name).lower()) if w]
+
+
+def _initials(name: str) -> str:
+    return "".join(w[0] for w in _words(name))
+
+
+def closest(word: str, known: Iterable[str], *, cutoff: float = 0.6) -> str | None:
+    """The name of ``known`` that ``word`` most likely meant, or None when nothing is close.
+
+    Tried in order, the first that gives one answer wins (two give none: a coin toss is no help): the
+    same words (case, camelCase and `-`/`_`/`.` aside), a near-identical spelling, initials
+    (`learning_rate` -> `lr`), the last words of one name (`epochs` -> `total_epochs`), then
+    spelling (difflib, ``cutoff`` its similarity floor)."""
+    names = [k for k in dict.fromkeys(known) if k != word]
+    if not names or not word:
+        return None
+    words = _words(word)
+    if not words:
+        return None
+    joined = "_".join(words)
+    by_form = {"_".join(_words(k)): k for k in names}
+
+    def spelt(floor: float) -> list[str]:
+        return [by_form[g] for g in difflib.get_close_matches(joined, list(by_form), n=1, cutoff=floor)]
+
+    for hits in (
+        lambda: [k for k in names if "_".join(_words(k)) == joined],
+        lambda: spelt(max(cutoff, 0.85)),  # `ignores` is `ignore`, before `per-file-ignores` by its last word
+        lambda: [k for k in names if len(words) > 1 and _words(k) == [_initials(word)]],
+        lambda: [k for k in names if len(_words(k)) > len(words) and _words(k)[-len(words):] == words],
+        lambda: spelt(cutoff),
+    ):
+        found = hits()
+        if len(found) == 1:
+            return found[0]
+        if len(found) > 1:  # `size` for `batch_size` or `max_size`: a guess would be a coin toss
+            return None
+    return None
+
+
+def did_you_mean(word: str, known: Iterable[str], *, cutoff: float = 0.6, quote: str = "`") -> str:
+    """"; did you mean `lr`?" for a message, or "" when :func:`closest` has nothing."""
+    guess = closest(word, known, cutoff=cutoff)
+    return f"; did you mean {quote}{guess}{quote}?" if guess else ""
