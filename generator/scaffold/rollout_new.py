@@ -115,7 +115,7 @@ def rollout_new_command(*, name: str, template: str, workspace: Path, data: list
         *rollout_test_steps(name),
         "osmosis doctor",
         f"git add -A && git commit -m 'Add rollout {name}'",
-        eval_run_step(name),
+        eval_run_step(name, root),
         *reference_config_step(root),
     ):
         typer.echo(f"  {step}")
