@@ -26,9 +26,11 @@ SKILLS = Path(__file__).resolve().parents[2] / "skills"
 
 
 def _envelope(env: h.SdkEnv, cwd: Path, home: Path, *args: str) -> dict:
+    child = h.sdk_subprocess_env(env, HOME=str(home), GIT_CEILING_DIRECTORIES=str(cwd.parent))
+    for name in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY"):  # no provider key: nothing can reach a model
+        child.pop(name, None)
     done = subprocess.run([str(env.bin / "osmosis"), "--json", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=300,
-                          env=h.sdk_subprocess_env(env, HOME=str(home), GIT_CEILING_DIRECTORIES=str(cwd.parent)))
+                          timeout=300, env=child)
     assert done.returncode == 1, done.stdout + done.stderr
     return json.loads(done.stderr.strip().splitlines()[-1])["error"]
 
@@ -49,6 +51,12 @@ def test_eval_run_without_yes_stops_with_interactive_required(envs, copy, tmp_pa
     assert re.fullmatch(r"5 rollouts x model \S+ — continue\?", error["details"]["prompt"]), error
     text = (SKILLS / "evaluate-rollouts" / "SKILL.md").read_text(encoding="utf-8")
     assert "INTERACTIVE_REQUIRED" in text and "--rows 0-4 --yes" in text and "rollouts x model" in text
+    # with --yes and no key the same code comes back, but it is a missing secret, not a question
+    error = _envelope(envs[SID], copy, tmp_path, "eval", "run", f"configs/eval/{rollout}.toml",
+                      "--dataset-file", f"data/{rollout}.jsonl", "--rows", "0-4", "--yes")
+    assert error["code"] == "INTERACTIVE_REQUIRED" and error["details"]["missing"], error
+    assert error["message"].startswith("No value found for:"), error
+    assert '`INTERACTIVE_REQUIRED` "No value found for: OPENAI_API_KEY", `details.missing`' in text
 
 
 def test_eval_submit_without_origin_is_validation_and_outside_git_workspace_required(envs, copy, tmp_path):
