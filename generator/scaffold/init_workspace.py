@@ -335,7 +335,7 @@ def print_next_steps(shown: str, rollout: str, sources: list[str], *, here: bool
         "cp .env.example .env   # then put your LLM key in .env",
         eval_run_step(rollout, root),
         *([] if has_remote else ["git remote add origin https://github.com/OWNER/REPO.git   "
-                                 "# the repository connected to the platform (Git Sync)"]),
+                                 "# your OWNER/REPO: the repository connected to the platform (Git Sync)"]),
         f"git push{'' if has_remote else ' -u origin HEAD'}   # the platform runs the pushed code",
         f"{PLATFORM} auth login   # osmosis-ai",
         f"{PLATFORM} dataset upload data/{rollout}.jsonl   # osmosis-ai: the platform dataset the configs name",
