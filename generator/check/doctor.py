@@ -218,6 +218,8 @@ def diagnose(
     for family in sorted(shown_families, key=lambda f: order.index(f) if f in order else len(order)):
         members = sorted((d for f, d in kept if f == family), key=Diagnostic.sort_key)
         note = _unchecked_entrypoints([d for _, d in kept]) if family == "entrypoints" and not members else ""
+        if family == "git" and not members and ws.git_root is None:  # a tick would say Git Sync is fine
+            note = "skipped: the workspace is not in a git work tree, so there is nothing the platform could sync (LAY007)"
         groups.append(Group(FAMILIES.get(family, family), members, note=note, seconds=timings.get(family)))
     if verbose:
         from generator.check.families import CHECKS

@@ -22,7 +22,7 @@ def register(app: typer.Typer) -> None:
 @dataset_app.command("validate")
 @handles_errors
 def validate(
-    files: List[Path] = typer.Argument(..., metavar="FILE", help="Dataset files (.jsonl, .json, .csv, .parquet)."),
+    files: List[Path] = typer.Argument(..., metavar="FILE", help="Dataset files: .jsonl, .csv or .parquet, the formats the platform reads (a .json file is reported, with how to convert it)."),
     format: str = typer.Option("text", "--format", "-f", metavar="FORMAT", help="Output: text, json, github, sarif."),
     strict: Optional[bool] = typer.Option(None, "--strict/--no-strict", help="Warnings fail the run (exit 1)."),
 ) -> int:

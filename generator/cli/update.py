@@ -19,6 +19,7 @@ def register(app: typer.Typer) -> None:
         trust: bool = typer.Option(False, "--trust", help="Allow a non-bundled template's tasks, migrations and Jinja extensions."),
         dry_run: bool = typer.Option(False, "--dry-run", help="Change nothing; print what each file would get: new, unchanged, replaced, merged, conflict, left alone."),
         adopt: bool = typer.Option(False, "--adopt", help="Take over a workspace `osmosis init` did not make (e.g. a copy of the platform's template): record a base, add what is missing; rollouts untouched."),
+        verbose: bool = typer.Option(False, "--verbose", "-v", help="Also list the files that stay unchanged."),
     ) -> int:
         """Bring the workspace up to the installed templates and skills, as .osmosis-ownership.toml allows.
 
@@ -32,7 +33,7 @@ def register(app: typer.Typer) -> None:
 
         with nullcontext() if (check or dry_run) else lock.workspace(path, "update"):
             return update_command(path=path, check=check, conflict=conflict, unfinished=_unfinished, trust=trust,
-                                  dry_run=dry_run, adopt=adopt)
+                                  dry_run=dry_run, adopt=adopt, verbose=verbose)
 
 
 def _unfinished(root: Path) -> list[str]:

@@ -16,7 +16,7 @@ def register(app: typer.Typer) -> None:
     def validate(
         paths: List[Path] = typer.Argument(..., metavar="PATH", help="Config, dataset, skill folder or entrypoint files to check."),
         format: str = typer.Option("text", "--format", "-f", metavar="FORMAT", help="Output: text, json, github, sarif."),
-        kind: Optional[str] = typer.Option(None, "--kind", metavar="KIND", help="Treat TOML files as this config kind: eval or training."),
+        kind: Optional[str] = typer.Option(None, "--kind", metavar="KIND", help="Treat TOML files as this config kind: eval, training or benchmark."),
         strict: Optional[bool] = typer.Option(None, "--strict/--no-strict", help="Warnings fail the run (exit 1)."),
         output_format: str = typer.Option("full", "--output-format", metavar="FORM", help="Text findings: full (with the source line) or concise (one line each)."),
     ) -> int:

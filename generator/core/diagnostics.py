@@ -22,6 +22,16 @@ def _escaped(match: re.Match) -> str:
     return f"\\x{char:02x}" if char <= 0xFF else f"\\u{char:04x}"
 
 
+def plural(n: int, word: str) -> str:
+    """``1 check``, ``2 checks``: the count and the noun, agreed."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def with_article(word: str) -> str:
+    """``an eval``, ``a training``: by the first letter, which is right for our kind names."""
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
 def printable(text: str) -> str:
     """``text`` with every control character written as an escape (``\\x1b``, ``\\n``-free), valid UTF-8."""
     return _UNPRINTABLE.sub(_escaped, text)

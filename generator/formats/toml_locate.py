@@ -132,12 +132,63 @@ def syntax_error(message: str, text: str) -> TomlSyntaxError:
             source = text.split("\n")[line - 1] if line <= text.count("\n") + 1 else ""
             column = len(source) - len(source.lstrip()) + 1
             text_message = "this key is already set earlier (each key once per table)"
+        if text_message == "Illegal character '\\n'" and (opened := unclosed_string(text)) and opened[0][0] == line:
+            return TomlSyntaxError(_unclosed(opened[1]), *opened[0])
         return TomlSyntaxError(text_message, line, column)
     match = _TOMLLIB_END.search(message)
     if match:
+        if (opened := unclosed_string(text)) is not None:
+            return TomlSyntaxError(_unclosed(opened[1]), *opened[0])
         lines = text.split("\n")
         return TomlSyntaxError(message[: match.start()] + " at end of file", len(lines), len(lines[-1]) + 1)
     return TomlSyntaxError(message, None, None)
+
+
+# tomllib's own words for a missing closing quote are `Illegal character '\n'` (a one-line string
+# runs into the end of its line) or a complaint at the end of the document: neither says "quote".
+def _unclosed(quote: str) -> str:
+    if len(quote) == 3:
+        return f"a {quote} string opened here is never closed: add the closing {quote}"
+    return (f"a string opened here is not closed: add its closing {quote} on the same line "
+            '(text over several lines goes in triple quotes """...""")')
+
+
+def unclosed_string(text: str) -> tuple[Pos, str] | None:
+    """Where the first string that never closes opens, and its quote: a one-line string reaching the
+    end of its line, or a triple-quoted one reaching the end of the text. One pass, comments skipped."""
+    i, n, line, line_start = 0, len(text), 1, 0
+    while i < n:
+        char = text[i]
+        if char == "\n":
+            line, line_start = line + 1, i + 1
+        elif char == "#":
+            end = text.find("\n", i)
+            i = n if end == -1 else end
+            continue
+        elif char in "\"'":
+            start = (line, i - line_start + 1)
+            triple = text.startswith(char * 3, i)
+            quote = char * 3 if triple else char
+            j = i + len(quote)
+            while j < n:
+                if char == '"' and text[j] == "\\":
+                    j += 2
+                    continue
+                if text.startswith(quote, j):
+                    break
+                if text[j] == "\n" and not triple:
+                    return start, quote
+                j += 1
+            else:
+                return start, quote
+            skipped = text[i:j]
+            line += skipped.count("\n")
+            if "\n" in skipped:
+                line_start = i + skipped.rindex("\n") + 1
+            i = j + len(quote)
+            continue
+        i += 1
+    return None
 
 
 def locate(text: str) -> Locator:

@@ -16,6 +16,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from generator.core.diagnostics import plural
 from generator.core.errors import UserError
 from generator.core.paths import is_dir, is_file, is_inside
 
@@ -216,7 +217,7 @@ def select_rows(plan: RolloutPlan, path: Path, rel: str, spec: str) -> None:
     if not plan.rows:
         raise UserError(f"{rel}: --rows {spec} picks no row (the file has {len(records)})")
     if len(plan.rows) < len(wanted):
-        plan.notes.append(f"{rel} has {len(records)} rows: rehearsing {len(plan.rows)} of the {len(wanted)} asked for")
+        plan.notes.append(f"{rel} has {plural(len(records), 'row')}: rehearsing {len(plan.rows)} of the {len(wanted)} asked for")
     truths = [row.get("ground_truth") for _, row in plan.rows]
     if any(t is None or (isinstance(t, str) and not t.strip()) for t in truths):
         plan.with_gold = False

@@ -14,6 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from statistics import mean
 
+from generator.core.diagnostics import plural
 from generator.rehearse.outcome import Outcome, Row
 from generator.rehearse.plan import RolloutPlan
 
@@ -103,7 +104,7 @@ def _timings(plan: RolloutPlan, outcome: Outcome) -> Verdict:
     timeouts = sum(1 for r in outcome.rows if r.error_type and "timeout" in r.error_type.lower())
     if timeouts:
         holds = False
-        parts.append(f"{timeouts} rows hit a timeout")
+        parts.append(f"{plural(timeouts, 'row')} hit a timeout")
     return Verdict("timings", holds, "; ".join(parts) or "no timing recorded")
 
 

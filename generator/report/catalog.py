@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
+from generator.core.diagnostics import plural
 from generator.core.rules import FAMILIES, Rule
 
 FORMATS = ("text", "json", "markdown")
@@ -45,7 +46,7 @@ def _text(rules: list[Rule]) -> str:
             if r.source:
                 out.append(f"      source: {r.source}")
         out.append("")
-    out.append(f"{len(rules)} checks")
+    out.append(plural(len(rules), "check"))
     return "\n".join(out) + "\n"
 
 

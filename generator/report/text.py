@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from generator.core.diagnostics import Diagnostic, Severity, printable
+from generator.core.diagnostics import Diagnostic, Severity, plural, printable
 from generator.report import Group, Report, worst
 
 OUTPUT_FORMATS = ("full", "concise")
@@ -77,17 +77,13 @@ def _source_lines(d: Diagnostic, report: Report) -> list[str]:
     return lines
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def verdict(report: Report) -> str:
     s = report.summary
     if report.files_checked == 0 and not report.diagnostics:
         return "Nothing was checked."
     if not report.diagnostics:
         return "No issues found."
-    parts = [_plural(n, w) for n, w in ((s.errors, "error"), (s.warnings, "warning"), (s.infos, "info")) if n]
+    parts = [plural(n, w) for n, w in ((s.errors, "error"), (s.warnings, "warning"), (s.infos, "info")) if n]
     line = ", ".join(parts)
     if report.strict and s.warnings and not s.errors:
         line += " (--strict: warnings fail the run)"
@@ -104,10 +100,13 @@ def _group_lines(group: Group, report: Report, marks: dict) -> list[str]:
         return [f"- {group.label}: {group.note}{took}"]
     mark = _paint(marks[level], _COLOURS[level], report.color)
     lines = [f"{mark} {group.label}{took}"]
+    hinted: set[tuple[str, str]] = set()
     for d in group.diagnostics:
         lines.append(f"    {finding_line(d, report.color)}")
         lines.extend(_source_lines(d, report))
-        if d.hint:
+        # the same code's same hint once per family: a reader skims repeats, a terminal scrolls them away
+        if d.hint and (d.code, d.hint) not in hinted:
+            hinted.add((d.code, d.hint))
             lines.append(f"      hint: {d.hint}")
     return lines
 
@@ -129,7 +128,7 @@ def write(report: Report, stream: TextIO) -> None:
     if report.verbose:
         details = []
         if report.files_checked is not None:
-            details.append(f"{_plural(report.files_checked, 'file')} checked")
+            details.append(f"{plural(report.files_checked, 'file')} checked")
         if report.elapsed is not None:
             details.append(f"in {report.elapsed:.2f}s")
         if details:

@@ -99,7 +99,7 @@ def _unignore_schemas(repo: Path, root: Path) -> dict[str, bytes]:
     return {".gitignore": text + (b"" if text.endswith(b"\n") else b"\n") + SCHEMAS_UNIGNORED.encode()}
 
 
-def adopt_command(root: Path, *, conflict: str, dry_run: bool) -> int:
+def adopt_command(root: Path, *, conflict: str, dry_run: bool, verbose: bool = False) -> int:
     from generator.scaffold.merge import _require_clean
     from generator.scaffold.staging import take_back_interrupted
 
@@ -123,7 +123,7 @@ def adopt_command(root: Path, *, conflict: str, dry_run: bool) -> int:
         plan = ownership.land(root, base_dir, new_dir, policy, conflict=conflict, dry_run=dry_run,
                               what="update --adopt", message="osmosis: pristine render at adoption",
                               extra=_unignore_schemas(repo, root))
-    ownership.report(plan, dry_run=dry_run, echo=typer.echo)
+    ownership.report(plan, dry_run=dry_run, echo=typer.echo, verbose=verbose)
     if not dry_run:
         typer.echo(f"adopted: {pristine.ANSWERS_FILE} and {pristine.ref_name(repo, root)} now record the base; "
                    "`osmosis update` keeps the workspace current from here on")

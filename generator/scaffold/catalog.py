@@ -119,6 +119,7 @@ def refuse_unasked(spec: dict[str, dict[str, Any]], answers: dict[str, str], lab
     (`n_concurrent` only exists for `integration=harbor`): silently ignored, it would look applied."""
     from jinja2.sandbox import SandboxedEnvironment
 
+    refuse_mistyped(spec, answers, label)
     env = SandboxedEnvironment()
     context = {name: answers.get(name, q.get("default")) for name, q in spec.items()}
     for name in answers:
@@ -133,6 +134,24 @@ def refuse_unasked(spec: dict[str, dict[str, Any]], answers: dict[str, str], lab
             given = ", ".join(f"{k}={answers[k]}" for k in answers if k != name and k in when) or "the defaults"
             raise UserError(f"--data {name}: template {label} does not ask this question with {given} "
                             f"(only when {when_text(when)})", hint=f"leave out --data {name}=...")
+
+
+_NUMBER_TYPES = {"int": (int, "a whole number"), "float": (float, "a number")}
+
+
+def refuse_mistyped(spec: dict[str, dict[str, Any]], answers: dict[str, str], label: str) -> None:
+    """Refuse (exit 2) a `--data` answer that copier could not cast to its question's type: copier's
+    own error is Python's `invalid literal for int()`, which names neither the question nor the type."""
+    for name, value in answers.items():
+        kind = _NUMBER_TYPES.get(str(spec.get(name, {}).get("type", "")))
+        if kind is None or not isinstance(value, str):
+            continue
+        try:
+            kind[0](value)
+        except ValueError:
+            example = spec[name].get("default", 1)
+            raise UserError(f"--data {name}={value}: template {label} expects {kind[1]} for {name}, not {value!r}",
+                            hint=f"for example --data {name}={example}") from None
 
 
 def rule_text(validator: str | None) -> str | None:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.core import safe_git
+from generator.core.diagnostics import with_article
 from generator.core.errors import UserError
 from generator.scaffold.catalog import find_bundled, rollout_templates
 from generator.scaffold.copier_yml import copier_file as config_path
@@ -97,7 +98,7 @@ def _resolve(spec: str, *, kind: str | None) -> TemplateSource:
     bundled = find_bundled(spec) if "/" not in spec and "\\" not in spec else None
     if bundled is not None:
         if kind is not None and bundled.kind != kind:
-            raise UserError(f"{spec!r} is not a {kind} template; choose one of: {_rollout_names()}")
+            raise UserError(f"{spec!r} is not {with_article(kind)} template; choose one of: {_rollout_names()}")
         return TemplateSource(spec=spec, path=bundled.path, bundled=True)
     local = Path(spec).expanduser()
     if local.is_dir():

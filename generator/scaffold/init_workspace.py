@@ -161,7 +161,7 @@ def init_command(
         else:
             typer.echo("git: created a repository with a first commit.")
     print_next_steps(shown, rollout, _rollout_sources(target / "rollouts" / rollout), here=target == cwd,
-                     git_steps=git_steps, has_remote=outer is not None and _has_remote(outer))
+                     git_steps=git_steps, has_remote=outer is not None and _has_remote(outer), root=target)
     return 0
 
 
@@ -304,27 +304,46 @@ def rollout_test_steps(rollout: str) -> list[str]:
     return [*install, f"(cd rollouts/{rollout} && uv run pytest)"]
 
 
-def eval_run_step(rollout: str) -> str:
-    """`osmosis eval run` (osmosis-ai 0.3) on the first five rows of the rollout's local data."""
-    return f"osmosis eval run configs/eval/{rollout}.toml --dataset-file data/{rollout}.jsonl --rows 0-4"
+# The platform's commands come from osmosis-ai, which `uv sync` puts in the workspace's .venv: `uv run
+# osmosis ...` reaches that one whichever `osmosis` is first on PATH (this package installs one too).
+PLATFORM = "uv run osmosis"
+NEXT_STEPS_HEADER = (f"`{PLATFORM} ...` is the platform's CLI (osmosis-ai, in the workspace's .venv); plain "
+                     "`osmosis` is this checker (osmosis-workspace). Each line below can be pasted.\nNext steps:")
+
+
+def eval_run_step(rollout: str, root: Path) -> str:
+    """`osmosis eval run` (osmosis-ai 0.3) on the first five rows of the rollout's local data, or all of
+    them when it has fewer: the SDK refuses `--rows 0-4` on a file of four rows (the blank template's)."""
+    try:
+        with (root / "data" / f"{rollout}.jsonl").open("rb") as rows:
+            count = sum(1 for _, line in zip(range(5), rows) if line.strip())
+    except OSError:
+        count = 5
+    last = max(0, min(5, count) - 1)
+    return (f"{PLATFORM} eval run configs/eval/{rollout}.toml --dataset-file data/{rollout}.jsonl --rows 0-{last}"
+            "   # osmosis-ai; your model key from .env")
 
 
 def print_next_steps(shown: str, rollout: str, sources: list[str], *, here: bool, git_steps: list[str] = (),
-                     has_remote: bool = False) -> None:
+                     has_remote: bool = False, root: Path) -> None:
     steps = [] if here else [f"cd {shlex.quote(shown)}"]
     code = ", ".join(f"rollouts/{rollout}/{name}" for name in sources) or f"rollouts/{rollout}/"
     steps += [
         *git_steps,
-        "read AGENTS.md (coding agents: it is the workspace contract)",
-        f"edit {code}, data/{rollout}.jsonl, configs/eval/{rollout}.toml",
+        "# read AGENTS.md (coding agents: the workspace contract); edit "
+        f"{code}, data/{rollout}.jsonl, configs/eval/{rollout}.toml",
         "osmosis doctor",
         *rollout_test_steps(rollout),
-        "cp .env.example .env   # your LLM key for local evaluation",
-        eval_run_step(rollout),
-        *([] if has_remote else ["git remote add origin URL   # the repository the platform syncs from (Git Sync)"]),
-        f"git push{'' if has_remote else ' -u origin HEAD'}, then: osmosis eval submit configs/eval/{rollout}.toml",
-        f"osmosis train submit configs/training/{rollout}.toml",
+        "cp .env.example .env   # then put your LLM key in .env",
+        eval_run_step(rollout, root),
+        *([] if has_remote else ["git remote add origin https://github.com/OWNER/REPO.git   "
+                                 "# your OWNER/REPO: the repository connected to the platform (Git Sync)"]),
+        f"git push{'' if has_remote else ' -u origin HEAD'}   # the platform runs the pushed code",
+        f"{PLATFORM} auth login   # osmosis-ai",
+        f"{PLATFORM} dataset upload data/{rollout}.jsonl   # osmosis-ai: the platform dataset the configs name",
+        f"{PLATFORM} eval submit configs/eval/{rollout}.toml   # osmosis-ai: asks before it spends credits",
+        f"{PLATFORM} train submit configs/training/{rollout}.toml   # osmosis-ai: once that evaluation passed",
     ]
-    typer.echo("\nNext steps:")
+    typer.echo("\n" + NEXT_STEPS_HEADER)
     for step in steps:
         typer.echo(f"  {step}")

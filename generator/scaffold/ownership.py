@@ -220,19 +220,21 @@ def land(root: Path, base_dir: Path, new_dir: Path, policy: Policy, *, conflict:
     return plan
 
 
-def report(plan: Plan, *, dry_run: bool, echo) -> None:
-    """Per file: status and path; unchanged files are counted, not listed, unless it is a dry run."""
+def report(plan: Plan, *, dry_run: bool, echo, verbose: bool = False) -> None:
+    """Per file: status and path; unchanged files are counted, not listed (`-v` lists them): a dry run
+    of a fresh workspace is otherwise sixty lines of "unchanged" around the few that matter."""
     if not plan.acted and not plan.of("left alone") and not dry_run:
         echo("already up to date: nothing to merge")
         return
     if dry_run:
         echo("dry run: nothing was written; `osmosis update` would do this:")
     for change in plan.changes:
-        if change.status == "unchanged" and not dry_run:
+        if change.status == "unchanged" and not verbose:
             continue
         echo(f"  {change.status:10} {change.rel}" + (f"  ({change.note})" if change.note else ""))
     counts = ", ".join(f"{len(plan.of(s))} {s}" for s in STATUSES if plan.of(s))
-    echo(counts or "no files")
+    listed = verbose or not dry_run or not plan.of("unchanged")
+    echo((counts or "no files") + ("" if listed else " (`-v` lists the unchanged files)"))
     if dry_run:
         return
     if plan.conflicts:

@@ -34,7 +34,7 @@ def rollout_new_command(*, name: str, template: str, workspace: Path, data: list
     from generator.scaffold.catalog import questions as catalog_questions
     from generator.scaffold.catalog import refuse_unasked, resolve_alias
     from generator.scaffold.external import check_trust, load_config, open_template, questions
-    from generator.scaffold.init_workspace import eval_run_step, parse_data, rollout_test_steps
+    from generator.scaffold.init_workspace import NEXT_STEPS_HEADER, eval_run_step, parse_data, rollout_test_steps
     from generator.scaffold import folders
     from generator.scaffold.staging import files_in, make_staging, take_back_interrupted
 
@@ -108,14 +108,14 @@ def rollout_new_command(*, name: str, template: str, workspace: Path, data: list
         typer.echo(f"  created {rel}")
     for rel in changed:
         typer.echo(f"  updated {rel}")
-    typer.echo("\nNext steps:")
+    typer.echo("\n" + NEXT_STEPS_HEADER)
     to_root = _cd_to(root)
     for step in (
         *([f"cd {shlex.quote(to_root)}"] if to_root else []),  # the steps below are relative to the root
         *rollout_test_steps(name),
         "osmosis doctor",
         f"git add -A && git commit -m 'Add rollout {name}'",
-        eval_run_step(name),
+        eval_run_step(name, root),
         *reference_config_step(root),
     ):
         typer.echo(f"  {step}")
@@ -126,7 +126,7 @@ def reference_config_step(root: Path) -> list[str]:
     """Where every config key is explained: the workspace's commented reference configs, when it has them."""
     present = [f"configs/{kind}/default.toml" for kind in ("eval", "training", "benchmark")
                if (root / "configs" / kind / "default.toml").is_file()]
-    return [f"every config key, commented: {', '.join(present)}"] if present else []
+    return [f"# every config key, commented: {', '.join(present)}"] if present else []
 
 
 def _check_root_pyproject(root: Path, rollout: str) -> None:

@@ -21,31 +21,17 @@ def list_command(json_output: bool) -> int:
     return 0
 
 
-def inspect_command(name: str, json_output: bool) -> int:
-    """`osmosis template inspect`: a template's questions, so an agent can answer them all with --data."""
-    from generator.scaffold.external import load_config, open_template, unsafe_features
+def _asked(config: dict) -> list[dict]:
+    """The questions a user answers (hidden ones, `when: false`, are osmosis's), each with its rule."""
     from generator.scaffold.external import questions as template_questions
 
-    name, _ = resolve_alias(name)
-    with open_template(name) as source:
-        config = load_config(source.path)
-        info = read_info(source.path) if source.bundled else None
-        # hidden questions (`when: false`) are osmosis's to answer, not the user's
-        asked = [q.to_dict() for q in template_questions(config) if q.when is not False]
-        for q in asked:
-            q["rule"] = rule_text(config[q["name"]].get("validator") if isinstance(config[q["name"]], dict) else None)
-        unsafe = unsafe_features(config)
-    if json_output:
-        typer.echo(json.dumps({
-            "name": info.name if info else source.label,
-            "kind": info.kind if info else None,
-            "description": info.description if info else None,
-            "bundled": source.bundled,
-            "questions": asked,
-            "unsafe": unsafe,
-        }, indent=2, default=str))
-        return 0
-    typer.echo(f"{source.label}" + (f" ({info.kind}): {info.description}" if info else ""))
+    asked = [q.to_dict() for q in template_questions(config) if q.when is not False]
+    for q in asked:
+        q["rule"] = rule_text(config[q["name"]].get("validator") if isinstance(config[q["name"]], dict) else None)
+    return asked
+
+
+def _print_questions(asked: list[dict]) -> None:
     for q in asked:
         typer.echo(f"\n{q['name']} ({q['type']}{', multiselect' if q['multiselect'] else ''})")
         if q["help"]:
@@ -57,10 +43,51 @@ def inspect_command(name: str, json_output: bool) -> int:
             typer.echo(f"  rule:       {q['rule']}")
         if q["when"] is not True:
             typer.echo(f"  asked when: {when_text(q['when'])}")
+
+
+def _example(asked: list[dict]) -> str:
+    return " ".join(f"--data {q['name']}=..." for q in asked if q["name"] not in ("rollout_name", "workspace_name"))
+
+
+def inspect_command(name: str, json_output: bool) -> int:
+    """`osmosis template inspect`: a template's questions, so an agent can answer them all with --data.
+    A bundled rollout template also lists the workspace's own questions, which `osmosis init --data`
+    answers together with the rollout's."""
+    from generator.scaffold.catalog import workspace_template
+    from generator.scaffold.external import load_config, open_template, unsafe_features
+
+    name, _ = resolve_alias(name)
+    with open_template(name) as source:
+        config = load_config(source.path)
+        info = read_info(source.path) if source.bundled else None
+        asked = _asked(config)
+        unsafe = unsafe_features(config)
+    for_init = info is not None and info.kind == "rollout"
+    workspace_asked = _asked(load_config(workspace_template().path)) if for_init else []
+    if json_output:
+        typer.echo(json.dumps({
+            "name": info.name if info else source.label,
+            "kind": info.kind if info else None,
+            "description": info.description if info else None,
+            "bundled": source.bundled,
+            "questions": asked,
+            "init_questions": workspace_asked,
+            "unsafe": unsafe,
+        }, indent=2, default=str))
+        return 0
+    typer.echo(f"{source.label}" + (f" ({info.kind}): {info.description}" if info else ""))
+    _print_questions(asked)
+    if workspace_asked:
+        typer.echo(f"\nosmosis init --template {name} also asks the workspace's questions:")
+        _print_questions(workspace_asked)
     for key, items in unsafe.items():
         typer.echo(f"\nruns code ({key}, needs --trust): " + "; ".join(items))
-    example = " ".join(f"--data {q['name']}=..." for q in asked if q['name'] not in ("rollout_name", "workspace_name"))
-    command = ("osmosis init NAME --defaults" if info and info.kind == "workspace"
-               else f"osmosis rollout new NAME --template {name} --defaults")
-    typer.echo(f"\nanswer without prompts: {command} {example}".rstrip())
+    typer.echo("\nanswer without prompts:")
+    if info and info.kind == "workspace":
+        typer.echo(f"  osmosis init NAME --defaults {_example(asked)}".rstrip())
+    else:
+        if for_init:
+            both = " ".join(filter(None, ["--data workspace_name=NAME", _example(workspace_asked), _example(asked)]))
+            typer.echo(f"  osmosis init NAME --template {name} --defaults {both}")
+        typer.echo(f"  osmosis rollout new NAME --template {name} --defaults {_example(asked)}".rstrip())
     return 0

@@ -27,7 +27,7 @@ CONFLICT_MODES = ("inline", "rej")
 
 
 def update_command(*, path: Path, check: bool, conflict: str, unfinished: Callable[[Path], list[str]],
-                   trust: bool = False, dry_run: bool = False, adopt: bool = False) -> int:
+                   trust: bool = False, dry_run: bool = False, adopt: bool = False, verbose: bool = False) -> int:
     """``unfinished(root)``: conflicts a previous update left, as `path[:line]  what` (the check wing
     finds them; the cli hands its finder in, so this wing never imports that one)."""
     if conflict not in CONFLICT_MODES:
@@ -43,8 +43,8 @@ def update_command(*, path: Path, check: bool, conflict: str, unfinished: Callab
     if adopt:
         from generator.scaffold.adopt import adopt_command
 
-        return adopt_command(root, conflict=conflict, dry_run=dry_run)
-    return update(root, conflict=conflict, trust=trust, dry_run=dry_run)
+        return adopt_command(root, conflict=conflict, dry_run=dry_run, verbose=verbose)
+    return update(root, conflict=conflict, trust=trust, dry_run=dry_run, verbose=verbose)
 
 
 # -- --check -----------------------------------------------------------------------------------
@@ -95,7 +95,7 @@ def check_command(root: Path, find_unfinished: Callable[[Path], list[str]]) -> i
 # -- the merge ---------------------------------------------------------------------------------
 
 
-def update(root: Path, *, conflict: str, trust: bool, dry_run: bool = False) -> int:
+def update(root: Path, *, conflict: str, trust: bool, dry_run: bool = False, verbose: bool = False) -> int:
     from generator.scaffold import ownership
 
     repo = pristine.git_root(root)
@@ -120,7 +120,7 @@ def update(root: Path, *, conflict: str, trust: bool, dry_run: bool = False) -> 
         pristine.render_pristine(root, new_dir, trust=trust)
         plan = ownership.land(root, base_dir, new_dir, ownership.load(root), conflict=conflict, dry_run=dry_run,
                               what="update", message="osmosis: pristine render at update")
-    ownership.report(plan, dry_run=dry_run, echo=typer.echo)
+    ownership.report(plan, dry_run=dry_run, echo=typer.echo, verbose=verbose)
     return EXIT_FINDINGS if plan.conflicts else 0
 
 

@@ -23,7 +23,7 @@ def test_template_inspect_shows_rules_in_words_and_no_hidden_question():
     assert "{%" not in text and "%}" not in text
     assert "osmosis_version" not in text
     assert "rule:       keep the description to one line" in text
-    assert "answer without prompts: osmosis init NAME --defaults --data description=..." in text
+    assert "answer without prompts:\n  osmosis init NAME --defaults --data description=..." in text
     data = json.loads(cli("template", "inspect", "multiply", "--json").stdout)
     [rollout_name] = [q for q in data["questions"] if q["name"] == "rollout_name"]
     assert rollout_name["rule"].startswith("use 1-64 lowercase letters") and "{%" not in rollout_name["rule"]

@@ -89,14 +89,15 @@ def test_agents_md_warns_that_both_clis_are_called_osmosis(agents_md):
 def test_workspace_readme_warns_before_installing_the_platform_cli(agents_md):
     ws, _ = agents_md
     readme = (ws / "README.md").read_text(encoding="utf-8")
-    install = readme.index("package `osmosis-ai`")
-    assert "osmosis-workspace doctor" in readme[install - 400: install + 600]
+    install = readme.index("`osmosis-ai` with its `eval` extra")
+    around = readme[install - 600: install + 800]
+    assert "osmosis-workspace doctor" in around and "`uv sync` does not install the checker" in around
 
 
 def test_workspace_readme_quick_start_installs_what_its_commands_run(agents_md):
     ws, _ = agents_md
     readme = (ws / "README.md").read_text(encoding="utf-8")
-    quick_start = readme[readme.index("## Quick start"):readme.index("Then the platform's CLI")]
+    quick_start = readme[readme.index("## Quick start"):readme.index("Two packages, two places")]
     # `osmosis doctor`, installed as the generated CI installs it (checker_source, default: this version from PyPI)
     from generator import __version__
 

@@ -293,7 +293,7 @@ def test_dot_dot_in_path_is_normalised(tmp_path):
 def test_next_steps_name_the_files_the_template_rendered(tmp_path, template, present, absent):
     result = init(str(tmp_path / "ws"), "--template", template, "--defaults", "--no-git")
     assert result.exit_code == 0, result.output
-    edit_line = next(line for line in result.output.splitlines() if line.strip().startswith("edit "))
+    edit_line = next(line for line in result.output.splitlines() if "; edit " in line)
     for name in present:
         assert name in edit_line
     for name in absent:

@@ -149,3 +149,30 @@ def test_missing_git_is_refused_before_anything_is_written(tmp_path, monkeypatch
     result = RUNNER.invoke(app, ["init", "ws", "--defaults", "--no-git"])
     assert result.exit_code == 0, result.output
     assert not (tmp_path / "ws" / ".git").exists()
+
+
+@pytest.mark.parametrize("git", [True, False], ids=["git", "no-git"])
+def test_next_steps_are_pasteable_commands_in_order_and_say_which_cli(tmp_path, git):
+    """Issue 21: every line is a shell command (or a comment), the data is uploaded before the submit
+    that names it, and each platform command says it comes from osmosis-ai."""
+    from tests.cli.test_bundled_commands import command_lines, verdict
+
+    result = RUNNER.invoke(app, ["init", str(tmp_path / "ws"), "--defaults", *([] if git else ["--no-git"])])
+    assert result.exit_code == 0, result.output
+    assert "`uv run osmosis ...` is the platform's CLI (osmosis-ai" in result.output
+    listed = steps(result.output)
+    for line in listed:
+        syntax = subprocess.run(["bash", "-n", "-c", line], capture_output=True, text=True)
+        assert syntax.returncode == 0, f"{line!r}: {syntax.stderr}"
+        assert line.startswith(("#", "cd ", "(cd ", "osmosis ", "uv run ", "cp ", "git ", "pip install ")), line
+    platform = [line for line in listed if line.startswith("uv run osmosis ")]
+    assert platform and all("# osmosis-ai" in line for line in platform)
+    commands = [line.split("   #")[0] for line in listed]
+    upload = commands.index("uv run osmosis dataset upload data/multiply.jsonl")
+    submit = commands.index("uv run osmosis eval submit configs/eval/multiply.toml")
+    assert commands.index("uv run osmosis auth login") < upload < submit
+    assert submit < commands.index("uv run osmosis train submit configs/training/multiply.toml")
+    assert commands.index(next(c for c in commands if c.startswith("git push"))) < submit
+    found = command_lines("\n".join(commands))
+    assert len(found) >= 6
+    assert [verdict(program, tokens) for _, program, tokens in found] == [None] * len(found)

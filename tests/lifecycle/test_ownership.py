@@ -66,7 +66,7 @@ def test_dry_run_reports_every_outcome_and_writes_nothing(six_ways):
     ws = six_ways
     before = snapshot(ws)
     ref_before = git(ws, "rev-parse", "refs/osmosis/pristine")
-    result = cli("update", ws, "--dry-run")
+    result = cli("update", ws, "--dry-run", "-v")
     assert result.exit_code == 1, result.output  # the real run would leave a conflict
     assert snapshot(ws) == before and git(ws, "rev-parse", "refs/osmosis/pristine") == ref_before
     got = _statuses(result.output)
@@ -77,6 +77,12 @@ def test_dry_run_reports_every_outcome_and_writes_nothing(six_ways):
     assert got["rollouts/mult/README.md"] == "left alone"
     assert got["AGENTS.md"] == "unchanged"
     assert "nothing was written" in result.output
+    # without -v the unchanged files are a count, not sixty lines around the few that matter (issue 21)
+    terse = cli("update", ws, "--dry-run")
+    assert {k: v for k, v in got.items() if v != "unchanged"} == _statuses(terse.output)
+    unchanged = sum(v == "unchanged" for v in got.values())
+    assert unchanged > 10 and f"{unchanged} unchanged, " in terse.output
+    assert terse.output.rstrip().endswith("(`-v` lists the unchanged files)")
 
 
 def test_the_real_run_does_what_the_dry_run_said(six_ways):
@@ -181,7 +187,7 @@ def adopted_copy(tmp_path):
 def test_adopt_dry_run_previews_and_writes_nothing(adopted_copy):
     ws = adopted_copy
     before = snapshot(ws)
-    result = cli("update", ws, "--adopt", "--dry-run")
+    result = cli("update", ws, "--adopt", "--dry-run", "--verbose")
     assert result.exit_code == 0, result.output
     assert snapshot(ws) == before
     got = _statuses(result.output)

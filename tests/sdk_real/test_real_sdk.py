@@ -59,3 +59,20 @@ def test_sdk_eval_run_records_the_expected_rewards(sid, envs, workspaces):
     assert run.rewards == scenario.expected, run.output
     if scenario.check:
         scenario.check(run)
+
+
+@pytest.mark.parametrize("sid", list(SCENARIOS))
+def test_the_rollouts_own_tests_pass_in_its_locked_environment(sid, envs, workspaces):
+    """What `uv run pytest` in the rollout runs: its tests, the Grader's against the SDK's own
+    GraderContext and RolloutSample included (they skip only where osmosis-ai is missing, not here)."""
+    import subprocess
+
+    scenario, ws = SCENARIOS[sid], workspaces[sid]
+    python = h.rollout_python(envs[sid], ws, scenario.rollout)
+    done = subprocess.run([str(python), "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider"],
+                          cwd=ws / "rollouts" / scenario.rollout, capture_output=True, text=True, timeout=600,
+                          env=h.sdk_subprocess_env(envs[sid]))
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    assert "skipped" not in done.stdout, done.stdout[-4000:]
+    if scenario.template == "multiply":
+        assert (ws / "rollouts" / scenario.rollout / "tests" / "test_grader.py").is_file()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import re
 import sys
+import textwrap
 
 import pytest
 
@@ -83,6 +84,7 @@ def test_code_and_config_examples_parse(name):
     for path in _all_files(name):
         text = path.read_text(encoding="utf-8")
         for lang, block in re.findall(r"```(\w*)\n(.*?)```", text, re.S):
+            block = textwrap.dedent(block)  # a fence inside a list item is indented with the item
             if lang == "python":
                 ast.parse(block, filename=str(path))
             elif lang == "toml":

@@ -27,7 +27,7 @@ from generator.check.families.config_rules import (
 )
 from generator.check.families.config_values import ADVISORY_BOUNDS, BLANK_PATTERN, RANGE_KEYWORDS
 from generator.check.registry import workspace_check
-from generator.core.diagnostics import Diagnostic, Severity, quoted
+from generator.core.diagnostics import Diagnostic, Severity, quoted, with_article
 from generator.core.suggest import did_you_mean
 from generator.core.schemas import CONFIG_KINDS, load_schema
 from generator.core.schemas.evaluate import Violation, violations
@@ -164,7 +164,7 @@ def _schema_finding(v: Violation, kind: str, doc: TomlDoc, display: str) -> Diag
             message = f"unknown table [{name}]" if isinstance(doc.data.get(name), dict) else f"unknown top-level key `{name}`"
             other = [k for k, tables in _KIND_TABLES.items() if k != kind and name in tables]
             if other:
-                hint = f"[{name}] belongs in a {other[0]} config (configs/{other[0]}/); {kind} configs have: {', '.join(known)}"
+                hint = f"[{name}] belongs in {with_article(other[0])} config (configs/{other[0]}/); {kind} configs have: {', '.join(known)}"
         else:
             message = f"unknown key `{name}` in [{dotted(parent)}]"
         message += did_you_mean(name, known)

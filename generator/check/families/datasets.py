@@ -73,7 +73,7 @@ MISSING_COLUMN = _rule(
     "DAT006", "dataset-missing-column", "error",
     summary="A required column is missing: `user_prompt` and `ground_truth` (or `label`), unless the file has a `metadata` column (metadata mode); near misses such as `User_Prompt` are named.",
     why="Column names are case-sensitive: the platform does not find `User_Prompt`, so rows have no prompt or no reference answer for the grader.",
-    fix="Add the column, or rename the near miss to the exact name.",
+    fix="Add the column, or rename the column that holds its values (the finding names a near miss such as `User_Prompt`) to the exact name.",
     example='{"User_Prompt": "2 * 3", "ground_truth": "6"}',
     source="osmosis_ai/platform/cli/dataset.py",
 )  # fmt: skip

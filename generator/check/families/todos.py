@@ -1,7 +1,8 @@
 """Checks: placeholder markers a template left for the user (`TODO(osmosis)`), family "layout".
 
 The blank template marks every place where the user's task goes with ``TODO(osmosis)``. Until each
-is replaced the rollout runs, but trains on placeholders; a warning per marker says where. Only this
+is replaced the rollout runs, but trains on placeholders; a warning per file says where (the first
+marker) and how many. Only this
 exact marker counts, so a user's own TODO comments are never reported. Markdown is skipped: READMEs
 may mention the marker when they explain it.
 """
@@ -77,8 +78,22 @@ def check_template_placeholders(ws: Workspace) -> list[Diagnostic]:
         for path in _files(base):
             text = small_text(ws, path)
             if text and MARKER in text:
-                found.extend(scan_text(text, ws.rel(path)))
+                found.extend(one_per_file(scan_text(text, ws.rel(path))))
     return found
+
+
+def one_per_file(markers: list[Diagnostic]) -> list[Diagnostic]:
+    """A file's markers as one finding at the first: the blank template's sample data holds a dozen,
+    and one cause (the file is still the template's) is one finding, not a dozen identical hints."""
+    if len(markers) < 2:
+        return markers
+    first = markers[0]
+    lines = sorted({d.line for d in markers})
+    span = f"line {lines[0]}" if len(lines) == 1 else f"lines {lines[0]}-{lines[-1]}"
+    note = first.message.partition(": ")[2]
+    message = (f"{len(markers)} placeholders `{MARKER}` left by the template, on {span}"
+               + (f" (the first: {note.rstrip('.')})" if note else ""))
+    return [TEMPLATE_PLACEHOLDER.at(first.path, message, line=first.line, column=first.column)]
 
 
 def small_text(ws: Workspace, path: Path) -> str | None:

@@ -123,7 +123,12 @@ def _missing(findings: Findings, wanted: str, present: set[str], line: int | Non
     if guess:
         _misspelt(findings, name, guess, target, line)
     else:
-        findings.add("missing-column", f"no {name} column ({role}); columns are: {shown_list(present) or 'none'}", line)
+        others = sorted(present - {USER, TRUTH, LABEL, SYSTEM, METADATA})
+        hint = (f"add a `{wanted}` column, or rename the column that holds {role} "
+                f"({' or '.join(shown(c) for c in others[:3])}{', ...' if len(others) > 3 else ''}) to `{wanted}`"
+                if others else f"add a `{wanted}` column ({role}) to every row")
+        findings.add("missing-column", f"no {name} column ({role}); columns are: {shown_list(present) or 'none'}", line,
+                     hint=hint)
 
 
 def _misspelt(findings: Findings, name: str, guess: str, target: str, line: int | None) -> None:

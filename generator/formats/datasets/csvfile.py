@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import BinaryIO
 
+from generator.core.diagnostics import plural
 from generator.formats.datasets import blocks
 from generator.formats.datasets.blocks import BLOCK_SIZE, MAX_LINE, text_chunks
 from generator.formats.datasets.columns import LABEL, METADATA, TRUTH, USER, ColumnSpec, RowChecker, shown
@@ -182,7 +183,7 @@ def _scan(reader, findings: Findings, taken: _Record, lines: Iterator[str]) -> i
             slow = spec.metadata is not None
             continue
         if len(record) != len(header):
-            findings.add("malformed", f"row has {len(record)} fields, the header has {len(header)}", start)
+            findings.add("malformed", f"row has {plural(len(record), 'field')}, the header has {len(header)}", start)
             continue
         rows += 1
         if not slow:

@@ -35,9 +35,7 @@ class LoopResult:
         }
 
 
-async def run_agent_loop(
-    chat: Chat, prompt: Iterable[Mapping[str, Any]], *, max_turns: int
-) -> LoopResult:
+async def run_agent_loop(chat: Chat, prompt: Iterable[Mapping[str, Any]], *, max_turns: int) -> LoopResult:
     """Run up to ``max_turns`` policy calls; every tool call is answered before the next call."""
     if max_turns < 1:
         raise ValueError(f"max_turns must be at least 1, got {max_turns}")

@@ -61,9 +61,7 @@ class ChatCompletionsPolicy:
         async with self._client.stream("POST", self.url, json=body) as response:
             if response.status_code >= 400:
                 detail = (await response.aread()).decode("utf-8", "replace")[:500]
-                raise PolicyError(
-                    f"chat completions answered HTTP {response.status_code}: {detail}"
-                )
+                raise PolicyError(f"chat completions answered HTTP {response.status_code}: {detail}")
             if response.headers.get("content-type", "").startswith("text/event-stream"):
                 return await message_from_events(response.aiter_lines())
             try:
@@ -122,9 +120,7 @@ def merge_chunks(chunks: Iterable[Any]) -> Message:
             text.append(delta["content"])
         for position, part in enumerate(delta.get("tool_calls") or []):
             index = part.get("index", position)
-            call = calls.setdefault(
-                index, {"id": "", "type": "function", "function": {"name": "", "arguments": ""}}
-            )
+            call = calls.setdefault(index, {"id": "", "type": "function", "function": {"name": "", "arguments": ""}})
             call["id"] = part.get("id") or call["id"]
             function = part.get("function") or {}
             call["function"]["name"] += function.get("name") or ""

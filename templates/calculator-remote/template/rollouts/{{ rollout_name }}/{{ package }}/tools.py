@@ -102,7 +102,5 @@ def execute_tool_calls(tool_calls: list[Mapping[str, Any]]) -> list[dict[str, An
     for call in tool_calls:
         function = call.get("function") or {}
         content = run_tool(str(function.get("name", "")), function.get("arguments", "{}"))
-        results.append(
-            {"role": "tool", "tool_call_id": str(call.get("id", "")), "content": content}
-        )
+        results.append({"role": "tool", "tool_call_id": str(call.get("id", "")), "content": content})
     return results

@@ -29,9 +29,7 @@ class CalculatorConfig(AgentWorkflowConfig):
     # Policy calls per rollout; a policy still asking for tools after the last one scores 0.
     max_turns: int = Field(default=8, ge=1)
     # Sent with every policy call; the endpoint decides which model answers.
-    sampling: dict[str, float | int] = Field(
-        default_factory=lambda: {"temperature": 1.0, "max_tokens": 1024}
-    )
+    sampling: dict[str, float | int] = Field(default_factory=lambda: {"temperature": 1.0, "max_tokens": 1024})
 
 
 class CalculatorWorkflow(AgentWorkflow):

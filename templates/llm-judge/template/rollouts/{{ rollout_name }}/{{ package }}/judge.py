@@ -41,9 +41,7 @@ ANSWER:
 
 Think briefly, then end your reply with one line of the form `SCORE: <points>`."""
 
-_SCORE = re.compile(
-    r"SCORE\s*[:=]\s*([-+]?\d+(?:\.\d+)?)(?:\s*/\s*(\d+(?:\.\d+)?))?", re.IGNORECASE
-)
+_SCORE = re.compile(r"SCORE\s*[:=]\s*([-+]?\d+(?:\.\d+)?)(?:\s*/\s*(\d+(?:\.\d+)?))?", re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9]+")
 
 
@@ -97,18 +95,14 @@ def fallback_score(answer: str, reference: str | None) -> float:
     return clamp(2 * precision * recall / (precision + recall))
 
 
-async def judge_answer(
-    client: JudgeClient, question: str, answer: str, reference: str | None
-) -> float:
+async def judge_answer(client: JudgeClient, question: str, answer: str, reference: str | None) -> float:
     """The reward for ``answer``: the judge's score, or the fallback when the judge fails or can't be parsed."""
     if not answer or not answer.strip():
         return 0.0
     try:
         reply = await client.complete(judge_prompt(question, answer, reference))
     except Exception as err:  # noqa: BLE001  a judge outage must not fail the rollout
-        logger.warning(
-            "judge call failed (%s: %s); using the fallback score", type(err).__name__, err
-        )
+        logger.warning("judge call failed (%s: %s); using the fallback score", type(err).__name__, err)
         return fallback_score(answer, reference)
     score = parse_score(reply if isinstance(reply, str) else None)
     if score is None:
@@ -141,9 +135,7 @@ def last_text(messages: Iterable[Any] | None, role: str) -> str:
 class OpenAIJudge:
     """The default judge: an OpenAI-compatible chat model, key from the environment (a [secrets] entry)."""
 
-    def __init__(
-        self, model: str, *, api_key_env: str = "OPENAI_API_KEY", base_url: str | None = None
-    ):
+    def __init__(self, model: str, *, api_key_env: str = "OPENAI_API_KEY", base_url: str | None = None):
         self.model = model
         self.api_key_env = api_key_env
         self.base_url = base_url or None

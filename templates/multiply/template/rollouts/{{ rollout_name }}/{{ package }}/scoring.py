@@ -58,7 +58,7 @@ def extract_answer(text: str | None) -> float | None:
             return found
     said = list(_ANSWER_IS.finditer(text))
     if said:
-        found = _first_number(text[said[-1].end():])
+        found = _first_number(text[said[-1].end() :])
         if found is not None:
             return found
     return _last_number(text)

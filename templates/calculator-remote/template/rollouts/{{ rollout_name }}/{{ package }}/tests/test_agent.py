@@ -52,9 +52,7 @@ def test_tool_results_reach_the_policy_before_its_answer():
         "multiply",
         "divide",
     ]
-    assert (
-        result.answered and result.turns == 3 and result.tool_calls == 2 and result.tool_errors == 0
-    )
+    assert result.answered and result.turns == 3 and result.tool_calls == 2 and result.tool_errors == 0
     assert compute_reward(last_assistant_text(result.messages), "60") == 1.0
     assert result.messages[:2] == PROMPT
 
@@ -77,10 +75,7 @@ def test_a_tool_error_goes_back_to_the_policy_and_the_loop_continues():
 
 def test_the_turn_limit_stops_a_policy_that_never_answers():
     endless = ScriptedPolicy(
-        *[
-            {"role": "assistant", "content": "", "tool_calls": [tool_call(f"c{i}", "add", i, 1)]}
-            for i in range(5)
-        ]
+        *[{"role": "assistant", "content": "", "tool_calls": [tool_call(f"c{i}", "add", i, 1)]} for i in range(5)]
     )
     result = run(endless, max_turns=3)
     assert result.turns == 3 and len(endless.calls) == 3 and not result.answered
@@ -90,11 +85,7 @@ def test_the_turn_limit_stops_a_policy_that_never_answers():
 
 def test_the_prompt_is_not_modified():
     prompt = [dict(message) for message in PROMPT]
-    asyncio.run(
-        run_agent_loop(
-            ScriptedPolicy({"role": "assistant", "content": "#### 60"}), prompt, max_turns=1
-        )
-    )
+    asyncio.run(run_agent_loop(ScriptedPolicy({"role": "assistant", "content": "#### 60"}), prompt, max_turns=1))
     assert prompt == PROMPT
 
 

@@ -40,15 +40,11 @@ def ask(handler, **kwargs):
 
 
 def streamed(text):
-    return lambda request: httpx.Response(
-        200, headers={"content-type": "text/event-stream"}, text=text
-    )
+    return lambda request: httpx.Response(200, headers={"content-type": "text/event-stream"}, text=text)
 
 
 def test_request_goes_to_the_rollout_endpoint_with_its_key_tools_and_sampling():
-    reply, seen = ask(
-        streamed(sse(delta(role="assistant", content="#### 5"))), params={"temperature": 0.5}
-    )
+    reply, seen = ask(streamed(sse(delta(role="assistant", content="#### 5"))), params={"temperature": 0.5})
     assert reply == {"role": "assistant", "content": "#### 5"}
     (request,) = seen
     assert str(request.url) == "http://endpoint/v1/rollouts/r1/chat/completions"

@@ -21,9 +21,7 @@ def test_last_assistant_text_empty(messages):
     assert last_assistant_text(messages) == ""
 
 
-@pytest.mark.parametrize(
-    "text, expected", [("#### 42", 42.0), ("so #### -3.5", -3.5), ("#### 1 then #### 2", 2.0)]
-)
+@pytest.mark.parametrize("text, expected", [("#### 42", 42.0), ("so #### -3.5", -3.5), ("#### 1 then #### 2", 2.0)])
 def test_extract_solution(text, expected):
     assert extract_solution(text) == expected
 
@@ -39,8 +37,6 @@ def test_compute_reward():
     assert compute_reward("#### 41", "42") == 0.0
 
 
-@pytest.mark.parametrize(
-    "text, truth", [("", "42"), ("no marker 42", "42"), ("#### 42", None), ("#### 42", "abc")]
-)
+@pytest.mark.parametrize("text, truth", [("", "42"), ("no marker 42", "42"), ("#### 42", None), ("#### 42", "abc")])
 def test_compute_reward_zero_for_empty_or_malformed(text, truth):
     assert compute_reward(text, truth) == 0.0

@@ -60,9 +60,7 @@ def test_bad_calls_return_error_text(name, arguments):
 
 
 def test_execute_tool_calls_answers_each_call_in_order():
-    results = execute_tool_calls(
-        [call("add", {"a": 1, "b": 2}, "c1"), call("divide", {"a": 1, "b": 0}, "c2")]
-    )
+    results = execute_tool_calls([call("add", {"a": 1, "b": 2}, "c1"), call("divide", {"a": 1, "b": 0}, "c2")])
     assert [r["tool_call_id"] for r in results] == ["c1", "c2"]
     assert all(r["role"] == "tool" for r in results)
     assert results[0]["content"] == "3"

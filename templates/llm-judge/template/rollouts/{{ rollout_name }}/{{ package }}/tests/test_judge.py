@@ -13,9 +13,7 @@ from ..judge import (
     parse_score,
 )
 
-REFERENCE = (
-    "An index is a sorted structure that lets the database find rows without scanning the table."
-)
+REFERENCE = "An index is a sorted structure that lets the database find rows without scanning the table."
 
 
 class ScriptedJudge:
@@ -36,10 +34,7 @@ def run(coro):
 def test_prompt_holds_rubric_question_reference_and_answer():
     prompt = judge_prompt("What is an index?", "It speeds up lookups.", REFERENCE)
     assert (
-        RUBRIC in prompt
-        and "What is an index?" in prompt
-        and REFERENCE in prompt
-        and "It speeds up lookups." in prompt
+        RUBRIC in prompt and "What is an index?" in prompt and REFERENCE in prompt and "It speeds up lookups." in prompt
     )
 
 
@@ -80,10 +75,7 @@ def test_clamp(value, expected):
 
 def test_judge_score_is_used():
     judge = ScriptedJudge("SCORE: 8")
-    assert (
-        run(judge_answer(judge, "What is an index?", "A sorted lookup structure.", REFERENCE))
-        == 0.8
-    )
+    assert run(judge_answer(judge, "What is an index?", "A sorted lookup structure.", REFERENCE)) == 0.8
     assert len(judge.prompts) == 1
 
 
