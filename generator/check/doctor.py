@@ -304,6 +304,8 @@ def doctor_command(
     list_checks: bool = False,
     output: Path | None = None,
     verbose: bool = False,
+    unsafe_fixes: bool = False,
+    diff: bool = False,
 ) -> int:
     cli_select, cli_ignore = split_selectors(select), split_selectors(ignore)
     if list_checks:
@@ -318,11 +320,18 @@ def doctor_command(
 
     refuse_unknown_codes(ws)  # before --fix writes anything
 
+    def wanted(code: str) -> bool:  # --fix repairs what --select/--ignore leave checked
+        return (not cli_select or matches(code, list(cli_select))) and not matches(code, list(cli_ignore))
+
+    if diff:
+        from generator.check.fix import diff_command
+
+        return diff_command(ws, unsafe_fixes, wanted, output)
     fixes: list[str] = []
     if fix:
         from generator.check.fix import apply_fixes
 
-        fixes = apply_fixes(ws)
+        fixes = apply_fixes(ws, unsafe_fixes, wanted)
         ws = Workspace(ws.root)  # a fresh snapshot: the fixes changed files the old one cached
         if fmt in ("github", "sarif"):  # keep stdout machine-readable
             for line in fixes:

@@ -10,6 +10,10 @@ from generator.core.rules import FAMILIES, Rule
 FORMATS = ("text", "json", "markdown")
 
 
+_FIX_NOTE = {"safe": ", fixable by `osmosis doctor --fix`",
+             "unsafe": ", fixable by `osmosis doctor --fix --unsafe-fixes` (an unsafe fix: check the `--diff` first)"}
+
+
 def rule_data(rule: Rule) -> dict:
     return {
         "code": rule.code,
@@ -21,6 +25,7 @@ def rule_data(rule: Rule) -> dict:
         "example": rule.example,
         "fix": rule.fix,
         "fixable": rule.fixable,
+        "fixability": rule.fixability,
         "source": rule.source,
     }
 
@@ -33,7 +38,7 @@ def _text(rules: list[Rule]) -> str:
             continue
         out.append(title)
         for r in members:
-            fixable = "  [fixable]" if r.fixable else ""
+            fixable = {"safe": "  [fixable]", "unsafe": "  [unsafe fix]"}.get(r.fixability, "")
             out.append(f"  {r.code}  {r.name}  ({r.severity.value}){fixable}")
             out.append(f"      checks: {r.summary}")
             if r.why:
@@ -67,7 +72,8 @@ def _markdown(rules: list[Rule]) -> str:
         "ignore them with `--select` / `--ignore` (codes or prefixes such as `CFG`), with `select`,",
         "`ignore` and `per-file-ignores` under `[tool.osmosis]` in the workspace's `pyproject.toml`,",
         "or on one line of a TOML config with a trailing `# osmosis: ignore[CODE]` comment.",
-        "Checks marked fixable are repaired by `osmosis doctor --fix`.",
+        "Checks marked fixable are repaired by `osmosis doctor --fix`; those marked unsafe (the repair may",
+        "change what the file means) only with `--unsafe-fixes`. `--diff` shows either without writing.",
         "",
         "Each check names its **source**: the osmosis-ai 0.3.7 file whose behaviour it mirrors",
         "(`osmosis_ai/...`), a section of the workspace contract (`contract §N`), the Agent Skills",
@@ -94,7 +100,7 @@ def _markdown(rules: list[Rule]) -> str:
     for r in rules:
         out.append(
             f"| [{r.code}](#{r.code.lower()}) | `{r.name}` | {r.severity.value} | "
-            f"{'yes' if r.fixable else 'no'} | {_cell(r.summary)} |"
+            f"{ {'safe': 'yes', 'unsafe': 'unsafe'}.get(r.fixability, 'no')} | {_cell(r.summary)} |"
         )
     for family, title in FAMILIES.items():
         members = [r for r in rules if r.family == family]
@@ -106,7 +112,7 @@ def _markdown(rules: list[Rule]) -> str:
                 "",
                 f"### {r.code}",
                 "",
-                f"`{r.name}`: {r.severity.value}{', fixable by `osmosis doctor --fix`' if r.fixable else ''}.",
+                f"`{r.name}`: {r.severity.value}{_FIX_NOTE.get(r.fixability, '')}.",
                 "",
                 f"**What it checks.** {r.summary}",
             ]

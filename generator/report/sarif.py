@@ -27,7 +27,7 @@ def _rule_data(rule: Rule) -> dict:
         "fullDescription": {"text": rule.why or rule.summary},
         "help": {"text": help_text},
         "defaultConfiguration": {"level": _LEVEL[rule.severity]},
-        "properties": {"family": rule.family, "fixable": rule.fixable},
+        "properties": {"family": rule.family, "fixable": rule.fixable, "fixability": rule.fixability},
     }
 
 
