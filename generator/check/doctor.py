@@ -326,7 +326,8 @@ def doctor_command(
     if diff:
         from generator.check.fix import diff_command
 
-        return diff_command(ws, unsafe_fixes, wanted, output)
+        with output_stream(output) as stream:
+            return diff_command(ws, unsafe_fixes, wanted, stream)
     fixes: list[str] = []
     if fix:
         from generator.check.fix import apply_fixes

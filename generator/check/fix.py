@@ -19,6 +19,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
 from generator.core.journal import PREFIX, Change
 from generator.core.paths import is_inside
@@ -219,10 +220,9 @@ def planners() -> tuple[Planner, ...]:
 
 def allowed_by(unsafe: bool, wanted: Callable[[str], bool] = lambda code: True) -> Callable[[str], bool]:
     """Which codes' fixes to make: the safe ones (and with ``unsafe`` the unsafe ones) that ``wanted`` names."""
-    from generator.check.doctor import load_rules
+    import generator.check.families  # noqa: F401  (declares every fixable rule)
     from generator.check.registry import RULES
 
-    load_rules()
     fixabilities = ("safe", "unsafe") if unsafe else ("safe",)
     return lambda code: code in RULES and RULES[code].fixability in fixabilities and wanted(code)
 
@@ -308,20 +308,18 @@ def interrupted_runs(root: Path) -> list[str]:
         return []
 
 
-def diff_command(ws: Workspace, unsafe: bool, wanted: Callable[[str], bool], output: Path | None) -> int:
+def diff_command(ws: Workspace, unsafe: bool, wanted: Callable[[str], bool], stream: TextIO) -> int:
     """`doctor --diff`: what `--fix` (with ``unsafe``, `--unsafe-fixes`) would change, as a unified diff;
     nothing is written. Exit 1 when there is something to change, as ruff does, else 0."""
     import sys
 
-    from generator.check.doctor import output_stream
     from generator.core.errors import EXIT_FINDINGS, EXIT_OK
 
     allowed = allowed_by(unsafe, wanted)
     taken_back = interrupted_runs(ws.root) if allowed("LAY112") else []
     fixes = plan(ws, allowed)
-    with output_stream(output) as stream:
-        for fix in fixes:
-            stream.write(diff(ws.root, fix))
+    for fix in fixes:
+        stream.write(diff(ws.root, fix))
     for name in taken_back:
         print(f"would take back the interrupted run in {name}/ (LAY112) first", file=sys.stderr)
     for fix in fixes:
