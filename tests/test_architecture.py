@@ -1,6 +1,6 @@
 """The package's folders are its architecture: imports run one way between the wings, with no circle.
 
-cli -> (scaffold | check | rehearse) -> (formats | report) -> core. docs/ARCHITECTURE.md draws the same picture.
+cli -> (scaffold | lsp -> check | rehearse) -> (formats | report) -> core. docs/ARCHITECTURE.md draws the same picture.
 """
 
 from __future__ import annotations

@@ -189,7 +189,7 @@ def test_list_checks_formats(standard, run):
     assert entry == {
         "code": "LAY901", "name": "test-lay901", "family": "layout", "severity": "error",
         "summary": "Test rule LAY901.", "why": "Because tests need it.", "example": "example of LAY901",
-        "fix": "Fix LAY901.", "fixable": True, "source": "",
+        "fix": "Fix LAY901.", "fixable": True, "fixability": "safe", "source": "",
     }
     md = run("doctor", "--list-checks", "--format", "markdown").stdout
     assert "| [LAY901](#lay901) | `test-lay901` | error | yes | Test rule LAY901. |" in md
