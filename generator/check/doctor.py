@@ -326,6 +326,9 @@ def doctor_command(
     if diff:
         from generator.check.fix import diff_command
 
+        if fmt != "text":
+            raise UserError(f"--diff prints a unified diff; --format {fmt} does not apply to it")
+
         with output_stream(output) as stream:
             return diff_command(ws, unsafe_fixes, wanted, stream)
     fixes: list[str] = []

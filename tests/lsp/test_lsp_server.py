@@ -160,6 +160,14 @@ def test_quick_fix_for_a_safe_rule_only_and_findings_of_every_file_kind(make_wor
             main_uri = open_doc(client, main, text, language="python")
             (syntax,) = await diagnostics_for(client, main_uri)
             assert syntax.code == "ENT002" and syntax.range.start.line == len(text.splitlines()) - 1
+
+            # typing (a full-text change, no save) is checked once it pauses
+            before = client.published.count(uri)
+            typed = config.read_text().replace("[secrets]\n", "[secrets]\nrequird = []\n", 1)
+            client.text_document_did_change(types.DidChangeTextDocumentParams(
+                types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+                [types.TextDocumentContentChangeWholeDocument(text=typed)]))
+            assert "CFG003" in [d.code for d in await diagnostics_for(client, uri, published_before=before)]
         finally:
             await client.shutdown_session()
 
