@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -84,3 +85,16 @@ def test_wheel_installs_and_initialises_a_workspace(tmp_path):
     # pip byte-compiled the bundled templates' .py files on install; none of that bytecode is rendered
     assert list((venv / "lib").rglob("_bundled/templates/**/*.pyc")), "pip did not compile the templates"
     assert [p for p in ws.rglob("*") if p.name == "__pycache__" or p.suffix == ".pyc"] == []
+
+    # the linter features from the wheel: an unsafe fix shown as a diff, nothing written; the language server answers
+    (ws / "CLAUDE.md").write_text("# Notes\n")
+    diff = subprocess.run([venv / BIN / "osmosis", "doctor", ws, "--diff", "--unsafe-fixes"], capture_output=True, text=True,
+                          cwd=work, env=env)
+    assert diff.returncode == 1 and "+@AGENTS.md" in diff.stdout and (ws / "CLAUDE.md").read_text() == "# Notes\n"
+    messages = [{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}, "rootUri": ws.as_uri()}},
+                {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+                {"jsonrpc": "2.0", "id": 2, "method": "shutdown"}, {"jsonrpc": "2.0", "method": "exit"}]
+    framed = "".join(f"Content-Length: {len(body)}\r\n\r\n{body}" for body in map(json.dumps, messages))
+    served = subprocess.run([venv / BIN / "osmosis", "lsp"], input=framed, capture_output=True, text=True, cwd=work, env=env, timeout=60)
+    assert served.returncode == 0, served.stderr
+    assert '"serverInfo": {"name": "osmosis"' in served.stdout and '"hoverProvider": true' in served.stdout

@@ -61,17 +61,25 @@ def changed(before: Snapshot, after: Snapshot) -> list[str]:
     return sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
 
 
+def _timed(root: Path) -> tuple[Snapshot, float]:
+    started = time.perf_counter()
+    return snapshot(root), time.perf_counter() - started
+
+
 def wait_for_change(root: Path, before: Snapshot, interval: float) -> tuple[Snapshot, list[str]]:
     """Poll until a file changes; then wait until the tree holds still for one interval (an editor's
-    save is often several writes), and return the new snapshot and what changed."""
+    save is often several writes), and return the new snapshot and what changed. A big tree is
+    polled less often: a scan takes at most a fifth of the time."""
+    pause = interval
     while True:
-        time.sleep(interval)
-        now = snapshot(root)
+        time.sleep(pause)
+        now, took = _timed(root)
+        pause = max(interval, 4 * took)
         if now != before:
             break
     while True:
-        time.sleep(interval)
-        settled = snapshot(root)
+        time.sleep(pause)
+        settled, _ = _timed(root)
         if settled == now:
             return now, changed(before, now)
         now = settled
