@@ -20,7 +20,7 @@ def register(app: typer.Typer) -> None:
         Diagnostics for configs, entrypoints, datasets and SKILL.md on open and save, rule help on
         hover, safe fixes as quick fixes. Speaks LSP over stdin/stdout; your editor starts it.
 
-        Example (Neovim): vim.lsp.start({ name = "osmosis", cmd = { "osmosis", "lsp" } })
+        Example: osmosis lsp   (your editor runs this; setup for VS Code and Neovim in docs/editor.md)
         """
         try:
             import lsprotocol  # noqa: F401
