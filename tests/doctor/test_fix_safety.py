@@ -117,3 +117,12 @@ def test_a_failed_write_takes_every_repair_back(broken, monkeypatch):
     assert "doctor --fix cannot write" in result.output and "No space left on device" in result.output
     assert calls == [".osmosis/schemas/eval.schema.json", "configs/eval/multiply.toml"]
     assert tree(broken) == before  # folder, schema and config all as they were
+
+
+def test_diff_to_a_file_and_not_as_json(broken, tmp_path):
+    out = tmp_path / "fixes.patch"
+    result = doctor(broken, "--diff", "-o", str(out))
+    assert result.exit_code == 1 and result.stdout == ""
+    assert "+#:schema ../../.osmosis/schemas/eval.schema.json\n" in out.read_text()
+    refused = doctor(broken, "--diff", "--format", "json")
+    assert refused.exit_code == 2 and "--diff prints a unified diff" in refused.output
