@@ -99,7 +99,8 @@ def profile(bench) -> dict:
 
 
 # Heavy modules that doctor/validate are meant never to import (ARCHITECTURE.md); flagged if seen.
-WATCHED = ("copier", "git", "pyarrow", "jsonschema", "jinja2", "rich", "pydantic", "yaml", "questionary", "prompt_toolkit")
+WATCHED = ("copier", "git", "pyarrow", "jsonschema", "jinja2", "rich", "pydantic", "yaml", "questionary", "prompt_toolkit",
+           "pygls", "lsprotocol", "cattrs")
 
 
 def format_report(report: dict) -> str:

@@ -1,6 +1,6 @@
 """The package's folders are its architecture: imports run one way between the wings, with no circle.
 
-cli -> (scaffold | check | rehearse) -> (formats | report) -> core. docs/ARCHITECTURE.md draws the same picture.
+cli -> (scaffold | lsp -> check | rehearse) -> (formats | report) -> core. docs/ARCHITECTURE.md draws the same picture.
 """
 
 from __future__ import annotations
@@ -20,7 +20,9 @@ ALLOWED = {
     "scaffold": {"core", "formats"},
     # the one wing that runs workspace code (`osmosis rehearse`); doctor and validate never reach it
     "rehearse": {"core", "formats"},
-    "cli": {"core", "formats", "report", "check", "scaffold", "rehearse"},
+    # `osmosis lsp`: doctor's findings in an editor; the one wing that imports pygls
+    "lsp": {"core", "formats", "report", "check"},
+    "cli": {"core", "formats", "report", "check", "scaffold", "rehearse", "lsp"},
 }
 MAX_LINES = 450  # "about 400": a module past this is two modules
 
@@ -57,7 +59,7 @@ def _wing(module: str) -> str | None:
 
 def test_every_module_lives_in_a_wing():
     loose = [m for m in _modules() if m.count(".") >= 1 and _wing(m) is None and m not in ("generator.__main__", "generator.entry")]
-    assert loose == [], f"modules outside core/formats/report/check/scaffold/rehearse/cli: {loose}"
+    assert loose == [], f"modules outside core/formats/report/check/scaffold/rehearse/lsp/cli: {loose}"
 
 
 def test_imports_run_one_way_between_wings():
@@ -130,3 +132,19 @@ def test_doctor_and_validate_never_reach_the_wing_that_runs_code():
     importers = sorted(src for src, targets in _imports(_modules()).items()
                        if any(t.startswith("generator.rehearse") for t in targets) and not src.startswith("generator.rehearse"))
     assert importers == ["generator.cli.rehearse"], importers
+
+
+def test_only_the_lsp_wing_imports_pygls_and_only_cli_lsp_imports_it():
+    """pygls and lsprotocol are an optional extra: doctor and validate must run without them."""
+    modules = _modules()
+    importers = sorted(
+        name
+        for name, path in modules.items()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if (isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in ("pygls", "lsprotocol"))
+        or (isinstance(node, ast.Import) and any(a.name.split(".")[0] in ("pygls", "lsprotocol") for a in node.names))
+    )
+    assert importers and all(_wing(m) == "lsp" or m == "generator.cli.lsp" for m in importers), importers
+    wing = sorted(src for src, targets in _imports(modules).items()
+                  if any(t.startswith("generator.lsp") for t in targets) and not src.startswith("generator.lsp"))
+    assert wing == ["generator.cli.lsp"], wing

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -84,10 +85,20 @@ def test_wheel_installs_and_initialises_a_workspace(tmp_path, release_wheel):
 
     # issue 23: rules explain themselves from the wheel, with the docs link its metadata names
     explained = run([venv / BIN / "osmosis", "rule", "CFG003", "--format", "json"], cwd=work, env=env).stdout
-    import json
-
     from generator.core.rules import DOCS_URL, REPOSITORY_URL
 
     assert json.loads(explained)["url"] == f"{DOCS_URL}#cfg003"
     urls = run([python, "-c", "import importlib.metadata as m; print('\\n'.join(m.metadata('osmosis-workspace').get_all('Project-URL')))"]).stdout
     assert f"Repository, {REPOSITORY_URL}" in urls.splitlines()
+    # the linter features from the wheel: an unsafe fix shown as a diff, nothing written; the language server answers
+    (ws / "CLAUDE.md").write_text("# Notes\n")
+    diff = subprocess.run([venv / BIN / "osmosis", "doctor", ws, "--diff", "--unsafe-fixes"], capture_output=True, text=True,
+                          cwd=work, env=env)
+    assert diff.returncode == 1 and "+@AGENTS.md" in diff.stdout and (ws / "CLAUDE.md").read_text() == "# Notes\n"
+    messages = [{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}, "rootUri": ws.as_uri()}},
+                {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+                {"jsonrpc": "2.0", "id": 2, "method": "shutdown"}, {"jsonrpc": "2.0", "method": "exit"}]
+    framed = "".join(f"Content-Length: {len(body)}\r\n\r\n{body}" for body in map(json.dumps, messages))
+    served = subprocess.run([venv / BIN / "osmosis", "lsp"], input=framed, capture_output=True, text=True, cwd=work, env=env, timeout=60)
+    assert served.returncode == 0, served.stderr
+    assert '"serverInfo": {"name": "osmosis"' in served.stdout and '"hoverProvider": true' in served.stdout

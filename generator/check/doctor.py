@@ -328,6 +328,8 @@ def doctor_command(
     verbose: bool = False,
     output_format: str = "full",
     statistics: bool = False,
+    unsafe_fixes: bool = False,
+    diff: bool = False,
 ) -> int:
     cli_select, cli_ignore = split_selectors(select), split_selectors(ignore)
     if list_checks:
@@ -344,11 +346,22 @@ def doctor_command(
 
     refuse_unknown_codes(ws)  # before --fix writes anything
 
+    def wanted(code: str) -> bool:  # --fix repairs what --select/--ignore leave checked
+        return (not cli_select or matches(code, list(cli_select))) and not matches(code, list(cli_ignore))
+
+    if diff:
+        from generator.check.fix import diff_command
+
+        if fmt != "text":
+            raise UserError(f"--diff prints a unified diff; --format {fmt} does not apply to it")
+
+        with output_stream(output) as stream:
+            return diff_command(ws, unsafe_fixes, wanted, stream)
     fixes: list[str] = []
     if fix:
         from generator.check.fix import apply_fixes
 
-        fixes = apply_fixes(ws)
+        fixes = apply_fixes(ws, unsafe_fixes, wanted)
         ws = Workspace(ws.root)  # a fresh snapshot: the fixes changed files the old one cached
         if fmt in ("github", "sarif"):  # keep stdout machine-readable
             for line in fixes:

@@ -1,35 +1,53 @@
-"""`osmosis doctor --fix`: safe repairs only, each one listed.
+"""`osmosis doctor --fix` / `--unsafe-fixes` / `--diff`: repairs worked out first, then written at once.
 
-Safe means: create what is missing, refresh what osmosis owns (`.osmosis/schemas/`), repair links
-osmosis made (`.claude/skills/<name>`). Never overwrite or delete a file the user wrote: an
-existing file is left alone even when it differs from the bundle, and a real folder where a link
-should be is left alone too. Doctor checks again afterwards and reports what is left.
+Every repair is a *planner*: it looks at the workspace and returns `Fix`es (a rule code, one line
+saying what changes, and the change itself) without writing. `apply_fixes` hands all of them to
+`core/journal.py` in one go, so they land together or not at all, even under kill -9; `diff` shows
+them as a unified diff instead. Planners run in order and see what the earlier ones planned (the
+links to skills restored in the same run).
+
+A fix is as safe as its rule says (`Rule.fixability`, ruff's classes). Safe: create what is missing,
+refresh what osmosis owns (`.osmosis/schemas/`), repair links osmosis made, add to a file without
+changing what it says. Never overwrite or delete a file the user wrote. Unsafe (only with
+`--unsafe-fixes`): a change to a user's file that may not be what they meant.
 """
 
 from __future__ import annotations
 
+import difflib
 import os
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
-from generator.core import safe_write
+from generator.core.journal import PREFIX, Change
 from generator.core.paths import is_inside
 from generator.core.resources import SKILL_NAMES, skills_dir, templates_dir
 from generator.core.workspace import AGENT_FILES, REQUIRED_FOLDERS, Workspace
 
 ANSWERS_FILE = ".copier-answers.yml"
 
-Repair = Callable[[Path], list[str]]
+
+@dataclass(frozen=True)
+class Fix:
+    code: str  # the rule it repairs
+    what: str  # one line, as `--fix` lists it
+    change: Change | None = None  # a file's new content or a link's new target
+    folder: str | None = None  # or an empty folder to make
+
+    @property
+    def rel(self) -> str:
+        return self.folder if self.folder is not None else self.change.rel  # type: ignore[union-attr]
 
 
-def create_folders(root: Path) -> list[str]:
-    done = []
-    for rel in REQUIRED_FOLDERS:
-        folder = root / rel
-        if not folder.exists() and not folder.is_symlink() and is_inside(root, folder):
-            folder.mkdir(parents=True)
-            done.append(f"created folder {rel}/")
-    return done
+Planner = Callable[[Workspace, list[Fix]], list[Fix]]
+
+
+def plan_folders(ws: Workspace, planned: list[Fix]) -> list[Fix]:
+    root = ws.root
+    return [Fix("LAY001", f"created folder {rel}/", folder=rel) for rel in REQUIRED_FOLDERS
+            if not (root / rel).exists() and not (root / rel).is_symlink() and is_inside(root, root / rel)]
 
 
 def _grouped(paths: list[str], depth: int) -> dict[str, int]:
@@ -41,59 +59,76 @@ def _grouped(paths: list[str], depth: int) -> dict[str, int]:
     return counts
 
 
-def restore_skills(root: Path) -> list[str]:
-    """Copy back the bundled skills' missing files; a file the user changed is kept as it is."""
-    from generator.core.assets import install_skills
+def plan_skills(ws: Workspace, planned: list[Fix]) -> list[Fix]:
+    """The bundled skills' missing files, copied back; a file the user changed is kept as it is."""
+    from generator.core.assets import placement, skill_files
 
-    if not Workspace(root).opted_in:
+    if not ws.opted_in:
         return []  # our bundle is not forced on a workspace that did not opt in
     try:
         bundled = [n for n in SKILL_NAMES if (skills_dir() / n).is_dir()]
     except FileNotFoundError:
         return []
-    report = install_skills(root, overwrite=False, names=bundled)
-    return [
-        f"restored {n} missing file{'s' if n != 1 else ''} of skill {folder}/ from the bundle"
-        for folder, n in _grouped(report.created, 3).items()
-    ]
+    missing = [(rel.as_posix(), data) for rel, data in skill_files(bundled) if placement(ws.root, rel, data, False) == "created"]
+    counts = _grouped([rel for rel, _ in missing], 3)
+    said: set[str] = set()
+    fixes = []
+    for rel, data in missing:
+        folder = "/".join(rel.split("/")[:3])
+        n = counts[folder]
+        what = f"restored {n} missing file{'s' if n != 1 else ''} of skill {folder}/ from the bundle"
+        # one line per skill: the other files of that skill are listed silently (what="")
+        fixes.append(Fix("SKL027", "" if folder in said else what, Change(rel, content=data)))
+        said.add(folder)
+    return fixes
 
 
-def link_skills(root: Path) -> list[str]:
-    """`.claude/skills/<name>` -> `../../.agents/skills/<name>` for every skill, when missing or broken."""
-    from generator.core.assets import CLAUDE_SKILLS, link_claude_skills
+def plan_links(ws: Workspace, planned: list[Fix]) -> list[Fix]:
+    """`.claude/skills/<name>` -> `../../.agents/skills/<name>` for every skill, when missing, broken or absolute.
+    A dangling link has nothing behind it to lose; a working one (even elsewhere) is the user's."""
+    from generator.core.assets import AGENT_SKILLS, CLAUDE_SKILLS
 
+    root = ws.root
     links = root / CLAUDE_SKILLS
-    repaired: dict[str, str] = {}
-    if links.is_dir() and is_inside(root, links):
-        for link in links.iterdir():
-            # A dangling link has nothing behind it to lose; a working one (even elsewhere) is the user's.
-            skill = root / ".agents" / "skills" / link.name
-            if not link.is_symlink() or not skill.is_dir():
-                continue
-            broken = not link.exists()
+    if not is_inside(root, links):
+        return []
+    skills = {p.name for p in (root / AGENT_SKILLS).iterdir() if p.is_dir() and not p.is_symlink()} \
+        if (root / AGENT_SKILLS).is_dir() else set()
+    skills |= {f.rel.split("/")[2] for f in planned if f.code == "SKL027"}  # restored in this same run
+    fixes = []
+    for name in sorted(skills):
+        link, shown = links / name, f"{CLAUDE_SKILLS.as_posix()}/{name}"
+        wanted = (Path("..") / ".." / AGENT_SKILLS / name).as_posix()
+        if link.is_symlink():
+            target = os.readlink(link)
             # An absolute link to the right skill breaks when the repository is cloned elsewhere.
-            absolute = os.path.isabs(os.readlink(link)) and link.resolve() == skill.resolve()
-            if broken or absolute:
-                link.unlink()
-                repaired[(CLAUDE_SKILLS / link.name).as_posix()] = "repaired broken link" if broken else "made relative the absolute link"
-    try:
-        report = link_claude_skills(root, overwrite=False)
-    except OSError as err:  # e.g. Windows without the right to make symlinks
-        return [f"could not link the skills under {CLAUDE_SKILLS.as_posix()}/: {err.strerror or err}"]
-    return [
-        f"{repaired.get(shown, 'linked')} {shown} -> ../../.agents/skills/{shown.rsplit('/', 1)[1]}"
-        for shown in report.created
-    ]
+            if not link.exists():
+                code, verb = "SKL030", "repaired broken link"
+            elif os.path.isabs(target) and link.resolve() == (root / AGENT_SKILLS / name).resolve():
+                code, verb = "SKL029", "made relative the absolute link"
+            else:
+                continue
+        elif link.exists():
+            continue  # a real file or folder there is the user's (SKL031/SKL032 say so)
+        else:
+            code, verb = "SKL028", "linked"
+        fixes.append(Fix(code, f"{verb} {shown} -> {wanted}", Change(shown, link=wanted)))
+    return fixes
 
 
-def refresh_schemas(root: Path) -> list[str]:
-    """`.osmosis/schemas/` is osmosis's own copy of `osmosis schema <kind>`: rewrite it when it differs."""
-    from generator.core.assets import write_schemas
+def plan_schemas(ws: Workspace, planned: list[Fix]) -> list[Fix]:
+    """`.osmosis/schemas/` is osmosis's own copy of `osmosis schema <kind>`: rewritten when it differs."""
+    from generator.core.assets import placement, schema_files
 
-    if not Workspace(root).opted_in:
+    if not ws.opted_in:
         return []  # our convention (Workspace.opted_in); writing them would opt the workspace in
-    report = write_schemas(root, overwrite=True)
-    return [f"wrote {p}" for p in report.created] + [f"refreshed {p}" for p in report.updated]
+    fixes = []
+    for rel, data in schema_files():
+        outcome = placement(ws.root, rel, data, True)
+        if outcome in ("created", "updated"):
+            verb = "wrote" if outcome == "created" else "refreshed"
+            fixes.append(Fix("LAY009", f"{verb} {rel.as_posix()}", Change(rel.as_posix(), content=data)))
+    return fixes
 
 
 def _answers(root: Path) -> dict:
@@ -115,8 +150,8 @@ def _answers(root: Path) -> dict:
     return answers
 
 
-def restore_template_files(root: Path) -> list[str]:
-    done = []
+def plan_template_files(ws: Workspace, planned: list[Fix]) -> list[Fix]:
+    root, fixes = ws.root, []
     try:
         template = templates_dir() / "workspace" / "template"
     except FileNotFoundError:
@@ -138,53 +173,170 @@ def restore_template_files(root: Path) -> list[str]:
                     jinja.read_text(encoding="utf-8")
                 ).render(**_answers(root))
             except jinja2.TemplateError as err:
-                done.append(f"could not restore {rel}: {err}")
+                fixes.append(Fix("LAY002", f"could not restore {rel}: {err}"))
                 continue
         else:
             continue
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        safe_write.write_text(root, dest, text)
-        done.append(f"restored {rel} from the workspace template")
-    return done
+        fixes.append(Fix("LAY002", f"restored {rel} from the workspace template", Change(rel, content=text.encode("utf-8"))))
+    return fixes
 
 
-from generator.check.families.config_crossrefs import fix_schema_directives  # noqa: E402  (CFG022)
-from generator.check.families.secrets import fix_env_example  # noqa: E402  (SEC005)
+def plan_claude_pointer(ws: Workspace, planned: list[Fix]) -> list[Fix]:
+    """LAY008 (unsafe): `@AGENTS.md` appended to a CLAUDE.md that does not point at AGENTS.md."""
+    from generator.check.families.layout import check_claude_md
+    from generator.core.bounded import Unreadable, read_capped
+    from generator.core.workspace import MAX_TEXT_BYTES
 
-def take_back_interrupted(root: Path) -> list[str]:
-    """Undo what a killed `init`, `rollout new` or `update` left half-done (LAY112); first, so the other
+    path = ws.root / "CLAUDE.md"
+    if path.is_symlink() or not path.is_file() or not check_claude_md(ws):
+        return []
+    try:
+        data = read_capped(path, MAX_TEXT_BYTES)  # exact bytes: the file's own line endings are kept
+        data.decode("utf-8")
+    except (Unreadable, UnicodeDecodeError):
+        return []  # CLAUDE.md unreadable: the finding says so; nothing to append to
+    nl = b"\r\n" if b"\r\n" in data else b"\n"
+    addition = (b"" if not data or data.endswith(b"\n") else nl) + b"@AGENTS.md" + nl
+    return [Fix("LAY008", "CLAUDE.md: appended `@AGENTS.md`", Change("CLAUDE.md", content=data + addition))]
+
+
+def _from_family(code: str, planner: Callable[[Workspace], list[tuple[str, bytes, str]]]) -> Planner:
+    """A family module's planner ((path, new content, what) triples) as a Planner of Fixes."""
+    def plan(ws: Workspace, planned: list[Fix]) -> list[Fix]:
+        return [Fix(code, what, Change(rel, content=data)) for rel, data, what in planner(ws)]
+
+    plan.__name__ = f"plan_{code}"
+    return plan
+
+
+def planners() -> tuple[Planner, ...]:
+    from generator.check.families.config_crossrefs import plan_schema_directives
+    from generator.check.families.secrets import plan_env_example
+
+    return (plan_folders, plan_template_files, plan_skills, plan_links, plan_schemas,
+            _from_family("CFG022", plan_schema_directives), _from_family("SEC005", plan_env_example),
+            plan_claude_pointer)
+
+
+def allowed_by(unsafe: bool, wanted: Callable[[str], bool] = lambda code: True) -> Callable[[str], bool]:
+    """Which codes' fixes to make: the safe ones (and with ``unsafe`` the unsafe ones) that ``wanted`` names."""
+    import generator.check.families  # noqa: F401  (declares every fixable rule)
+    from generator.check.registry import RULES
+
+    fixabilities = ("safe", "unsafe") if unsafe else ("safe",)
+    return lambda code: code in RULES and RULES[code].fixability in fixabilities and wanted(code)
+
+
+def plan(ws: Workspace, allowed: Callable[[str], bool]) -> list[Fix]:
+    """Every fix ``allowed`` lets through, in order; writes nothing."""
+    planned: list[Fix] = []
+    for planner in planners():
+        try:
+            planned += [f for f in planner(ws, planned) if allowed(f.code)]
+        except PermissionError as err:
+            if _unreadable(ws, err):
+                continue  # a path nobody may read is the report's finding (LAY011/LAY012); the other repairs run
+            raise
+    return planned
+
+
+def apply_fixes(ws: Workspace, unsafe: bool = False, wanted: Callable[[str], bool] = lambda code: True) -> list[str]:
+    """Make every allowed fix on ``ws`` through one journal; one line per change made.
+    First takes back what a killed `init`, `rollout new` or `update` left (LAY112), so the other
     repairs see the workspace as it was."""
     from generator.core import journal
-
-    return journal.recover(root)
-
-
-REPAIRS: tuple[Repair, ...] = (
-    take_back_interrupted, create_folders, restore_template_files, restore_skills, link_skills, refresh_schemas,
-    fix_schema_directives, fix_env_example,
-)
-
-
-def apply_fixes(ws: Workspace) -> list[str]:
-    """Run every safe repair on ``ws``; one line per change made."""
     from generator.core.errors import UserError
 
+    allowed = allowed_by(unsafe, wanted)
     done: list[str] = []
-    for repair in REPAIRS:
-        try:
-            done += repair(ws.root)
-        except OSError as err:  # a read-only workspace, a full disk: the user's to fix, not a bug
-            if isinstance(err, PermissionError) and _unreadable(ws, err):
-                continue  # a path nobody may read is the report's finding (LAY011/LAY012); the other repairs run
-            where = f" {err.filename}" if err.filename else ""
-            raise UserError(f"doctor --fix cannot write{where}: {err.strerror or err}",
-                            hint=f"make the workspace writable; done before stopping: {len(done)} repair(s)") from None
-    return done
+    try:
+        if allowed("LAY112"):
+            done += journal.recover(ws.root)
+            ws = Workspace(ws.root)
+        fixes = plan(ws, allowed)
+        journal.apply(ws.root, "doctor --fix", [f.change for f in fixes if f.change is not None],
+                      folders=[f.folder for f in fixes if f.folder is not None])
+    except OSError as err:  # a read-only workspace, a full disk: the user's to fix, not a bug
+        where = f" {err.filename}" if err.filename else ""
+        raise UserError(f"doctor --fix cannot write{where}: {err.strerror or err}",
+                        hint=f"make the workspace writable; done before stopping: {len(done)} repair(s)") from None
+    return done + [f.what for f in fixes if f.what]
 
 
 def _unreadable(ws: Workspace, err: PermissionError) -> bool:
-    """Whether the repair stopped at a path the access check reports, not at a read-only workspace."""
+    """Whether the planner stopped at a path the access check reports, not at a read-only workspace."""
     if not err.filename:
         return False
     path = Path(str(err.filename))
     return path in ws.unreadable or ws.hidden(path)
+
+
+# -- --diff ---------------------------------------------------------------------------------------
+
+
+def _lines(data: bytes) -> list[str]:
+    return data.decode("utf-8", "replace").splitlines(keepends=True)
+
+
+def _hunks(old: list[str], new: list[str], a: str, b: str) -> str:
+    out = []
+    for line in difflib.unified_diff(old, new, a, b):
+        out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+    return "".join(out)
+
+
+def diff(root: Path, fix: Fix) -> str:
+    """``fix`` as a unified diff against the file (git's form for links: the target is the content)."""
+    change = fix.change
+    if change is None:
+        return ""
+    path = root / change.rel
+    if change.link is not None:
+        old = [os.readlink(path)] if path.is_symlink() else []
+        head = "" if old else "new file mode 120000\n"
+        return head + _hunks(old, [change.link], f"a/{change.rel}" if old else "/dev/null", f"b/{change.rel}")
+    exists = path.is_file() and not path.is_symlink()
+    old = _lines(path.read_bytes()) if exists else []
+    return _hunks(old, _lines(change.content or b""), f"a/{change.rel}" if exists else "/dev/null", f"b/{change.rel}")
+
+
+def interrupted_runs(root: Path) -> list[str]:
+    """The undo folders killed writers left (what `--fix` takes back first, LAY112)."""
+    try:
+        return sorted(p.name for p in root.iterdir() if p.name.startswith(PREFIX) and p.is_dir() and not p.is_symlink())
+    except OSError:
+        return []
+
+
+def diff_command(ws: Workspace, unsafe: bool, wanted: Callable[[str], bool], stream: TextIO) -> int:
+    """`doctor --diff`: what `--fix` (with ``unsafe``, `--unsafe-fixes`) would change, as a unified diff;
+    nothing is written. Exit 1 when there is something to change, as ruff does, else 0."""
+    import sys
+
+    from generator.core.errors import EXIT_FINDINGS, EXIT_OK
+
+    allowed = allowed_by(unsafe, wanted)
+    taken_back = interrupted_runs(ws.root) if allowed("LAY112") else []
+    fixes = plan(ws, allowed)
+    for fix in fixes:
+        stream.write(diff(ws.root, fix))
+    for name in taken_back:
+        print(f"would take back the interrupted run in {name}/ (LAY112) first", file=sys.stderr)
+    for fix in fixes:
+        if fix.what:
+            print(f"would fix {fix.code}: {fix.what}", file=sys.stderr)
+    count = len(taken_back) + len([f for f in fixes if f.what])
+    if not count:
+        print("Nothing to fix automatically.", file=sys.stderr)
+        return EXIT_OK
+    hidden = "" if unsafe else _hidden_unsafe(ws, wanted)
+    print(f"Would make {count} fix{'es' if count != 1 else ''}; `osmosis doctor --fix"
+          f"{' --unsafe-fixes' if unsafe else ''}` makes them.{hidden}", file=sys.stderr)
+    return EXIT_FINDINGS
+
+
+def _hidden_unsafe(ws: Workspace, wanted: Callable[[str], bool]) -> str:
+    from generator.check.registry import RULES
+
+    unsafe = [f for f in plan(ws, lambda code: wanted(code) and code in RULES and RULES[code].fixability == "unsafe") if f.what]
+    return f" {len(unsafe)} more with --unsafe-fixes (review the --unsafe-fixes --diff first)." if unsafe else ""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from generator.core.diagnostics import Diagnostic, Severity
-from generator.core.rules import FAMILIES, Rule  # noqa: F401  (the table's types; checks import them from here)
+from generator.core.rules import FAMILIES, FIXABILITY, Rule  # noqa: F401  (the table's types; checks import them from here)
 from generator.core.workspace import Workspace
 
 RULES: dict[str, Rule] = {}
@@ -25,17 +25,21 @@ def rule(
     why: str,
     fix: str,
     example: str = "",
-    fixable: bool = False,
+    fixable: bool | str = False,
     source: str = "",
 ) -> Rule:
-    """Declare a rule. Codes and names are unique; the family must be one of :data:`FAMILIES`."""
+    """Declare a rule. Codes and names are unique; the family must be one of :data:`FAMILIES`.
+    ``fixable``: "safe", "unsafe" or "none" (True means "safe", False "none")."""
     if family not in FAMILIES:
         raise ValueError(f"unknown family {family!r} for {code}")
     if code in RULES:
         raise ValueError(f"duplicate rule code {code}")
     if any(r.name == name for r in RULES.values()):
         raise ValueError(f"duplicate rule name {name}")
-    declared = Rule(code, name, family, Severity(severity), summary, why, fix, example, fixable, source)
+    fixability = {True: "safe", False: "none"}.get(fixable, fixable) if isinstance(fixable, bool) else fixable
+    if fixability not in FIXABILITY:
+        raise ValueError(f"{code}: fixable must be one of {FIXABILITY}, not {fixable!r}")
+    declared = Rule(code, name, family, Severity(severity), summary, why, fix, example, fixability, source)
     RULES[code] = declared
     return declared
 
@@ -46,7 +50,7 @@ def family_rules(family: str) -> Callable[..., Rule]:
         raise ValueError(f"unknown family {family!r}")
 
     def declare(code: str, name: str, severity: Severity | str, summary: str, why: str, fix: str,
-                example: str = "", fixable: bool = False, source: str = "") -> Rule:  # fmt: skip
+                example: str = "", fixable: bool | str = False, source: str = "") -> Rule:  # fmt: skip
         return rule(code, name, family, severity, summary, why, fix, example, fixable, source)
 
     return declare

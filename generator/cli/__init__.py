@@ -12,7 +12,7 @@ import typer
 
 from generator import __version__
 from generator.cli import typer_compat
-from generator.cli import dataset, doctor, init, rehearse, rollout, rule, schema, template, update, validate
+from generator.cli import dataset, doctor, init, lsp, rehearse, rollout, rule, schema, template, update, validate
 from generator.cli._common import end_on_machine_error, internal_error_line, machine_error_line, quiet_broken_pipe
 from generator.core.errors import EXIT_INTERNAL, UserError
 
@@ -66,6 +66,7 @@ template.register(app)
 rollout.register(app)
 update.register(app)
 rehearse.register(app)
+lsp.register(app)
 
 
 def command_paths() -> set[tuple[str, ...]]:

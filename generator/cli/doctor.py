@@ -9,6 +9,7 @@ import typer
 
 from generator.cli._common import handles_errors
 
+
 def register(app: typer.Typer) -> None:
     @app.command("doctor")
     @handles_errors
@@ -16,6 +17,9 @@ def register(app: typer.Typer) -> None:
         path: Path = typer.Argument(Path("."), metavar="PATH", show_default=False, help="A folder inside the workspace (default: the current folder)."),
         format: str = typer.Option("text", "--format", "-f", metavar="FORMAT", help="Output: text, json, github, sarif (markdown with --list-checks)."),
         fix: bool = typer.Option(False, "--fix", help="Make safe repairs, list them, then check again."),
+        unsafe_fixes: bool = typer.Option(False, "--unsafe-fixes", help="Also make the unsafe repairs (implies --fix unless --diff)."),
+        diff: bool = typer.Option(False, "--diff", help="Show the repairs --fix would make as a unified diff; write nothing (exit 1 if any)."),
+        watch: bool = typer.Option(False, "--watch", "-w", help="Check again whenever a file changes; Ctrl-C stops."),
         strict: Optional[bool] = typer.Option(None, "--strict/--no-strict", help="Warnings fail the run (exit 1)."),
         select: List[str] = typer.Option([], "--select", metavar="CODES", help="Only these codes or prefixes (comma-separated or repeated)."),
         ignore: List[str] = typer.Option([], "--ignore", metavar="CODES", help="Skip these codes or prefixes (comma-separated or repeated)."),
@@ -37,9 +41,18 @@ def register(app: typer.Typer) -> None:
         from generator.core import lock
         from generator.check.doctor import doctor_command
 
-        with lock.workspace(path, "doctor --fix") if fix else nullcontext():
-            return doctor_command(
-                path=path, format=format, fix=fix, strict=strict, select=select, ignore=ignore,
-                list_checks=list_checks, output=output, verbose=verbose, output_format=output_format,
-                statistics=statistics,
-            )
+        fix = (fix or unsafe_fixes) and not diff
+
+        def run() -> int:
+            with lock.workspace(path, "doctor --fix") if fix else nullcontext():
+                return doctor_command(
+                    path=path, format=format, fix=fix, strict=strict, select=select, ignore=ignore,
+                    list_checks=list_checks, output=output, verbose=verbose, output_format=output_format,
+                    statistics=statistics, unsafe_fixes=unsafe_fixes, diff=diff,
+                )
+
+        if watch:
+            from generator.check.watch import watch_command
+
+            return watch_command(path, run, refuse=[n for n, on in (("--fix", fix), ("--diff", diff), ("--list-checks", list_checks), ("--output", output)) if on])
+        return run()

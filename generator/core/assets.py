@@ -8,6 +8,7 @@ Nothing is written through a symlink that leads out of the workspace.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -37,28 +38,28 @@ class AssetReport:
         return self.created + self.updated
 
 
-def _place_bytes(root: Path, rel: Path, data: bytes, overwrite: bool, report: AssetReport) -> None:
+def placement(root: Path, rel: Path, data: bytes, overwrite: bool) -> str:
+    """What placing ``data`` at ``rel`` would do: "created", "updated", "unchanged" or "skipped"
+    (a differing file kept, a link, a folder, or a parent leading out of ``root``)."""
     target = root / rel
-    shown = rel.as_posix()
     if not is_inside(root, target.parent) or target.is_symlink():  # never write through, nor replace, a link
-        report.skipped.append(shown)
-        return
+        return "skipped"
     if target.is_file():
         if target.read_bytes() == data:
-            report.unchanged.append(shown)
-            return
-        if not overwrite:
-            report.skipped.append(shown)
-            return
-        outcome = report.updated
-    elif target.exists() or target.is_symlink():  # a folder or a dangling link where a file belongs
-        report.skipped.append(shown)
-        return
-    else:
-        outcome = report.created
-    target.parent.mkdir(parents=True, exist_ok=True)
-    safe_write.write_bytes(root, target, data)
-    outcome.append(shown)
+            return "unchanged"
+        return "updated" if overwrite else "skipped"
+    if target.exists():  # a folder where a file belongs
+        return "skipped"
+    return "created"
+
+
+def _place_bytes(root: Path, rel: Path, data: bytes, overwrite: bool, report: AssetReport) -> None:
+    outcome = placement(root, rel, data, overwrite)
+    if outcome in ("created", "updated"):
+        target = root / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        safe_write.write_bytes(root, target, data)
+    getattr(report, outcome).append(rel.as_posix())
 
 
 def bundled_skill_names() -> list[str]:
@@ -69,6 +70,13 @@ def bundled_skill_names() -> list[str]:
 def install_skills(dest: Path, *, overwrite: bool = False, names: list[str] | None = None) -> AssetReport:
     """Copy the bundled skills (or only ``names``) into ``dest/.agents/skills/``."""
     report = AssetReport()
+    for rel, data in skill_files(names):
+        _place_bytes(dest, rel, data, overwrite, report)
+    return report
+
+
+def skill_files(names: list[str] | None = None) -> Iterator[tuple[Path, bytes]]:
+    """(workspace-relative path, bytes) of every file of the bundled skills (or only ``names``)."""
     source = resources.skills_dir()
     for name in names if names is not None else bundled_skill_names():
         skill = source / name
@@ -76,8 +84,7 @@ def install_skills(dest: Path, *, overwrite: bool = False, names: list[str] | No
             raise FileNotFoundError(f"no bundled skill named {name!r}")
         for path in sorted(skill.rglob("*")):
             if path.is_file() and "__pycache__" not in path.parts:
-                _place_bytes(dest, AGENT_SKILLS / name / path.relative_to(skill), path.read_bytes(), overwrite, report)
-    return report
+                yield AGENT_SKILLS / name / path.relative_to(skill), path.read_bytes()
 
 
 def link_claude_skills(dest: Path, *, overwrite: bool = False) -> AssetReport:
@@ -119,12 +126,18 @@ def link_claude_skills(dest: Path, *, overwrite: bool = False) -> AssetReport:
 
 def write_schemas(dest: Path, *, overwrite: bool = False) -> AssetReport:
     """Copy the shipped JSON Schemas into ``dest/.osmosis/schemas/`` (what the configs' #:schema lines use)."""
+    report = AssetReport()
+    for rel, data in schema_files():
+        _place_bytes(dest, rel, data, overwrite, report)
+    return report
+
+
+def schema_files() -> Iterator[tuple[Path, bytes]]:
+    """(workspace-relative path, bytes) of each shipped JSON Schema's copy in a workspace."""
     from generator.core.schemas import KINDS, WORKSPACE_SCHEMA_DIR, schema_bytes, schema_filename
 
-    report = AssetReport()
     for kind in KINDS:
-        _place_bytes(dest, Path(WORKSPACE_SCHEMA_DIR) / schema_filename(kind), schema_bytes(kind), overwrite, report)
-    return report
+        yield Path(WORKSPACE_SCHEMA_DIR) / schema_filename(kind), schema_bytes(kind)
 
 
 def add_all(dest: Path) -> None:

@@ -64,17 +64,19 @@ class RefMove:
     new: str
 
 
-def apply(root: Path, what: str, changes: Iterable[Change], refs: Iterable[RefMove] = ()) -> None:
-    """Make ``changes`` in ``root`` and move ``refs``, all or nothing (see the module)."""
-    changes, refs = list(changes), [r for r in refs if r.new != r.old]
-    if not changes and not refs:
+def apply(root: Path, what: str, changes: Iterable[Change], refs: Iterable[RefMove] = (),
+          folders: Iterable[str] = ()) -> None:
+    """Make ``changes`` in ``root`` and move ``refs``, all or nothing (see the module). ``folders``:
+    empty folders to make as well (taken back with the rest)."""
+    changes, refs, folders = list(changes), [r for r in refs if r.new != r.old], list(folders)
+    if not changes and not refs and not folders:
         return
     undo = Path(tempfile.mkdtemp(prefix=PREFIX, dir=root))
     lock.claim(undo)
     try:
         entries = [_entry(root, undo, n, change) for n, change in enumerate(changes)]
         journal = {"command": what, "pid": os.getpid(), "changes": entries,
-                   "dirs": _missing_dirs(root, [c.rel for c in changes if not c.remove]),
+                   "dirs": _missing_dirs(root, [c.rel for c in changes if not c.remove], folders),
                    "refs": [{"repo": str(r.repo), "ref": r.ref, "old": r.old, "new": r.new} for r in refs]}
         _write_journal(undo, journal)
         try:
@@ -170,11 +172,13 @@ def _entry(root: Path, undo: Path, n: int, change: Change) -> dict:
     return {"rel": change.rel, "before": before, "after": after}
 
 
-def _missing_dirs(root: Path, rels: list[str]) -> list[str]:
-    """The folders the changes need that do not exist yet, parents first."""
+def _missing_dirs(root: Path, rels: list[str], folders: list[str] = ()) -> list[str]:
+    """The folders the changes (and ``folders`` themselves) need that do not exist yet, parents first."""
     missing: list[str] = []
-    for rel in rels:
-        for parent in reversed(Path(rel).parents[:-1]):  # `a`, then `a/b`, ...
+    wanted = [list(reversed(Path(rel).parents[:-1])) for rel in rels]
+    wanted += [[*reversed(Path(rel).parents[:-1]), Path(rel)] for rel in folders]
+    for chain in wanted:
+        for parent in chain:  # `a`, then `a/b`, ...
             key = parent.as_posix()
             if key not in missing and not os.path.lexists(root / parent):
                 missing.append(key)

@@ -21,6 +21,8 @@ def rule_url(code: str) -> str:
 
 
 # Families in the order doctor reports them; every rule belongs to one.
+FIXABILITY = ("safe", "unsafe", "none")
+
 FAMILIES: dict[str, str] = {
     "layout": "Layout",
     "configs": "Configs",
@@ -44,7 +46,9 @@ class Rule:
     why: str  # why it matters
     fix: str  # the default hint shown with every finding
     example: str = ""  # a short broken example
-    fixable: bool = False  # whether `doctor --fix` repairs it
+    # Ruff's fixability: "safe" (`doctor --fix` repairs it and the result means what the user
+    # meant), "unsafe" (a repair exists but may change meaning: only with `--unsafe-fixes`), "none".
+    fixability: str = "none"
     # Where the rule comes from: an osmosis-ai file (`osmosis_ai/platform/cli/dataset.py`), a
     # section of the workspace contract (`contract §3`), `skills-ref`, or `ours` (our own advice);
     # several joined with "; ". docs/checks.md shows it, so every verdict can be traced.
@@ -53,6 +57,9 @@ class Rule:
     @property
     def url(self) -> str:
         return rule_url(self.code)
+    def fixable(self) -> bool:
+        """Whether any fix exists, safe or unsafe."""
+        return self.fixability != "none"
 
     def at(
         self,
@@ -74,5 +81,5 @@ class Rule:
             path=path,
             line=line,
             column=column,
-            fixable=self.fixable,
+            fixable=self.fixability == "safe",  # what a plain `--fix` repairs
         )

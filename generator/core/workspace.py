@@ -202,6 +202,7 @@ class Workspace:
     root: Path
     _texts: dict[Path, str | None] = field(default_factory=dict, repr=False)
     _memo: dict[str, Any] = field(default_factory=dict, repr=False)
+    overlays: dict[Path, str] = field(default_factory=dict, repr=False)  # see overlay()
 
     @classmethod
     def at(cls, path: Path) -> "Workspace":
@@ -247,6 +248,12 @@ class Workspace:
             except (OSError, UnicodeDecodeError):
                 self._texts[path] = None
         return self._texts[path]
+
+    def overlay(self, path: Path, text: str) -> None:
+        """Have every check read ``text`` for ``path`` instead of the file: an editor's unsaved buffer
+        (`osmosis lsp`). ``path`` as the checks name it: under ``root``."""
+        self.overlays[path] = text
+        self._texts[path] = text.replace("\r\n", "\n")
 
     @staticmethod
     def _too_big(path: Path) -> bool:

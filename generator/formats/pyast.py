@@ -186,8 +186,10 @@ class _PackageOf:
 class Resolver:
     """Resolves names in the modules of one rollout folder, parsing each sibling module at most once."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, overlays: dict[Path, str] | None = None):
         self.root = real_path(root)
+        # an editor's unsaved buffers (`osmosis lsp`), read instead of their files
+        self._overlays = {real_path(p): text for p, text in (overlays or {}).items()}
         self._modules: dict[Path, Module] = {}
         self._bases: dict[int, list[Resolved]] = {}
         self._kinds: dict[int, set[str]] = {}
@@ -199,7 +201,8 @@ class Resolver:
     def module(self, path: Path) -> Module:
         key = real_path(path)
         if key not in self._modules:
-            self._modules[key] = parse_file(path)
+            text = self._overlays.get(key)
+            self._modules[key] = parse_file(path) if text is None else parse_source(text, path)
         return self._modules[key]
 
     def _inside(self, path: Path) -> bool:

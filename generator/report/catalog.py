@@ -11,6 +11,10 @@ from generator.core.rules import FAMILIES, Rule
 FORMATS = ("text", "json", "markdown")
 
 
+_FIX_NOTE = {"safe": ", fixable by `osmosis doctor --fix`",
+             "unsafe": ", fixable by `osmosis doctor --fix --unsafe-fixes` (an unsafe fix: check the `--diff` first)"}
+
+
 def rule_data(rule: Rule) -> dict:
     return {
         "code": rule.code,
@@ -22,6 +26,7 @@ def rule_data(rule: Rule) -> dict:
         "example": rule.example,
         "fix": rule.fix,
         "fixable": rule.fixable,
+        "fixability": rule.fixability,
         "source": rule.source,
         "url": rule.url,
     }
@@ -35,7 +40,7 @@ def _text(rules: list[Rule]) -> str:
             continue
         out.append(title)
         for r in members:
-            fixable = "  [fixable]" if r.fixable else ""
+            fixable = {"safe": "  [fixable]", "unsafe": "  [unsafe fix]"}.get(r.fixability, "")
             out.append(f"  {r.code}  {r.name}  ({r.severity.value}){fixable}")
             out.append(f"      checks: {r.summary}")
             if r.why:
@@ -69,7 +74,8 @@ def _markdown(rules: list[Rule]) -> str:
         "ignore them with `--select` / `--ignore` (codes or prefixes such as `CFG`), with `select`,",
         "`ignore` and `per-file-ignores` under `[tool.osmosis]` in the workspace's `pyproject.toml`,",
         "or on one line of a TOML config with a trailing `# osmosis: ignore[CODE]` comment.",
-        "Checks marked fixable are repaired by `osmosis doctor --fix`.",
+        "Checks marked fixable are repaired by `osmosis doctor --fix`; those marked unsafe (the repair may",
+        "change what the file means) only with `--unsafe-fixes`. `--diff` shows either without writing.",
         "`osmosis rule CODE` prints one check's section; every finding in `--format json` (`url`)",
         "and `--format sarif` (`helpUri`) links to its section here.",
         "",
@@ -98,7 +104,7 @@ def _markdown(rules: list[Rule]) -> str:
     for r in rules:
         out.append(
             f"| [{r.code}](#{r.code.lower()}) | `{r.name}` | {r.severity.value} | "
-            f"{'yes' if r.fixable else 'no'} | {_cell(r.summary)} |"
+            f"{ {'safe': 'yes', 'unsafe': 'unsafe'}.get(r.fixability, 'no')} | {_cell(r.summary)} |"
         )
     for family, title in FAMILIES.items():
         members = [r for r in rules if r.family == family]
@@ -110,7 +116,7 @@ def _markdown(rules: list[Rule]) -> str:
                 "",
                 f"### {r.code}",
                 "",
-                f"`{r.name}`: {r.severity.value}{', fixable by `osmosis doctor --fix`' if r.fixable else ''}.",
+                f"`{r.name}`: {r.severity.value}{_FIX_NOTE.get(r.fixability, '')}.",
                 "",
                 f"**What it checks.** {r.summary}",
             ]
@@ -126,7 +132,8 @@ def _markdown(rules: list[Rule]) -> str:
 
 def _explained(r: Rule) -> str:
     """One rule for `osmosis rule CODE`: the sections of its docs/checks.md entry, as text."""
-    fixable = "yes, `osmosis doctor --fix` repairs it" if r.fixable else "no, fix it by hand"
+    fixable = {"safe": "yes, `osmosis doctor --fix` repairs it",
+               "unsafe": "unsafe: `osmosis doctor --unsafe-fixes` repairs it (see `--diff` first)"}.get(r.fixability, "no, fix it by hand")
     out = [f"{r.code} ({r.name})", "", f"Family: {FAMILIES.get(r.family, r.family)}. Severity: {r.severity.value}. Fixable: {fixable}.", ""]
     sections = [("What it checks", r.summary), ("Why it matters", r.why), ("Example", r.example), ("Fix", r.fix),
                 ("Source", r.source)]  # fmt: skip

@@ -28,7 +28,7 @@ def _rule_data(rule: Rule) -> dict:
         "help": {"text": help_text},
         "helpUri": rule.url,
         "defaultConfiguration": {"level": _LEVEL[rule.severity]},
-        "properties": {"family": rule.family, "fixable": rule.fixable},
+        "properties": {"family": rule.family, "fixable": rule.fixable, "fixability": rule.fixability},
     }
 
 

@@ -8,11 +8,17 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from generator.check.families.configs import check_configs, check_config_file
-from generator.check.families.config_crossrefs import fix_schema_directives
 from generator.cli import app
 from generator.core.workspace import Workspace
 
 CASES = Path(__file__).resolve().parents[1] / "cases" / "configs"
+
+
+def fix_schema_directives(root):
+    """Only CFG022's repair, through the journaled writer `doctor --fix` uses."""
+    from generator.check.fix import apply_fixes
+
+    return apply_fixes(Workspace(root), wanted=lambda code: code == "CFG022")
 
 
 def put(root: Path, kind: str, name: str, case: str) -> Path:

@@ -192,7 +192,7 @@ def test_list_checks_formats(standard, run):
     assert entry == {
         "code": "LAY901", "name": "test-lay901", "family": "layout", "severity": "error",
         "summary": "Test rule LAY901.", "why": "Because tests need it.", "example": "example of LAY901",
-        "fix": "Fix LAY901.", "fixable": True, "source": "",
+        "fix": "Fix LAY901.", "fixable": True, "fixability": "safe", "source": "",
         "url": "https://github.com/osmosis-ai/osmosis-workspace/blob/main/docs/checks.md#lay901",
     }
     md = run("doctor", "--list-checks", "--format", "markdown").stdout

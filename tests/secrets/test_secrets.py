@@ -14,7 +14,6 @@ from generator.check.families.secrets import (
     check_config_secrets,
     check_env_example,
     check_secrets,
-    fix_env_example,
     known_credential,
     looks_secret,
     mask,
@@ -193,6 +192,13 @@ required = ["OPENAI_API_KEY", "DAYTONA_API_KEY"]
 '''
 
 
+def fix_env_example(repo):
+    """Only SEC005's repair, through the journaled writer `doctor --fix` uses."""
+    from generator.check.fix import apply_fixes
+
+    return apply_fixes(Workspace(repo), wanted=lambda code: code == "SEC005")
+
+
 def test_env_example_drift_and_fix(repo):
     (repo / "configs" / "eval" / "multiply.toml").write_text(EVAL)
     (repo / ".env.example").write_text("# names only\nOPENAI_API_KEY=\n")
@@ -208,7 +214,7 @@ def test_env_example_drift_and_fix(repo):
 
 def test_fix_creates_env_example_and_keeps_crlf(repo):
     (repo / "configs" / "eval" / "multiply.toml").write_text(EVAL)
-    assert len(fix_env_example(repo)) == 2
+    assert fix_env_example(repo) == [".env.example: added OPENAI_API_KEY=, DAYTONA_API_KEY="]
     assert (repo / ".env.example").read_text().splitlines()[1:] == ["OPENAI_API_KEY=", "DAYTONA_API_KEY="]
     (repo / ".env.example").write_bytes(b"OPENAI_API_KEY=\r\nNO_NEWLINE=")
     fix_env_example(repo)

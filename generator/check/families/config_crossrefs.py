@@ -218,17 +218,16 @@ def _relative_directive(config: Path, schema_file: Path) -> str:
     return "#:schema " + Path(rel).as_posix()
 
 
-def fix_schema_directives(root: Path) -> list[str]:
-    """`doctor --fix`: put the right `#:schema` line first in every config that lacks it.
+def plan_schema_directives(ws: Workspace) -> list[tuple[str, bytes, str]]:
+    """`doctor --fix`: the right `#:schema` line first in every config that lacks it.
 
     A wrong `#:schema` first line is replaced; any other first line is kept below the new one.
     Files that do not parse are left alone (the directive is the least of their problems).
-    Returns one line per file changed.
+    Returns (path, new content, what changes) per file; writes nothing.
     """
     from generator.core.bounded import Unreadable, read_capped
     from generator.core.workspace import MAX_TEXT_BYTES
 
-    ws = Workspace(root)
     if not ws.opted_in:
         return []
     changed = []
@@ -253,8 +252,5 @@ def fix_schema_directives(root: Path) -> list[str]:
                 new = line + (newline if sep else "") + rest
             else:
                 new = line + newline + text
-            from generator.core import safe_write
-
-            safe_write.write_text(ws.root, path, new)
-            changed.append(f"{ws.rel(path)}: first line set to `{line}`")
+            changed.append((ws.rel(path), new.encode("utf-8"), f"{ws.rel(path)}: first line set to `{line}`"))
     return changed

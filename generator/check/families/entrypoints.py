@@ -81,7 +81,7 @@ def check_entrypoint_file(path: Path, display: str, *, sdk_requirement: str | No
         target = sdk_requirements.file_target(path, None)
     if sdk_requirement is not None:
         target = sdk_requirements.file_target(path, sdk_requirement)
-    resolver = Resolver(folder)
+    resolver = Resolver(folder, ws.overlays if ws is not None else None)
     module = resolver.module(path)
     found = _rollout_findings(resolver, folder, entries, target, show, named=True, extra=(module,))
     own = {show(path), *(show(m.path) for m in imported_modules(resolver, module))}
@@ -161,7 +161,7 @@ def _entries(folder: Path, named: list[str | None]) -> list[Path]:
 def _check_rollout(ws: Workspace, folder: Path, named: list[str | None]) -> list[Diagnostic]:
     show: Display = lambda p: _rel(ws, p)
     entries, target = _entries(folder, named), sdk_requirements.rollout_target(ws, folder)
-    return _rollout_findings(Resolver(folder), folder, entries, target, show, named=bool(named)) + _pyproject_findings(ws, folder)
+    return _rollout_findings(Resolver(folder, ws.overlays), folder, entries, target, show, named=bool(named)) + _pyproject_findings(ws, folder)
 
 
 def _rollout_findings(resolver: Resolver, folder: Path, entries: list[Path], target: Target, show: Display, *,

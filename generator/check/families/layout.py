@@ -98,8 +98,10 @@ CLAUDE_WITHOUT_AGENTS = rule(
     "LAY008", "claude-md-without-agents", FAMILY, "warning",
     summary="CLAUDE.md does not point Claude Code at AGENTS.md.",
     why="Claude Code reads CLAUDE.md, not AGENTS.md; without a pointer it misses the workspace contract.",
-    fix="Add a line `@AGENTS.md` to CLAUDE.md.",
+    fix="Add a line `@AGENTS.md` to CLAUDE.md (`osmosis doctor --fix --unsafe-fixes` appends it).",
     example="# Notes\nBe careful.",
+    # unsafe: the import puts all of AGENTS.md into every Claude Code session, which the user may have left out on purpose
+    fixable="unsafe",
     source="contract §1",
 )
 STALE_SCHEMA = rule(

@@ -365,13 +365,13 @@ def missing_env_example_names(ws: Workspace) -> list[tuple[str, Path, tuple[int,
     return missing
 
 
-def fix_env_example(root: Path) -> list[str]:
-    """`doctor --fix`: append `NAME=` for each required secret missing from .env.example.
+def plan_env_example(ws: Workspace) -> list[tuple[str, bytes, str]]:
+    """`doctor --fix`: `NAME=` appended for each required secret missing from .env.example.
 
     Safe because it only ever adds names with empty values at the end; existing lines are kept as
-    they are. Creates the file when there is none. Returns one line per name added.
+    they are. Creates the file when there is none. Returns (path, new content, what changes) for
+    the file, or nothing; writes nothing.
     """
-    ws = Workspace(root)
     names = list(dict.fromkeys(name for name, _, _ in missing_env_example_names(ws)))
     target = ws.root / ENV_EXAMPLE
     if not names or target.is_symlink() or (target.exists() and not target.is_file()):
@@ -390,10 +390,7 @@ def fix_env_example(root: Path) -> list[str]:
     addition += b"# Required by configs' [secrets] (values go in your untracked .env, never here)." + nl
     # ASCII only, appended as bytes: safe whatever encoding the existing lines are in.
     addition += b"".join(name.encode("ascii") + b"=" + nl for name in names)
-    from generator.core import safe_write
-
-    safe_write.append_bytes(ws.root, target, addition)
-    return [f"{ENV_EXAMPLE}: added {name}=" for name in names]
+    return [(ENV_EXAMPLE, data + addition, f"{ENV_EXAMPLE}: added {', '.join(n + '=' for n in names)}")]
 
 
 # -- git ----------------------------------------------------------------------------------------

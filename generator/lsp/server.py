@@ -1,0 +1,159 @@
+"""`osmosis lsp`: doctor's findings in the editor, over stdio (pygls).
+
+On open and on save the whole workspace holding the document is checked, with every open buffer laid
+over its file (`session.Session`), and diagnostics are published for each file with findings (and
+cleared for files that had some before). Edits are checked too, once typing pauses for a moment.
+Hover over a finding explains its rule; a safe fix is offered as a quick fix.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sys
+from pathlib import Path
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+
+from generator import __version__
+from generator.lsp import convert
+from generator.lsp.session import Checked, Session, path_uri
+
+SETTLE = 0.4  # seconds of no typing before an edited buffer is checked
+
+
+class OsmosisServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("osmosis", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Full)
+        self.session = Session()
+        self.published: dict[Path, set[str]] = {}  # root -> the URIs holding our diagnostics
+        self.shown: dict[str, list[tuple[types.Diagnostic, str]]] = {}  # uri -> (diagnostic, code)
+        self.pending: dict[str, asyncio.Task] = {}
+
+    async def recheck(self, uri: str) -> None:
+        root = self.session.root_of(uri)
+        if root is None:
+            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+            return
+        try:
+            checked = await asyncio.to_thread(self.session.check, root)
+        except Exception as err:  # noqa: BLE001  one line in the editor, never a dead server
+            self.window_show_message(types.ShowMessageParams(
+                types.MessageType.Error, f"osmosis: checking {root} failed: {type(err).__name__}: {err}"))
+            return
+        self.publish(checked)
+
+    def publish(self, checked: Checked) -> None:
+        now: dict[str, list[tuple[types.Diagnostic, str]]] = {}
+        for path, found in checked.by_file.items():
+            text = checked.texts.get(path, "")
+            now[path_uri(path)] = [(convert.diagnostic(d, text), d.code) for d in found]
+        for uri in self.published.get(checked.root, set()) - now.keys():
+            now[uri] = []  # fixed since: clear what the editor still shows
+        for uri, pairs in now.items():
+            self.shown[uri] = pairs
+            self.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=uri, diagnostics=[d for d, _ in pairs]))
+        self.published[checked.root] = {uri for uri, pairs in now.items() if pairs}
+
+    def settle_then_check(self, uri: str) -> None:
+        if (task := self.pending.pop(uri, None)) is not None:
+            task.cancel()
+
+        async def later() -> None:
+            await asyncio.sleep(SETTLE)
+            self.pending.pop(uri, None)
+            await self.recheck(uri)
+
+        self.pending[uri] = asyncio.ensure_future(later())
+
+
+server = OsmosisServer()
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+async def did_open(ls: OsmosisServer, params: types.DidOpenTextDocumentParams) -> None:
+    ls.session.buffers[params.text_document.uri] = params.text_document.text
+    await ls.recheck(params.text_document.uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+def did_change(ls: OsmosisServer, params: types.DidChangeTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    ls.session.buffers[uri] = ls.workspace.get_text_document(uri).source
+    ls.settle_then_check(uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+async def did_save(ls: OsmosisServer, params: types.DidSaveTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    if params.text is not None:
+        ls.session.buffers[uri] = params.text
+    await ls.recheck(uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: OsmosisServer, params: types.DidCloseTextDocumentParams) -> None:
+    ls.session.buffers.pop(params.text_document.uri, None)  # its findings stay: they are the file's
+
+
+@server.feature(types.TEXT_DOCUMENT_HOVER)
+def hover(ls: OsmosisServer, params: types.HoverParams) -> types.Hover | None:
+    from generator.check.registry import RULES
+
+    codes = [code for d, code in ls.shown.get(params.text_document.uri, []) if convert.contains(d.range, params.position)]
+    rules = [RULES[c] for c in dict.fromkeys(codes) if c in RULES]
+    if not rules:
+        return None
+    text = "\n\n---\n\n".join(convert.hover_text(r) for r in rules)
+    return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
+
+
+@server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
+                types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
+def code_action(ls: OsmosisServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+    from generator.check.registry import RULES
+
+    uri = params.text_document.uri
+    root = ls.session.root_of(uri)
+    if root is None or ls.session.is_dirty(uri):
+        return []  # fixes are worked out from the files: on an unsaved buffer they could undo its edits
+    here = [(d, code) for d, code in ls.shown.get(uri, []) if convert.overlaps(d.range, params.range)]
+    versions = {u: doc.version for u, doc in ls.workspace.text_documents.items() if doc.version is not None}
+    actions = []
+    for code in dict.fromkeys(code for _, code in here):
+        if code not in RULES or RULES[code].fixability != "safe":
+            continue
+        fixes = ls.session.fixes(root, code)
+        mine = [f for f in fixes if path_uri(root / f.rel) == uri]
+        edit = convert.workspace_edit(root, mine or fixes, ls.session.buffers, versions)
+        if edit is None:
+            continue
+        what = "; ".join(f.what for f in (mine or fixes) if f.what)
+        actions.append(types.CodeAction(
+            title=f"osmosis: fix {code} ({what})", kind=types.CodeActionKind.QuickFix,
+            diagnostics=[d for d, c in here if c == code], is_preferred=True, edit=edit))
+    return actions
+
+
+class _OneLine(logging.Formatter):
+    """pygls logs what it cannot handle (a malformed message) with its traceback: one line is enough."""
+
+    def formatException(self, ei) -> str:  # noqa: N802  (logging's name)
+        return ""
+
+    def format(self, record: logging.LogRecord) -> str:
+        record.exc_info, record.exc_text, record.stack_info = None, None, None
+        return super().format(record).replace("\n", " ")
+
+
+def serve() -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_OneLine("osmosis lsp: %(message)s"))
+    logging.basicConfig(level=logging.WARNING, handlers=[handler], force=True)
+    try:
+        server.start_io()
+    finally:
+        sys.stdout = open(os.devnull, "w")  # pygls closed the real one on exit; the CLI's last flush must not fail

@@ -1,0 +1,107 @@
+"""What the language server knows, without any LSP library: the open buffers, and doctor's findings
+over a workspace snapshot with those buffers laid over the files.
+
+The checks are doctor's own (`check.doctor.diagnose`, settings and suppressions included); the only
+difference is the snapshot: an open document's unsaved text is what configs, entrypoints and
+suppression comments are read from. Skills and datasets are read from disk, so their findings
+follow the saved file.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+from generator.core.diagnostics import Diagnostic
+from generator.core.workspace import NotAWorkspace, Workspace
+
+
+def uri_path(uri: str) -> Path | None:
+    """The file a `file:` URI names (None for any other scheme: untitled buffers, remote files)."""
+    parsed = urlparse(uri)
+    if parsed.scheme != "file":
+        return None
+    return Path(unquote(parsed.path))
+
+
+def path_uri(path: Path) -> str:
+    return path.absolute().as_uri()
+
+
+@dataclass
+class Checked:
+    """One run of the checks: the workspace root, and per file (absolute) its findings."""
+
+    root: Path
+    by_file: dict[Path, list[Diagnostic]]
+    texts: dict[Path, str]  # the text each file with findings was checked as (for columns)
+
+
+@dataclass
+class Session:
+    buffers: dict[str, str] = field(default_factory=dict)  # uri -> the editor's text
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def root_of(self, uri: str) -> Path | None:
+        path = uri_path(uri)
+        if path is None:
+            return None
+        try:
+            return Workspace.at(path.parent).root
+        except (NotAWorkspace, OSError):
+            return None
+
+    def snapshot(self, root: Path) -> Workspace:
+        """A fresh snapshot of ``root`` with every open buffer under it laid over its file."""
+        ws = Workspace(root)
+        real_root = root.resolve()
+        for uri, text in list(self.buffers.items()):
+            path = uri_path(uri)
+            if path is None:
+                continue
+            try:
+                rel = path.resolve().relative_to(real_root)
+            except (ValueError, OSError):
+                continue
+            ws.overlay(root / rel, text)
+        return ws
+
+    def check(self, root: Path) -> Checked:
+        """Doctor's findings over ``root`` (one run at a time: the checks share module-level caches)."""
+        from generator.check.doctor import diagnose, load_rules
+
+        with self._lock:
+            load_rules()
+            ws = self.snapshot(root)
+            outcome = diagnose(ws)
+            by_file: dict[Path, list[Diagnostic]] = {}
+            texts: dict[Path, str] = {}
+            for d in outcome.diagnostics:
+                if d.path is None:
+                    continue  # about the whole workspace: doctor's to report, no file to show it in
+                path = root / d.path
+                if not path.is_file():
+                    continue  # a folder or a missing file: nothing an editor can open
+                by_file.setdefault(path, []).append(d)
+                if path not in texts:
+                    texts[path] = ws.read_text(path) or ""
+            return Checked(root, by_file, texts)
+
+    def is_dirty(self, uri: str) -> bool:
+        """Whether the buffer differs from the file on disk (a fix planned from the file would be stale)."""
+        path = uri_path(uri)
+        if uri not in self.buffers or path is None:
+            return False
+        try:
+            return path.read_bytes().decode("utf-8").replace("\r\n", "\n") != self.buffers[uri].replace("\r\n", "\n")
+        except (OSError, UnicodeDecodeError):
+            return True
+
+    def fixes(self, root: Path, code: str) -> list:
+        """The safe fixes of ``code`` in ``root``'s workspace as it is on disk (`check.fix.Fix`)."""
+        from generator.check.fix import allowed_by, plan
+
+        with self._lock:
+            return [f for f in plan(Workspace(root), allowed_by(False, lambda c: c == code)) if f.change is not None]
