@@ -57,6 +57,8 @@ class Rule:
     @property
     def url(self) -> str:
         return rule_url(self.code)
+
+    @property
     def fixable(self) -> bool:
         """Whether any fix exists, safe or unsafe."""
         return self.fixability != "none"
