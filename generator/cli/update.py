@@ -20,7 +20,7 @@ def register(app: typer.Typer) -> None:
         dry_run: bool = typer.Option(False, "--dry-run", help="Change nothing; print what each file would get: new, unchanged, replaced, merged, conflict, left alone."),
         adopt: bool = typer.Option(False, "--adopt", help="Take over a workspace `osmosis init` did not make (e.g. a copy of the platform's template): record a base, add what is missing; rollouts untouched."),
     ) -> int:
-        """Bring the workspace up to the installed templates and skills, as .osmosis-ownership.toml allows.
+        """Bring the workspace up to the installed templates and skills, as .osmosis/template.json (the platform's update policy) allows.
 
         Example: osmosis update --dry-run
         """

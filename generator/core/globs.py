@@ -1,7 +1,7 @@
 """Path globs matched in linear time: `*` (within a folder), `?` (one character but `/`), `**` (anything,
 `/` too) and `**/` (no folder, or any folders).
 
-A glob comes from a committed file (`.osmosis-ownership.toml`); as a backtracking regex, `"****...Q"`
+A glob comes from a committed file (`.osmosis/template.json`, `.osmosis/template-ignore`); as a backtracking regex, `"****...Q"`
 against a long path took minutes. Here a glob is a small automaton whose live states are the bits of
 an int, so each path character costs one pass of bit operations whatever the pattern holds.
 """
