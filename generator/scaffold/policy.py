@@ -83,7 +83,7 @@ def parse_json(text: str, source: str = POLICY_FILE) -> dict[str, tuple[str, ...
         data = json.loads(text)
     except (ValueError, RecursionError) as err:
         raise UserError(f"{source} is not valid JSON: {str(err)[:200]}",
-                        hint=f"fix it, or delete it to use the bundled default") from None
+                        hint="fix it, or delete it to use the bundled default") from None
     if not isinstance(data, dict):
         raise UserError(f"{source} must hold one JSON object with the lists {', '.join(KEYS)}")
     return {ours: _patterns(data.get(theirs, []), theirs, source) for theirs, ours in KEYS.items()}

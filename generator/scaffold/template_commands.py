@@ -6,8 +6,16 @@ import json
 
 import typer
 
-from generator.scaffold.catalog import (ALIASES, RECIPES, find_bundled, read_info, resolve_alias, rollout_templates,
-                                        rule_text, when_text)
+from generator.scaffold.catalog import (
+    ALIASES,
+    RECIPES,
+    find_bundled,
+    read_info,
+    resolve_alias,
+    rollout_templates,
+    rule_text,
+    when_text,
+)
 
 
 def _recipes() -> list[dict[str, object]]:

@@ -13,7 +13,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from lifecycle_helpers import cli, commit_all, git, snapshot
 
 REPO = Path(__file__).resolve().parents[2]

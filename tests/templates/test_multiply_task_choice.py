@@ -78,7 +78,7 @@ def test_doctor_strict_is_clean_and_the_tests_pass(ws):
     found = [d for d in json.loads(result.stdout)["diagnostics"] if d["severity"] != "info"]
     assert found == [], found
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "rollouts"], cwd=ws,
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
     assert re.search(r"\d+ passed", done.stdout)
 
