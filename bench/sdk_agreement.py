@@ -80,7 +80,7 @@ MUTATIONS: list[tuple[str, str, str, str, str | None, str]] = [
     ("train-zero-epochs", "backend", "training", TRAIN, "total_epochs = 2", "total_epochs = 0"),
     ("train-top-p-high", "backend", "training", TRAIN, "rollout_top_p = 1.0", "rollout_top_p = 1.5"),
     ("train-negative-temperature", "backend", "training", TRAIN, "rollout_temperature = 1.0", "rollout_temperature = -0.1"),
-    ("train-zero-batch", "backend", "training", TRAIN, "rollout_batch_size = 16", "rollout_batch_size = 0"),
+    ("train-zero-batch", "backend", "training", TRAIN, "rollout_batch_size = 8", "rollout_batch_size = 0"),
     ("train-lr-inf", "backend", "training", TRAIN, "lr = 1e-6", "lr = inf"),
     ("train-blank-model", "backend", "training", TRAIN, 'model_path = "Qwen/Qwen3-4B-Instruct-2507"', 'model_path = "  "'),
     ("train-dataset-path", "backend", "training", TRAIN, 'dataset = "multiply"', 'dataset = "data/multiply.jsonl"'),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from collections.abc import Callable
@@ -84,10 +85,11 @@ def build_bases(root: Path) -> None:
         p.write_text(p.read_text() + f"\n{OLD_MARK}\n")
     ws = root / "upd-ws"
     _run_cli(env, "init", ws, "--template", tmpl, "--defaults")
-    policy = ws / ".osmosis-ownership.toml"
-    text = policy.read_text()
-    text = text.replace('    "rollouts/**",\n', "").replace("shared = [\n", 'shared = [\n    "rollouts/**",\n')
-    policy.write_text(text)
+    policy = ws / ".osmosis" / "template.json"
+    lists = json.loads(policy.read_text())
+    lists["additive"].remove("rollouts/*")
+    lists["overwriteManaged"].append("rollouts/*")
+    policy.write_text(json.dumps(lists, indent=2) + "\n")
     main = ws / "rollouts" / "my-rollout" / "main.py"
     main.write_text(USER_MARK + "\n" + main.read_text())
     (ws / "notes.md").write_text("my own notes, not from any template\n")

@@ -117,7 +117,7 @@ def glob_cases() -> list[Case]:
         for dry in (True, False):
             def prepare(sb: Sandbox, pattern=pattern, dry=dry) -> Plan:
                 ws = copy_base(sb, "upd-ws")
-                (ws / ".osmosis-ownership.toml").write_text(f'[update]\nmanaged = ["{pattern}", "**"]\n')
+                (ws / ".osmosis" / "template.json").write_text(f'{{"overwriteManaged": ["{pattern}", "**"]}}\n')
                 sb.git("commit", "-qam", "my policy", check=True)
                 args = ("update", sb.ws, *(["--dry-run"] if dry else []))
                 return Plan(lambda s: s.run(*args), rule="update")

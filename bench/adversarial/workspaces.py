@@ -18,7 +18,7 @@ FILES = {
     "pyproject": "pyproject.toml", "rollout-pyproject": f"{R}/pyproject.toml", "env-example": ".env.example",
     "skill": SKILL, "jsonl": "data/my-rollout.jsonl", "csv": "data/extra.csv", "parquet": "data/extra.parquet",
     "main": f"{R}/main.py", "workflow": f"{R}/my_rollout_rollout/workflow.py", "answers": f"{R}/.copier-answers.yml",
-    "ownership": ".osmosis-ownership.toml", "schema": SCHEMA, "gitignore": ".gitignore", "agents-md": "AGENTS.md",
+    "ownership": ".osmosis/template.json", "schema": SCHEMA, "gitignore": ".gitignore", "agents-md": "AGENTS.md",
 }
 CMDS = ("doctor", "fix", "validate")
 

@@ -21,7 +21,7 @@ def register(app: typer.Typer) -> None:
         adopt: bool = typer.Option(False, "--adopt", help="Take over a workspace `osmosis init` did not make (e.g. a copy of the platform's template): record a base, add what is missing; rollouts untouched."),
         verbose: bool = typer.Option(False, "--verbose", "-v", help="Also list the files that stay unchanged."),
     ) -> int:
-        """Bring the workspace up to the installed templates and skills, as .osmosis-ownership.toml allows.
+        """Bring the workspace up to the installed templates and skills, as .osmosis/template.json (the platform's update policy) allows.
 
         Example: osmosis update --dry-run
         """

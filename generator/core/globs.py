@@ -1,7 +1,7 @@
 """Path globs matched in linear time: `*` (within a folder), `?` (one character but `/`), `**` (anything,
 `/` too) and `**/` (no folder, or any folders).
 
-A glob comes from a committed file (`.osmosis-ownership.toml`); as a backtracking regex, `"****...Q"`
+A glob comes from a committed file (`.osmosis/template.json`, `.osmosis/template-ignore`); as a backtracking regex, `"****...Q"`
 against a long path took minutes. Here a glob is a small automaton whose live states are the bits of
 an int, so each path character costs one pass of bit operations whatever the pattern holds.
 """
@@ -94,3 +94,63 @@ def compile_glob(glob: str) -> Glob:
 def glob_match(glob: str, path: str) -> bool:
     """Whether the whole ``path`` matches the whole ``glob``."""
     return compile_glob(glob).match(path)
+
+
+def covers(glob: str, path: str) -> bool:
+    """Whether ``glob`` matches ``path`` or one of the folders holding it: `rollouts/*` covers
+    `rollouts/a/main.py`, as a path list naming folders means (the platform's `.osmosis/template.json`)."""
+    compiled = compile_glob(glob)
+    if compiled.match(path):
+        return True
+    cut = path.find("/")
+    while cut != -1:
+        if compiled.match(path[:cut]):
+            return True
+        cut = path.find("/", cut + 1)
+    return False
+
+
+MAX_IGNORE_RULES = 1000  # one file of opt-outs; each rule costs a pass over every path's folders
+
+
+class IgnoreRules:
+    """gitignore-style rules (the platform's `.osmosis/template-ignore`): `#` comments, `!` re-includes,
+    a trailing `/` names folders only, a pattern with a `/` before its end is anchored at the root and
+    one without matches at any depth, the last matching rule decides, and nothing below an excluded
+    folder can be re-included. Globs as above; `[...]` classes are read as plain characters."""
+
+    def __init__(self, text: str):
+        self.rules: list[tuple[str, bool, bool]] = []  # (glob, re-include, folders only)
+        for raw in text.splitlines():
+            line = raw.rstrip(" \t\r")
+            if not line or line.startswith("#"):
+                continue
+            negate = line.startswith("!")
+            line = line[1:] if negate else line
+            if line.startswith(("\\#", "\\!")):
+                line = line[1:]
+            dir_only = line.endswith("/")
+            line = line.rstrip("/")
+            if not line:
+                continue
+            if "/" in line:
+                line = line.lstrip("/")
+            else:
+                line = "**/" + line
+            if len(line) > MAX_GLOB:
+                raise ValueError(f"a pattern of {len(line)} characters (at most {MAX_GLOB})")
+            self.rules.append((line, negate, dir_only))
+            if len(self.rules) > MAX_IGNORE_RULES:
+                raise ValueError(f"more than {MAX_IGNORE_RULES} patterns")
+
+    def ignored(self, path: str) -> bool:
+        parts = path.split("/")
+        for depth in range(1, len(parts) + 1):
+            prefix, is_dir = "/".join(parts[:depth]), depth < len(parts)
+            verdict = False
+            for glob, negate, dir_only in self.rules:
+                if (is_dir or not dir_only) and glob_match(glob, prefix):
+                    verdict = not negate
+            if verdict:
+                return True  # a file, or a folder: nothing below it comes back
+        return False

@@ -3,13 +3,14 @@
 A copy of the platform's own workspace template, or a hand-made workspace, has no answers file and
 no pristine render, so `osmosis update` has nothing to merge from. Adopting renders the workspace
 template for the workspace's own name, and builds the base that render is compared with from the
-ownership policy:
+workspace's update policy (its `.osmosis/template.json` and `.osmosis/template-ignore` when it has
+them, as the platform's template does; else the bundled default):
 
 - a managed file the workspace already has (AGENTS.md, a skill, a reference config) counts as the
   untouched old version, so osmosis's version replaces it;
-- a shared or additive file it already has (root pyproject, README, configs) counts as the user's
-  edit of osmosis's version, so it is kept as it is;
-- whatever it lacks is added.
+- the project's own root files (``KEPT_ON_ADOPTION``: pyproject, README, .gitignore, ...) and additive
+  files it already has count as the user's edit of osmosis's version, so they are kept as they are;
+- whatever it lacks is added, where the policy lets it.
 
 Rollouts are no part of the workspace template's render, so they are never read or written. The
 render is then recorded as the pristine base: from here on `osmosis update` treats the workspace
@@ -26,6 +27,7 @@ import typer
 
 from generator.core import lock
 from generator.core.errors import EXIT_FINDINGS, UserError
+from generator.core.globs import covers
 from generator.scaffold import ownership, pristine
 
 if sys.version_info >= (3, 11):
@@ -70,6 +72,11 @@ def render_workspace(answers: dict[str, Any], dest: Path) -> None:
     assets.add_all(dest)
 
 
+# What makes a project itself: managed from now on (merged three ways by later updates), but the
+# version a workspace arrives with is kept, never replaced by ours.
+KEPT_ON_ADOPTION = ("pyproject.toml", "uv.lock", "conftest.py", "README.md", ".gitignore", ".env.example", ".github/**")
+
+
 def adoption_base(root: Path, new_dir: Path, policy: ownership.Policy, base_dir: Path) -> None:
     """Fill ``base_dir`` with the base the first update of an adopted workspace merges from."""
     from generator.scaffold.merge import _files, _read, _write
@@ -78,16 +85,18 @@ def adoption_base(root: Path, new_dir: Path, policy: ownership.Policy, base_dir:
         ours = _read(root / rel)
         if ours is None:
             continue  # absent from the base too: the update adds it
-        _write(base_dir, rel, ours if policy.owner(rel) == "managed" else _read(new_dir / rel))
+        replace = policy.owner(rel) == "managed" and not any(covers(glob, rel) for glob in KEPT_ON_ADOPTION)
+        _write(base_dir, rel, ours if replace else _read(new_dir / rel))
 
 
 SCHEMAS_UNIGNORED = (
-    "\n# osmosis: the config schemas are shared with every clone (`osmosis update --adopt` added these lines)\n"
-    "!.osmosis/\n.osmosis/*\n!.osmosis/schemas/\n!.osmosis/schemas/**\n"
+    "\n# osmosis: the config schemas and the update policy are shared with every clone (`osmosis update --adopt`"
+    " added these lines)\n!.osmosis/\n.osmosis/*\n!.osmosis/schemas/\n!.osmosis/schemas/**\n"
+    "!.osmosis/template.json\n!.osmosis/template-ignore\n"
 )
 
 
-def _unignore_schemas(repo: Path, root: Path) -> dict[str, bytes]:
+def _unignore_schemas(repo: Path, root: Path) -> dict[str, tuple[bytes | None, str]]:
     """The platform's template git-ignores `.osmosis/**` (its eval runs and caches live there); the
     schemas adopting writes there must reach clones, or doctor in CI finds them missing (LAY009)."""
     probe = (root / ".osmosis" / "schemas" / "eval.schema.json").relative_to(repo).as_posix()
@@ -96,7 +105,8 @@ def _unignore_schemas(repo: Path, root: Path) -> dict[str, bytes]:
     if not ignored or gitignore.is_symlink() or not gitignore.is_file():
         return {}
     text = gitignore.read_bytes()
-    return {".gitignore": text + (b"" if text.endswith(b"\n") else b"\n") + SCHEMAS_UNIGNORED.encode()}
+    return {".gitignore": (text + (b"" if text.endswith(b"\n") else b"\n") + SCHEMAS_UNIGNORED.encode(),
+                           "so git keeps .osmosis/schemas/ and the update policy for every clone")}
 
 
 def adopt_command(root: Path, *, conflict: str, dry_run: bool, verbose: bool = False) -> int:

@@ -26,7 +26,12 @@ WORKSPACE_TEMPLATE = "workspace"
 ALIASES: dict[str, tuple[str, dict[str, str]]] = {
     "multiply-openai": ("multiply", {"integration": "openai-agents"}),
     "multiply-harbor": ("multiply", {"integration": "harbor"}),
+    # the platform's recipe names (`osmosis template apply NAME` of osmosis-ai, contract section 1)
+    "multiply-local-strands": ("multiply", {"integration": "strands"}),
+    "multiply-local-openai": ("multiply", {"integration": "openai-agents"}),
+    "multiply-harbor-strands": ("multiply", {"integration": "harbor"}),
 }
+RECIPES = ("multiply-harbor-strands", "multiply-local-openai", "multiply-local-strands")  # listed by `template list`
 KINDS = ("workspace", "rollout")
 
 

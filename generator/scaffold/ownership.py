@@ -1,97 +1,24 @@
-"""Who owns which workspace file, and what `osmosis update` does to each under that ownership.
-
-The policy is `.osmosis-ownership.toml` at the workspace root (the bundled default when it is
-missing): pattern lists `managed`, `shared` and `additive`. For every file the base render, the
-installed templates or the workspace has, one status:
+"""What `osmosis update` does to each workspace file under the update policy (generator.scaffold.policy:
+the platform's `.osmosis/template.json` and `.osmosis/template-ignore`). For every file the base
+render, the installed templates or the workspace has, one status:
 
 - new        the templates have it, the workspace does not and never did: written
 - unchanged  nothing to do (the template did not change it, or the workspace already matches)
-- replaced   managed/shared, the user never edited it: the template's version written (or removed)
-- merged     managed/shared, both changed it: merged three ways without conflicts
+- replaced   managed, the user never edited it: the template's version written (or removed)
+- merged     managed, both changed it: merged three ways without conflicts
 - conflict   both changed the same lines (markers or a .rej), or something of the user's is in the way
-- left alone additive (the user's), unlisted, or the user deleted / changed what the template dropped
-
-Tracked at the root on purpose: the platform's own template git-ignores `.osmosis/`.
+- left alone additive (the user's), uncovered or opted out, or the user deleted / changed what the template dropped
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
-from generator.core.bounded import toml_loads
-from generator.core.errors import UserError
-from generator.core.globs import MAX_GLOB, glob_match
+from generator.scaffold.policy import Policy, default_policy, load  # noqa: F401  (the policy, for callers)
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
-POLICY_FILE = ".osmosis-ownership.toml"
-LISTS = ("managed", "shared", "additive")
-_POLICY_CAP = 1 << 20  # a list of path patterns
 STATUSES = ("new", "unchanged", "replaced", "merged", "conflict", "left alone")
-
-
-@dataclass(frozen=True)
-class Policy:
-    lists: dict[str, tuple[str, ...]]
-    source: str  # where it was read from, for messages
-
-    def owner(self, rel: str) -> str | None:
-        """'managed', 'shared', 'additive', or None (no pattern matches: left alone)."""
-        for name in LISTS:
-            if any(glob_match(glob, rel) for glob in self.lists.get(name, ())):
-                return name
-        return None
-
-
-def parse(text: str, source: str) -> Policy:
-    try:
-        data = toml_loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise UserError(f"{source} is not valid TOML: {err}", hint="fix it, or delete it to use the bundled default") from None
-    table = data.get("update")
-    unknown = sorted(set(data) - {"update"}) + sorted(set(table or {}) - set(LISTS)) if isinstance(table, dict) else []
-    if not isinstance(table, dict) or unknown:
-        raise UserError(f"{source} must hold one [update] table with lists {', '.join(LISTS)}"
-                        + (f" (unknown: {', '.join(unknown)})" if unknown else ""))
-    lists = {}
-    for name in LISTS:
-        value = table.get(name, [])
-        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
-            raise UserError(f"{source}: [update] {name} must be a list of path patterns (strings)")
-        if long := next((v for v in value if len(v) > MAX_GLOB), None):
-            raise UserError(f"{source}: [update] {name} holds a pattern of {len(long)} characters (at most {MAX_GLOB})",
-                            hint="a pattern names paths of the workspace; shorten it")
-        lists[name] = tuple(value)
-    return Policy(lists, source)
-
-
-@lru_cache(maxsize=1)
-def default_policy() -> Policy:
-    from generator.scaffold.catalog import workspace_template
-
-    path = workspace_template().path / "template" / POLICY_FILE
-    return parse(path.read_text(encoding="utf-8"), f"the bundled {POLICY_FILE}")
-
-
-def load(root: Path) -> Policy:
-    """The workspace's policy, or the bundled default when it has none."""
-    from generator.core.bounded import Unreadable, read_capped
-
-    path = root / POLICY_FILE
-    if path.is_file() and not path.is_symlink():
-        try:
-            text = read_capped(path, _POLICY_CAP).decode("utf-8")
-        except (Unreadable, UnicodeDecodeError) as err:
-            raise UserError(f"cannot read {POLICY_FILE}: {err}") from None
-        return parse(text, POLICY_FILE)
-    return default_policy()
 
 
 # -- deciding and applying ---------------------------------------------------------------------
@@ -121,17 +48,18 @@ class Plan:
 
 
 def apply(root: Path, base_dir: Path, new_dir: Path, policy: Policy, *, conflict: str,
-          write: Callable[[str, bytes | str | None], None]) -> Plan:
+          write: Callable[[str, bytes | str | None], None], decided: frozenset[str] = frozenset()) -> Plan:
     """Bring ``root`` from the render in ``base_dir`` to the one in ``new_dir`` under ``policy``.
 
     Nothing is written here: ``write(rel, content)`` receives each new file (bytes), link (its target,
     a str) or removal (None), for the caller to make all at once, or not at all in a dry run. A merge is
-    computed in a temporary folder to tell "merged" from "conflict".
+    computed in a temporary folder to tell "merged" from "conflict". Paths in ``decided`` are the
+    caller's (a policy migration): skipped here.
     """
     from generator.scaffold.merge import _files, _is_text, _read, _rej, merge_file
 
     plan = Plan()
-    for rel in sorted(_files(base_dir) | _files(new_dir)):
+    for rel in sorted((_files(base_dir) | _files(new_dir)) - decided):
         base, theirs = _read(base_dir / rel), _read(new_dir / rel)
         target = root / rel
         ours = _read(target)
@@ -154,7 +82,7 @@ def apply(root: Path, base_dir: Path, new_dir: Path, policy: Policy, *, conflict
                 write(rel, theirs)
                 add("new")
             else:
-                add("left alone", "yours (additive)" if owner else f"no pattern in {POLICY_FILE} matches it")
+                add("left alone", "yours (additive)" if owner else policy.why_left(rel))
             continue
         if base == theirs:
             add("unchanged", "your edit kept; the template did not change it")
@@ -198,7 +126,7 @@ def _is_lock(rel: str) -> bool:
 
 
 def land(root: Path, base_dir: Path, new_dir: Path, policy: Policy, *, conflict: str, dry_run: bool,
-         what: str, message: str, extra: dict[str, bytes] | None = None) -> Plan:
+         what: str, message: str, extra: dict[str, tuple[bytes | None, str]] | None = None) -> Plan:
     """`apply`, then make its writes (and ``extra``'s, already decided) and move the pristine ref to
     ``new_dir``'s render, all or nothing: a failure, Ctrl-C or kill -9 part-way leaves the workspace
     as it was (generator.core.journal)."""
@@ -206,10 +134,12 @@ def land(root: Path, base_dir: Path, new_dir: Path, policy: Policy, *, conflict:
     from generator.scaffold import pristine
 
     writes: dict[str, bytes | str | None] = {}
-    plan = apply(root, base_dir, new_dir, policy, conflict=conflict, write=writes.__setitem__)
-    for rel, content in (extra or {}).items():
+    extra = extra or {}
+    plan = apply(root, base_dir, new_dir, policy, conflict=conflict, write=writes.__setitem__, decided=frozenset(extra))
+    for rel, (content, note) in extra.items():
         writes[rel] = content
-        plan.changes.append(Change(rel, "merged", "so git keeps .osmosis/schemas/ for every clone"))
+        status = "replaced" if content is None else "merged" if (root / rel).exists() else "new"
+        plan.changes.append(Change(rel, status, note))
     if dry_run:
         return plan
     changes = [journal.Change(rel, content=content) if isinstance(content, bytes)

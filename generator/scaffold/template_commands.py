@@ -6,18 +6,42 @@ import json
 
 import typer
 
-from generator.scaffold.catalog import read_info, resolve_alias, rollout_templates, rule_text, when_text
+from generator.scaffold.catalog import (
+    ALIASES,
+    RECIPES,
+    find_bundled,
+    read_info,
+    resolve_alias,
+    rollout_templates,
+    rule_text,
+    when_text,
+)
+
+
+def _recipes() -> list[dict[str, object]]:
+    """The platform's recipe names, each a bundled template with the answers it implies."""
+    out = []
+    for name in RECIPES:
+        target, answers = ALIASES[name]
+        info = find_bundled(target)
+        if info is None or find_bundled(name) is not None:
+            continue
+        implied = ", ".join(f"{k}={v}" for k, v in answers.items())
+        out.append({**info.to_dict(), "name": name, "alias_of": target, "answers": answers,
+                    "description": f"the platform's recipe: `{target}` with {implied}"})
+    return out
 
 
 def list_command(json_output: bool) -> int:
-    """`osmosis template list`: the rollout templates `osmosis init --template` accepts."""
-    templates = rollout_templates()
+    """`osmosis template list`: the rollout templates `osmosis init --template` accepts, and the
+    platform's recipe names that map onto them."""
+    entries = sorted([t.to_dict() for t in rollout_templates()] + _recipes(), key=lambda t: str(t["name"]))
     if json_output:
-        typer.echo(json.dumps([t.to_dict() for t in templates], indent=2))
+        typer.echo(json.dumps(entries, indent=2))
         return 0
-    width = max((len(t.name) for t in templates), default=0)
-    for t in templates:
-        typer.echo(f"{t.name.ljust(width)}  {t.description}")
+    width = max((len(str(t["name"])) for t in entries), default=0)
+    for t in entries:
+        typer.echo(f"{str(t['name']).ljust(width)}  {t['description']}")
     return 0
 
 

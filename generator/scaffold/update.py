@@ -3,10 +3,10 @@
 A real three-way merge per file, offline: base = the pristine render recorded at the last init /
 rollout new / update (``refs/osmosis/pristine``, see generator.scaffold.pristine), ours = the working tree,
 theirs = what the installed templates render now for the same answers. Which files may change, and
-how, is the workspace's ownership policy (generator.scaffold.ownership): a managed file only the template
-changed is replaced, one both changed is merged with `git merge-file`, and what cannot be merged is
-left as conflict markers (``--conflict inline``) or as the user's file plus a ``<file>.rej`` patch
-(``--conflict rej``); the user's own files are only added. Exit 1 when conflicts remain.
+how, is the workspace's update policy (generator.scaffold.policy: the platform's
+`.osmosis/template.json`): a managed file only the template changed is replaced, one both changed
+is merged with `git merge-file`, and what cannot be merged is left as conflict markers
+(``--conflict inline``) or as the user's file plus a ``<file>.rej`` patch (``--conflict rej``); the user's own files are only added. Exit 1 when conflicts remain.
 """
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ def check_command(root: Path, find_unfinished: Callable[[Path], list[str]]) -> i
 
 
 def update(root: Path, *, conflict: str, trust: bool, dry_run: bool = False, verbose: bool = False) -> int:
-    from generator.scaffold import ownership
+    from generator.scaffold import ownership, policy
 
     repo = pristine.git_root(root)
     if repo is None:
@@ -118,8 +118,11 @@ def update(root: Path, *, conflict: str, trust: bool, dry_run: bool = False, ver
         new_dir.mkdir()
         pristine.extract(repo, pristine.base_commit(repo, root, ref) or ref, base_dir, label=ref)
         pristine.render_pristine(root, new_dir, trust=trust)
-        plan = ownership.land(root, base_dir, new_dir, ownership.load(root), conflict=conflict, dry_run=dry_run,
-                              what="update", message="osmosis: pristine render at update")
+        # a 0.1.0 workspace moves to the platform's policy files in the same journal as the update
+        migrated = policy.migration(root, base_dir, new_dir)
+        rules, extra = migrated if migrated else (policy.load(root), {})
+        plan = ownership.land(root, base_dir, new_dir, rules, conflict=conflict, dry_run=dry_run,
+                              what="update", message="osmosis: pristine render at update", extra=extra)
     ownership.report(plan, dry_run=dry_run, echo=typer.echo, verbose=verbose)
     return EXIT_FINDINGS if plan.conflicts else 0
 

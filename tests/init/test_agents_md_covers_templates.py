@@ -69,7 +69,7 @@ def test_agent_files_fit_codex_project_doc_limit(agents_md):
 def test_agent_files_state_the_automation_conventions(agents_md):
     ws, text = agents_md
     for needle in ("--json", "--format json", "INTERACTIVE_REQUIRED", "Exit 0", "--yes", "explicit yes",
-                   "osmosis secret set", "configs/benchmark/", "model deploy", ".osmosis-ownership.toml"):
+                   "osmosis secret set", "configs/benchmark/", "model deploy", ".osmosis/template.json", ".osmosis/template-ignore"):
         assert needle in text, needle
     gate = text[text.index("## The loop"):text.index("## Entrypoint rules")]
     assert "only after a managed evaluation" in gate

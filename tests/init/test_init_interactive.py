@@ -62,7 +62,7 @@ def test_questions_are_asked_and_the_folder_is_named_after_the_answer(tmp_path):
     code, screen = converse(
         ["init", "--no-git"], tmp_path,
         [("Workspace name", typed("lab-one")), ("One line", typed("Multiplication practice")),
-         ("Rollout name", typed("adder")), ("Agent framework", ENTER), ("Model for evaluation", typed("openai/gpt-4.1-mini")),
+         ("Rollout name", typed("adder")), ("Agent framework", ENTER), ("What the rollout does", ENTER), ("Model for evaluation", typed("openai/gpt-4.1-mini")),
          ("Policy model", typed("Qwen/Qwen3-8B"))],
     )
     assert code == 0, screen
@@ -77,7 +77,7 @@ def test_questions_are_asked_and_the_folder_is_named_after_the_answer(tmp_path):
 def test_path_name_is_offered_and_data_answers_are_not_asked(tmp_path):
     code, screen = converse(
         ["init", "offered-name", "--no-git", "--data", "rollout_name=m"], tmp_path,
-        [("Workspace name", ENTER), ("One line", ENTER), ("Agent framework", ENTER), ("Model for evaluation", ENTER), ("Policy model", ENTER)],
+        [("Workspace name", ENTER), ("One line", ENTER), ("Agent framework", ENTER), ("What the rollout does", ENTER), ("Model for evaluation", ENTER), ("Policy model", ENTER)],
     )
     assert code == 0, screen
     assert (tmp_path / "offered-name/AGENTS.md").read_text().startswith("# offered-name")
@@ -89,7 +89,7 @@ def test_invalid_interactive_answer_is_asked_again(tmp_path):
     code, screen = converse(
         ["init", "--no-git", "--data", "workspace_name=ok-ws"], tmp_path,
         [("One line", ENTER), ("Rollout name", typed("Bad_Name")), ("use 1-64", typed("good-name")),
-         ("Agent framework", ENTER), ("Model for evaluation", ENTER), ("Policy model", ENTER)],
+         ("Agent framework", ENTER), ("What the rollout does", ENTER), ("Model for evaluation", ENTER), ("Policy model", ENTER)],
     )
     assert code == 0, screen
     assert (tmp_path / "ok-ws/rollouts/good-name/main.py").is_file()
@@ -100,7 +100,7 @@ def test_a_long_validation_message_is_shown_whole_on_a_narrow_terminal(tmp_path)
     # issue 12, point 12: the one-line toolbar cut the message at the terminal's width
     code, screen = converse(
         ["init", "--no-git", "--data", "workspace_name=ok-ws"], tmp_path,
-        [("One line", ENTER), ("Rollout name", typed("Bad_Name")), ("reserved", typed("good-name")), ("Agent framework", ENTER),
+        [("One line", ENTER), ("Rollout name", typed("Bad_Name")), ("reserved", typed("good-name")), ("Agent framework", ENTER), ("What the rollout does", ENTER),
          ("Model for evaluation", ENTER), ("Policy model", ENTER)],
         columns=50,
     )

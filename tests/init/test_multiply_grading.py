@@ -17,7 +17,7 @@ ROLLOUT = TEMPLATE / "rollouts" / "{{ rollout_name }}"
 PACKAGE = ROLLOUT / "{{ package }}"
 SCORING = PACKAGE / "scoring.py"
 GRADING = PACKAGE / "grading.py"
-DATA = TEMPLATE / "data" / "{{ rollout_name }}.jsonl"
+DATA = TEMPLATE / "data" / "{% if task != 'single-answer' %}{{ rollout_name }}.jsonl{% endif %}"  # the multiply task's rows
 
 
 def load(path: Path, name: str, **siblings):

@@ -37,11 +37,12 @@ def snapshot(root: Path) -> dict[str, bytes]:
 
 
 def merge_rollouts(workspace: Path) -> None:
-    """Make rollouts shared files in the workspace's ownership policy (the default only ever adds to
-    them), so template changes to a rollout are merged three ways; committed."""
-    policy = workspace / ".osmosis-ownership.toml"
-    text = policy.read_text(encoding="utf-8")
-    assert '    "rollouts/**",\n' in text
-    text = text.replace('    "rollouts/**",\n', "").replace("shared = [\n", 'shared = [\n    "rollouts/**",\n')
-    policy.write_text(text, encoding="utf-8")
+    """Make rollouts managed files in the workspace's update policy (`.osmosis/template.json`; the
+    default only ever adds to them), so template changes to a rollout are merged three ways; committed."""
+    policy = workspace / ".osmosis" / "template.json"
+    data = json.loads(policy.read_text(encoding="utf-8"))
+    assert "rollouts/*" in data["additive"]
+    data["additive"].remove("rollouts/*")
+    data["overwriteManaged"].append("rollouts/*")
+    policy.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     commit_all(workspace, "merge template changes into rollouts")

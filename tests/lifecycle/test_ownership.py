@@ -106,27 +106,58 @@ def test_the_real_run_does_what_the_dry_run_said(six_ways):
 
 def test_the_policy_file_is_the_users_to_edit(six_ways):
     ws = six_ways
-    policy = ws / ".osmosis-ownership.toml"
+    policy = ws / ".osmosis" / "template.json"
     # take the skills out of osmosis's hands: nothing of them changes any more
     policy.write_text(policy.read_text().replace('    ".agents/skills/**",\n', ""))
     commit_all(ws, "skills are ours now")
     got = _statuses(cli("update", ws, "--dry-run").output)
     assert {got[f"{SKILLS}/{n}/SKILL.md"] for n in ("debug-rollouts", "plan-eval", "deploy-models")} == {"left alone"}
-    assert got[f"{SKILLS}/submit-eval/references/new-page.md"] == "left alone"  # matches no list: not even added
+    assert got[f"{SKILLS}/submit-eval/references/new-page.md"] == "left alone"  # covered by no list: not even added
 
 
-def test_a_broken_policy_is_a_clear_usage_error(six_ways):
+def test_template_ignore_opts_paths_out(six_ways):
+    """The platform's `.osmosis/template-ignore`: gitignore-style, the last matching line decides, and
+    nothing below an opted-out folder comes back."""
     ws = six_ways
-    (ws / ".osmosis-ownership.toml").write_text("[update]\nmanaged = 'AGENTS.md'\n")
+    ignore = ws / ".osmosis" / "template-ignore"
+    ignore.write_text(ignore.read_text() + "debug-rollouts/\n.agents/skills/plan-eval/**\n!.agents/skills/plan-eval/SKILL.md\n"
+                      "deploy-models/SKILL.md\n")
+    commit_all(ws, "opt out")
+    result = cli("update", ws, "--dry-run")
+    got = _statuses(result.output)
+    assert got[f"{SKILLS}/debug-rollouts/SKILL.md"] == "left alone"  # a folder at any depth
+    assert got[f"{SKILLS}/plan-eval/SKILL.md"] == "conflict"  # taken back by the `!` line
+    assert got[f"{SKILLS}/deploy-models/SKILL.md"] == "replaced"  # `a/b` is anchored at the root: no match
+    assert got[f"{SKILLS}/submit-eval/references/new-page.md"] == "new"
+    assert "opted out in .osmosis/template-ignore" in result.output
+    ignore.write_text("/.agents/\n!.agents/skills/plan-eval/SKILL.md\n")  # below an excluded folder: stays out
+    commit_all(ws, "all skills out")
+    got = _statuses(cli("update", ws, "--dry-run").output)
+    assert {got[f"{SKILLS}/{n}/SKILL.md"] for n in ("debug-rollouts", "plan-eval", "deploy-models")} == {"left alone"}
+
+
+@pytest.mark.parametrize("name, text, expected", [
+    ("template.json", '{"overwriteManaged": "AGENTS.md"}', "overwriteManaged must be a list"),
+    ("template.json", "[1, 2]", "must hold one JSON object"),
+    ("template.json", "{" * 100_000, "is not valid JSON"),
+    ("template.json", '{"additive": ["' + "*" * 5000 + '"]}', "at most 1024"),
+    ("template-ignore", "*" * 5000 + "\n", "at most 1024"),
+    ("template-ignore", "a\n" * 1001, "more than 1000 patterns"),
+])
+def test_a_broken_policy_is_a_clear_usage_error(six_ways, name, text, expected):
+    ws = six_ways
+    (ws / ".osmosis" / name).write_text(text)
     commit_all(ws, "oops")
     result = cli("update", ws, "--dry-run")
-    assert result.exit_code == 2 and "managed must be a list" in result.output and "Traceback" not in result.output
+    assert result.exit_code == 2 and expected in result.output and "Traceback" not in result.output, result.output
 
 
-def test_the_policy_is_tracked_where_the_platform_template_would_ignore_it(tmp_path):
+def test_the_policy_is_the_platforms_files_and_tracked(tmp_path):
     ws = tmp_path / "ws"
     assert cli("init", ws, "--defaults").exit_code == 0
-    assert ".osmosis-ownership.toml" in git(ws, "ls-files").split()
+    tracked = git(ws, "ls-files").split()
+    assert ".osmosis/template.json" in tracked and ".osmosis/template-ignore" in tracked
+    assert not (ws / ".osmosis-ownership.toml").exists()  # one format: the platform's
     from generator.scaffold import ownership
 
     policy = ownership.load(ws)
@@ -134,7 +165,9 @@ def test_the_policy_is_tracked_where_the_platform_template_would_ignore_it(tmp_p
     assert policy.owner(".agents/skills/plan-eval/references/eval-plan.md") == "managed"
     assert policy.owner("rollouts/multiply/main.py") == "additive" and policy.owner("configs/eval/multiply.toml") == "additive"
     assert policy.owner("rollouts/multiply/.copier-answers.yml") == "managed"
-    assert policy.owner("data/multiply.jsonl") == "additive" and policy.owner("pyproject.toml") == "shared"
+    assert policy.owner("rollouts/multiply/uv.lock") == "managed" and policy.owner("uv.lock") == "managed"
+    assert policy.owner("data/multiply.jsonl") == "additive" and policy.owner("pyproject.toml") == "managed"
+    assert policy.owner("rollouts/multiply/pyproject.toml") == "additive"  # `pyproject.toml` is the root's only
     assert policy.owner("notes/todo.txt") is None
 
 
@@ -193,7 +226,8 @@ def test_adopt_dry_run_previews_and_writes_nothing(adopted_copy):
     got = _statuses(result.output)
     assert got["AGENTS.md"] == "replaced" and got[f"{SKILLS}/plan-eval/SKILL.md"] == "replaced"
     assert got["configs/eval/default.toml"] == "replaced"
-    assert got[".osmosis-ownership.toml"] == "new" and got["configs/benchmark/default.toml"] == "new"
+    assert got[".osmosis/template.json"] == "new" and got["configs/benchmark/default.toml"] == "new"
+    assert got[".osmosis/template-ignore"] == "new" and ".osmosis-ownership.toml" not in got
     assert got["conftest.py"] == "new"  # pytest from the root runs every rollout's tests
     assert got["README.md"] == "unchanged" and got["pyproject.toml"] == "unchanged"  # shared: theirs kept
     assert not any(path.startswith("rollouts/") for path in got)
@@ -251,3 +285,50 @@ def test_adopt_needs_a_name_git_and_a_clean_tree(tmp_path):
     assert result.exit_code == 2 and "uncommitted" in result.output
     commit_all(ws, "fixed")
     assert cli("update", ws, "--adopt").exit_code == 0
+
+
+# The platform's own policy files, as Osmosis-AI/workspace-template ships them
+PLATFORM_POLICY = """{
+  "overwriteManaged": [
+    ".agents/skills/**",
+    ".claude/skills/**",
+    "CLAUDE.md",
+    "AGENTS.md",
+    "configs/AGENTS.md",
+    "configs/**/default.toml"
+  ],
+  "additive": [
+    "rollouts/*",
+    "data/*",
+    "configs/**"
+  ]
+}
+"""
+
+
+def test_adopt_honours_the_platforms_policy_files(tmp_path):
+    ws = platform_style_workspace(tmp_path / "team-ws")
+    (ws / ".osmosis").mkdir()
+    (ws / ".osmosis" / "template.json").write_text(PLATFORM_POLICY)
+    (ws / ".osmosis" / "template-ignore").write_text("# ours\nCLAUDE.md\n.agents/skills/plan-eval/**\n")
+    git(ws, "add", "-f", ".osmosis")  # the platform's .gitignore ignores .osmosis/**; the template tracks these
+    commit_all(ws, "the platform's policy")
+    result = cli("update", ws, "--adopt")
+    assert result.exit_code == 0, result.output
+    got = _statuses(result.output)
+    assert got["AGENTS.md"] == "replaced" and got[f"{SKILLS}/deploy-models/SKILL.md"] == "replaced"
+    assert got["configs/eval/default.toml"] == "replaced"  # configs/**/default.toml is theirs to overwrite
+    assert "CLAUDE.md" not in got and f"{SKILLS}/plan-eval/SKILL.md" not in got  # opted out: kept as they were
+    assert (ws / "CLAUDE.md").read_text() == "Read AGENTS.md.\n"
+    assert "Platform text." in (ws / SKILLS / "plan-eval/SKILL.md").read_text()
+    assert got["configs/benchmark/default.toml"] == "new"
+    # paths their lists do not cover stay out, even ones we would add
+    assert got["conftest.py"] == "left alone" and not (ws / "conftest.py").exists()
+    assert "Our README." in (ws / "README.md").read_text() and 'name = "team-ws"' in (ws / "pyproject.toml").read_text()
+    # our own records are added whatever the lists say: without them there is no next update
+    assert got[".copier-answers.yml"] == "new" and got[".osmosis/schemas/eval.schema.json"] == "new"
+    assert (ws / ".osmosis" / "template.json").read_text() == PLATFORM_POLICY  # one format, theirs: untouched
+    assert not (ws / ".osmosis-ownership.toml").exists()
+    commit_all(ws, "adopted")
+    assert "eval.schema.json" in git(ws, "ls-files", ".osmosis/schemas")
+    assert "already up to date" in cli("update", ws).output

@@ -38,6 +38,7 @@ def platform_template(tmp_path: Path) -> Path:
     shutil.copytree(TEMPLATE, root, symlinks=True)
     git(root, "init", "-q", "-b", "main")
     git(root, "remote", "add", "origin", "https://github.com/Osmosis-AI/workspace-template.git")  # a clone has it
+    git(root, "add", "-f", ".osmosis")  # its update policy is tracked although .gitignore names .osmosis/**
     commit_all(root, "template")
     return root
 

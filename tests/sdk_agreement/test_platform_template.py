@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from generator.cli import app
 
-from .conftest import codes, commit_all, run_json
+from .conftest import codes, commit_all, git, run_json
 
 
 def test_template_is_clean_under_strict(platform_template: Path):
@@ -31,7 +31,10 @@ def test_the_fixture_is_what_it_claims(platform_template: Path):
     assert '"<your-rollout>"' in (root / "configs/training/default.toml").read_text()
     assert (root / "configs/benchmark/default.toml").is_file()
     assert ".osmosis/**" in (root / ".gitignore").read_text()
-    assert not (root / ".osmosis").exists() and not (root / ".copier-answers.yml").exists()
+    # .osmosis/ holds only the platform's update policy (tracked), no schemas of ours
+    assert sorted(p.name for p in (root / ".osmosis").iterdir()) == ["template-ignore", "template.json"]
+    assert ".osmosis/template.json" in git(root, "ls-files", ".osmosis")
+    assert not (root / ".copier-answers.yml").exists()
     assert "[tool.osmosis]" not in (root / "pyproject.toml").read_text()
     assert (root / ".claude/skills/plan-eval").is_symlink()
 
@@ -76,7 +79,7 @@ def test_opting_in_through_tool_osmosis_turns_our_conventions_on(platform_templa
 def test_fix_does_not_force_our_conventions_on_the_template(platform_template: Path):
     result = CliRunner().invoke(app, ["doctor", str(platform_template), "--fix"])
     assert result.exit_code == 0, result.output
-    assert not (platform_template / ".osmosis").exists()
+    assert not (platform_template / ".osmosis" / "schemas").exists()
     assert not (platform_template / "configs/eval/default.toml").read_text().startswith("#:schema")
 
 

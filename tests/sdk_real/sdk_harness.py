@@ -499,6 +499,22 @@ def check_multiply_tool_ran(run: EvalRun) -> None:
             assert abs(got - _product(request.row)) < 1e-6, (got, request.row)
 
 
+SINGLE_WRONG_ROWS = frozenset({2})
+SINGLE_EXPECTED = {0: 1.0, 1: 1.0, 2: 0.0, 3: 1.0}
+
+
+def single_answer(request: ChatRequest) -> dict:
+    """The row's label as the final line, in another case and with a trailing period (the grader
+    normalises both); a wrong answer on the row meant to be wrong."""
+    answer = "Lyon" if request.row_index in SINGLE_WRONG_ROWS else request.row["ground_truth"].upper() + "."
+    return {"content": f"Let me think.\n#### {answer}"}
+
+
+def check_no_tools(run: EvalRun) -> None:
+    asked = [r for r in run.requests if r.row is not None]
+    assert asked and all(not r.tools for r in asked), [r.tools for r in asked]
+
+
 SCENARIOS: list[Scenario] = [
     Scenario("multiply-strands", "multiply", "mul-strands", multiply_with_tool, expected=MULTIPLY_EXPECTED,
              check=check_multiply_tool_ran),
@@ -508,7 +524,11 @@ SCENARIOS: list[Scenario] = [
     # preflight and the HarborBackend's construction are the test (README says so).
     Scenario("multiply-harbor", "multiply", "mul-harbor", data=("integration=harbor",), eval_run=False,
              backend="HarborBackend"),
+    # multiply's single-answer task: no tools offered, one answer per row, graded as text
+    Scenario("multiply-single-answer", "multiply", "qa", single_answer, expected=SINGLE_EXPECTED,
+             data=("task=single-answer",), check=check_no_tools),
 ]
+
 
 
 # -- calculator-remote, llm-judge, blank ---------------------------------------------------------

@@ -1,6 +1,6 @@
 """Issue 18 point 5: ownership globs are matched by a linear automaton, not a backtracking regex.
 
-The table is the meaning `.osmosis-ownership.toml` documents (`*` within a folder, `?` one character,
+The table is the meaning the update policy (`.osmosis/template.json`, `.osmosis/template-ignore`) documents (`*` within a folder, `?` one character,
 `**` anything, `**/` no or any folders); the pathological patterns are ones a backtracking matcher
 needs minutes for, checked here for their answer (the time is bench's: bench/adversarial)."""
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from generator.core.globs import glob_match
-from generator.scaffold.ownership import parse
+from generator.scaffold.policy import parse_ignore, parse_json
 
 TABLE = [
     ("*.py", "main.py", True), ("*.py", "a/main.py", False), ("*.py", ".py", True), ("*.py", "main.pyc", False),
@@ -45,7 +45,9 @@ def test_a_policy_pattern_too_long_is_one_clear_line():
     from generator.core.errors import UserError
 
     with pytest.raises(UserError, match="at most 1024"):
-        parse('[update]\nmanaged = ["' + "*" * 5000 + '"]\n', "x.toml")
+        parse_json('{"overwriteManaged": ["' + "*" * 5000 + '"]}')
+    with pytest.raises(UserError, match="at most 1024"):
+        parse_ignore("*" * 5000 + "\n")
 
 
 def test_update_dry_run_with_a_pathological_policy(make_workspace):
@@ -55,7 +57,8 @@ def test_update_dry_run_with_a_pathological_policy(make_workspace):
     from generator.cli import app
 
     ws = make_workspace(template="blank", name="ws")
-    (ws / ".osmosis-ownership.toml").write_text('[update]\nmanaged = ["' + "*" * 1000 + 'Q", "**"]\n')
+    (ws / ".osmosis" / "template.json").write_text('{"overwriteManaged": ["' + "*" * 1000 + 'Q", "**"]}\n')
+    (ws / ".osmosis" / "template-ignore").write_text("*a" * 500 + "Q\n" + ("**/" * 300 + "Q\n") * 3)
     result = CliRunner().invoke(app, ["update", str(ws), "--dry-run"])
     assert result.exit_code == 0, result.output
 
@@ -89,3 +92,16 @@ def test_same_answers_as_the_old_regex_on_short_globs():
         glob = "".join(rnd.choice("ab/*?**") for _ in range(rnd.randint(0, 8)))
         path = "".join(rnd.choice("ab/") for _ in range(rnd.randint(0, 8)))
         assert glob_match(glob, path) is bool(_reference(glob).match(path)), (glob, path)
+
+
+def test_covering_and_ignore_rules_stay_linear_on_deep_paths():
+    """A policy pattern covers a path or a folder holding it; a template-ignore line is gitignore-style.
+    Both on a 300-folder path with patterns a backtracking matcher chokes on: right answers."""
+    from generator.core.globs import IgnoreRules, covers
+
+    deep = "/".join(["a" * 10] * 300)
+    assert covers("*" * 1000 + "Q", deep) is False
+    assert covers("a" * 10, deep) is True and covers("a" * 10 + "/*", deep) is True
+    rules = IgnoreRules("*a" * 500 + "Q\n" + "**/" * 300 + "Q\n")
+    assert rules.ignored(deep) is False
+    assert IgnoreRules("aaaaaaaaaa/\n!" + deep[:1000] + "\n").ignored(deep[:1000]) is True  # no re-include below an excluded folder

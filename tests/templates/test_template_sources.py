@@ -162,7 +162,9 @@ def test_inspect_answers_feed_data_without_prompts(tmp_path):
     answers = {"rollout_name": "mult", "integration": "harbor", "model_path": "openai/gpt-5-mini",
                "training_model_path": "Qwen/Qwen3-8B", "n_concurrent": "3"}
     asked = {q["name"] for q in data["questions"] if q["when"] is not False}  # `when: false` is computed
-    assert asked == set(answers)
+    # `task` is asked only off Harbor (its `when` says so); answering it here would be refused
+    assert asked == set(answers) | {"task"}
+    assert "harbor" in str(next(q["when"] for q in data["questions"] if q["name"] == "task"))
     args = ["init", tmp_path / "ws", "--template", "multiply", "--no-git", "--defaults"]
     for k, v in answers.items():
         args += ["--data", f"{k}={v}"]

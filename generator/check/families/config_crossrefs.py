@@ -74,6 +74,10 @@ def _cross_file(data: dict, kind: str, ws: Workspace, path: Path, doc: TomlDoc, 
     dataset = experiment.get("dataset")
     if isinstance(dataset, str) and ("experiment", "dataset") not in bad_paths:
         yield from _dataset(dataset, ws, loc, display)
+        if kind == "training":
+            from generator.check.families.config_steps import check_steps
+
+            yield from check_steps(data, ws, loc, display, bad_paths)
 
 
 def _in_config_folder(ws: Workspace, path: Path, kind: str) -> bool:

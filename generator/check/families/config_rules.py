@@ -271,6 +271,16 @@ HARNESS_SECRET = _rule(
 )
 
 
+
+CHECKPOINT_NEVER_REACHED = _rule(
+    "CFG027", "checkpoint-interval-beyond-run", "warning",
+    summary="A training config's `checkpoint_save_freq` or `eval_interval` is larger than the number of steps the run has (the dataset's local copy, `total_epochs` and `rollout_batch_size` give it).",
+    why="A run of N steps never reaches step N+1: with `checkpoint_save_freq` above N no checkpoint is saved, so nothing can be deployed or resumed; with `eval_interval` above N no evaluation runs during training. osmosis-ai forwards both values unchecked (platform/cli/training_config.py `_CheckpointsSection`), so nothing refuses them before the run. The steps are counted as one batch of `rollout_batch_size` prompts per step, rounded up, times `total_epochs`; the rows are those of data/<dataset>.jsonl or .parquet when the workspace has that copy.",
+    fix="Lower the interval to at most the step count shown, or train longer (more rows or epochs, a smaller `rollout_batch_size`).",
+    example='[training]\ntotal_epochs = 2\nrollout_batch_size = 16   # 25 rows: 2 steps per epoch, 4 in all\n\n[checkpoints]\ncheckpoint_save_freq = 10',
+    source="osmosis_ai/platform/cli/training_config.py; osmosis_ai/templates/_scaffolds/rollout/training.toml.tpl",
+)
+
 _ENV_RESERVED_HINT = RESERVED_ENV_NAME.fix
 
 

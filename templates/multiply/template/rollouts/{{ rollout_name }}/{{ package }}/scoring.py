@@ -1,8 +1,11 @@
-"""The multiply task's scoring rule, one copy for every integration: plain functions, no SDK import.
+"""The task's scoring rule, one copy for every integration: plain functions, no SDK import.
 
-The model is asked to end with `#### <product>`. Models drift, so the answer is also found in
-`\boxed{...}`, after "the answer is", and at worst as the last number in the text. A reward is 1.0
-when that number is within 0.01 of the label, else 0.0; nothing here raises on odd input.
+The model is asked to end with `#### <answer>`. A numeric label (the multiply task's product) is
+matched by number: models drift, so the answer is also found in `\boxed{...}`, after "the answer
+is", and at worst as the last number in the text; 1.0 when it is within 0.01 of the label. Any other
+label is matched as text: the answer after the last `####` (else in `\boxed{...}`, after "the answer
+is", or the last line), compared with the label ignoring case, surrounding quotes, `*` and final
+punctuation. Else 0.0; nothing here raises on odd input.
 
 How the answer text is taken out of a sample depends on the agent framework: that part lives in
 grading.py, which hands the text to `score` here.
@@ -64,12 +67,38 @@ def extract_answer(text: str | None) -> float | None:
     return _last_number(text)
 
 
+def _normal(text: str) -> str:
+    return " ".join(text.strip().strip("*\"'`").rstrip(".!").strip().casefold().split())
+
+
+def extract_text_answer(text: str | None) -> str:
+    """The model's final answer as text ("" when there is none)."""
+    if not isinstance(text, str) or not text.strip():
+        return ""
+    if "####" in text:
+        tail = text.rsplit("####", 1)[1].strip()
+        return tail.splitlines()[0] if tail else ""
+    boxed = _BOXED.findall(text)
+    if boxed:
+        return boxed[-1]
+    said = list(_ANSWER_IS.finditer(text))
+    if said:
+        rest = text[said[-1].end():].strip()
+        return rest.splitlines()[0] if rest else ""
+    return [line for line in text.splitlines() if line.strip()][-1]
+
+
 def score(text: str | None, label: str | None) -> float:
-    """1.0 when the answer in ``text`` is within 0.01 of ``label``, else 0.0 (also for bad input)."""
-    if label is None:
+    """1.0 when the answer in ``text`` matches ``label`` (a number within 0.01), else 0.0 (also for bad input)."""
+    if label is None or not str(label).strip():
         return 0.0
     expected = _to_float(str(label).strip())
+    if expected is None:  # a text label (a non-finite "number" such as nan never matches)
+        if str(label).strip().lower() in ("nan", "inf", "-inf", "+inf", "infinity", "-infinity"):
+            return 0.0
+        answer_text = _normal(extract_text_answer(text))
+        return 1.0 if answer_text and answer_text == _normal(str(label)) else 0.0
     answer = extract_answer(text)
-    if expected is None or answer is None:
+    if answer is None:
         return 0.0
     return 1.0 if abs(answer - expected) <= TOLERANCE + _EPSILON else 0.0

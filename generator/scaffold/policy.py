@@ -1,0 +1,190 @@
+"""The update policy: which workspace files `osmosis update` may change, read from the platform's own
+files.
+
+The platform's workspace template keeps it in `.osmosis/template.json` (path lists `overwriteManaged`
+and `additive`) and `.osmosis/template-ignore` (gitignore-style opt-outs, the user's). Those are the
+one format: our templates emit them, `update` and `update --adopt` read them, and a workspace made by
+osmosis-workspace 0.1.0 has its `.osmosis-ownership.toml` turned into them by its next update
+(``migration``; the caller lands it with the rest of the update, all or nothing).
+
+- `overwriteManaged`: the templates' text. We merge three ways instead of overwriting: unedited files
+  are replaced, edited ones merged (conflicts marked), so an edit is never lost silently.
+- `additive`: the user's. Added when missing, never changed afterwards.
+- anything else, and anything `template-ignore` matches: left alone.
+
+A pattern is a glob from the workspace root (`*` within a folder, `**` any depth) that covers a path
+when it matches the path or a folder holding it (`rollouts/*` covers a whole rollout). The first list
+with a covering pattern decides, `overwriteManaged` first. Our own records (the answers files and the
+config schemas) are managed whatever the lists say: without them there is no next update.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from generator.core.errors import UserError
+from generator.core.globs import MAX_GLOB, IgnoreRules, covers
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+POLICY_FILE = ".osmosis/template.json"
+IGNORE_FILE = ".osmosis/template-ignore"
+LEGACY_FILE = ".osmosis-ownership.toml"  # osmosis-workspace 0.1.0's format, migrated by `update`
+KEYS = {"overwriteManaged": "managed", "additive": "additive"}
+RECORDS = (".copier-answers.yml", "rollouts/*/.copier-answers.yml", ".osmosis/schemas/**")
+_CAP = 1 << 20  # a list of path patterns
+MAX_PATTERNS = 1000
+
+
+@dataclass(frozen=True)
+class Policy:
+    lists: dict[str, tuple[str, ...]]  # "managed" (overwriteManaged), "additive"
+    source: str  # where it was read from, for messages
+    ignore: IgnoreRules | None = None
+
+    def owner(self, rel: str) -> str | None:
+        """'managed', 'additive', or None (left alone: opted out, or no pattern covers it)."""
+        if any(covers(glob, rel) for glob in RECORDS):
+            return "managed"
+        if self.ignore is not None and self.ignore.ignored(rel):
+            return None
+        for name in ("managed", "additive"):
+            if any(covers(glob, rel) for glob in self.lists.get(name, ())):
+                return name
+        return None
+
+    def why_left(self, rel: str) -> str:
+        if self.ignore is not None and self.ignore.ignored(rel):
+            return f"opted out in {IGNORE_FILE}"
+        return f"no pattern in {self.source} covers it"
+
+
+def _patterns(value: object, what: str, source: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise UserError(f"{source}: {what} must be a list of path patterns (strings)")
+    if len(value) > MAX_PATTERNS:
+        raise UserError(f"{source}: {what} holds {len(value)} patterns (at most {MAX_PATTERNS})")
+    if long := next((v for v in value if len(v) > MAX_GLOB), None):
+        raise UserError(f"{source}: {what} holds a pattern of {len(long)} characters (at most {MAX_GLOB})",
+                        hint="a pattern names paths of the workspace; shorten it")
+    return tuple(v.strip().lstrip("/") for v in value)
+
+
+def parse_json(text: str, source: str = POLICY_FILE) -> dict[str, tuple[str, ...]]:
+    """The lists of a `template.json` (keys it does not know are the platform's business: ignored)."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as err:
+        raise UserError(f"{source} is not valid JSON: {str(err)[:200]}",
+                        hint="fix it, or delete it to use the bundled default") from None
+    if not isinstance(data, dict):
+        raise UserError(f"{source} must hold one JSON object with the lists {', '.join(KEYS)}")
+    return {ours: _patterns(data.get(theirs, []), theirs, source) for theirs, ours in KEYS.items()}
+
+
+def parse_ignore(text: str, source: str = IGNORE_FILE) -> IgnoreRules:
+    try:
+        return IgnoreRules(text)
+    except ValueError as err:
+        raise UserError(f"{source} holds {err}", hint="a line names paths of the workspace; shorten the file") from None
+
+
+def parse_legacy(text: str, source: str = LEGACY_FILE) -> dict[str, tuple[str, ...]]:
+    """0.1.0's `[update]` lists `managed`, `shared` (merged like managed; adopting kept the user's) and
+    `additive`, mapped onto the platform's two: managed and shared become `overwriteManaged` (same
+    order, so the same list decides), the policy file itself gives way to the two that replace it."""
+    from generator.core.bounded import toml_loads
+
+    try:
+        data = toml_loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise UserError(f"{source} is not valid TOML: {err}", hint="fix it, or delete it to use the bundled default") from None
+    table = data.get("update")
+    lists = ("managed", "shared", "additive")
+    unknown = sorted(set(data) - {"update"}) + sorted(set(table or {}) - set(lists)) if isinstance(table, dict) else []
+    if not isinstance(table, dict) or unknown:
+        raise UserError(f"{source} must hold one [update] table with lists {', '.join(lists)}"
+                        + (f" (unknown: {', '.join(unknown)})" if unknown else ""))
+    got = {name: _patterns(table.get(name, []), f"[update] {name}", source) for name in lists}
+    additive = tuple(p for p in got["additive"] if p != LEGACY_FILE)
+    additive += tuple(p for p in (POLICY_FILE, IGNORE_FILE) if p not in additive)
+    return {"managed": tuple(dict.fromkeys(got["managed"] + got["shared"])), "additive": additive}
+
+
+def to_json(lists: dict[str, tuple[str, ...]]) -> bytes:
+    return (json.dumps({theirs: list(lists[ours]) for theirs, ours in KEYS.items()}, indent=2) + "\n").encode()
+
+
+def _read(root: Path, rel: str) -> str | None:
+    from generator.core.bounded import Unreadable, read_capped
+
+    path = root / rel
+    if path.is_symlink() or not path.is_file():
+        return None
+    try:
+        return read_capped(path, _CAP).decode("utf-8")
+    except (Unreadable, UnicodeDecodeError) as err:
+        raise UserError(f"cannot read {rel}: {err}") from None
+
+
+def _ignore(root: Path) -> IgnoreRules | None:
+    text = _read(root, IGNORE_FILE)
+    return None if text is None else parse_ignore(text)
+
+
+@lru_cache(maxsize=1)
+def default_policy() -> Policy:
+    from generator.scaffold.catalog import workspace_template
+
+    folder = workspace_template().path / "template"
+    return Policy(parse_json((folder / POLICY_FILE).read_text(encoding="utf-8"), f"the bundled {POLICY_FILE}"),
+                  f"the bundled {POLICY_FILE}")
+
+
+def load(root: Path) -> Policy:
+    """The workspace's policy: its `.osmosis/template.json` (else a 0.1.0 `.osmosis-ownership.toml`
+    read as its mapping, else the bundled default) with its `.osmosis/template-ignore`."""
+    text = _read(root, POLICY_FILE)
+    if text is not None:
+        return Policy(parse_json(text), POLICY_FILE, _ignore(root))
+    legacy = _read(root, LEGACY_FILE)
+    if legacy is not None:
+        return Policy(parse_legacy(legacy), LEGACY_FILE, _ignore(root))
+    return Policy(default_policy().lists, default_policy().source, _ignore(root))
+
+
+def migration(root: Path, base_dir: Path, new_dir: Path) -> tuple[Policy, dict[str, tuple[bytes | None, str]]] | None:
+    """For a workspace still on `.osmosis-ownership.toml`: the policy this update follows and the
+    writes that move it to the platform's files, rel -> (content or None to remove, note); None when
+    there is nothing to migrate. An untouched 0.1.0 policy becomes the new templates' files; an edited
+    one, its mapping (the edits kept)."""
+    legacy = _read(root, LEGACY_FILE)
+    if legacy is None:
+        return None
+    if (root / POLICY_FILE).exists() or (root / POLICY_FILE).is_symlink():
+        raise UserError(f"both {LEGACY_FILE} and {POLICY_FILE} are here; one ownership format per workspace",
+                        hint=f"{POLICY_FILE} is the policy: copy what you still need from {LEGACY_FILE} into it, "
+                             f"delete {LEGACY_FILE}, commit, and update again")
+    lists = parse_legacy(legacy)
+    base = _read(base_dir, LEGACY_FILE)
+    untouched = base is not None and parse_legacy(base, f"the last render's {LEGACY_FILE}") == lists
+    new_json = _read(new_dir, POLICY_FILE)
+    content = new_json.encode() if untouched and new_json is not None else to_json(lists)
+    ignore = _read(root, IGNORE_FILE)
+    new_ignore = _read(new_dir, IGNORE_FILE)
+    writes: dict[str, tuple[bytes | None, str]] = {
+        LEGACY_FILE: (None, f"replaced by {POLICY_FILE}, the platform's format"),
+        POLICY_FILE: (content, f"from {LEGACY_FILE}" + ("" if untouched else ", your edits kept")),
+    }
+    if ignore is None and new_ignore is not None:
+        writes[IGNORE_FILE] = (new_ignore.encode(), "your opt-outs go here")
+    policy = Policy(parse_json(content.decode()), POLICY_FILE,
+                    parse_ignore(ignore) if ignore is not None else None)
+    return policy, writes
