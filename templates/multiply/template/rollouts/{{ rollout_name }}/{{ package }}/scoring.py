@@ -83,7 +83,7 @@ def extract_text_answer(text: str | None) -> str:
         return boxed[-1]
     said = list(_ANSWER_IS.finditer(text))
     if said:
-        rest = text[said[-1].end():].strip()
+        rest = text[said[-1].end() :].strip()
         return rest.splitlines()[0] if rest else ""
     return [line for line in text.splitlines() if line.strip()][-1]
 
