@@ -200,6 +200,8 @@ CASES = [
     ("ENT030", sub(MAIN, 'if __name__ == "__main__":', "if False:"), "ENT030", MAIN, None),
     ("ENT031", sub(MAIN, "from multiply_rollout.grader", "from .multiply_rollout.grader"), "ENT031", MAIN, 14),
     ("CFG026", sub(EVAL, 'entrypoint = "main.py"', 'entrypoint = "README.md"'), "CFG026", EVAL, 11),
+    # 25 rows / batch 8 = 4 steps per epoch x 2 epochs = 8 steps: a checkpoint every 9 is never saved
+    ("CFG027", sub(TRAIN, "checkpoint_save_freq = 4", "checkpoint_save_freq = 9"), "CFG027", TRAIN, 29),
     ("GIT006", lambda r: git(r, "remote", "rename", "origin", "upstream"), "GIT006", None, None),
     ("GIT007", lambda r: git(r, "remote", "set-url", "origin", "https://gitlab.com/example/demo.git"), "GIT007", None, None),
     ("ENT008", remove(RPY), "ENT008", RPY, None),
@@ -492,7 +494,7 @@ def test_validate_finds_a_credential_in_a_config(fresh, tmp_path, inside):
         shutil.copy(fresh / TRAIN, target)
     result = CliRunner().invoke(app, ["validate", str(target), "--kind", "training", "--format", "json"])
     found = [(d["code"], d["line"]) for d in json.loads(result.stdout)["diagnostics"]]
-    assert ("SEC001", 31) in found and result.exit_code == 1, found
+    assert ("SEC001", 32) in found and result.exit_code == 1, found
 
 
 def test_a_syntax_error_in_the_rollout_package_is_one_finding_there(fresh):
