@@ -22,6 +22,10 @@ def register(app: typer.Typer) -> None:
         list_checks: bool = typer.Option(False, "--list-checks", help="Document every check and exit."),
         output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write the report to this file instead of stdout."),
         verbose: bool = typer.Option(False, "--verbose", "-v", help="Also list skipped families, the files checked, and how long each family took."),
+        add_ignores: bool = typer.Option(False, "--add-ignores", help="Write an `osmosis: ignore[...]` comment for each finding, then exit."),
+        write_baseline: Optional[Path] = typer.Option(None, "--write-baseline", metavar="FILE", help="Record today's findings in FILE, then exit."),
+        baseline: Optional[Path] = typer.Option(None, "--baseline", metavar="FILE", help="Report only findings not recorded in FILE (and its stale entries)."),
+        no_cache: bool = typer.Option(False, "--no-cache", help="Run every check; neither read nor write the cache."),
     ) -> int:
         """Check a whole workspace against the platform contract.
 
@@ -35,8 +39,10 @@ def register(app: typer.Typer) -> None:
         from generator.core import lock
         from generator.check.doctor import doctor_command
 
-        with lock.workspace(path, "doctor --fix") if fix else nullcontext():
+        writer = "doctor --fix" if fix else "doctor --add-ignores" if add_ignores else None
+        with lock.workspace(path, writer) if writer else nullcontext():
             return doctor_command(
                 path=path, format=format, fix=fix, strict=strict, select=select, ignore=ignore,
-                list_checks=list_checks, output=output, verbose=verbose,
+                list_checks=list_checks, output=output, verbose=verbose, add_ignores=add_ignores,
+                write_baseline=write_baseline, baseline=baseline, no_cache=no_cache,
             )

@@ -248,6 +248,10 @@ class Workspace:
                 self._texts[path] = None
         return self._texts[path]
 
+    def files_read(self) -> set[Path]:
+        """The files this snapshot has read successfully so far (what "files checked" counts)."""
+        return {p for p, text in self._texts.items() if text is not None}
+
     @staticmethod
     def _too_big(path: Path) -> bool:
         try:
