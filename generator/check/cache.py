@@ -30,11 +30,11 @@ from pathlib import Path
 from generator.core.diagnostics import Diagnostic, Severity
 from generator.core.workspace import ACCESS_SKIPPED, Workspace
 
-FORMAT = 1
+FORMAT = 2
 KEEP = 16  # entries kept per workspace: a few branches' worth
 RACY_NS = 2_000_000_000  # a file modified this close to its hashing is hashed again next time
 SKIP_IN_GIT = frozenset({"objects", "logs", "hooks", "lfs", "fsmonitor--daemon"})
-ENTRY_CAP = 200_000  # past this many entries the workspace is not cached (the walk would cost more than it saves)
+ENTRY_CAP = 200_000  # past this many entries (or 64 folders deep) the workspace is not cached
 
 
 def cache_home() -> Path:
@@ -75,51 +75,57 @@ class _Tree:
     def __init__(self, memo: dict, started_ns: int):
         self.memo, self.started_ns = memo, started_ns
         self.fresh: dict[str, list] = {}
-        self.digest = hashlib.sha256()
+        self.lines: list[str] = []
         self.entries = 0
 
-    def add(self, label: str, path: str, skip: frozenset[str] = frozenset(), depth: int = 0) -> None:
+    def digest(self, extra: str) -> str:
+        self.lines.append(extra)
+        return hashlib.sha256("\n".join(self.lines).encode("utf-8", "surrogateescape")).hexdigest()
+
+    def add(self, path: str, skip: frozenset[str] = frozenset(), depth: int = 0) -> None:
+        lines = self.lines
         try:
             info = os.lstat(path)
         except OSError as err:
-            self.digest.update(f"{label}\0missing {err.errno}\n".encode("utf-8", "surrogateescape"))
+            lines.append(f"{path}\0missing {err.errno}")
             return
         self.entries += 1
         if self.entries > ENTRY_CAP:
             raise OverflowError
         mode = info.st_mode
-        line = f"{label}\0{stat.S_IFMT(mode)}\0{stat.S_IMODE(mode)}\0{info.st_uid}"
-        if stat.S_ISLNK(mode):
-            try:
-                line += "\0" + os.readlink(path)
-            except OSError:
-                line += "\0?"
-        elif stat.S_ISREG(mode):
-            line += f"\0{info.st_size}\0{self._content(path, info)}"
-        elif stat.S_ISDIR(mode) and depth < 64:
-            self.digest.update((line + "\n").encode("utf-8", "surrogateescape"))
+        if stat.S_ISREG(mode):
+            lines.append(f"{path}\0{mode}\0{info.st_uid}\0{info.st_size}\0{self._content(path, info)}")
+        elif stat.S_ISDIR(mode):
+            if depth >= 64:  # deeper than any check reads, but a key must cover it: no cache for this one
+                raise OverflowError
+            lines.append(f"{path}\0{mode}\0{info.st_uid}")
             try:
                 names = sorted(os.listdir(path))
             except OSError as err:
-                self.digest.update(f"{label}\0unlisted {err.errno}\n".encode())
+                lines.append(f"{path}\0unlisted {err.errno}")
                 return
             for name in names:
-                child = os.path.join(path, name)
                 if name in skip:  # named, not read: no check looks inside
-                    self.digest.update(f"{label}/{name}\0skipped\n".encode("utf-8", "surrogateescape"))
-                    continue
-                self.add(f"{label}/{name}", child, skip, depth + 1)
-            return
-        self.digest.update((line + "\n").encode("utf-8", "surrogateescape"))
+                    lines.append(f"{path}/{name}\0skipped")
+                else:
+                    self.add(f"{path}/{name}", skip, depth + 1)
+        elif stat.S_ISLNK(mode):
+            try:
+                target = os.readlink(path)
+            except OSError:
+                target = "?"
+            lines.append(f"{path}\0{mode}\0{info.st_uid}\0{target}")
+        else:
+            lines.append(f"{path}\0{mode}\0{info.st_uid}")
 
     def _content(self, path: str, info: os.stat_result) -> str:
-        identity = [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino]
         known = self.memo.get(path)
-        if isinstance(known, list) and len(known) == 6 and known[:4] == identity and info.st_mtime_ns < known[4] - RACY_NS:
+        if (isinstance(known, list) and len(known) == 6 and known[0] == info.st_size and known[1] == info.st_mtime_ns
+                and known[2] == info.st_ctime_ns and known[3] == info.st_ino and info.st_mtime_ns < known[4] - RACY_NS):
             self.fresh[path] = known
             return str(known[5])
         sha = _sha_file(path) or "unreadable"
-        self.fresh[path] = [*identity, self.started_ns, sha]
+        self.fresh[path] = [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, self.started_ns, sha]
         return sha
 
 
@@ -156,21 +162,21 @@ class Cache:
         git_root = ws.git_root
         if git_root is not None and not os.path.isdir(git_root / ".git"):
             return None  # a worktree or submodule: its git folder lives elsewhere; not worth guessing
-        self.memo = self._read_json("hashes.json") or {}
+        self.memo = self.fresh or self._read_json("hashes.json") or {}  # a second key in one run reuses the first's hashes
         tree = _Tree(self.memo, time.time_ns())
         skip = frozenset(ACCESS_SKIPPED - {".git"})
         try:
-            tree.add("ws", str(ws.root), skip=frozenset(skip | {".git"}))
+            tree.add(str(ws.root), skip=frozenset(skip | {".git"}))
             if git_root is not None:
-                tree.add("git", str(git_root / ".git"), skip=SKIP_IN_GIT)
+                tree.add(str(git_root / ".git"), skip=SKIP_IN_GIT)
                 if git_root != ws.root:  # the ignore files between the repository's root and the workspace
                     for parent in ws.root.resolve().parents:
-                        tree.add(f"gitignore:{parent}", str(parent / ".gitignore"))
+                        tree.add(str(parent / ".gitignore"))
                         if parent == git_root.resolve():
                             break
             xdg = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
             for config in (Path.home() / ".gitconfig", Path(xdg) / "git" / "config", Path(xdg) / "git" / "ignore", Path("/etc/gitconfig")):
-                tree.add(f"user:{config}", str(config))
+                tree.add(str(config))
         except OverflowError:
             return None
         self.fresh = tree.fresh
@@ -178,9 +184,8 @@ class Cache:
         from generator.check.families import CHECKS
 
         checks = [f"{family}:{getattr(fn, '__module__', '')}.{getattr(fn, '__qualname__', '')}" for family, fn in CHECKS if family in families]
-        tree.digest.update(json.dumps([FORMAT, _package_identity(), families, checks, env, os.getuid() if hasattr(os, "getuid") else 0,
-                                       str(ws.root)]).encode("utf-8", "surrogateescape"))
-        return tree.digest.hexdigest()
+        return tree.digest(json.dumps([FORMAT, _package_identity(), families, checks, env,
+                                       os.getuid() if hasattr(os, "getuid") else 0, str(ws.root)]))
 
     def _read_json(self, name: str):
         try:
@@ -201,8 +206,9 @@ class Cache:
                 return None
             findings = [Finding(str(family), _diagnostic(d)) for family, d in data["findings"]]
             marks = [Suppression.from_dict(s) for s in data["suppressions"]]
-            result = RunResult(findings, {}, int(data["files_read"]), marks, from_cache=True)
-        except (KeyError, TypeError, ValueError):
+            unreadable = {str(k): bool(v) for k, v in data["unreadable"].items()}
+            result = RunResult(findings, {}, int(data["files_read"]), marks, unreadable, from_cache=True)
+        except (KeyError, TypeError, ValueError, AttributeError):
             return None
         self._save_memo()  # the hashes this run took, even on a hit: the next walk reuses them
         return result
@@ -213,6 +219,7 @@ class Cache:
             "findings": [[f.family, f.diagnostic.to_dict()] for f in result.findings],
             "suppressions": [s.to_dict() for s in result.suppressions],
             "files_read": result.files_read,
+            "unreadable": result.unreadable,
         }
         try:
             self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)

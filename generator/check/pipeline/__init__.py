@@ -51,7 +51,7 @@ def diagnose(
 
     ran = run(ws, families, cache)
     findings: list[Finding] = select(ran.findings, [], selection)
-    findings = stages.one_per_root_cause(ws, findings)
+    findings = stages.one_per_root_cause(ws, findings, ran.unreadable)
     findings += select([], settings_found, selection)
     findings = stages.suppress(findings, ran.suppressions, selection)
     findings, baselined = stages.baseline(ws, findings, baseline, selection)

@@ -21,8 +21,8 @@ class RunResult:
     timings: dict[str, float]  # seconds per family; empty when the findings came from the cache
     files_read: int
     suppressions: list  # suppress.Suppression: the comments the files carry, read with them
+    unreadable: dict[str, bool] = field(default_factory=dict)  # paths this process may not open -> is a folder
     from_cache: bool = False
-    extra: dict = field(default_factory=dict)
 
 
 def run_checks(ws: Workspace, families: list[str], timings: dict[str, float] | None = None) -> list[Finding]:
@@ -56,6 +56,7 @@ def run(ws: Workspace, families: list[str], cache=None) -> RunResult:
     """The checks' findings and the suppression comments of the files they concern; from ``cache``
     (a check.cache.Cache) when it holds this exact run, else computed and stored there."""
     from generator.check import suppress
+    from generator.check.families.access import unreadable_paths
 
     key = cache.key(ws, families) if cache is not None else None
     if key is not None and (hit := cache.load(key)) is not None:
@@ -64,8 +65,9 @@ def run(ws: Workspace, families: list[str], cache=None) -> RunResult:
     findings = run_checks(ws, families, timings)
     read = ws.files_read() | set(ws.data_files)  # what the checks actually read
     paths = [f.diagnostic.path for f in findings if f.diagnostic.path]
-    result = RunResult(findings, timings, len(read), suppress.scan(ws, paths))
-    if key is not None:
+    result = RunResult(findings, timings, len(read), suppress.scan(ws, paths), unreadable_paths(ws))
+    # Stored only when the workspace did not change under the run: the findings must be those of the key's tree.
+    if key is not None and cache.key(ws, families) == key:
         cache.store(key, result)
     return result
 

@@ -10,13 +10,13 @@ from generator.check.pipeline.findings import Finding, keep_only
 from generator.check.pipeline.selection import Selection
 
 
-def one_per_root_cause(ws: Workspace, findings: list[Finding]) -> list[Finding]:
-    """Without what only repeats another finding: the contents of an unreadable folder, the parse
-    errors of a file with conflict markers."""
+def one_per_root_cause(ws: Workspace, findings: list[Finding], unreadable: dict[str, bool]) -> list[Finding]:
+    """Without what only repeats another finding: the contents of an unreadable folder (``unreadable``:
+    path -> is a folder, as the run saw it), the parse errors of a file with conflict markers."""
     from generator.check.families.access import drop_collateral
     from generator.check.families.leftovers import drop_explained
 
-    return keep_only(findings, drop_explained(drop_collateral(ws, [f.diagnostic for f in findings])))
+    return keep_only(findings, drop_explained(drop_collateral(ws, [f.diagnostic for f in findings], unreadable)))
 
 
 def suppress(findings: list[Finding], suppressions: list, selection: Selection) -> list[Finding]:
