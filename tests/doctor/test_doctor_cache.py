@@ -87,3 +87,23 @@ def test_a_real_workspace_edited_after_a_cached_run_reports_the_new_finding(make
     config.write_text(config.read_text(encoding="utf-8") + "\n[experiment\n", encoding="utf-8")
     result = run("doctor", ws, "-f", "json", "--select", "CFG")
     assert result.exit_code == 1 and any(d["path"] == f"configs/eval/{config.name}" for d in json.loads(result.stdout)["diagnostics"])
+
+
+def test_concurrent_runs_share_the_cache_folder(make_workspace, tmp_path):
+    """Four doctor processes at once on one workspace and one cache folder: each answers the same,
+    and the entry they leave serves the next run."""
+    import subprocess
+    import sys
+
+    ws = make_workspace(git=False)
+    env = {**os.environ, "OSMOSIS_DOCTOR_CACHE": str(tmp_path / "shared"), "NO_COLOR": "1"}
+    argv = [sys.executable, "-m", "generator", "doctor", str(ws), "-f", "json", "--select", "CFG,LAY,SKL"]
+    procs = [subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(4)]
+    outs = [p.communicate(timeout=120) for p in procs]
+    codes_seen = {p.returncode for p in procs}
+    assert len(codes_seen) == 1 and codes_seen <= {0, 1}, outs
+    answers = {json.dumps(json.loads(out)["diagnostics"]) for out, _ in outs}
+    assert len(answers) == 1
+    assert not [p for p in (tmp_path / "shared").rglob(".*") if p.is_file()]  # no temp file left behind
+    again = subprocess.run(argv, env=env, capture_output=True, timeout=120)
+    assert again.returncode in codes_seen and json.dumps(json.loads(again.stdout)["diagnostics"]) in answers
