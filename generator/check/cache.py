@@ -151,6 +151,7 @@ class Cache:
         self.folder = folder
         self.memo: dict = {}
         self.fresh: dict = {}
+        self.on_disk: dict | None = None  # hashes.json as read
 
     @classmethod
     def for_workspace(cls, ws: Workspace) -> "Cache":
@@ -162,7 +163,9 @@ class Cache:
         git_root = ws.git_root
         if git_root is not None and not os.path.isdir(git_root / ".git"):
             return None  # a worktree or submodule: its git folder lives elsewhere; not worth guessing
-        self.memo = self.fresh or self._read_json("hashes.json") or {}  # a second key in one run reuses the first's hashes
+        if self.on_disk is None:
+            self.on_disk = self._read_json("hashes.json") or {}
+        self.memo = self.fresh or self.on_disk  # a second key in one run reuses the first's hashes
         tree = _Tree(self.memo, time.time_ns())
         skip = frozenset(ACCESS_SKIPPED - {".git"})
         try:
@@ -230,7 +233,7 @@ class Cache:
             pass
 
     def _save_memo(self) -> None:
-        if self.fresh and self.fresh != self.memo:
+        if self.fresh and self.fresh != self.on_disk:
             try:
                 self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
                 _write_atomic(self.folder, "hashes.json", json.dumps(self.fresh).encode("utf-8", "surrogateescape"))

@@ -107,3 +107,14 @@ def test_concurrent_runs_share_the_cache_folder(make_workspace, tmp_path):
     assert not [p for p in (tmp_path / "shared").rglob(".*") if p.is_file()]  # no temp file left behind
     again = subprocess.run(argv, env=env, capture_output=True, timeout=120)
     assert again.returncode in codes_seen and json.dumps(json.loads(again.stdout)["diagnostics"]) in answers
+
+
+def test_content_hashes_are_kept_for_the_next_run(counted, mini_ws, run, doctor_cache):
+    """The hashes of files old enough to trust their stat are kept beside the entries (hashes.json),
+    and a file written since is hashed again (test_a_changed_file_is_checked_again)."""
+    config = mini_ws / "configs/eval/a.toml"
+    config.write_text("a = 1\n", encoding="utf-8")
+    old = os.stat(config).st_mtime_ns - 10_000_000_000
+    os.utime(config, ns=(old, old))
+    run("doctor", mini_ws)
+    assert any(str(config) in p.read_text(encoding="utf-8") for p in doctor_cache.rglob("hashes.json"))
