@@ -8,7 +8,7 @@ Rows (median wall seconds; ratio = subject / reference, measured round by round)
   warm   the same with the cache left from the previous run                          (no target)
   warm N doctor on N rollouts, unchanged since the run that filled the cache         target <= 1 s
   cold N (--cold-scaled) the same with the cache emptied first: minutes at 2,000 rollouts
-The cache lives in WORK/cache (OSMOSIS_DOCTOR_CACHE), never in the user's.
+The cache lives in WORK/cache-base and WORK/cache (OSMOSIS_DOCTOR_CACHE), never in the user's.
 """
 
 from __future__ import annotations
@@ -49,8 +49,9 @@ def main(argv: list[str] | None = None) -> int:
 
     work = args.work or Path(tempfile.mkdtemp(prefix="osmosis-bench-cache-"))
     work.mkdir(parents=True, exist_ok=True)
-    cache = work / "cache"
+    cache = work / "cache-base"  # the fresh workspace's rows empty it; the scaled workspace keeps its own
     env = bench_env(cache)
+    scaled_env = bench_env(work / "cache")
     base = work / "base"
     if not base.exists():
         workspaces.init_workspace(OSMOSIS, base, env=env)
@@ -74,12 +75,12 @@ def main(argv: list[str] | None = None) -> int:
         scaled = work / f"ws{args.rollouts}"
         if not scaled.exists():
             workspaces.scaled_copy(base, scaled, args.rollouts)
-        first = run_once(doctor, cwd=scaled, env=env, ok_codes=(0, 1))  # fills the cache (or finds it filled)
+        first = run_once(doctor, cwd=scaled, env=scaled_env, ok_codes=(0, 1))  # fills the cache (or finds it filled)
         print(f"first run on {args.rollouts} rollouts (fills the cache unless present): {first.wall_s:.2f} s", file=sys.stderr)
-        [warm_n] = measure([Command(doctor, cwd=scaled, env=env, ok_codes=(0, 1))], runs=args.runs, warmup=args.warmup)
+        [warm_n] = measure([Command(doctor, cwd=scaled, env=scaled_env, ok_codes=(0, 1))], runs=args.runs, warmup=args.warmup)
         rows.append((f"warm doctor, {args.rollouts} rollouts", warm_n, None, 1.0))
         if args.cold_scaled:
-            [cold_n] = measure([Command([*doctor, "--no-cache"], cwd=scaled, env=env, ok_codes=(0, 1))], runs=1, warmup=0)
+            [cold_n] = measure([Command([*doctor, "--no-cache"], cwd=scaled, env=scaled_env, ok_codes=(0, 1))], runs=1, warmup=0)
             rows.append((f"cold doctor, {args.rollouts} rollouts (--no-cache)", cold_n, None, None))
 
     print(f"{'row':44} {'median s':>9} {'min s':>7} {'reference s':>11} {'ratio':>6}  target")

@@ -183,7 +183,8 @@ class Cache:
         except OverflowError:
             return None
         self.fresh = tree.fresh
-        env = sorted((k, v) for k, v in os.environ.items() if k.startswith(("GIT_", "OSMOSIS_")) or k == "PRE_COMMIT")
+        env = sorted((k, v) for k, v in os.environ.items()
+                     if (k.startswith(("GIT_", "OSMOSIS_")) or k == "PRE_COMMIT") and k != "OSMOSIS_DOCTOR_CACHE")
         from generator.check.families import CHECKS
 
         checks = [f"{family}:{getattr(fn, '__module__', '')}.{getattr(fn, '__qualname__', '')}" for family, fn in CHECKS if family in families]
