@@ -7,7 +7,7 @@ What "unchanged" means: the checks are whole-workspace functions that list folde
 at permissions and ask git, so their one honest input set is the whole tree. The key hashes every
 entry under the root (path, type, mode, size, content hash, link target; `.venv`-like folders by
 name only), the git folder (all but its objects and logs, which change only with the refs and index
-it does hash), git's user config files, the variables doctor reads (GIT_*, PRE_COMMIT, OSMOSIS_*),
+it does hash), git's user config files, the journal key, the variables doctor reads (GIT_*, PRE_COMMIT, OSMOSIS_*),
 the user id, the Python version, this package's files and the families run. Any change re-runs
 the checks; a content hash is reused from the previous run only for a file whose size, mtime, ctime
 and inode are unchanged and which was not modified within two seconds of being hashed.
@@ -178,7 +178,9 @@ class Cache:
                         if parent == git_root.resolve():
                             break
             xdg = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-            for config in (Path.home() / ".gitconfig", Path(xdg) / "git" / "config", Path(xdg) / "git" / "ignore", Path("/etc/gitconfig")):
+            # git's user config (what `git status` ignores), and the key that seals undo journals (LAY111 reads them)
+            journal_key = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "osmosis-workspace" / "journal.key"
+            for config in (Path.home() / ".gitconfig", Path(xdg) / "git" / "config", Path(xdg) / "git" / "ignore", Path("/etc/gitconfig"), journal_key):
                 tree.add(str(config))
         except OverflowError:
             return None
