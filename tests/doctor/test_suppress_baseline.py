@@ -151,3 +151,12 @@ def test_a_bad_baseline_file_is_one_line_exit_2(errors, mini_ws, run, tmp_path, 
     result = run("doctor", mini_ws, "--baseline", base)
     assert result.exit_code == 2 and says in result.stderr and "Traceback" not in result.output
     assert len(result.stderr.strip().splitlines()) <= 2 and f"--baseline {base}" in result.stderr  # the line and its hint
+
+
+def test_an_unused_suppression_in_a_skill_or_rollout_without_findings_is_reported(anywhere, mini_ws, run):
+    (mini_ws / "rollouts/r").mkdir()
+    (mini_ws / "rollouts/r/main.py").write_text("x = 1  # osmosis: ignore[ENT901]\n", encoding="utf-8")
+    (mini_ws / ".agents/skills/demo").mkdir(parents=True)
+    (mini_ws / ".agents/skills/demo/SKILL.md").write_text("---\nname: demo\n---\nfine <!-- osmosis: ignore[ENT901] -->\n", encoding="utf-8")
+    result = run("doctor", mini_ws, "-f", "json")
+    assert sorted(found(result)) == [("SET004", ".agents/skills/demo/SKILL.md", 4), ("SET004", "rollouts/r/main.py", 1)]
