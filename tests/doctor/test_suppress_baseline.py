@@ -160,3 +160,10 @@ def test_an_unused_suppression_in_a_skill_or_rollout_without_findings_is_reporte
     (mini_ws / ".agents/skills/demo/SKILL.md").write_text("---\nname: demo\n---\nfine <!-- osmosis: ignore[ENT901] -->\n", encoding="utf-8")
     result = run("doctor", mini_ws, "-f", "json")
     assert sorted(found(result)) == [("SET004", ".agents/skills/demo/SKILL.md", 4), ("SET004", "rollouts/r/main.py", 1)]
+
+
+def test_add_ignores_keeps_crlf_line_endings(anywhere, mini_ws, run):
+    (mini_ws / "rollouts/r").mkdir()
+    (mini_ws / "rollouts/r/main.py").write_bytes(b"x = 'bad'\r\ny = 1\r\n")
+    assert run("doctor", mini_ws, "--add-ignores").exit_code == 0
+    assert (mini_ws / "rollouts/r/main.py").read_bytes() == b"x = 'bad'  # osmosis: ignore[ENT901]\r\ny = 1\r\n"
