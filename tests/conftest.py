@@ -8,6 +8,21 @@ from pathlib import Path
 import pytest
 
 
+@pytest.fixture(scope="session", autouse=True)
+def doctor_cache(tmp_path_factory):
+    """doctor's cache in a folder of this session's, not the user's: runs of the CLI share it as a user's would."""
+    import os
+
+    folder = tmp_path_factory.mktemp("doctor-cache")
+    saved = os.environ.get("OSMOSIS_DOCTOR_CACHE")
+    os.environ["OSMOSIS_DOCTOR_CACHE"] = str(folder)
+    yield folder
+    if saved is None:
+        os.environ.pop("OSMOSIS_DOCTOR_CACHE", None)
+    else:
+        os.environ["OSMOSIS_DOCTOR_CACHE"] = saved
+
+
 @pytest.fixture
 def make_workspace(tmp_path):
     """Factory: ``make_workspace(template="multiply", name="demo", git=True, data=())`` runs

@@ -38,6 +38,13 @@ from sandbox import MEMORY_LIMIT_MB, PY, Sandbox, content_view, diff, leftovers,
 
 # osmosis's own per-user cache, made on first use: the key that seals its undo journals (generator/core/journal.py)
 OWN_CACHE = {"new home/.cache", "new home/.cache/osmosis-workspace", "new home/.cache/osmosis-workspace/journal.key"}
+# and doctor's cache of findings (generator/check/cache.py): entries come, go and change
+DOCTOR_CACHE = "home/.cache/osmosis-workspace/doctor"
+
+
+def _own_cache(change: str) -> bool:
+    path = change.partition(" ")[2]
+    return change in OWN_CACHE or path == DOCTOR_CACHE or path.startswith(DOCTOR_CACHE + "/")
 
 COLUMNS = ("tracebacks", "hangs", "outside_writes", "code_ran", "data_lost", "leftovers", "inconsistent",
            "secrets_printed", "raw_output", "over_memory")
@@ -234,7 +241,7 @@ def run_case(case: Case, index: int, root: Path, timeout: float, keep: bool) -> 
         if plan.follow_up:
             _follow_up(sb)
         res.outside_writes = [change for change in diff(outside_before, snapshot(sb.root, skip_top=("work", "tmp", "CODE_RAN")))
-                              if change not in OWN_CACHE]
+                              if not _own_cache(change)]
         res.code_ran = sb.marker.exists()
     except Exception as exc:  # the harness's own failure is reported, not hidden
         res.harness_error = f"{type(exc).__name__}: {exc}"[:300]

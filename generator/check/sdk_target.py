@@ -9,7 +9,6 @@ runs ``uv sync`` on the rollout), else the newest release on the index the requi
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,11 +22,6 @@ from generator.core.sdk_generations import (
     generation_of,
 )
 from generator.formats.toml_locate import TomlDoc
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 # Versions past the newest we know: a requirement admitting them is open to an API this table
 # does not describe yet.
@@ -144,20 +138,15 @@ def sdk_requirements(path: Path, text: str | None) -> list[Declared]:
 
 
 def _locked(lock_text: str | None, spec: Specifier) -> Version | None:
+    from generator.formats import uvlock
+
+    # The SDK's blocks only (formats/uvlock.py): a full parse of a lock costs more than the rest of a run.
     if not lock_text:
         return None
-    try:
-        data = tomllib.loads(lock_text)
-    except ValueError:  # TOMLDecodeError, or an integer of more than 4,300 digits
-        return None
-    packages = data.get("package")
-    if not isinstance(packages, list):
-        return None
-    for package in packages:
-        if isinstance(package, dict) and package.get("name") == SDK_DISTRIBUTION:
-            version = Version.parse(str(package.get("version", "")))
-            if version is not None and spec.contains(version):
-                return version
+    for text in uvlock.UvLock("\n" + lock_text, None, []).versions(SDK_DISTRIBUTION):
+        version = Version.parse(text)
+        if version is not None and spec.contains(version):
+            return version
     return None
 
 

@@ -195,7 +195,7 @@ def _display(path: Path, ws: Workspace | None) -> str:
 
 
 def _run(target: Target, fn: Callable, ws: Workspace | None, display: str) -> list[Diagnostic]:
-    from generator.check.doctor import CheckCrashed
+    from generator.check.pipeline.run import CheckCrashed
 
     # One rule with doctor: nothing is read through a link out of the workspace (`data/x.csv ->
     # /proc/self/environ` would print a CI job's secrets as "column names"), nor, outside any
@@ -285,7 +285,7 @@ def _filtered(found: list[Diagnostic], target: Target, ws: Workspace | None) -> 
     if ws is None:
         return found
     from generator.check import suppress
-    from generator.check.doctor import selection_for
+    from generator.check.pipeline.selection import selection_for
     from generator.check.settings import load_settings, refuse_unknown_codes
 
     refuse_unknown_codes(ws)
@@ -293,8 +293,9 @@ def _filtered(found: list[Diagnostic], target: Target, ws: Workspace | None) -> 
     selection = selection_for((), (), settings)
     kept = [d for d in found if selection.keeps(d)]
     if target.path.suffix in suppress.SUFFIXES and is_file(target.path):
-        texts = suppress.read_texts(ws.root, [target.path.resolve()], ws.read_text) if is_inside(ws.root, target.path) else {}
-        kept, notes = suppress.apply(kept, texts, selection.active_selector)
+        text = ws.read_text(target.path.resolve()) if is_inside(ws.root, target.path) else None
+        marks = suppress.parse(text, ws.rel(target.path.resolve())) if text is not None else []
+        kept, notes = suppress.apply(kept, marks, selection.active_selector)
         kept += [d for d in notes if selection.keeps(d)]
     return kept
 

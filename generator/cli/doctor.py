@@ -28,6 +28,10 @@ def register(app: typer.Typer) -> None:
         verbose: bool = typer.Option(False, "--verbose", "-v", help="Also list skipped families, the files checked, and how long each family took."),
         output_format: str = typer.Option("full", "--output-format", metavar="FORM", help="Text findings: full (with the source line) or concise (one line each)."),
         statistics: bool = typer.Option(False, "--statistics", help="Count the findings per rule (text or json), fixable ones marked."),
+        add_ignores: bool = typer.Option(False, "--add-ignores", help="Write an `osmosis: ignore[...]` comment for each finding, then exit."),
+        write_baseline: Optional[Path] = typer.Option(None, "--write-baseline", metavar="FILE", help="Record today's findings in FILE, then exit."),
+        baseline: Optional[Path] = typer.Option(None, "--baseline", metavar="FILE", help="Report only findings not recorded in FILE (and its stale entries)."),
+        no_cache: bool = typer.Option(False, "--no-cache", help="Run every check; neither read nor write the cache."),
     ) -> int:
         """Check a whole workspace against the platform contract.
 
@@ -44,15 +48,18 @@ def register(app: typer.Typer) -> None:
         fix = (fix or unsafe_fixes) and not diff
 
         def run() -> int:
-            with lock.workspace(path, "doctor --fix") if fix else nullcontext():
+            writer = "doctor --fix" if fix else "doctor --add-ignores" if add_ignores else None
+            with lock.workspace(path, writer) if writer else nullcontext():
                 return doctor_command(
                     path=path, format=format, fix=fix, strict=strict, select=select, ignore=ignore,
                     list_checks=list_checks, output=output, verbose=verbose, output_format=output_format,
-                    statistics=statistics, unsafe_fixes=unsafe_fixes, diff=diff,
+                    statistics=statistics, unsafe_fixes=unsafe_fixes, diff=diff, add_ignores=add_ignores,
+                    write_baseline=write_baseline, baseline=baseline, no_cache=no_cache,
                 )
 
         if watch:
             from generator.check.watch import watch_command
 
-            return watch_command(path, run, refuse=[n for n, on in (("--fix", fix), ("--diff", diff), ("--list-checks", list_checks), ("--output", output)) if on])
+            return watch_command(path, run, refuse=[n for n, on in (("--fix", fix), ("--diff", diff), ("--list-checks", list_checks), ("--output", output),
+                                                                      ("--add-ignores", add_ignores), ("--write-baseline", write_baseline)) if on])
         return run()

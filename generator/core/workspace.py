@@ -254,6 +254,9 @@ class Workspace:
         (`osmosis lsp`). ``path`` as the checks name it: under ``root``."""
         self.overlays[path] = text
         self._texts[path] = text.replace("\r\n", "\n")
+    def files_read(self) -> set[Path]:
+        """The files this snapshot has read successfully so far (what "files checked" counts)."""
+        return {p for p, text in self._texts.items() if text is not None}
 
     @staticmethod
     def _too_big(path: Path) -> bool:

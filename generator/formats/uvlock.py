@@ -55,6 +55,16 @@ class UvLock:
             return None
         return Pin(name, version.group(1), self.text.count("\n", 0, at) + 1)
 
+    def versions(self, name: str) -> list[str]:
+        """Every version the lock records for package ``name`` (a forked resolution pins several)."""
+        found, at = [], 0
+        head = f'\n{_PACKAGE}name = "{name}"\n'
+        while (start := self.text.find(head, at)) >= 0:
+            at = start + len(head)
+            if (version := _VERSION.match(self.text, at)) is not None:
+                found.append(version.group(1))
+        return found
+
     def project(self, name: str) -> dict | None:
         """The ``[package.metadata]`` uv recorded for project ``name`` (what it was locked for):
         ``requires-dist`` and ``requires-dev``; None when the lock has no such package."""

@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 import generator.check.families as checks_pkg
 import generator.check.settings  # noqa: F401  (registers SET rules before we snapshot)
 import generator.check.suppress  # noqa: F401
+import generator.check.baseline  # noqa: F401
 from generator.check import registry
 from generator.cli import app
 

@@ -298,3 +298,12 @@ def check_real_sdk_agrees_with_generation_b(python: str) -> None:
         for attr in ATTRIBUTES:
             if attr.owner == owner:
                 assert (attr.name in listed) == ("B" in attr.gens), f"{owner}.{attr.name}"
+
+
+def test_a_forked_lock_pin_that_satisfies_the_requirement_is_found_past_the_first():
+    """uv.lock pins a package twice in a forked resolution; the pin read without a full parse
+    (formats/uvlock.py) must still pick the one the requirement admits."""
+    lock = ('version = 1\n\n[[package]]\nname = "osmosis-ai"\nversion = "0.2.27"\n\n'
+            '[[package]]\nname = "osmosis-ai"\nversion = "0.3.8"\n')
+    target = read_target([(Path("p"), '[project]\ndependencies = ["osmosis-ai>=0.3"]\n')], lock)
+    assert (str(target.release), target.locked) == ("0.3.8", True)

@@ -77,12 +77,20 @@ def check_unreadable_paths(ws: Workspace) -> list[Diagnostic]:
     return [finding(ws, path, reason, is_folder) for path, (reason, is_folder) in ws.unreadable.items() if path != git]
 
 
-def drop_collateral(ws: Workspace, found: list[Diagnostic]) -> list[Diagnostic]:
+def unreadable_paths(ws: Workspace) -> dict[str, bool]:
+    """``ws.unreadable`` as workspace-relative path -> is a folder (what drop_collateral needs; the
+    doctor cache keeps it with the findings, so a cached run does not walk the tree again)."""
+    return {ws.rel(p): is_folder for p, (_, is_folder) in ws.unreadable.items()}
+
+
+def drop_collateral(ws: Workspace, found: list[Diagnostic], unreadable: dict[str, bool] | None = None) -> list[Diagnostic]:
     """``found`` with one finding per unreadable path: nothing about what lies inside an unreadable
     folder, nothing but the access finding on the folder itself, and on a file the family's own
-    finding (a config's CFG001, a dataset's DAT002) instead of the generic one."""
-    folders = {ws.rel(p) for p, (_, is_folder) in ws.unreadable.items() if is_folder}
-    files = {ws.rel(p) for p, (_, is_folder) in ws.unreadable.items() if not is_folder}
+    finding (a config's CFG001, a dataset's DAT002) instead of the generic one. ``unreadable``:
+    :func:`unreadable_paths`, when already known."""
+    unreadable = unreadable_paths(ws) if unreadable is None else unreadable
+    folders = {p for p, is_folder in unreadable.items() if is_folder}
+    files = {p for p, is_folder in unreadable.items() if not is_folder}
     if not folders and not files:
         return found
     specific = {d.path for d in found if d.code not in CODES and d.path in files}

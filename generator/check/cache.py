@@ -1,0 +1,265 @@
+"""doctor's cache: the run stage's findings for a workspace whose every input is unchanged.
+
+Where: ``$XDG_CACHE_HOME/osmosis-workspace/doctor/<hash of the workspace's path>/`` (``~/.cache`` by
+default; ``$OSMOSIS_DOCTOR_CACHE/<hash>/`` when set): outside the workspace, so a checkout stays clean and a pull request cannot plant entries.
+
+What "unchanged" means: the checks are whole-workspace functions that list folders, read files, look
+at permissions and ask git, so their one honest input set is the whole tree. The key hashes every
+entry under the root (path, type, mode, size, content hash, link target; `.venv`-like folders by
+name only), the git folder (all but its objects and logs, which change only with the refs and index
+it does hash), git's user config files, the journal key, the variables doctor reads (GIT_*, PRE_COMMIT, OSMOSIS_*),
+the user id, the Python version, this package's files and the families run. Any change re-runs
+the checks; a content hash is reused from the previous run only for a file whose size, mtime, ctime
+and inode are unchanged and which was not modified within two seconds of being hashed.
+
+Safe under concurrent runs: every file is written to an exclusive temp file and renamed into place;
+an entry that does not decode is ignored; a cache folder that cannot be written is no cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from generator.core.diagnostics import Diagnostic, Severity
+from generator.core.workspace import ACCESS_SKIPPED, Workspace
+
+FORMAT = 2
+KEEP = 16  # entries kept per workspace: a few branches' worth
+RACY_NS = 2_000_000_000  # a file modified this close to its hashing is hashed again next time
+SKIP_IN_GIT = frozenset({"objects", "logs", "hooks", "lfs", "fsmonitor--daemon"})
+ENTRY_CAP = 200_000  # past this many entries (or 64 folders deep) the workspace is not cached
+
+
+def cache_home() -> Path:
+    if own := os.environ.get("OSMOSIS_DOCTOR_CACHE"):  # tests and CI runners that keep a cache folder
+        return Path(own)
+    base = os.environ.get("XDG_CACHE_HOME") or ""
+    return (Path(base) if os.path.isabs(base) else Path.home() / ".cache") / "osmosis-workspace" / "doctor"
+
+
+def _write_atomic(folder: Path, name: str, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, folder / name)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _sha_file(path: str) -> str | None:
+    h = hashlib.sha256()
+    try:
+        with open(path, "rb", buffering=0) as f:
+            while chunk := f.read(1 << 20):
+                h.update(chunk)
+    except OSError:
+        return None
+    return h.hexdigest()
+
+
+class _Tree:
+    """The walk behind the key: every entry's identity, a file's content hashed (or taken from the memo)."""
+
+    def __init__(self, memo: dict, started_ns: int):
+        self.memo, self.started_ns = memo, started_ns
+        self.fresh: dict[str, list] = {}
+        self.lines: list[str] = []
+        self.entries = 0
+
+    def digest(self, extra: str) -> str:
+        self.lines.append(extra)
+        return hashlib.sha256("\n".join(self.lines).encode("utf-8", "surrogateescape")).hexdigest()
+
+    def add(self, path: str, skip: frozenset[str] = frozenset(), depth: int = 0) -> None:
+        lines = self.lines
+        try:
+            info = os.lstat(path)
+        except OSError as err:
+            lines.append(f"{path}\0missing {err.errno}")
+            return
+        self.entries += 1
+        if self.entries > ENTRY_CAP:
+            raise OverflowError
+        mode = info.st_mode
+        if stat.S_ISREG(mode):
+            lines.append(f"{path}\0{mode}\0{info.st_uid}\0{info.st_size}\0{self._content(path, info)}")
+        elif stat.S_ISDIR(mode):
+            if depth >= 64:  # deeper than any check reads, but a key must cover it: no cache for this one
+                raise OverflowError
+            lines.append(f"{path}\0{mode}\0{info.st_uid}")
+            try:
+                names = sorted(os.listdir(path))
+            except OSError as err:
+                lines.append(f"{path}\0unlisted {err.errno}")
+                return
+            for name in names:
+                if name in skip:  # named, not read: no check looks inside
+                    lines.append(f"{path}/{name}\0skipped")
+                else:
+                    self.add(f"{path}/{name}", skip, depth + 1)
+        elif stat.S_ISLNK(mode):
+            try:
+                target = os.readlink(path)
+            except OSError:
+                target = "?"
+            lines.append(f"{path}\0{mode}\0{info.st_uid}\0{target}")
+        else:
+            lines.append(f"{path}\0{mode}\0{info.st_uid}")
+
+    def _content(self, path: str, info: os.stat_result) -> str:
+        known = self.memo.get(path)
+        if (isinstance(known, list) and len(known) == 6 and known[0] == info.st_size and known[1] == info.st_mtime_ns
+                and known[2] == info.st_ctime_ns and known[3] == info.st_ino and info.st_mtime_ns < known[4] - RACY_NS):
+            self.fresh[path] = known
+            return str(known[5])
+        sha = _sha_file(path) or "unreadable"
+        self.fresh[path] = [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, self.started_ns, sha]
+        return sha
+
+
+def _package_identity() -> str:
+    """This package's files (size and mtime): an edited checkout is a different tool."""
+    import generator
+
+    root = Path(generator.__file__).parent
+    h = hashlib.sha256(f"{generator.__version__}\0{sys.version}".encode())
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(files):
+            try:
+                info = os.stat(os.path.join(folder, name))
+            except OSError:
+                continue
+            h.update(f"{folder}/{name}\0{info.st_size}\0{info.st_mtime_ns}\n".encode("utf-8", "surrogateescape"))
+    return h.hexdigest()
+
+
+class Cache:
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.memo: dict = {}
+        self.fresh: dict = {}
+        self.on_disk: dict | None = None  # hashes.json as read
+
+    @classmethod
+    def for_workspace(cls, ws: Workspace) -> "Cache":
+        where = hashlib.sha256(os.fsencode(str(ws.root.resolve()))).hexdigest()[:24]
+        return cls(cache_home() / where)
+
+    def key(self, ws: Workspace, families: list[str]) -> str | None:
+        """The run's key, or None when this workspace is not cached (too many entries, a git folder elsewhere)."""
+        git_root = ws.git_root
+        if git_root is not None and not os.path.isdir(git_root / ".git"):
+            return None  # a worktree or submodule: its git folder lives elsewhere; not worth guessing
+        if self.on_disk is None:
+            self.on_disk = self._read_json("hashes.json") or {}
+        self.memo = self.fresh or self.on_disk  # a second key in one run reuses the first's hashes
+        tree = _Tree(self.memo, time.time_ns())
+        skip = frozenset(ACCESS_SKIPPED - {".git"})
+        try:
+            tree.add(str(ws.root), skip=frozenset(skip | {".git"}))
+            if git_root is not None:
+                tree.add(str(git_root / ".git"), skip=SKIP_IN_GIT)
+                if git_root != ws.root:  # the ignore files between the repository's root and the workspace
+                    for parent in ws.root.resolve().parents:
+                        tree.add(str(parent / ".gitignore"))
+                        if parent == git_root.resolve():
+                            break
+            xdg = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+            # git's user config (what `git status` ignores), and the key that seals undo journals (LAY111 reads them)
+            journal_key = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "osmosis-workspace" / "journal.key"
+            for config in (Path.home() / ".gitconfig", Path(xdg) / "git" / "config", Path(xdg) / "git" / "ignore", Path("/etc/gitconfig"), journal_key):
+                tree.add(str(config))
+        except OverflowError:
+            return None
+        self.fresh = tree.fresh
+        env = sorted((k, v) for k, v in os.environ.items()
+                     if (k.startswith(("GIT_", "OSMOSIS_")) or k == "PRE_COMMIT") and k != "OSMOSIS_DOCTOR_CACHE")
+        from generator.check.families import CHECKS
+
+        checks = [f"{family}:{getattr(fn, '__module__', '')}.{getattr(fn, '__qualname__', '')}" for family, fn in CHECKS if family in families]
+        return tree.digest(json.dumps([FORMAT, _package_identity(), families, checks, env,
+                                       os.getuid() if hasattr(os, "getuid") else 0, str(ws.root)]))
+
+    def _read_json(self, name: str):
+        try:
+            with open(self.folder / name, "rb") as f:
+                return json.loads(f.read())
+        except (OSError, ValueError):
+            return None
+
+    def load(self, key: str):
+        """The cached RunResult of ``key``, or None (none, or one that does not decode: ignored)."""
+        from generator.check.pipeline.run import RunResult
+        from generator.check.pipeline.findings import Finding
+        from generator.check.suppress import Suppression
+
+        data = self._read_json(f"{key}.json")
+        try:
+            if not isinstance(data, dict) or data.get("format") != FORMAT:
+                return None
+            findings = [Finding(str(family), _diagnostic(d)) for family, d in data["findings"]]
+            marks = [Suppression.from_dict(s) for s in data["suppressions"]]
+            unreadable = {str(k): bool(v) for k, v in data["unreadable"].items()}
+            result = RunResult(findings, {}, int(data["files_read"]), marks, unreadable, from_cache=True)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return None
+        self._save_memo()  # the hashes this run took, even on a hit: the next walk reuses them
+        return result
+
+    def store(self, key: str, result) -> None:
+        data = {
+            "format": FORMAT,
+            "findings": [[f.family, f.diagnostic.to_dict()] for f in result.findings],
+            "suppressions": [s.to_dict() for s in result.suppressions],
+            "files_read": result.files_read,
+            "unreadable": result.unreadable,
+        }
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+            _write_atomic(self.folder, f"{key}.json", json.dumps(data).encode("utf-8", "surrogateescape"))
+            self._save_memo()
+            self._prune()
+        except OSError:  # a read-only or full cache folder: the run stands without it
+            pass
+
+    def _save_memo(self) -> None:
+        if self.fresh and self.fresh != self.on_disk:
+            try:
+                self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+                _write_atomic(self.folder, "hashes.json", json.dumps(self.fresh).encode("utf-8", "surrogateescape"))
+            except OSError:
+                pass
+
+    def _prune(self) -> None:
+        entries = []
+        for p in self.folder.glob("*.json"):
+            if p.name != "hashes.json":
+                try:
+                    entries.append((p.stat().st_mtime_ns, p))
+                except OSError:
+                    continue
+        for _, old in sorted(entries, reverse=True)[KEEP:]:
+            try:
+                old.unlink()
+            except OSError:
+                pass
+
+
+def _diagnostic(data: dict) -> Diagnostic:
+    import dataclasses
+
+    fields = {f.name: data[f.name] for f in dataclasses.fields(Diagnostic) if f.name != "severity" and f.name in data}
+    return Diagnostic(severity=Severity(data["severity"]), **fields)

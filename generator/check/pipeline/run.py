@@ -1,0 +1,76 @@
+"""Stage 1, run: every check of the chosen families over the workspace, or the findings a previous
+run left in the cache for the very same inputs (check/cache.py says what "the same" covers)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from generator.core.diagnostics import Diagnostic
+from generator.core.workspace import Workspace
+from generator.check.pipeline.findings import Finding
+
+
+class CheckCrashed(Exception):
+    """A check raised: a bug in osmosis, not in the workspace (exit 3)."""
+
+
+@dataclass
+class RunResult:
+    findings: list[Finding]
+    timings: dict[str, float]  # seconds per family; empty when the findings came from the cache
+    files_read: int
+    suppressions: list  # suppress.Suppression: the comments the files carry, read with them
+    unreadable: dict[str, bool] = field(default_factory=dict)  # paths this process may not open -> is a folder
+    from_cache: bool = False
+
+
+def run_checks(ws: Workspace, families: list[str], timings: dict[str, float] | None = None) -> list[Finding]:
+    """(family, finding) for every check of ``families``; a crashing check is a CheckCrashed.
+    ``timings``, when given, receives each family's seconds (its checks added up)."""
+    from generator.check.families import CHECKS
+
+    found: list[Finding] = []
+    for family, fn in CHECKS:
+        if family not in families:
+            continue
+        started = time.perf_counter()
+        try:
+            found.extend(Finding(family, d) for d in fn(ws))
+        except PermissionError as err:  # a path the access walk missed: still a finding, not a crash
+            from generator.check.families.access import from_error
+
+            if (d := from_error(ws, err)) is None:
+                name = getattr(fn, "__qualname__", repr(fn))
+                raise CheckCrashed(f"the {family} check {name} crashed: {type(err).__name__}: {err}") from err
+            found.append(Finding("layout", d))
+        except Exception as err:  # noqa: BLE001  reported as an internal error, with the culprit named
+            name = getattr(fn, "__qualname__", repr(fn))
+            raise CheckCrashed(f"the {family} check {name} crashed: {type(err).__name__}: {err}") from err
+        if timings is not None:
+            timings[family] = timings.get(family, 0.0) + time.perf_counter() - started
+    return found
+
+
+def run(ws: Workspace, families: list[str], cache=None) -> RunResult:
+    """The checks' findings and the suppression comments of the files they concern; from ``cache``
+    (a check.cache.Cache) when it holds this exact run, else computed and stored there."""
+    from generator.check import suppress
+    from generator.check.families.access import unreadable_paths
+
+    key = cache.key(ws, families) if cache is not None else None
+    if key is not None and (hit := cache.load(key)) is not None:
+        return hit
+    timings: dict[str, float] = {}
+    findings = run_checks(ws, families, timings)
+    read = ws.files_read() | set(ws.data_files)  # what the checks actually read
+    paths = [f.diagnostic.path for f in findings if f.diagnostic.path]
+    result = RunResult(findings, timings, len(read), suppress.scan(ws, paths), unreadable_paths(ws))
+    # Stored only when the workspace did not change under the run: the findings must be those of the key's tree.
+    if key is not None and cache.key(ws, families) == key:
+        cache.store(key, result)
+    return result
+
+
+def diagnostics(findings: list[Finding]) -> list[Diagnostic]:
+    return [f.diagnostic for f in findings]

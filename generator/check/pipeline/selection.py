@@ -1,0 +1,74 @@
+"""Stage 2, select: `--select`/`--ignore` and `[tool.osmosis]` decide which codes are kept, then
+`per-file-ignores`. Command-line flags win over the file: a code named by `--select` is reported
+even when the file ignores it."""
+
+from __future__ import annotations
+
+import dataclasses
+import fnmatch
+from dataclasses import dataclass
+
+from generator.core.diagnostics import Diagnostic
+from generator.check.registry import RULES, matches
+from generator.check.pipeline.findings import Finding
+
+
+@dataclass(frozen=True)
+class Selection:
+    select: tuple[str, ...] | None = None  # None: everything
+    ignore: tuple[str, ...] = ()
+    file_ignore: tuple[str, ...] = ()  # from [tool.osmosis]; loses to an explicit --select
+    cli_select: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def active(self, code: str) -> bool:
+        if self.select is not None and not matches(code, list(self.select)):
+            return False
+        if matches(code, list(self.ignore)):
+            return False
+        return not (matches(code, list(self.file_ignore)) and not matches(code, list(self.cli_select)))
+
+    def active_selector(self, selector: str) -> bool:
+        """Whether any rule named by ``selector`` (a code or prefix) is checked."""
+        return any(self.active(code) for code in RULES if code.startswith(selector))
+
+    def keeps_settings_finding(self, d: Diagnostic) -> bool:
+        """A finding about `[tool.osmosis]` itself: `select` does not hide it (a misspelt setting
+        would silently do nothing), only an explicit ignore does."""
+        return dataclasses.replace(self, select=None).keeps(d)
+
+    def keeps(self, d: Diagnostic) -> bool:
+        if not self.active(d.code):
+            return False
+        if d.path is not None:
+            for glob, codes in self.per_file_ignores:
+                if fnmatch.fnmatch(d.path, glob) and matches(d.code, list(codes)):
+                    return False
+        return True
+
+
+def selection_for(cli_select: tuple[str, ...], cli_ignore: tuple[str, ...], settings) -> Selection:
+    return Selection(
+        select=cli_select or settings.select,
+        ignore=cli_ignore,
+        # The file's ignore list applies unless the command line selected explicitly.
+        file_ignore=settings.ignore,
+        cli_select=cli_select,
+        per_file_ignores=settings.per_file_ignores,
+    )
+
+
+def families_to_run(selection: Selection, checks: list[tuple[str, object]]) -> list[str]:
+    """Families with at least one checked rule; a family that declared no rules runs unless --select."""
+    run = []
+    for family in dict.fromkeys(f for f, _ in checks):
+        codes = [c for c, r in RULES.items() if r.family == family]
+        if any(selection.active(c) for c in codes) or (not codes and selection.select is None):
+            run.append(family)
+    return run
+
+
+def select(findings: list[Finding], settings_found: list[Diagnostic], selection: Selection) -> list[Finding]:
+    """The findings the selection keeps, and the findings about `[tool.osmosis]` itself."""
+    kept = [f for f in findings if selection.keeps(f.diagnostic)]
+    return kept + [Finding("settings", d) for d in settings_found if selection.keeps_settings_finding(d)]
