@@ -32,7 +32,7 @@ def test_every_rule_is_documented_in_full():
 
 # A source is an osmosis-ai file, a section of the workspace contract, the Agent Skills reference
 # validator, or our own advice; several are joined with "; ".
-_SOURCE = re.compile(r"osmosis_ai/[a-z_/]+\.py|contract §[1-7]|skills-ref|ours")
+_SOURCE = re.compile(r"osmosis_ai/[a-z_/]+\.(py|[a-z]+\.tpl)|contract §[1-7]|skills-ref|ours")
 
 
 def test_every_rule_cites_its_source():
