@@ -130,6 +130,8 @@ def refusal(command: str) -> str:
              "`osmosis eval run CONFIG --dataset-file FILE` there") if legacy else \
         "belongs to the Osmosis platform CLI (package osmosis-ai)"
     return (f"error: `{command}` {where}, not to this osmosis "
-            f"(osmosis-workspace: init, doctor, validate, rollout, template, update)\n"
-            "hint: pip install osmosis-ai; both install a command named `osmosis` and the one installed last wins, "
-            "so in that environment run this one as `osmosis-workspace` (or `python -m generator`)")
+            f"(osmosis-workspace: init, doctor, validate, rehearse, rollout, rule, template, update, schema, "
+            f"dataset validate, lsp)\n"
+            "hint: in a workspace, `uv run osmosis ...` reaches the platform CLI that `uv sync` installed into .venv; "
+            "elsewhere pip install osmosis-ai. Both packages install a command named `osmosis` and the one installed "
+            "last wins; `osmosis-workspace` always reaches this one")

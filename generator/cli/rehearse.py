@@ -18,7 +18,7 @@ def register(app: typer.Typer) -> None:
         config: Optional[Path] = typer.Option(None, "--config", metavar="FILE", help="The eval config to run (default: configs/eval/<rollout>.toml)."),
         dataset_file: Optional[Path] = typer.Option(None, "--dataset-file", metavar="FILE", help="Rows to rehearse with (default: data/<rollout>.jsonl)."),
         rows: Optional[str] = typer.Option(None, "--rows", metavar="SPEC", help="Source rows, e.g. 0-3,7 (default: 0-3); each runs three times."),
-        format: str = typer.Option("text", "--format", "-f", metavar="FORMAT", help="Output: text or json (one object per rollout)."),
+        format: str = typer.Option("text", "--format", "-f", metavar="FORMAT", help="Output: text or json (one object: ok, and a rollouts list with one entry per rollout)."),
         timeout: Optional[float] = typer.Option(None, "--timeout", metavar="S", help="Stop a rollout's rehearsal after S seconds (default: 900)."),
         sdk: Optional[Path] = typer.Option(None, "--sdk", metavar="PATH", help="The SDK's osmosis (or its venv) (default: .venv/bin/osmosis at the workspace root)."),
         jobs: int = typer.Option(1, "--jobs", "-j", metavar="N", help="Rehearse up to N rollouts at once."),

@@ -1,6 +1,6 @@
 """The task's scoring rule, one copy for every integration: plain functions, no SDK import.
 
-The model is asked to end with `#### <answer>`. A numeric label (the multiply task's product) is
+The model is asked to end with `#### <answer>`. A numeric label (a product, a count) is
 matched by number: models drift, so the answer is also found in `\boxed{...}`, after "the answer
 is", and at worst as the last number in the text; 1.0 when it is within 0.01 of the label. Any other
 label is matched as text: the answer after the last `####` (else in `\boxed{...}`, after "the answer
