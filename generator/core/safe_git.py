@@ -151,6 +151,9 @@ def forget_outer_repository() -> None:
 
 def _spawn(cwd, args, env, input, check, seconds) -> subprocess.CompletedProcess:
     limit = timeout() if seconds is None else seconds
+    if any("\0" in str(a) for a in args):  # a name read from an earlier git answer: not git's output
+        raise GitError(f"git {args[0] if args else ''} would get an argument with a NUL byte, which git never prints: "
+                       "is the `git` on PATH git?")
     try:
         done = subprocess.run(["git", *args], cwd=cwd, env=env, input=input, capture_output=True,
                               stdin=None if input is not None else subprocess.DEVNULL, timeout=limit, check=False)

@@ -144,3 +144,16 @@ def test_a_git_that_prints_garbage(ws, tmp_path):
     done = run("update", copy, env={"PATH": f"{fake}{os.pathsep}{os.environ['PATH']}"})
     _no_bug(done)
     assert done.returncode == 2 and "does not answer as git does" in done.stderr, done.stderr
+
+
+def test_doctor_with_a_git_that_prints_garbage_reports_git004(ws, tmp_path):
+    """Every git call answers exit 0 with garbage: the upstream looks set and `rev-list --count` is no
+    number. That is the machine's fault, said as GIT004, never an internal error."""
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "git").write_bytes(b"#!/bin/sh\nprintf '\\377\\376garbage\\000\\n'\nexit 0\n")
+    (fake / "git").chmod(0o755)
+    copy = _copy(ws, tmp_path)
+    done = run("doctor", copy, "--no-cache", env={"PATH": f"{fake}{os.pathsep}{os.environ['PATH']}"})
+    _no_bug(done)
+    assert "GIT004" in done.stdout, done.stdout

@@ -23,7 +23,7 @@ from generator.check.registry import workspace_check
 from generator.check.families.leftovers import is_update_leftover
 from generator.check.config_refs import ConfigRef, workspace_configs
 from generator.core import safe_git
-from generator.core.diagnostics import Diagnostic, quoted
+from generator.core.diagnostics import Diagnostic, printable, quoted
 from generator.check.registry import rule
 from generator.formats.toml_locate import TomlDoc
 from generator.core.workspace import Workspace, permission_hint
@@ -251,7 +251,10 @@ def _unpushed(git: Git, prefix: PurePosixPath, paths: list[str]) -> list[Diagnos
     upstream, _, short = _text(git("for-each-ref", "--format=%(upstream)%00%(upstream:short)", ref)).strip().partition("\0")
     if not upstream or git("rev-parse", "--verify", "-q", f"{upstream}^{{commit}}", check=False).returncode != 0:
         return []
-    count = int(_text(git("rev-list", "--count", f"{upstream}..HEAD", "--", *_pathspecs(prefix, paths))).strip() or 0)
+    counted = _text(git("rev-list", "--count", f"{upstream}..HEAD", "--", *_pathspecs(prefix, paths))).strip() or "0"
+    if not counted.isdigit():  # not what git prints: a broken or impostor `git` on PATH
+        raise safe_git.GitError(f"`git rev-list --count` printed {printable(counted[:40])!r}, not a number")
+    count = int(counted)
     if not count:
         return []
     plural = "s" if count != 1 else ""
