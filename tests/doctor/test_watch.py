@@ -58,7 +58,12 @@ def test_watch_checks_again_on_change_and_ctrl_c_exits_0(make_workspace):
         assert "CFG003" in second and "not_a_key" in second
     finally:
         proc.send_signal(signal.SIGINT)
-        code = proc.wait(timeout=30)
+        try:
+            code = proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            raise AssertionError(f"Ctrl-C did not stop --watch within 60 s\nstdout:\n{out.text[-3000:]}\nstderr:\n{err.text[-3000:]}")
     assert code == 0
     err.wait_for("stopped watching")
     assert "Traceback" not in err.text and "Traceback" not in out.text

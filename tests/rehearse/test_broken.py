@@ -96,6 +96,11 @@ def test_ctrl_c_stops_the_sdk_and_its_rollout_server(broken_workspace):
     child.update({"UV_PYTHON": h.find_python312(), "UV_PYTHON_DOWNLOADS": "never"})
     # An earlier rehearsal's log would say "dispatching" before this one has started.
     shutil.rmtree(broken_workspace / ".osmosis" / "evals" / "rehearse" / "hang", ignore_errors=True)
+    # The verdict test gave the hang a 5 s budget; here the rows must still be hanging when Ctrl-C
+    # comes, however slowly a loaded machine notices that they started.
+    config = broken_workspace / "configs" / "eval" / "hang.toml"
+    config.write_text(config.read_text(encoding="utf-8").replace("agent_workflow_timeout_s = 5", "agent_workflow_timeout_s = 600"),
+                      encoding="utf-8")
     process = subprocess.Popen([sys.executable, "-m", "generator", "rehearse", "hang", "--rows", "0"], cwd=broken_workspace,
                                env=child, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     log = broken_workspace / ".osmosis" / "evals" / "rehearse" / "hang" / "logs.txt"
