@@ -82,7 +82,7 @@ MUTATIONS: list[tuple[str, str, str, str, str | None, str]] = [
     ("train-negative-temperature", "backend", "training", TRAIN, "rollout_temperature = 1.0", "rollout_temperature = -0.1"),
     ("train-zero-batch", "backend", "training", TRAIN, "rollout_batch_size = 8", "rollout_batch_size = 0"),
     ("train-lr-inf", "backend", "training", TRAIN, "lr = 1e-6", "lr = inf"),
-    ("train-blank-model", "backend", "training", TRAIN, 'model_path = "Qwen/Qwen3-4B-Instruct-2507"', 'model_path = "  "'),
+    ("train-blank-model", "backend", "training", TRAIN, 'model_path = "Qwen/Qwen3.6-35B-A3B"', 'model_path = "  "'),
     ("train-dataset-path", "backend", "training", TRAIN, 'dataset = "multiply"', 'dataset = "data/multiply.jsonl"'),
     # -- datasets -------------------------------------------------------------------------------
     ("data-clean", "dataset", "", DATA, None, ""),
