@@ -101,8 +101,10 @@ def test_ctrl_c_stops_the_sdk_and_its_rollout_server(broken_workspace):
     config = broken_workspace / "configs" / "eval" / "hang.toml"
     config.write_text(config.read_text(encoding="utf-8").replace("agent_workflow_timeout_s = 5", "agent_workflow_timeout_s = 600"),
                       encoding="utf-8")
+    # SIGINT restored as a terminal has it: a test run started in the background passes it on ignored.
     process = subprocess.Popen([sys.executable, "-m", "generator", "rehearse", "hang", "--rows", "0"], cwd=broken_workspace,
-                               env=child, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               env=child, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     log = broken_workspace / ".osmosis" / "evals" / "rehearse" / "hang" / "logs.txt"
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and "dispatching rollout" not in (log.read_text() if log.is_file() else ""):
