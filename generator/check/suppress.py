@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.core.paths import walk
+from generator.core.paths import own_python_files
 from generator.core.diagnostics import Diagnostic
 from generator.core.workspace import Workspace
 from generator.check.registry import matches, rule
@@ -85,18 +85,6 @@ def parse(text: str, path: str) -> list[Suppression]:
 PYTHON_SCAN_LIMIT = 5_000  # files per rollout whose comments are read; a rollout's own code is far fewer
 
 
-def _rollout_python(rollout: Path) -> list[Path]:
-    """The rollout's own Python files: hidden folders (its .venv) and caches are not entered, the walk
-    does not recurse (a tree 1,000 folders deep), and it stops at PYTHON_SCAN_LIMIT files."""
-    found: list[Path] = []
-    for here, dirs, names in walk(rollout):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
-        found += [Path(here) / n for n in sorted(names) if n.endswith(".py")]
-        if len(found) >= PYTHON_SCAN_LIMIT:
-            break
-    return found[:PYTHON_SCAN_LIMIT]
-
-
 def _candidates(ws: Workspace, paths: Iterable[str]) -> list[Path]:
     """The files whose suppressions a run reads: the ones findings point at, and the files people
     annotate (pyproject, configs, skills' SKILL.md, rollouts' Python), even with no finding, so an
@@ -104,7 +92,7 @@ def _candidates(ws: Workspace, paths: Iterable[str]) -> list[Path]:
     files = [ws.root / "pyproject.toml", *ws.config_files("eval"), *ws.config_files("training")]
     files += [d / "SKILL.md" for d in ws.skill_dirs]
     for rollout in ws.rollout_dirs:
-        files += _rollout_python(rollout)
+        files += own_python_files(rollout, PYTHON_SCAN_LIMIT)
     files += [ws.root / p for p in paths if p.endswith(SUFFIXES)]
     return list(dict.fromkeys(files))
 

@@ -93,6 +93,18 @@ def walk(top: Path | str, onerror=None, max_depth: int = MAX_WALK_DEPTH):
             stack.extend((os.path.join(here, name), depth + 1) for name in reversed(dirs) if name not in links)
 
 
+def own_python_files(top: Path, limit: int, skip: frozenset[str] = frozenset()) -> list[Path]:
+    """The ``.py`` files under ``top`` a person wrote: hidden folders (a ``.venv``), ``__pycache__`` and
+    ``skip`` are not entered, the walk does not recurse, and it stops at ``limit`` files."""
+    found: list[Path] = []
+    for here, dirs, names in walk(top):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__" and d not in skip)
+        found += [Path(here) / n for n in sorted(names) if n.endswith(".py")]
+        if len(found) >= limit:
+            break
+    return found[:limit]
+
+
 def rglob_files(base: Path, max_depth: int = MAX_WALK_DEPTH) -> list[Path]:
     """Every file and link under ``base`` (``Path.rglob("*")`` filtered, but not recursive)."""
     found = []

@@ -108,6 +108,7 @@ def run_capped(cwd: Path | str, *args: str, env: Mapping[str, str] | None = None
     """:func:`run`'s stdout, at most ``limit`` bytes: beyond it git is stopped (`OutputTooLarge`)."""
     import tempfile
 
+    _refuse_nul(args)
     base = clean_env(env)
     base = _with_overrides(base, _local_filters(cwd, base))
     try:
@@ -149,11 +150,17 @@ def forget_outer_repository() -> None:
         del os.environ[name]
 
 
-def _spawn(cwd, args, env, input, check, seconds) -> subprocess.CompletedProcess:
-    limit = timeout() if seconds is None else seconds
-    if any("\0" in str(a) for a in args):  # a name read from an earlier git answer: not git's output
+def _refuse_nul(args) -> None:
+    """An argument with a NUL byte came from an earlier git answer that was not git's output (the OS
+    would refuse it with a ValueError): said as a GitError, like any git that misbehaves."""
+    if any("\0" in str(a) for a in args):
         raise GitError(f"git {args[0] if args else ''} would get an argument with a NUL byte, which git never prints: "
                        "is the `git` on PATH git?")
+
+
+def _spawn(cwd, args, env, input, check, seconds) -> subprocess.CompletedProcess:
+    limit = timeout() if seconds is None else seconds
+    _refuse_nul(args)
     try:
         done = subprocess.run(["git", *args], cwd=cwd, env=env, input=input, capture_output=True,
                               stdin=None if input is not None else subprocess.DEVNULL, timeout=limit, check=False)

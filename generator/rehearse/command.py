@@ -10,7 +10,7 @@ from pathlib import Path
 
 from generator.core import safe_write
 from generator.core.errors import EXIT_FINDINGS, EXIT_OK, UserError
-from generator.core.paths import is_inside
+from generator.core.paths import is_inside, own_python_files
 from generator.core.workspace import NotAWorkspace, find_git_root, find_root
 from generator.rehearse import plan as planning
 from generator.rehearse.cases import build
@@ -30,27 +30,19 @@ SANDBOX_REASON = ("Harbor runs every trial in a Docker or Daytona sandbox, which
 NO_MODEL_URL = "http://127.0.0.1:9/v1"
 
 
-_SKIP_DIRS = {"tests", "__pycache__", "node_modules", "task"}
+_NOT_CODE = frozenset({"tests", "node_modules", "task"})
 _SCAN_LIMIT = 500
 
 
 def _sandboxed(root: Path, rollout: str) -> bool:
     """A rollout whose backend is Harbor's (read as text: rehearse imports nothing of the workspace).
     Hidden folders (the rollout's own .venv after a sync), tests and caches are not its code."""
-    seen = 0
-    for folder, dirs, files in os.walk(root / "rollouts" / rollout):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS)
-        for name in sorted(files):
-            if not name.endswith(".py"):
-                continue
-            seen += 1
-            if seen > _SCAN_LIMIT:
-                return False
-            try:
-                if "HarborBackend(" in (Path(folder) / name).read_text(encoding="utf-8", errors="replace"):
-                    return True
-            except OSError:
-                continue
+    for path in own_python_files(root / "rollouts" / rollout, _SCAN_LIMIT, _NOT_CODE):
+        try:
+            if "HarborBackend(" in path.read_text(encoding="utf-8", errors="replace"):
+                return True
+        except OSError:
+            continue
     return False
 
 
