@@ -1,123 +1,16 @@
-"""The `osmosis` command line: parse arguments, call a plain function, map the outcome to an exit code.
-
-Command modules under generator/cli/ hold only typer signatures; each imports its
-implementation inside the function, so `osmosis --help` and `osmosis doctor` never pay for copier.
-"""
+"""The `osmosis` command line. The typer app lives in `cli/typer_app.py` and loads on first use of `app`,
+`main` or `command_paths`, so `cli/fast.py` (doctor without typer) can live in this package."""
 
 from __future__ import annotations
 
-import sys
+from typing import Any
 
-import typer
-
-from generator import __version__
-from generator.cli import typer_compat
-from generator.cli import dataset, doctor, init, lsp, rehearse, rollout, rule, schema, template, update, validate
-from generator.cli._common import end_on_machine_error, internal_error_line, machine_error_line, quiet_broken_pipe
-from generator.core.errors import EXIT_INTERNAL, UserError
-
-HELP = """Create and check Osmosis RL training workspaces.
-
-Start here: osmosis init my-agent --template multiply, then cd my-agent and run osmosis doctor.
-
-Example: osmosis doctor --format github
-"""
-
-app = typer.Typer(
-    name="osmosis",
-    help=HELP,
-    # Plain `osmosis` prints the help and exits 0 (handled in _root): click >= 8.2 makes
-    # no_args_is_help exit 2, which reads as a failure to people and to scripts probing the tool.
-    no_args_is_help=False,
-    invoke_without_command=True,
-    add_completion=True,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-)
+_APP_NAMES = ("app", "main", "command_paths")
 
 
-# Readable --help labels and a pydantic-free fast path for plain parameters (see the module).
-typer_compat.apply()
+def __getattr__(name: str) -> Any:
+    if name in _APP_NAMES:
+        from generator.cli import typer_app as module
 
-
-def _version(value: bool) -> None:
-    if value:
-        typer.echo(f"osmosis-workspace {__version__}")
-        raise typer.Exit()
-
-
-@app.callback()
-def _root(
-    ctx: typer.Context,
-    version: bool = typer.Option(False, "--version", help="Print the version and exit.", callback=_version, is_eager=True),
-) -> None:
-    if ctx.invoked_subcommand is None:
-        typer.echo(ctx.get_help())
-        raise typer.Exit(0)
-
-
-init.register(app)
-doctor.register(app)
-validate.register(app)
-rule.register(app)
-schema.register(app)
-dataset.register(app)
-template.register(app)
-rollout.register(app)
-update.register(app)
-rehearse.register(app)
-lsp.register(app)
-
-
-def command_paths() -> set[tuple[str, ...]]:
-    """Our command paths (`("doctor",)`, `("rollout", "new")`), read from the registrations without building click."""
-    paths = {(c.name,) for c in app.registered_commands if c.name}
-    for group in app.registered_groups:
-        paths |= {(group.name, c.name) for c in group.typer_instance.registered_commands if c.name}
-    return paths
-
-
-def main() -> None:
-    """Console-script entry point: user errors exit 2 (or as they say), internal errors exit 3."""
-    from generator.cli.platform_cli import platform_command, refusal
-
-    _sound_streams()
-    if (command := platform_command(sys.argv[1:], command_paths())) is not None:
-        typer.echo(refusal(command), err=True)
-        sys.exit(2)
-    try:
-        app(prog_name="osmosis", standalone_mode=True)
-    except UserError as err:  # raised outside a command body (commands catch their own)
-        typer.echo(f"error: {err.message}", err=True)
-        sys.exit(err.exit_code)
-    except KeyboardInterrupt:
-        typer.echo("interrupted", err=True)
-        sys.exit(130)
-    except BrokenPipeError:  # e.g. `osmosis --help | head -1`
-        sys.exit(quiet_broken_pipe())
-    except Exception as err:  # noqa: BLE001  the contract: never a traceback
-        if (line := machine_error_line(err)) is not None:
-            sys.exit(end_on_machine_error(line))
-        typer.echo(internal_error_line(err), err=True)
-        sys.exit(EXIT_INTERNAL)
-
-
-def _sound_streams() -> None:
-    """What the process was started with must not turn output into a crash: a closed stdout or stderr
-    (`>&-`) becomes /dev/null (the exit code still reports), a name the stream's encoding cannot hold
-    (`PYTHONIOENCODING=ascii`) is written escaped, and a write past `ulimit -f` fails with EFBIG
-    (one line) instead of SIGXFSZ ending the process without a word."""
-    import os
-    import signal
-
-    if hasattr(signal, "SIGXFSZ"):
-        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-    for name in ("stdout", "stderr"):
-        stream = getattr(sys, name)
-        if stream is None:
-            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115  for the process's life
-        elif hasattr(stream, "reconfigure"):
-            try:
-                stream.reconfigure(errors="backslashreplace")
-            except (ValueError, OSError):
-                pass
+        return getattr(module, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
