@@ -46,6 +46,24 @@ class Module:
     tree: ast.Module | None
     error: ParseError | None = None
     bindings: dict[str, object] = field(default_factory=dict)  # top-level name -> binding statement
+    _by_kind: dict[type, list[ast.AST]] | None = field(default=None, repr=False, compare=False)
+
+    def nodes(self, *kinds: type) -> list[ast.AST]:
+        """The tree's nodes of ``kinds`` (all with none), in `ast.walk` order. The tree is walked once
+        per module: a rollout's checks ask this of the same few modules dozens of times."""
+        if self._by_kind is None:
+            self._by_kind = {}
+            if self.tree is not None:
+                every = list(ast.walk(self.tree))
+                self._by_kind[ast.AST] = every
+                for node in every:
+                    self._by_kind.setdefault(type(node), []).append(node)
+        if not kinds or kinds == (ast.AST,):
+            return self._by_kind.get(ast.AST, [])
+        if len(kinds) == 1:
+            return self._by_kind.get(kinds[0], [])
+        wanted = set(kinds)
+        return [n for n in self._by_kind.get(ast.AST, []) if type(n) in wanted]
 
 
 @dataclass(frozen=True)
@@ -191,6 +209,8 @@ class Resolver:
         # an editor's unsaved buffers (`osmosis lsp`), read instead of their files
         self._overlays = {real_path(p): text for p, text in (overlays or {}).items()}
         self._modules: dict[Path, Module] = {}
+        self._siblings: dict[tuple[Path, str], Path | None] = {}
+        self._real: dict[Path, Path] = {}  # resolving a path is most of a lookup's cost
         self._bases: dict[int, list[Resolved]] = {}
         self._kinds: dict[int, set[str]] = {}
         self._lookups: dict[tuple[int, str], Resolved] = {}
@@ -199,7 +219,8 @@ class Resolver:
     # -- modules -----------------------------------------------------------------------------
 
     def module(self, path: Path) -> Module:
-        key = real_path(path)
+        if (key := self._real.get(path)) is None:
+            key = self._real[path] = real_path(path)
         if key not in self._modules:
             text = self._overlays.get(key)
             self._modules[key] = parse_file(path) if text is None else parse_source(text, path)
@@ -212,11 +233,13 @@ class Resolver:
         """The module ``dotted`` relative to folder ``base``, if it is a file inside the rollout."""
         if not dotted:
             return None
-        target = base.joinpath(*dotted.split("."))
-        for candidate in (target.with_suffix(".py"), target / "__init__.py"):
-            if is_file(candidate) and self._inside(candidate):
-                return self.module(candidate)
-        return None
+        key = (base, dotted)
+        if key not in self._siblings:  # asked for the same names from every module: look once
+            target = base.joinpath(*dotted.split("."))
+            self._siblings[key] = next((c for c in (target.with_suffix(".py"), target / "__init__.py")
+                                        if is_file(c) and self._inside(c)), None)
+        found = self._siblings[key]
+        return None if found is None else self.module(found)
 
     def _local_module(self, module: Module, dotted: str) -> Module | None:
         """The rollout's own module for an absolute import of ``dotted`` from ``module``: the

@@ -67,8 +67,7 @@ def answers_any_name(module: Module) -> bool:
     """Whether ``module`` may bind names no statement shows: a star import or a module ``__getattr__``."""
     if "__getattr__" in module.bindings:
         return True
-    return any(isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names)
-               for n in ast.walk(module.tree) if isinstance(n, ast.ImportFrom)) if module.tree else True
+    return any(any(a.name == "*" for a in n.names) for n in module.nodes(ast.ImportFrom)) if module.tree else True
 
 
 def imported_modules(resolver: Resolver, module: Module, limit: int = 400) -> list[Module]:
@@ -78,7 +77,7 @@ def imported_modules(resolver: Resolver, module: Module, limit: int = 400) -> li
         current = todo.pop()
         if current.tree is None:
             continue
-        for node in ast.walk(current.tree):
+        for node in current.nodes(ast.Import, ast.ImportFrom):
             targets: list[object] = []
             if isinstance(node, ast.Import):
                 targets = [local_module(resolver, current, a.name) for a in node.names]
@@ -96,13 +95,11 @@ def imported_modules(resolver: Resolver, module: Module, limit: int = 400) -> li
 _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 
 
-def guarded_imports(tree: ast.AST | None) -> set[int]:
+def guarded_imports(module: Module) -> set[int]:
     """ids of the import statements inside a ``try`` whose handlers catch a failed import: the code
     already expects the name may be missing, so its absence is no finding."""
     guarded: set[int] = set()
-    for node in ast.walk(tree) if tree is not None else ():
-        if not isinstance(node, ast.Try):
-            continue
+    for node in module.nodes(ast.Try):
         names = set()
         for handler in node.handlers:
             caught = handler.type

@@ -53,8 +53,8 @@ def _local_package(resolver: Resolver, module: Module, dotted: str) -> Module | 
 
 def _local_imports(resolver: Resolver, module: Module, path: str, show: Display) -> list[Diagnostic]:
     found = []
-    guarded = guarded_imports(module.tree)
-    for node in ast.walk(module.tree):  # type: ignore[arg-type]
+    guarded = guarded_imports(module)
+    for node in module.nodes(ast.Import, ast.ImportFrom):
         if id(node) in guarded:
             continue
         if isinstance(node, ast.Import):
@@ -85,9 +85,7 @@ def _sdk_calls(resolver: Resolver, module: Module, path: str, target: Target) ->
         return []
     harbor_known = harbor_arguments_known()
     found = []
-    for node in ast.walk(module.tree):  # type: ignore[arg-type]
-        if not isinstance(node, ast.Call):
-            continue
+    for node in module.nodes(ast.Call):
         callee = resolver.resolve(module, node.func)
         if not isinstance(callee, Ext) or not _sdk(callee.dotted) or "." not in callee.dotted:
             continue
@@ -132,7 +130,7 @@ def entrypoint_findings(resolver: Resolver, module: Module, path: str, target: T
     found = []
     if gen.script_entrypoint:
         found += [_at(RELATIVE_IMPORT, path, n, f"relative import `from {'.' * n.level}{n.module or ''} import ...`: `eval run` starts {module.path.name} as a script, where it raises ImportError")
-                  for n in ast.walk(module.tree) if isinstance(n, ast.ImportFrom) and n.level]
+                  for n in module.nodes(ast.ImportFrom) if n.level]
         found += _server_start(resolver, module, path, gen.port_variable)
     if gen.grader_from_backend and grader_bound:  # with no Grader at all, sdk_structure's ENT023 says it
         for call in _calls_to(resolver, module, ".LocalBackend"):
@@ -152,11 +150,10 @@ _LOCAL_BACKEND_KEYWORDS = frozenset({"workflow", "workflow_config", "grader", "g
 
 def _calls_to(resolver: Resolver, module: Module, suffix: str) -> list[ast.Call]:
     calls = []
-    for node in ast.walk(module.tree):  # type: ignore[arg-type]
-        if isinstance(node, ast.Call):
-            callee = resolver.resolve(module, node.func)
-            if isinstance(callee, Ext) and (callee.dotted.endswith(suffix) and (_sdk(callee.dotted) or suffix == "uvicorn.run")):
-                calls.append(node)
+    for node in module.nodes(ast.Call):
+        callee = resolver.resolve(module, node.func)
+        if isinstance(callee, Ext) and (callee.dotted.endswith(suffix) and (_sdk(callee.dotted) or suffix == "uvicorn.run")):
+            calls.append(node)
     return sorted(calls, key=lambda c: (c.lineno, c.col_offset))
 
 
@@ -225,7 +222,7 @@ def _strings(module: Module, expr: ast.AST) -> set[str]:
     found = {n.value for n in ast.walk(expr) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
     names = {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)}
     if names:
-        for node in ast.walk(module.tree):  # type: ignore[arg-type]
-            if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id in names for t in node.targets):
+        for node in module.nodes(ast.Assign):
+            if any(isinstance(t, ast.Name) and t.id in names for t in node.targets):
                 found |= {n.value for n in ast.walk(node.value) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
     return found

@@ -74,13 +74,12 @@ class _Ctx:
         self.found: list[Diagnostic] = []
         self.under = f"under {self.target.describe()}"
         self.exports: Exports | None = exports_for(self.target.release)
-        self.nodes = list(ast.walk(self.module.tree))  # type: ignore[arg-type]  (walked once, filtered per check)
 
     # imports ------------------------------------------------------------------------------
 
     def imports(self) -> None:
-        guarded = guarded_imports(self.module.tree)
-        for node in self.nodes:
+        guarded = guarded_imports(self.module)
+        for node in self.module.nodes(ast.ImportFrom, ast.Import):
             if id(node) in guarded:
                 continue  # `try: from osmosis_ai... except ImportError:` expects it may be missing
             if isinstance(node, ast.ImportFrom) and node.level == 0 and _is_sdk(node.module):
@@ -95,7 +94,7 @@ class _Ctx:
                         self._module_missing(alias.name, alias)
         # `import osmosis_ai.rollout as r` ... `r.OsmosisStrandsAgent`: judged at its first use. Each
         # attribute chain is unwound once from its outermost node, so long chains cost linear time.
-        attributes = [n for n in self.nodes if isinstance(n, ast.Attribute)]
+        attributes = self.module.nodes(ast.Attribute)
         inner = {id(n.value) for n in attributes}
         chains = sorted((n for n in attributes if id(n) not in inner), key=lambda n: (n.lineno, n.col_offset))
         seen: set[str] = set()
@@ -199,9 +198,8 @@ class _Ctx:
             id(stmt) for c in module_classes(self.module) if c.key in graders
             for stmt in c.node.body if isinstance(stmt, ast.AsyncFunctionDef | ast.FunctionDef) and stmt.name == "grade"
         }
-        for fn in self.nodes:
-            if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
-                self._function_context_api(fn, id(fn) in grade_methods)
+        for fn in self.module.nodes(ast.FunctionDef, ast.AsyncFunctionDef):
+            self._function_context_api(fn, id(fn) in grade_methods)
 
     def _function_context_api(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, is_grade: bool) -> None:
         owners: dict[str, str] = {}
@@ -260,7 +258,7 @@ class _Ctx:
 
     def harbor_and_port(self) -> None:
         known = harbor_arguments_known()
-        for node in self.nodes:
+        for node in self.module.nodes(ast.Call, ast.Subscript):
             if isinstance(node, ast.Call):
                 callee = self.resolver.resolve(self.module, node.func)
                 dotted = callee.dotted if isinstance(callee, Ext) else ""

@@ -64,8 +64,8 @@ def _callee(resolver: Resolver, module: Module, call: ast.Call) -> str:
 
 
 def _backend_calls(resolver: Resolver, module: Module) -> list[ast.Call]:
-    calls = [n for n in ast.walk(module.tree) if isinstance(n, ast.Call)  # type: ignore[arg-type]
-             and _callee(resolver, module, n).endswith((".LocalBackend", ".HarborBackend"))]
+    calls = [n for n in module.nodes(ast.Call)
+             if _callee(resolver, module, n).endswith((".LocalBackend", ".HarborBackend"))]
     return sorted(calls, key=lambda c: (c.lineno, c.col_offset))
 
 
