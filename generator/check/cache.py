@@ -18,6 +18,7 @@ an entry that does not decode is ignored; a cache folder that cannot be written 
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
 import os
@@ -76,13 +77,32 @@ class _Tree:
         self.memo, self.started_ns = memo, started_ns
         self.fresh: dict[str, list] = {}
         self.lines: list[str] = []
+        self.spans: dict[str, tuple[int, int]] = {}  # path -> its lines (a folder's run to its last entry)
+        self.links: list[int] = []  # the lines of symlinks, in order: what they lead to is not in the walk
         self.entries = 0
 
     def digest(self, extra: str) -> str:
         self.lines.append(extra)
         return hashlib.sha256("\n".join(self.lines).encode("utf-8", "surrogateescape")).hexdigest()
 
+    def subtree(self, path: str) -> str | None:
+        """The digest of ``path``'s entries as this walk saw them (a folder with all below it), or None
+        when the walk did not enter it."""
+        span = self.spans.get(path)
+        if span is None or self._has_link(*span):
+            return None
+        return hashlib.sha256("\n".join(self.lines[span[0]:span[1]]).encode("utf-8", "surrogateescape")).hexdigest()
+
+    def _has_link(self, start: int, end: int) -> bool:
+        i = bisect.bisect_left(self.links, start)
+        return i < len(self.links) and self.links[i] < end
+
     def add(self, path: str, skip: frozenset[str] = frozenset(), depth: int = 0) -> None:
+        start = len(self.lines)
+        self._add(path, skip, depth)
+        self.spans[path] = (start, len(self.lines))
+
+    def _add(self, path: str, skip: frozenset[str], depth: int) -> None:
         lines = self.lines
         try:
             info = os.lstat(path)
@@ -114,6 +134,7 @@ class _Tree:
                 target = os.readlink(path)
             except OSError:
                 target = "?"
+            self.links.append(len(lines))
             lines.append(f"{path}\0{mode}\0{info.st_uid}\0{target}")
         else:
             lines.append(f"{path}\0{mode}\0{info.st_uid}")
@@ -152,6 +173,9 @@ class Cache:
         self.memo: dict = {}
         self.fresh: dict = {}
         self.on_disk: dict | None = None  # hashes.json as read
+        self.tree: _Tree | None = None  # the last key's walk
+        self.base = ""  # what every unit's key shares: tool, Python, environment, user, workspace
+        self.unit_memo: UnitMemo | None = None
 
     @classmethod
     def for_workspace(cls, ws: Workspace) -> "Cache":
@@ -190,8 +214,17 @@ class Cache:
         from generator.check.families import CHECKS
 
         checks = [f"{family}:{getattr(fn, '__module__', '')}.{getattr(fn, '__qualname__', '')}" for family, fn in CHECKS if family in families]
-        return tree.digest(json.dumps([FORMAT, _package_identity(), families, checks, env,
-                                       os.getuid() if hasattr(os, "getuid") else 0, str(ws.root)]))
+        shared = [FORMAT, _package_identity(), env, os.getuid() if hasattr(os, "getuid") else 0, str(ws.root)]
+        self.tree, self.base = tree, hashlib.sha256(json.dumps(shared).encode("utf-8", "surrogateescape")).hexdigest()
+        return tree.digest(json.dumps([*shared, families, checks]))
+
+    def units(self) -> "UnitMemo | None":
+        """The per-unit memo for a run that missed, over the last key's walk (None before a key)."""
+        if self.tree is None:
+            return None
+        previous = self._read_json("units.json")
+        self.unit_memo = UnitMemo(self.tree, self.base, previous if isinstance(previous, dict) else {})
+        return self.unit_memo
 
     def _read_json(self, name: str):
         try:
@@ -230,6 +263,9 @@ class Cache:
         try:
             self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
             _write_atomic(self.folder, f"{key}.json", json.dumps(data).encode("utf-8", "surrogateescape"))
+            if self.unit_memo is not None and self.unit_memo.now != self.unit_memo.previous:
+                # only the units of this run: the file stays the size of the workspace
+                _write_atomic(self.folder, "units.json", json.dumps(self.unit_memo.now).encode("utf-8", "surrogateescape"))
             self._save_memo()
             self._prune()
         except OSError:  # a read-only or full cache folder: the run stands without it
@@ -246,7 +282,7 @@ class Cache:
     def _prune(self) -> None:
         entries = []
         for p in self.folder.glob("*.json"):
-            if p.name != "hashes.json":
+            if p.name not in ("hashes.json", "units.json"):
                 try:
                     entries.append((p.stat().st_mtime_ns, p))
                 except OSError:
@@ -263,3 +299,41 @@ def _diagnostic(data: dict) -> Diagnostic:
 
     fields = {f.name: data[f.name] for f in dataclasses.fields(Diagnostic) if f.name != "severity" and f.name in data}
     return Diagnostic(severity=Severity(data["severity"]), **fields)
+
+
+class UnitMemo:
+    """Findings of one unit of work (one rollout's entrypoint checks), reused by a later run whose
+    inputs for that unit are the same, so an edit re-checks what it touched, not the whole workspace.
+
+    A unit names its inputs (files or folders under the root; the walk's digest of each covers all
+    below it) and any value it depends on besides (``extra``); the key adds what every run's key
+    holds but the tree (tool, Python, environment, user, root). A unit whose input the walk did not
+    enter is computed and not kept."""
+
+    def __init__(self, tree: _Tree, base: str, previous: dict):
+        self.tree, self.base, self.previous = tree, base, previous
+        self.now: dict[str, dict] = {}
+        self.reused = self.computed = 0
+
+    def recall(self, ws: Workspace, unit: str, inputs: list[Path], extra: str, compute) -> list[Diagnostic]:
+        digests = [self.tree.subtree(str(p)) for p in inputs]
+        if None in digests:
+            return compute()
+        key = hashlib.sha256(json.dumps([self.base, unit, digests, extra]).encode("utf-8", "surrogateescape")).hexdigest()
+        entry = self.previous.get(key)
+        if entry is not None:
+            try:
+                found = [_diagnostic(d) for d in entry["findings"]]
+                read = [ws.root / str(r) for r in entry["read"]]
+            except (KeyError, TypeError, ValueError, AttributeError):
+                pass  # an entry that does not decode is no entry
+            else:
+                self.now[key] = entry
+                ws.count_read(read)
+                self.reused += 1
+                return found
+        mark = ws.read_mark()
+        found = compute()
+        self.now[key] = {"findings": [d.to_dict() for d in found], "read": sorted(ws.rel(p) for p in ws.read_since(mark))}
+        self.computed += 1
+        return found

@@ -203,6 +203,8 @@ class Workspace:
     _texts: dict[Path, str | None] = field(default_factory=dict, repr=False)
     _memo: dict[str, Any] = field(default_factory=dict, repr=False)
     overlays: dict[Path, str] = field(default_factory=dict, repr=False)  # see overlay()
+    units: Any = field(default=None, repr=False)  # doctor's per-unit cache while it runs the checks (see remember)
+    _reads: list[Path] = field(default_factory=list, repr=False)  # files read or counted, in order
 
     @classmethod
     def at(cls, path: Path) -> "Workspace":
@@ -259,6 +261,7 @@ class Workspace:
             try:
                 # CRLF read as LF, but a lone CR kept: TOML rejects it, so the config check must see it
                 self._texts[path] = path.read_bytes().decode("utf-8").replace("\r\n", "\n")
+                self._reads.append(path)
             except (OSError, UnicodeDecodeError):
                 self._texts[path] = None
         return self._texts[path]
@@ -268,9 +271,28 @@ class Workspace:
         (`osmosis lsp`). ``path`` as the checks name it: under ``root``."""
         self.overlays[path] = text
         self._texts[path] = text.replace("\r\n", "\n")
+        self._reads.append(path)
     def files_read(self) -> set[Path]:
         """The files this snapshot has read successfully so far (what "files checked" counts)."""
-        return {p for p, text in self._texts.items() if text is not None}
+        return set(self._reads)
+
+    def read_mark(self) -> int:
+        return len(self._reads)
+
+    def read_since(self, mark: int) -> list[Path]:
+        return self._reads[mark:]
+
+    def count_read(self, paths: list[Path]) -> None:
+        """Count ``paths`` as read: a cached unit's files, read by the run that computed it."""
+        self._reads.extend(paths)
+
+    def remember(self, unit: str, inputs: list[Path], extra: str, compute: Callable[[], list]) -> list:
+        """``compute()``, or its findings from an earlier doctor run in which ``inputs`` (files or
+        folders under the root, with all below them) and ``extra`` were the same (``units``, set by
+        doctor's run stage; none in an editor, whose unsaved buffers no walk sees)."""
+        if self.units is None or self.overlays:
+            return compute()
+        return self.units.recall(self, unit, inputs, extra, compute)
 
     @staticmethod
     def _too_big(path: Path) -> bool:

@@ -135,7 +135,11 @@ def check_rollout_entrypoints(ws: Workspace) -> list[Diagnostic]:
     for folder in ws.rollout_dirs:
         if folder in ws.unreadable or ws.hidden(folder):
             continue  # the access check's finding (LAY011)
-        checked = _check_rollout(ws, folder, named_by_rollout.get(folder.name, []))
+        named = named_by_rollout.get(folder.name, [])
+        # What one rollout's checks read: its own folder and the root pyproject.toml (the SDK pin it may
+        # inherit); the entrypoints the configs name come in as a value. An edit elsewhere reuses it.
+        checked = ws.remember(f"entrypoints:{folder.name}", [folder, ws.root / "pyproject.toml"], repr(named),
+                              lambda: _check_rollout(ws, folder, named))
         if any(is_folder and folder in p.parents for p, (_, is_folder) in ws.unreadable.items()):
             checked = [d for d in checked if d.code == SYNTAX_ERROR.code]  # as _blocked_folder says
         found += checked

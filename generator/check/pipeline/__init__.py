@@ -29,6 +29,7 @@ class Outcome:
     files_checked: int
     baselined: int = 0  # findings the baseline hid
     from_cache: bool = False
+    cache_note: str = ""
 
 
 def diagnose(
@@ -59,4 +60,4 @@ def diagnose(
 
     effective_strict = strict if strict is not None else bool(settings.strict)
     diagnostics = sorted((f.diagnostic for f in findings), key=Diagnostic.sort_key)
-    return Outcome(diagnostics, groups, effective_strict, ran.files_read, baselined, ran.from_cache)
+    return Outcome(diagnostics, groups, effective_strict, ran.files_read, baselined, ran.from_cache, ran.cache_note)

@@ -23,6 +23,7 @@ class RunResult:
     suppressions: list  # suppress.Suppression: the comments the files carry, read with them
     unreadable: dict[str, bool] = field(default_factory=dict)  # paths this process may not open -> is a folder
     from_cache: bool = False
+    cache_note: str = ""  # what the cache did, for --verbose
 
 
 def run_checks(ws: Workspace, families: list[str], timings: dict[str, float] | None = None) -> list[Finding]:
@@ -60,17 +61,30 @@ def run(ws: Workspace, families: list[str], cache=None) -> RunResult:
 
     key = cache.key(ws, families) if cache is not None else None
     if key is not None and (hit := cache.load(key)) is not None:
+        hit.cache_note = "answered from the cache"
         return hit
     timings: dict[str, float] = {}
-    findings = run_checks(ws, families, timings)
+    ws.units = cache.units() if key is not None else None  # a miss still reuses the units whose inputs did not change
+    try:
+        findings = run_checks(ws, families, timings)
+    finally:
+        ws.units = None
     read = ws.files_read() | set(ws.data_files)  # what the checks actually read
     paths = [f.diagnostic.path for f in findings if f.diagnostic.path]
     result = RunResult(findings, timings, len(read), suppress.scan(ws, paths), unreadable_paths(ws))
+    result.cache_note = _cache_note(cache, key)
     # Stored only when the workspace did not change under the run: the findings must be those of the key's tree.
     if key is not None and cache.key(ws, families) == key:
         cache.store(key, result)
     return result
 
 
-def diagnostics(findings: list[Finding]) -> list[Diagnostic]:
-    return [f.diagnostic for f in findings]
+def _cache_note(cache, key: str | None) -> str:
+    if cache is None:
+        return "cache not used (--no-cache)"
+    if key is None:
+        return "this workspace is not cached (too large, or its git folder lives elsewhere)"
+    units = cache.unit_memo
+    if units is None or not units.reused:
+        return "nothing reused from the cache; filled for the next run"
+    return f"{units.reused} of {units.reused + units.computed} rollouts' entrypoint checks reused from the cache"

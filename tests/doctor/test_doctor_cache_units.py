@@ -1,0 +1,89 @@
+"""doctor's cache per unit of work: after an edit the run misses, but each rollout whose own folder
+(and the root pyproject.toml) did not change keeps its entrypoint findings from the last run. The
+answer must be the one a run without the cache gives, whatever was edited."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+
+import pytest
+
+
+def reused(result) -> tuple[int, int] | None:
+    """(reused, total) from doctor -v's cache note; None when nothing was reused."""
+    assert result.exit_code in (0, 1), result.output
+    found = re.search(r"(\d+) of (\d+) rollouts' entrypoint checks reused from the cache", result.output)
+    return (int(found[1]), int(found[2])) if found else None
+
+
+def findings(run, ws, *extra: str) -> list[tuple]:
+    result = run("doctor", ws, "-f", "json", "--select", "ENT", *extra)
+    return sorted((d["code"], d["path"], d["line"], d["message"]) for d in json.loads(result.stdout)["diagnostics"])
+
+
+@pytest.fixture
+def three(make_workspace):
+    ws = make_workspace()
+    for name in ("second", "third"):
+        shutil.copytree(ws / "rollouts" / "multiply", ws / "rollouts" / name, ignore=shutil.ignore_patterns(".venv"))
+    return ws
+
+
+def test_an_edit_in_one_rollout_reuses_the_others(three, run):
+    first = run("doctor", three, "-v", "--select", "ENT")
+    assert reused(first) is None and "nothing reused from the cache" in first.output
+    main = three / "rollouts" / "second" / "main.py"
+    main.write_text("from osmosis_ai.rollout import NoSuchThing\n" + main.read_text(encoding="utf-8"), encoding="utf-8")
+    second = run("doctor", three, "-v", "--select", "ENT")
+    assert reused(second) == (2, 3)
+    cached = findings(run, three)
+    assert any(path == "rollouts/second/main.py" for _, path, _, _ in cached)
+    assert cached == findings(run, three, "--no-cache")
+
+
+def test_an_edit_outside_the_rollouts_reuses_them_all(three, run):
+    run("doctor", three, "--select", "ENT")
+    (three / "data" / "extra.jsonl").write_text('{"x": 1}\n', encoding="utf-8")
+    assert reused(run("doctor", three, "-v", "--select", "ENT")) == (3, 3)
+
+
+def test_the_root_pyproject_is_an_input_of_every_rollout(three, run):
+    run("doctor", three, "--select", "ENT")
+    pyproject = three / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    assert reused(run("doctor", three, "-v", "--select", "ENT")) is None
+
+
+def test_a_config_naming_another_entrypoint_recomputes_that_rollout(three, run):
+    (three / "rollouts" / "second" / "other.py").write_text("x = 1\n", encoding="utf-8")
+    run("doctor", three, "--select", "ENT")
+    config = three / "configs" / "eval" / "second.toml"
+    text = (three / "configs" / "eval" / "multiply.toml").read_text(encoding="utf-8")
+    config.write_text(text.replace('rollout = "multiply"', 'rollout = "second"').replace('entrypoint = "main.py"', 'entrypoint = "other.py"'),
+                      encoding="utf-8")
+    assert reused(run("doctor", three, "-v", "--select", "ENT")) == (2, 3)
+    cached = findings(run, three)
+    assert any(path == "rollouts/second/other.py" for _, path, _, _ in cached)  # other.py has no workflow
+    assert cached == findings(run, three, "--no-cache")
+
+
+def test_a_rollout_holding_a_symlink_is_never_reused(three, run):
+    os.symlink("main.py", three / "rollouts" / "third" / "helper.py")  # what it leads to is not in the walk
+    run("doctor", three, "--select", "ENT")
+    (three / "data" / "extra.jsonl").write_text('{"x": 1}\n', encoding="utf-8")
+    assert reused(run("doctor", three, "-v", "--select", "ENT")) == (2, 2)
+
+
+def test_a_corrupt_units_file_is_no_units_file(three, run, doctor_cache):
+    run("doctor", three, "--select", "ENT")
+    for units in doctor_cache.rglob("units.json"):
+        data = json.loads(units.read_text(encoding="utf-8"))
+        units.write_text(json.dumps({key: {"findings": [{"code": 7}], "read": 3} for key in data}), encoding="utf-8")
+    main = three / "rollouts" / "second" / "main.py"
+    main.write_text("import os\n" + main.read_text(encoding="utf-8"), encoding="utf-8")
+    result = run("doctor", three, "-v", "--select", "ENT")
+    assert reused(result) is None and "Traceback" not in result.output
+    assert findings(run, three) == findings(run, three, "--no-cache")
