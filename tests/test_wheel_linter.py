@@ -57,7 +57,7 @@ def pristine(osmosis, tmp_path_factory) -> Path:
     parent = tmp_path_factory.mktemp("pristine")
     made = osmosis("init", "demo", "--template", "multiply", "--defaults", cwd=parent)
     assert made.returncode == 0, made.stdout + made.stderr
-    clean = osmosis("doctor", "--ignore", "GIT", cwd=parent / "demo")
+    clean = doctor(osmosis, parent / "demo")
     assert (clean.returncode, clean.stdout.splitlines()[-1]) == (0, "No issues found."), clean.stdout
     return parent / "demo"
 
@@ -336,22 +336,23 @@ def test_the_cache_answers_an_unchanged_workspace_and_an_edit_is_checked_again(o
     cache = tmp_path / "cache"
     env = {**osmosis.env, "OSMOSIS_DOCTOR_CACHE": str(cache)}
     unknown_keys(ws)
-    first = doctor(osmosis, ws, "--output-format", "concise", env=env)
+    first = doctor(osmosis, ws, "-v", env=env)
     entries = {name: seen for name, seen in listing(cache).items() if not name.endswith("hashes.json")}
     assert first.returncode == 1 and len(entries) == 1, listing(cache)  # one run, one entry
+    assert "answered from the cache" not in first.stdout
 
-    # `-v` does not say whether the cache answered (see the report); that it did shows in the entry: not rewritten
-    second = doctor(osmosis, ws, "--output-format", "concise", env=env)
-    assert second.stdout == first.stdout
-    assert {name: seen for name, seen in listing(cache).items() if not name.endswith("hashes.json")} == entries
+    second = doctor(osmosis, ws, "-v", env=env)
+    assert "(answered from the cache)\n2 errors\n" in second.stdout and found(second.stdout) == found(first.stdout)
+    assert {name: seen for name, seen in listing(cache).items() if not name.endswith("hashes.json")} == entries  # not rewritten
 
     before = listing(cache)
-    uncached = doctor(osmosis, ws, "--output-format", "concise", "--no-cache", env=env)
-    assert uncached.stdout == first.stdout and listing(cache) == before  # neither read nor written
+    uncached = doctor(osmosis, ws, "-v", "--no-cache", env=env)
+    assert found(uncached.stdout) == found(first.stdout) and "answered from the cache" not in uncached.stdout
+    assert listing(cache) == before  # neither read nor written
 
     edit(ws / EVAL, "batchsiz = 3\n", "")
-    third = doctor(osmosis, ws, "--output-format", "concise", env=env)
-    assert [line for _, line, _, _ in found(third.stdout)] == [10]  # the edit was seen, not the cached answer
+    third = doctor(osmosis, ws, "-v", env=env)
+    assert found(third.stdout) == [(EVAL, 10, "error", "CFG003")] and "answered from the cache" not in third.stdout
     assert len([n for n in listing(cache) if not n.endswith("hashes.json")]) == 2
 
 
@@ -383,6 +384,7 @@ def test_watch_redraws_on_an_edit_and_ctrl_c_exits_0(osmosis, ws):
 # --- 9. the language server ------------------------------------------------------------------------------------------
 
 def test_the_wheels_language_server_publishes_a_finding_and_explains_it_on_hover(osmosis, ws):
+    # pygls and pytest-lsp come with the test extra; the wheel's server imports pygls through the .pth as well
     from lsprotocol import types
 
     from tests.lsp.test_lsp_server import counting, diagnostics_for, open_doc, started

@@ -235,6 +235,7 @@ def doctor_command(
         color=True,
         files_checked=outcome.files_checked,
         elapsed=time.perf_counter() - started,
+        from_cache=outcome.from_cache,
         fixes=fixes if fmt in ("text", "json") else [],
         path_prefix=ws.repo_prefix,
         output_format=output_format,

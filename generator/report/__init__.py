@@ -44,6 +44,7 @@ class Report:
     color: bool = False
     files_checked: int | None = None
     elapsed: float | None = None
+    from_cache: bool = False  # doctor's cache answered this run (said with --verbose)
     fixes: list[str] = field(default_factory=list)
     # The workspace root relative to the git top level ("" when they are the same): CI annotations
     # and SARIF locations are resolved against the repository, not the workspace.

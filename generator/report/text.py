@@ -131,6 +131,8 @@ def write(report: Report, stream: TextIO) -> None:
             details.append(f"{plural(report.files_checked, 'file')} checked")
         if report.elapsed is not None:
             details.append(f"in {report.elapsed:.2f}s")
+        if report.from_cache:
+            details.append("(answered from the cache)")
         if details:
             out.append(" ".join(details))
     out.append(verdict(report))
