@@ -36,19 +36,31 @@ def _inherit_dependencies(python: Path) -> None:
     (Path(site) / "_test_run_dependencies.pth").write_text("\n".join(_site_dirs_of_this_run()) + "\n")
 
 
+def install_wheel(wheel: Path, venv: Path) -> Path:
+    """A new venv at ``venv`` with ``wheel`` installed for real (not editable, no deps); returns its python.
+
+    Its dependencies come from the environment this test runs in: `--system-site-packages` would give
+    the *base* interpreter's packages, not this venv's.
+    """
+    run([sys.executable, "-m", "venv", venv])
+    python = venv / BIN / "python"
+    run([python, "-m", "pip", "install", "--no-deps", "--no-index", "--quiet", wheel])
+    _inherit_dependencies(python)
+    return python
+
+
+def wheel_env() -> dict[str, str]:
+    """This run's environment without PYTHONPATH, so nothing but the wheel can provide `generator`."""
+    return {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+
+
 @pytest.mark.slow
 def test_wheel_installs_and_initialises_a_workspace(tmp_path, release_wheel):
     wheels = [release_wheel]  # built once per run from the sdist, by the release workflow's build step
 
     venv = tmp_path / "venv"
-    # The wheel is installed for real (not editable, no deps). Its dependencies come from the environment this
-    # test runs in: `--system-site-packages` would give the *base* interpreter's packages, not this venv's.
-    run([sys.executable, "-m", "venv", venv])
-    python = venv / BIN / "python"
-    run([python, "-m", "pip", "install", "--no-deps", "--no-index", "--quiet", wheels[0]])
-    _inherit_dependencies(python)
-
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    python = install_wheel(wheels[0], venv)
+    env = wheel_env()
     work = tmp_path / "work"
     work.mkdir()
     where = run([python, "-c", "import generator, generator.core.resources as r; print(generator.__file__); "

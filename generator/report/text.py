@@ -132,8 +132,8 @@ def write(report: Report, stream: TextIO) -> None:
         if report.elapsed is not None:
             details.append(f"in {report.elapsed:.2f}s")
         if report.cache_note:
-            details[-1:] = [f"{details[-1]};" if details else "", report.cache_note]
+            details.append(f"({report.cache_note})")
         if details:
-            out.append(" ".join(d for d in details if d))
+            out.append(" ".join(details))
     out.append(verdict(report))
     stream.write("\n".join(out) + "\n")

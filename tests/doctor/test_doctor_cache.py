@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 import pytest
 
@@ -118,3 +119,10 @@ def test_content_hashes_are_kept_for_the_next_run(counted, mini_ws, run, doctor_
     os.utime(config, ns=(old, old))
     run("doctor", mini_ws)
     assert any(str(config) in p.read_text(encoding="utf-8") for p in doctor_cache.rglob("hashes.json"))
+
+
+def test_verbose_says_when_the_cache_answered(counted, mini_ws, run):
+    checked, answered = run("doctor", mini_ws, "-v").stdout, run("doctor", mini_ws, "-v").stdout
+    uncached = run("doctor", mini_ws, "-v", "--no-cache").stdout
+    assert "answered from the cache" not in checked + uncached
+    assert re.search(r"^\d+ files? checked in \d+\.\d\ds \(answered from the cache\)$", answered, re.MULTILINE), answered

@@ -38,6 +38,17 @@ class Stream:
         raise AssertionError(f"no {count}x {needle!r} within {timeout}s; so far:\n{self.text}")
 
 
+def ctrl_c(proc: subprocess.Popen, out: Stream, err: Stream) -> int:
+    """Ctrl-C to a running --watch; its exit code once it stopped (killed, and a failure, if it does not)."""
+    proc.send_signal(signal.SIGINT)
+    try:
+        return proc.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        raise AssertionError(f"Ctrl-C did not stop --watch within 60 s\nstdout:\n{out.text[-3000:]}\nstderr:\n{err.text[-3000:]}") from None
+
+
 def test_watch_checks_again_on_change_and_ctrl_c_exits_0(make_workspace):
     root = make_workspace()
     env = {**os.environ, "OSMOSIS_WATCH_INTERVAL": "0.1", "NO_COLOR": "1"}
@@ -60,13 +71,7 @@ def test_watch_checks_again_on_change_and_ctrl_c_exits_0(make_workspace):
         assert "changed: configs/eval/multiply.toml; checked again ---" in second
         assert "CFG003" in second and "not_a_key" in second
     finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            code = proc.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-            raise AssertionError(f"Ctrl-C did not stop --watch within 60 s\nstdout:\n{out.text[-3000:]}\nstderr:\n{err.text[-3000:]}")
+        code = ctrl_c(proc, out, err)
     assert code == 0
     err.wait_for("stopped watching")
     assert "Traceback" not in err.text and "Traceback" not in out.text

@@ -39,10 +39,11 @@ def recorded(client: LanguageClient) -> list[dict]:
     return log
 
 
-async def started(root: Path, log: bool = False) -> tuple[LanguageClient, list[dict]]:
+async def started(root: Path, log: bool = False, server: list[str] = SERVER, **spawn) -> tuple[LanguageClient, list[dict]]:
+    """A client talking to ``server`` (a command; ``spawn``: its env/cwd), initialised on ``root``."""
     client = make_test_lsp_client()
     messages = recorded(client) if log else []
-    await client.start_io(*SERVER)
+    await client.start_io(*map(str, server), **spawn)
     await client.initialize_session(types.InitializeParams(
         capabilities=types.ClientCapabilities(), root_uri=root.as_uri(),
         workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name=root.name)]))
