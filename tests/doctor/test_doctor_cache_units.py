@@ -77,9 +77,12 @@ def test_a_rollout_holding_a_symlink_is_never_reused(three, run):
     assert reused(run("doctor", three, "-v", "--select", "ENT")) == (2, 2)
 
 
-def test_a_corrupt_units_file_is_no_units_file(three, run, doctor_cache):
+def test_a_corrupt_units_file_is_no_units_file(three, run, tmp_path, monkeypatch):
+    cache = tmp_path / "own-cache"  # this test's alone: other tests of the session corrupt the shared one on purpose
+    monkeypatch.setenv("OSMOSIS_DOCTOR_CACHE", str(cache))
     run("doctor", three, "--select", "ENT")
-    for units in doctor_cache.rglob("units.json"):
+    assert list(cache.rglob("units.json"))
+    for units in cache.rglob("units.json"):
         data = json.loads(units.read_text(encoding="utf-8"))
         units.write_text(json.dumps({key: {"findings": [{"code": 7}], "read": 3} for key in data}), encoding="utf-8")
     main = three / "rollouts" / "second" / "main.py"
