@@ -1,6 +1,8 @@
-"""doctor's cache per unit of work: after an edit the run misses, but each rollout whose own folder
-(and the root pyproject.toml) did not change keeps its entrypoint findings from the last run. The
-answer must be the one a run without the cache gives, whatever was edited."""
+"""doctor's cache per unit of work: after an edit the run misses, but each rollout whose inputs did
+not change keeps its findings from the last run. With `--select ENT` each rollout is two units: its
+entrypoint checks (its folder, the root pyproject.toml, the entrypoints configs name) and its SDK
+requirement (its pyproject.toml and uv.lock, the root pyproject.toml). The answer must be the one a
+run without the cache gives, whatever was edited."""
 
 from __future__ import annotations
 
@@ -15,12 +17,12 @@ import pytest
 def reused(result) -> tuple[int, int] | None:
     """(reused, total) from doctor -v's cache note; None when nothing was reused."""
     assert result.exit_code in (0, 1), result.output
-    found = re.search(r"(\d+) of (\d+) rollouts' entrypoint checks reused from the cache", result.output)
+    found = re.search(r"(\d+) of (\d+) per-rollout results reused from the cache", result.output)
     return (int(found[1]), int(found[2])) if found else None
 
 
 def findings(run, ws, *extra: str) -> list[tuple]:
-    result = run("doctor", ws, "-f", "json", "--select", "ENT", *extra)
+    result = run("doctor", ws, "-f", "json", *(extra if "--select" in extra else ("--select", "ENT", *extra)))
     return sorted((d["code"], d["path"], d["line"], d["message"]) for d in json.loads(result.stdout)["diagnostics"])
 
 
@@ -38,7 +40,7 @@ def test_an_edit_in_one_rollout_reuses_the_others(three, run):
     main = three / "rollouts" / "second" / "main.py"
     main.write_text("from osmosis_ai.rollout import NoSuchThing\n" + main.read_text(encoding="utf-8"), encoding="utf-8")
     second = run("doctor", three, "-v", "--select", "ENT")
-    assert reused(second) == (2, 3)
+    assert reused(second) == (5, 6)  # all but second's entrypoint checks
     cached = findings(run, three)
     assert any(path == "rollouts/second/main.py" for _, path, _, _ in cached)
     assert cached == findings(run, three, "--no-cache")
@@ -47,7 +49,7 @@ def test_an_edit_in_one_rollout_reuses_the_others(three, run):
 def test_an_edit_outside_the_rollouts_reuses_them_all(three, run):
     run("doctor", three, "--select", "ENT")
     (three / "data" / "extra.jsonl").write_text('{"x": 1}\n', encoding="utf-8")
-    assert reused(run("doctor", three, "-v", "--select", "ENT")) == (3, 3)
+    assert reused(run("doctor", three, "-v", "--select", "ENT")) == (6, 6)
 
 
 def test_the_root_pyproject_is_an_input_of_every_rollout(three, run):
@@ -64,7 +66,7 @@ def test_a_config_naming_another_entrypoint_recomputes_that_rollout(three, run):
     text = (three / "configs" / "eval" / "multiply.toml").read_text(encoding="utf-8")
     config.write_text(text.replace('rollout = "multiply"', 'rollout = "second"').replace('entrypoint = "main.py"', 'entrypoint = "other.py"'),
                       encoding="utf-8")
-    assert reused(run("doctor", three, "-v", "--select", "ENT")) == (2, 3)
+    assert reused(run("doctor", three, "-v", "--select", "ENT")) == (5, 6)
     cached = findings(run, three)
     assert any(path == "rollouts/second/other.py" for _, path, _, _ in cached)  # other.py has no workflow
     assert cached == findings(run, three, "--no-cache")
@@ -74,7 +76,7 @@ def test_a_rollout_holding_a_symlink_is_never_reused(three, run):
     os.symlink("main.py", three / "rollouts" / "third" / "helper.py")  # what it leads to is not in the walk
     run("doctor", three, "--select", "ENT")
     (three / "data" / "extra.jsonl").write_text('{"x": 1}\n', encoding="utf-8")
-    assert reused(run("doctor", three, "-v", "--select", "ENT")) == (2, 2)
+    assert reused(run("doctor", three, "-v", "--select", "ENT")) == (5, 5)  # third's entrypoint checks not among them
 
 
 def test_a_corrupt_units_file_is_no_units_file(three, run, tmp_path, monkeypatch):
@@ -90,3 +92,27 @@ def test_a_corrupt_units_file_is_no_units_file(three, run, tmp_path, monkeypatch
     result = run("doctor", three, "-v", "--select", "ENT")
     assert reused(result) is None and "Traceback" not in result.output
     assert findings(run, three) == findings(run, three, "--no-cache")
+
+
+def test_a_rollout_lock_edited_is_checked_again(three, run):
+    """The locks family's unit per rollout: its pyproject.toml and uv.lock."""
+    run("doctor", three, "--select", "DEP")
+    lock = three / "rollouts" / "second" / "uv.lock"
+    lock.write_text("this is not a lock\n", encoding="utf-8")
+    assert reused(run("doctor", three, "-v", "--select", "DEP")) == (2, 3)
+    cached = findings(run, three, "--select", "DEP")
+    assert any(path == "rollouts/second/uv.lock" for _, path, _, _ in cached)
+    assert cached == findings(run, three, "--select", "DEP", "--no-cache")
+
+
+def test_layout_units_see_markers_and_placeholders_added_to_one_rollout(three, run):
+    """The layout family's units per rollout folder: leftover merge markers (LAY111) and template
+    placeholders (LAY100), each over the folder's own files."""
+    run("doctor", three, "--select", "LAY")
+    main = three / "rollouts" / "third" / "main.py"
+    main.write_text(main.read_text(encoding="utf-8") + "\n<<<<<<< yours\nx = 1\n=======\nx = 2\n>>>>>>> theirs\n# TODO(osmosis): the task\n",
+                    encoding="utf-8")
+    assert reused(run("doctor", three, "-v", "--select", "LAY")) == (7, 9)  # 3 folders x 2 units, and the placeholder units of configs/eval, configs/training, data
+    cached = findings(run, three, "--select", "LAY")
+    assert {code for code, path, _, _ in cached if path == "rollouts/third/main.py"} == {"LAY100", "LAY111"}
+    assert cached == findings(run, three, "--select", "LAY", "--no-cache")

@@ -131,13 +131,25 @@ def marker_lines(text: str) -> list[int]:
 
 
 def unresolved_findings(ws: Workspace) -> list[Diagnostic]:
+    found = _leftovers(ws, _rejects(ws.root, ()), _candidates(ws.root, ()))
+    for folder in ws.rollout_dirs:
+        # one unit per rollout for doctor's cache: what it finds is in the rollout's own files
+        found += ws.remember(f"leftovers:{ws.rel(folder)}", [folder], "", lambda: _rollout_leftovers(ws, folder))
+    return found
+
+
+def _rollout_leftovers(ws: Workspace, folder: Path) -> list[Diagnostic]:
+    files = list(_walk_all(folder))
+    return _leftovers(ws, (p for p in files if p.name.endswith(".rej")), (p for p in files if p.suffix in ROLLOUT_TEXT_SUFFIXES))
+
+
+def _leftovers(ws: Workspace, rejects: Iterable[Path], candidates: Iterable[Path]) -> list[Diagnostic]:
     found: list[Diagnostic] = []
-    rollout_dirs = ws.rollout_dirs
-    for path in _rejects(ws.root, rollout_dirs):
+    for path in rejects:
         target = ws.rel(path)[: -len(".rej")]
         found.append(REJECT_FILE.at(ws.rel(path), f"`osmosis update` could not apply a template change to {target}; it is in this file"))
     seen: set[Path] = set()
-    for path in _candidates(ws.root, rollout_dirs):
+    for path in candidates:
         if path in seen or path.name.endswith(".rej"):
             continue
         seen.add(path)

@@ -188,7 +188,9 @@ def check_locks(ws: Workspace) -> list[Diagnostic]:
         # A workspace made by 0.1.0 lists its rollouts as uv workspace members: their lock is the
         # root's, whose absence the root's own finding already reports.
         if not any(fnmatch.fnmatchcase(ws.rel(folder), m.rstrip("/")) for m in members):
-            found += _project_findings(ws, folder, folder)
+            # one unit per rollout for doctor's cache: its own pyproject and lock, and whether the policy is ours
+            found += ws.remember(f"locks:{folder.name}", [folder / "pyproject.toml", folder / "uv.lock"], f"opted-in={ws.opted_in}",
+                                 lambda: _project_findings(ws, folder, folder))
         elif (ws.root / "uv.lock").exists():
             found += [d for d in _project_findings(ws, folder, ws.root) if d.code == STALE.code]
     return list(dict.fromkeys(found))

@@ -49,14 +49,19 @@ def _read(path: Path) -> str | None:
 def check_sdk_requirements(ws: Workspace) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     for folder in ws.rollout_dirs:
-        target = rollout_target(ws, folder)
-        found += requirement_findings(ws, target)
-        found += _python_findings(ws, folder / "pyproject.toml", target, rollout=folder.name)
+        # one unit per rollout, over what rollout_target reads (doctor's cache reuses it when they are unchanged)
+        found += ws.remember(f"sdk-requirements:{folder.name}", [folder / "pyproject.toml", folder / "uv.lock", ws.root / "pyproject.toml"], "",
+                             lambda: _rollout_findings(ws, folder))
     root_target = read_target([(ws.root / "pyproject.toml", ws.read_text(ws.root / "pyproject.toml"))])
     if root_target.declared:
         found += requirement_findings(ws, root_target)
         found += _python_findings(ws, ws.root / "pyproject.toml", root_target, rollout=None)
     return list(dict.fromkeys(found))
+
+
+def _rollout_findings(ws: Workspace, folder: Path) -> list[Diagnostic]:
+    target = rollout_target(ws, folder)
+    return requirement_findings(ws, target) + _python_findings(ws, folder / "pyproject.toml", target, rollout=folder.name)
 
 
 def requirement_findings(ws: Workspace | None, target: Target) -> list[Diagnostic]:

@@ -75,10 +75,17 @@ def check_template_placeholders(ws: Workspace) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     bases = [*ws.rollout_dirs, *(ws.root / "configs" / kind for kind in ("eval", "training")), ws.root / "data"]
     for base in bases:
-        for path in _files(base):
-            text = small_text(ws, path)
-            if text and MARKER in text:
-                found.extend(one_per_file(scan_text(text, ws.rel(path))))
+        # one unit per folder for doctor's cache: the scan reads nothing but the files below it
+        found += ws.remember(f"placeholders:{ws.rel(base)}", [base], "", lambda: _scan_folder(ws, base))
+    return found
+
+
+def _scan_folder(ws: Workspace, base: Path) -> list[Diagnostic]:
+    found: list[Diagnostic] = []
+    for path in _files(base):
+        text = small_text(ws, path)
+        if text and MARKER in text:
+            found.extend(one_per_file(scan_text(text, ws.rel(path))))
     return found
 
 

@@ -87,4 +87,4 @@ def _cache_note(cache, key: str | None) -> str:
     units = cache.unit_memo
     if units is None or not units.reused:
         return "nothing reused from the cache; filled for the next run"
-    return f"{units.reused} of {units.reused + units.computed} rollouts' entrypoint checks reused from the cache"
+    return f"{units.reused} of {units.reused + units.computed} per-rollout results reused from the cache"
