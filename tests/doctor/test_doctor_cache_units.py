@@ -110,9 +110,10 @@ def test_layout_units_see_markers_and_placeholders_added_to_one_rollout(three, r
     placeholders (LAY100), each over the folder's own files."""
     run("doctor", three, "--select", "LAY")
     main = three / "rollouts" / "third" / "main.py"
-    main.write_text(main.read_text(encoding="utf-8") + "\n<<<<<<< yours\nx = 1\n=======\nx = 2\n>>>>>>> theirs\n# TODO(osmosis): the task\n",
-                    encoding="utf-8")
+    main.write_text(main.read_text(encoding="utf-8") + "\n<<<<<<< yours\nx = 1\n=======\nx = 2\n>>>>>>> theirs\n", encoding="utf-8")
+    (three / "rollouts" / "third" / "prompts.py").write_text('PROMPT = "TODO(osmosis): the task"\n', encoding="utf-8")
     assert reused(run("doctor", three, "-v", "--select", "LAY")) == (7, 9)  # 3 folders x 2 units, and the placeholder units of configs/eval, configs/training, data
     cached = findings(run, three, "--select", "LAY")
-    assert {code for code, path, _, _ in cached if path == "rollouts/third/main.py"} == {"LAY100", "LAY111"}
+    assert {(code, path) for code, path, _, _ in cached if path.startswith("rollouts/third/")} == {
+        ("LAY111", "rollouts/third/main.py"), ("LAY100", "rollouts/third/prompts.py")}
     assert cached == findings(run, three, "--select", "LAY", "--no-cache")
