@@ -24,7 +24,6 @@ import json
 import os
 import stat
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -46,17 +45,15 @@ def cache_home() -> Path:
 
 
 def _write_atomic(folder: Path, name: str, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", dir=folder)
+    """Through the one writer (exclusive temp file, never through a link); a file another run
+    replaced meanwhile is left to it: either run's entry is as good."""
+    from generator.core.errors import UserError
+    from generator.core.safe_write import write_bytes
+
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, folder / name)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+        write_bytes(folder, folder / name, data, mode=0o600, durable=False)
+    except UserError as err:
+        raise OSError(str(err)) from None
 
 
 def _sha_file(path: str) -> str | None:

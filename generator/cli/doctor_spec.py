@@ -111,22 +111,26 @@ def run(path: Path, format: str, fix: bool, unsafe_fixes: bool, diff: bool, watc
         select: list[str], ignore: list[str], list_checks: bool, output: Path | None, verbose: bool,
         output_format: str, statistics: bool, add_ignores: bool, write_baseline: Path | None,
         baseline: Path | None, no_cache: bool) -> int:
-    from contextlib import nullcontext
-
     from generator.check.doctor import doctor_command
-    from generator.core import lock
 
     fix = (fix or unsafe_fixes) and not diff
 
     def once() -> int:
         writer = "doctor --fix" if fix else "doctor --add-ignores" if add_ignores else None
-        with lock.workspace(path, writer) if writer else nullcontext():
-            return doctor_command(
-                path=path, format=format, fix=fix, strict=strict, select=select, ignore=ignore,
-                list_checks=list_checks, output=output, verbose=verbose, output_format=output_format,
-                statistics=statistics, unsafe_fixes=unsafe_fixes, diff=diff, add_ignores=add_ignores,
-                write_baseline=write_baseline, baseline=baseline, no_cache=no_cache,
-            )
+        if writer is None:  # a plain check takes no lock, and does not load its module
+            return check()
+        from generator.core import lock
+
+        with lock.workspace(path, writer):
+            return check()
+
+    def check() -> int:
+        return doctor_command(
+            path=path, format=format, fix=fix, strict=strict, select=select, ignore=ignore,
+            list_checks=list_checks, output=output, verbose=verbose, output_format=output_format,
+            statistics=statistics, unsafe_fixes=unsafe_fixes, diff=diff, add_ignores=add_ignores,
+            write_baseline=write_baseline, baseline=baseline, no_cache=no_cache,
+        )
 
     if watch:
         from generator.check.watch import watch_command

@@ -35,10 +35,11 @@ from pathlib import Path
 
 from generator.core import lock, safe_git
 from generator.core.errors import UserError
+from generator.core.names import UNDO_PREFIX
 from generator.core.paths import is_inside
 from generator.core.template_guard import has_git_segment
 
-PREFIX = ".osmosis-undo-"
+PREFIX = UNDO_PREFIX
 JOURNAL = "journal.json"
 JOURNAL_CAP = 16 << 20  # a journal names files and hashes: a big one was not written by osmosis
 OWN_REFS = "refs/osmosis/"

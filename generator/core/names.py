@@ -6,6 +6,9 @@ import re
 
 _NAME = re.compile(r"^[a-z](?:[a-z0-9]|-(?!-))*$")
 MAX_NAME_LENGTH = 64
+# The folder an unfinished writer's undo journal lives in (core/journal.py), named here so a reader
+# of the workspace (doctor) can spot one without loading the journal's machinery.
+UNDO_PREFIX = ".osmosis-undo-"
 RESERVED_ROLLOUT_NAMES = frozenset({"default"})
 
 

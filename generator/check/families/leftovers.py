@@ -16,7 +16,7 @@ from pathlib import Path
 from generator.check.registry import workspace_check
 from generator.check.families.todos import SCANNED_SUFFIXES, _files, small_text
 from generator.core.diagnostics import Diagnostic
-from generator.core.journal import PREFIX as UNDO_PREFIX
+from generator.core.names import UNDO_PREFIX
 from generator.check.registry import rule
 from generator.core.paths import is_dir, is_file
 from generator.core.workspace import Workspace, listing
@@ -65,13 +65,13 @@ INTERRUPTED = rule(
 
 
 def interrupted_findings(root: Path) -> list[Diagnostic]:
-    from generator.core.journal import read_journal
-
     found = []
     try:
         folders = sorted(p for p in root.iterdir() if p.name.startswith(UNDO_PREFIX) and p.is_dir() and not p.is_symlink())
     except OSError:
         return found
+    if folders:  # the journal's reader (and what it loads) only when there is a journal to read
+        from generator.core.journal import read_journal
     for folder in folders:
         journal, sealed = read_journal(folder)
         if journal is None:
