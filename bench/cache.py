@@ -7,6 +7,8 @@ Rows (median wall seconds; ratio = subject / reference, measured round by round)
          (the run checks everything and writes the cache) vs check-jsonschema      target <= 0.6
   warm   the same with the cache left from the previous run                          (no target)
   warm N doctor on N rollouts, unchanged since the run that filled the cache         target <= 1 s
+  edit N the same after one rollout's main.py changed (before every run): the run misses, but every
+         other rollout's results are reused from the cache, unit by unit              (no target)
   cold N (--cold-scaled) the same with the cache emptied first: minutes at 2,000 rollouts
 The cache lives in WORK/cache-base and WORK/cache (OSMOSIS_DOCTOR_CACHE), never in the user's.
 """
@@ -79,6 +81,19 @@ def main(argv: list[str] | None = None) -> int:
         print(f"first run on {args.rollouts} rollouts (fills the cache unless present): {first.wall_s:.2f} s", file=sys.stderr)
         [warm_n] = measure([Command(doctor, cwd=scaled, env=scaled_env, ok_codes=(0, 1))], runs=args.runs, warmup=args.warmup)
         rows.append((f"warm doctor, {args.rollouts} rollouts", warm_n, None, 1.0))
+        edited = scaled / "rollouts" / workspaces.base_rollout(base) / "main.py"
+        original = edited.read_bytes()
+        edits = iter(range(1_000_000))
+
+        def edit_one() -> None:  # a different comment each time, so every run sees a change
+            edited.write_bytes(original + f"# bench edit {next(edits)}\n".encode())
+
+        try:
+            [edit_n] = measure([Command(doctor, cwd=scaled, env=scaled_env, ok_codes=(0, 1), prepare=edit_one)],
+                               runs=args.runs, warmup=args.warmup)
+        finally:
+            edited.write_bytes(original)
+        rows.append((f"one file edited, {args.rollouts} rollouts", edit_n, None, None))
         if args.cold_scaled:
             [cold_n] = measure([Command([*doctor, "--no-cache"], cwd=scaled, env=scaled_env, ok_codes=(0, 1))], runs=1, warmup=0)
             rows.append((f"cold doctor, {args.rollouts} rollouts (--no-cache)", cold_n, None, None))
