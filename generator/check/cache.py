@@ -312,7 +312,8 @@ class UnitMemo:
         self.now: dict[str, dict] = {}
         self.reused = self.computed = 0
 
-    def recall(self, ws: Workspace, unit: str, inputs: list[Path], extra: str, compute) -> list[Diagnostic]:
+    def recall(self, ws: Workspace, unit: str, inputs: list[Path], extra: str, compute, codec=None) -> list:
+        encode, decode = codec or (Diagnostic.to_dict, _diagnostic)
         digests = [self.tree.subtree(str(p)) for p in inputs]
         if None in digests:
             return compute()
@@ -320,7 +321,7 @@ class UnitMemo:
         entry = self.previous.get(key)
         if entry is not None:
             try:
-                found = [_diagnostic(d) for d in entry["findings"]]
+                found = [decode(d) for d in entry["items"]]
                 read = [ws.root / str(r) for r in entry["read"]]
             except (KeyError, TypeError, ValueError, AttributeError):
                 pass  # an entry that does not decode is no entry
@@ -331,6 +332,6 @@ class UnitMemo:
                 return found
         mark = ws.read_mark()
         found = compute()
-        self.now[key] = {"findings": [d.to_dict() for d in found], "read": sorted(ws.rel(p) for p in ws.read_since(mark))}
+        self.now[key] = {"items": [encode(d) for d in found], "read": sorted(ws.rel(p) for p in ws.read_since(mark))}
         self.computed += 1
         return found

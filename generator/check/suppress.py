@@ -86,27 +86,36 @@ PYTHON_SCAN_LIMIT = 5_000  # files per rollout whose comments are read; a rollou
 
 
 def _candidates(ws: Workspace, paths: Iterable[str]) -> list[Path]:
-    """The files whose suppressions a run reads: the ones findings point at, and the files people
-    annotate (pyproject, configs, skills' SKILL.md, rollouts' Python), even with no finding, so an
-    unused suppression there is reported."""
+    """The files outside the rollouts whose suppressions a run reads: the ones findings point at, and
+    the files people annotate (pyproject, configs, skills' SKILL.md), even with no finding, so an
+    unused suppression there is reported. (A rollout's own Python: `_rollout_marks`.)"""
     files = [ws.root / "pyproject.toml", *ws.config_files("eval"), *ws.config_files("training")]
     files += [d / "SKILL.md" for d in ws.skill_dirs]
-    for rollout in ws.rollout_dirs:
-        files += own_python_files(rollout, PYTHON_SCAN_LIMIT)
     files += [ws.root / p for p in paths if p.endswith(SUFFIXES)]
     return list(dict.fromkeys(files))
 
 
+def _marks(ws: Workspace, path: Path) -> list[Suppression]:
+    if path.suffix not in SUFFIXES or ws.outside(path):
+        return []
+    text = ws.read_text(path)
+    return parse(text, ws.rel(path)) if text is not None and "osmosis" in text else []
+
+
+def _rollout_marks(ws: Workspace, rollout: Path) -> list[Suppression]:
+    return [mark for path in own_python_files(rollout, PYTHON_SCAN_LIMIT) for mark in _marks(ws, path)]
+
+
+CODEC = (Suppression.to_dict, Suppression.from_dict)  # how doctor's cache keeps a unit of them
+
+
 def scan(ws: Workspace, paths: Iterable[str]) -> list[Suppression]:
-    """Every suppression in the candidate files of a run whose findings name ``paths``."""
-    found: list[Suppression] = []
-    for path in _candidates(ws, paths):
-        if path.suffix not in SUFFIXES or ws.outside(path):
-            continue
-        text = ws.read_text(path)
-        if text is not None and "osmosis" in text:
-            found += parse(text, ws.rel(path))
-    return found
+    """Every suppression in the candidate files of a run whose findings name ``paths``, and in every
+    rollout's own Python (one unit per rollout for doctor's cache: its folder is all it reads)."""
+    found = [mark for path in _candidates(ws, paths) for mark in _marks(ws, path)]
+    for rollout in ws.rollout_dirs:
+        found += ws.remember(f"suppressions:{ws.rel(rollout)}", [rollout], "", lambda: _rollout_marks(ws, rollout), codec=CODEC)
+    return list(dict.fromkeys(found))  # a rollout file a finding names is read both ways
 
 
 def apply(

@@ -286,13 +286,14 @@ class Workspace:
         """Count ``paths`` as read: a cached unit's files, read by the run that computed it."""
         self._reads.extend(paths)
 
-    def remember(self, unit: str, inputs: list[Path], extra: str, compute: Callable[[], list]) -> list:
-        """``compute()``, or its findings from an earlier doctor run in which ``inputs`` (files or
+    def remember(self, unit: str, inputs: list[Path], extra: str, compute: Callable[[], list], codec: tuple | None = None) -> list:
+        """``compute()``, or its result from an earlier doctor run in which ``inputs`` (files or
         folders under the root, with all below them) and ``extra`` were the same (``units``, set by
-        doctor's run stage; none in an editor, whose unsaved buffers no walk sees)."""
+        doctor's run stage; none in an editor, whose unsaved buffers no walk sees). The result is a
+        list of findings, or of what ``codec`` (to_dict, from_dict) keeps."""
         if self.units is None or self.overlays:
             return compute()
-        return self.units.recall(self, unit, inputs, extra, compute)
+        return self.units.recall(self, unit, inputs, extra, compute, codec)
 
     @staticmethod
     def _too_big(path: Path) -> bool:

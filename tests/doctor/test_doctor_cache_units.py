@@ -1,8 +1,9 @@
 """doctor's cache per unit of work: after an edit the run misses, but each rollout whose inputs did
-not change keeps its findings from the last run. With `--select ENT` each rollout is two units: its
-entrypoint checks (its folder, the root pyproject.toml, the entrypoints configs name) and its SDK
-requirement (its pyproject.toml and uv.lock, the root pyproject.toml). The answer must be the one a
-run without the cache gives, whatever was edited."""
+not change keeps its findings from the last run. With `--select ENT` each rollout is three units:
+its entrypoint checks (its folder, the root pyproject.toml, the entrypoints configs name), its SDK
+requirement (its pyproject.toml and uv.lock, the root pyproject.toml), and the suppression comments
+of its Python (its folder; read whatever is selected). The answer must be the one a run without the
+cache gives, whatever was edited."""
 
 from __future__ import annotations
 
@@ -40,7 +41,7 @@ def test_an_edit_in_one_rollout_reuses_the_others(three, run):
     main = three / "rollouts" / "second" / "main.py"
     main.write_text("from osmosis_ai.rollout import NoSuchThing\n" + main.read_text(encoding="utf-8"), encoding="utf-8")
     second = run("doctor", three, "-v", "--select", "ENT")
-    assert reused(second) == (5, 6)  # all but second's entrypoint checks
+    assert reused(second) == (7, 9)  # all but second's entrypoint checks and comments
     cached = findings(run, three)
     assert any(path == "rollouts/second/main.py" for _, path, _, _ in cached)
     assert cached == findings(run, three, "--no-cache")
@@ -49,14 +50,14 @@ def test_an_edit_in_one_rollout_reuses_the_others(three, run):
 def test_an_edit_outside_the_rollouts_reuses_them_all(three, run):
     run("doctor", three, "--select", "ENT")
     (three / "data" / "extra.jsonl").write_text('{"x": 1}\n', encoding="utf-8")
-    assert reused(run("doctor", three, "-v", "--select", "ENT")) == (6, 6)
+    assert reused(run("doctor", three, "-v", "--select", "ENT")) == (9, 9)
 
 
 def test_the_root_pyproject_is_an_input_of_every_rollout(three, run):
     run("doctor", three, "--select", "ENT")
     pyproject = three / "pyproject.toml"
     pyproject.write_text(pyproject.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
-    assert reused(run("doctor", three, "-v", "--select", "ENT")) is None
+    assert reused(run("doctor", three, "-v", "--select", "ENT")) == (3, 9)  # the comments alone do not read it
 
 
 def test_a_config_naming_another_entrypoint_recomputes_that_rollout(three, run):
@@ -66,7 +67,7 @@ def test_a_config_naming_another_entrypoint_recomputes_that_rollout(three, run):
     text = (three / "configs" / "eval" / "multiply.toml").read_text(encoding="utf-8")
     config.write_text(text.replace('rollout = "multiply"', 'rollout = "second"').replace('entrypoint = "main.py"', 'entrypoint = "other.py"'),
                       encoding="utf-8")
-    assert reused(run("doctor", three, "-v", "--select", "ENT")) == (5, 6)
+    assert reused(run("doctor", three, "-v", "--select", "ENT")) == (8, 9)
     cached = findings(run, three)
     assert any(path == "rollouts/second/other.py" for _, path, _, _ in cached)  # other.py has no workflow
     assert cached == findings(run, three, "--no-cache")
@@ -76,7 +77,7 @@ def test_a_rollout_holding_a_symlink_is_never_reused(three, run):
     os.symlink("main.py", three / "rollouts" / "third" / "helper.py")  # what it leads to is not in the walk
     run("doctor", three, "--select", "ENT")
     (three / "data" / "extra.jsonl").write_text('{"x": 1}\n', encoding="utf-8")
-    assert reused(run("doctor", three, "-v", "--select", "ENT")) == (5, 5)  # third's entrypoint checks not among them
+    assert reused(run("doctor", three, "-v", "--select", "ENT")) == (7, 7)  # third's entrypoint checks and comments not among them
 
 
 def test_a_corrupt_units_file_is_no_units_file(three, run, tmp_path, monkeypatch):
@@ -86,7 +87,7 @@ def test_a_corrupt_units_file_is_no_units_file(three, run, tmp_path, monkeypatch
     assert list(cache.rglob("units.json"))
     for units in cache.rglob("units.json"):
         data = json.loads(units.read_text(encoding="utf-8"))
-        units.write_text(json.dumps({key: {"findings": [{"code": 7}], "read": 3} for key in data}), encoding="utf-8")
+        units.write_text(json.dumps({key: {"items": [{"code": 7}], "read": 3} for key in data}), encoding="utf-8")
     main = three / "rollouts" / "second" / "main.py"
     main.write_text("import os\n" + main.read_text(encoding="utf-8"), encoding="utf-8")
     result = run("doctor", three, "-v", "--select", "ENT")
@@ -99,7 +100,7 @@ def test_a_rollout_lock_edited_is_checked_again(three, run):
     run("doctor", three, "--select", "DEP")
     lock = three / "rollouts" / "second" / "uv.lock"
     lock.write_text("this is not a lock\n", encoding="utf-8")
-    assert reused(run("doctor", three, "-v", "--select", "DEP")) == (2, 3)
+    assert reused(run("doctor", three, "-v", "--select", "DEP")) == (4, 6)  # second's lock and comments recomputed
     cached = findings(run, three, "--select", "DEP")
     assert any(path == "rollouts/second/uv.lock" for _, path, _, _ in cached)
     assert cached == findings(run, three, "--select", "DEP", "--no-cache")
@@ -112,8 +113,26 @@ def test_layout_units_see_markers_and_placeholders_added_to_one_rollout(three, r
     main = three / "rollouts" / "third" / "main.py"
     main.write_text(main.read_text(encoding="utf-8") + "\n<<<<<<< yours\nx = 1\n=======\nx = 2\n>>>>>>> theirs\n", encoding="utf-8")
     (three / "rollouts" / "third" / "prompts.py").write_text('PROMPT = "TODO(osmosis): the task"\n', encoding="utf-8")
-    assert reused(run("doctor", three, "-v", "--select", "LAY")) == (7, 9)  # 3 folders x 2 units, and the placeholder units of configs/eval, configs/training, data
+    assert reused(run("doctor", three, "-v", "--select", "LAY")) == (9, 12)  # 3 folders x 3 units, and the placeholder units of configs/eval, configs/training, data
     cached = findings(run, three, "--select", "LAY")
     assert {(code, path) for code, path, _, _ in cached if path.startswith("rollouts/third/")} == {
         ("LAY111", "rollouts/third/main.py"), ("LAY100", "rollouts/third/prompts.py")}
     assert cached == findings(run, three, "--select", "LAY", "--no-cache")
+
+
+def test_a_suppression_added_to_one_rollout_is_read(three, run):
+    """The suppression comments of a rollout's Python are a unit too: one added after a cached run
+    silences its finding, and one left unused is reported (SET004), as without the cache."""
+    main = three / "rollouts" / "second" / "main.py"
+    main.write_text("from osmosis_ai.rollout import NoSuchThing\n" + main.read_text(encoding="utf-8"), encoding="utf-8")
+    first = findings(run, three, "--select", "ENT,SET")
+    code = next(c for c, path, line, _ in first if path == "rollouts/second/main.py" and line == 1)
+    lines = main.read_text(encoding="utf-8").splitlines()
+    lines[0] += f"  # osmosis: ignore[{code}]"
+    main.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    third = three / "rollouts" / "third" / "main.py"
+    third.write_text("import os  # osmosis: ignore[ENT001]\n" + third.read_text(encoding="utf-8"), encoding="utf-8")
+    cached = findings(run, three, "--select", "ENT,SET")
+    assert not any(path == "rollouts/second/main.py" and line == 1 for _, path, line, _ in cached)
+    assert ("SET004", "rollouts/third/main.py") in {(c, path) for c, path, _, _ in cached}
+    assert cached == findings(run, three, "--select", "ENT,SET", "--no-cache")

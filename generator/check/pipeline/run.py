@@ -67,11 +67,11 @@ def run(ws: Workspace, families: list[str], cache=None) -> RunResult:
     ws.units = cache.units() if key is not None else None  # a miss still reuses the units whose inputs did not change
     try:
         findings = run_checks(ws, families, timings)
+        read = ws.files_read() | set(ws.data_files)  # what the checks actually read
+        marks = suppress.scan(ws, [f.diagnostic.path for f in findings if f.diagnostic.path])
     finally:
         ws.units = None
-    read = ws.files_read() | set(ws.data_files)  # what the checks actually read
-    paths = [f.diagnostic.path for f in findings if f.diagnostic.path]
-    result = RunResult(findings, timings, len(read), suppress.scan(ws, paths), unreadable_paths(ws))
+    result = RunResult(findings, timings, len(read), marks, unreadable_paths(ws))
     result.cache_note = _cache_note(cache, key)
     # Stored only when the workspace did not change under the run: the findings must be those of the key's tree.
     if key is not None and cache.key(ws, families) == key:
