@@ -81,7 +81,7 @@ def run(ws: Workspace, families: list[str], cache=None) -> RunResult:
 
 def _cache_note(cache, key: str | None) -> str:
     if cache is None:
-        return "cache not used (--no-cache)"
+        return "cache not used: --no-cache"
     if key is None:
         return "this workspace is not cached (too large, or its git folder lives elsewhere)"
     units = cache.unit_memo
