@@ -297,7 +297,7 @@ def test_diff_shows_fix_applies_safe_ones_unsafe_fixes_the_rest(osmosis, ws):
     shown = doctor(osmosis, ws, "--diff")
     assert shown.returncode == 1
     assert shown.stdout.startswith(f"--- a/{TRAINING}\n+++ b/{TRAINING}\n@@ -1,3 +1,4 @@\n+{directive}")
-    assert "CLAUDE.md" not in shown.stdout and "1 more with --unsafe-fixes" in shown.stderr
+    assert "CLAUDE.md" not in shown.stdout and "1 unsafe fix available with --unsafe-fixes" in shown.stderr
     both = doctor(osmosis, ws, "--diff", "--unsafe-fixes")
     assert both.returncode == 1 and "--- a/CLAUDE.md\n+++ b/CLAUDE.md\n" in both.stdout and "\n+@AGENTS.md\n" in both.stdout
     assert {p: p.read_bytes() for p in broken} == broken  # a diff writes nothing

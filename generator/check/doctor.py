@@ -202,7 +202,8 @@ def doctor_command(
 
         fixes = apply_fixes(ws, unsafe_fixes, wanted)
         ws = Workspace(ws.root)  # a fresh snapshot: the fixes changed files the old one cached
-        if fmt in ("github", "sarif"):  # keep stdout machine-readable
+        # keep stdout machine-readable; --write-baseline and --add-ignores print no report to list them in
+        if fmt in ("github", "sarif") or write_baseline is not None or add_ignores:
             for line in fixes:
                 print(f"fixed: {line}", file=sys.stderr)
 
@@ -242,7 +243,9 @@ def doctor_command(
         source=workspace_source(ws) if fmt == "text" and output_format == "full" else None,
     )
     if fix and fmt == "text" and not fixes:
-        print("Nothing to fix automatically.", file=sys.stderr)
+        from generator.check.fix import hidden_unsafe
+
+        print(f"Nothing to fix automatically.{'' if unsafe_fixes else hidden_unsafe(ws, wanted)}", file=sys.stderr)
     emit(report, fmt, output, statistics)
     return report.exit_code
 

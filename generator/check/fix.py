@@ -292,8 +292,10 @@ def diff(root: Path, fix: Fix) -> str:
         return ""
     path = root / change.rel
     if change.link is not None:
+        # git's extended header: without `diff --git` first, `git apply` ignores the mode line and
+        # would write the link's target as a regular file's text
         old = [os.readlink(path)] if path.is_symlink() else []
-        head = "" if old else "new file mode 120000\n"
+        head = f"diff --git a/{change.rel} b/{change.rel}\n" + ("" if old else "new file mode 120000\n")
         return head + _hunks(old, [change.link], f"a/{change.rel}" if old else "/dev/null", f"b/{change.rel}")
     exists = path.is_file() and not path.is_symlink()
     old = _lines(path.read_bytes()) if exists else []
@@ -326,17 +328,20 @@ def diff_command(ws: Workspace, unsafe: bool, wanted: Callable[[str], bool], str
         if fix.what:
             print(f"would fix {fix.code}: {fix.what}", file=sys.stderr)
     count = len(taken_back) + len([f for f in fixes if f.what])
+    hidden = "" if unsafe else hidden_unsafe(ws, wanted)
     if not count:
-        print("Nothing to fix automatically.", file=sys.stderr)
+        print(f"Nothing to fix automatically.{hidden}", file=sys.stderr)
         return EXIT_OK
-    hidden = "" if unsafe else _hidden_unsafe(ws, wanted)
     print(f"Would make {count} fix{'es' if count != 1 else ''}; `osmosis doctor --fix"
           f"{' --unsafe-fixes' if unsafe else ''}` makes them.{hidden}", file=sys.stderr)
     return EXIT_FINDINGS
 
 
-def _hidden_unsafe(ws: Workspace, wanted: Callable[[str], bool]) -> str:
+def hidden_unsafe(ws: Workspace, wanted: Callable[[str], bool]) -> str:
+    """A sentence on the unsafe fixes --unsafe-fixes would add ("" when there are none)."""
     from generator.check.registry import RULES
 
     unsafe = [f for f in plan(ws, lambda code: wanted(code) and code in RULES and RULES[code].fixability == "unsafe") if f.what]
-    return f" {len(unsafe)} more with --unsafe-fixes (review the --unsafe-fixes --diff first)." if unsafe else ""
+    if not unsafe:
+        return ""
+    return f" {len(unsafe)} {'unsafe fix' if len(unsafe) == 1 else 'unsafe fixes'} available with --unsafe-fixes (review the --unsafe-fixes --diff first)."

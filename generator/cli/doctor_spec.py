@@ -34,7 +34,7 @@ PARAMS: tuple[Param, ...] = (
     Param("ignore", ("--ignore",), List[str], [], "Skip these codes or prefixes (comma-separated or repeated).", "CODES"),
     Param("list_checks", ("--list-checks",), bool, False, "Document every check and exit."),
     Param("output", ("--output", "-o"), Optional[Path], None, "Write the report to this file instead of stdout.", "FILE"),
-    Param("verbose", ("--verbose", "-v"), bool, False, "Also list skipped families, the files checked, whether the cache answered, and how long each family took."),
+    Param("verbose", ("--verbose", "-v"), bool, False, "Also say which families were skipped, how long each took, how many files were checked, and what the cache reused."),
     Param("output_format", ("--output-format",), str, "full", "Text findings: full (with the source line) or concise (one line each).", "FORM"),
     Param("statistics", ("--statistics",), bool, False, "Count the findings per rule (text or json), fixable ones marked."),
     Param("add_ignores", ("--add-ignores",), bool, False, "Write an `osmosis: ignore[...]` comment for each finding, then exit."),

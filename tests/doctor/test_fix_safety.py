@@ -52,7 +52,7 @@ def test_diff_shows_the_safe_fixes_writes_nothing_and_exits_1(broken):
     assert "--- /dev/null\n+++ b/.osmosis/schemas/eval.schema.json\n" in out
     assert "CLAUDE.md" not in out  # unsafe: not without --unsafe-fixes
     assert "would fix LAY001: created folder data/" in result.stderr
-    assert "1 more with --unsafe-fixes" in result.stderr
+    assert "1 unsafe fix available with --unsafe-fixes" in result.stderr
 
 
 def test_unsafe_diff_adds_the_unsafe_fix(broken):
@@ -88,6 +88,23 @@ def test_the_diff_applies_to_what_fix_writes(broken, tmp_path):
     subprocess.run(["git", "apply", "--unsafe-paths", "-p1", "-"], cwd=copy, input=patch.encode(), check=True)
     (copy / "data").mkdir()
     assert tree(copy) == tree(broken)
+
+
+def test_a_diff_that_restores_a_link_applies_as_a_link(make_workspace, tmp_path):
+    """A skill link's repair is a symlink in the diff (git's mode 120000, under a `diff --git` header):
+    `git apply` makes the link, not a file holding its target."""
+    root = make_workspace()
+    link = next(p for p in (root / ".claude" / "skills").iterdir() if p.is_symlink())
+    target = link.readlink()
+    link.unlink()
+    copy = tmp_path / "copy"
+    shutil.copytree(root, copy, symlinks=True)
+    patch = doctor(root, "--diff").stdout
+    assert f"diff --git a/.claude/skills/{link.name} b/.claude/skills/{link.name}\nnew file mode 120000\n" in patch
+    subprocess.run(["git", "apply", "-p1", "-"], cwd=copy, input=patch.encode(), check=True)
+    restored = copy / ".claude" / "skills" / link.name
+    assert restored.is_symlink() and restored.readlink() == target
+    assert doctor(copy, "--select", "SKL", "-f", "json").exit_code == 0
 
 
 def test_select_limits_what_fix_repairs(broken):
@@ -126,3 +143,19 @@ def test_diff_to_a_file_and_not_as_json(broken, tmp_path):
     assert "+#:schema ../../.osmosis/schemas/eval.schema.json\n" in out.read_text()
     refused = doctor(broken, "--diff", "--format", "json")
     assert refused.exit_code == 2 and "--diff prints a unified diff" in refused.output
+
+
+def test_when_only_an_unsafe_fix_exists_fix_and_diff_say_so(make_workspace):
+    root = make_workspace()
+    (root / "CLAUDE.md").write_text("# Notes\nBe careful.\n")  # LAY008, the one unsafe fix
+    for args in (("--fix",), ("--diff",)):
+        result = doctor(root, *args)
+        assert "Nothing to fix automatically. 1 unsafe fix available with --unsafe-fixes" in result.stderr, result.output
+    assert "@AGENTS.md" not in (root / "CLAUDE.md").read_text()
+
+
+@pytest.mark.parametrize("mode", [("--add-ignores",), ("--write-baseline", "baseline.json")])
+def test_fix_lists_its_repairs_beside_add_ignores_and_write_baseline(broken, mode):
+    result = doctor(broken, "--fix", *(str(broken / m) if m.endswith(".json") else m for m in mode))
+    assert "fixed: " in result.stderr, result.output
+    assert (broken / "data").is_dir()

@@ -237,3 +237,11 @@ def test_a_real_syntax_error_stays_an_error(workspace):
     write(rollout(workspace) / "main.py", MAIN_PY + "\n\ndef broken(:\n    pass\n")
     findings = list(run_workspace_checks(Workspace(workspace), {"entrypoints"}))
     assert [(d.code, d.severity.value) for d in findings] == [("ENT002", "error")]
+
+
+def test_a_misspelt_module_of_the_rollout_package_gets_the_closest_name():
+    """ENT027 for `from pkg.workflw import ...`: the rule's fix promises the closest name, for a module too."""
+    case = Path(__file__).resolve().parents[1] / "cases" / "entrypoints" / "bad_local_import" / "main.py"
+    found = {d.line: d for d in check_entrypoint_file(case, "main.py") if d.code == "ENT027"}
+    assert found[9].hint == "Did you mean pkg.workflow?"
+    assert "MultiplyGrader" in (found[8].hint or "")

@@ -51,6 +51,23 @@ def _local_package(resolver: Resolver, module: Module, dotted: str) -> Module | 
     return local_module(resolver, module, top) if "." in dotted else None
 
 
+def _module_hint(resolver: Resolver, module: Module, dotted: str) -> str | None:
+    """"Did you mean pkg.grader?" for a misspelt module of the rollout's own package."""
+    from generator.core.suggest import closest
+
+    parent, _, name = dotted.rpartition(".")
+    package = local_module(resolver, module, parent) if parent else None
+    if package is None or package.path.name != "__init__.py":
+        return None
+    try:
+        entries = list(package.path.parent.iterdir())
+    except OSError:
+        return None
+    known = [p.stem for p in entries if p.suffix == ".py" and p.stem != "__init__"] + [p.name for p in entries if (p / "__init__.py").is_file()]
+    guess = closest(name, known)
+    return f"Did you mean {parent}.{guess}?" if guess else None
+
+
 def _local_imports(resolver: Resolver, module: Module, path: str, show: Display) -> list[Diagnostic]:
     found = []
     guarded = guarded_imports(module)
@@ -60,12 +77,14 @@ def _local_imports(resolver: Resolver, module: Module, path: str, show: Display)
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if local_module(resolver, module, alias.name) is None and _local_package(resolver, module, alias.name):
-                    found.append(_at(LOCAL_NAME_MISSING, path, node, f"no module {alias.name} in the rollout: the package has no such file"))
+                    found.append(_at(LOCAL_NAME_MISSING, path, node, f"no module {alias.name} in the rollout: the package has no such file",
+                                     hint=_module_hint(resolver, module, alias.name)))
         elif isinstance(node, ast.ImportFrom):
             source = imported_module(resolver, module, node)
             if isinstance(source, str):
                 if source and _local_package(resolver, module, source) is not None:
-                    found.append(_at(LOCAL_NAME_MISSING, path, node, f"no module {source} in the rollout: the package has no such file"))
+                    found.append(_at(LOCAL_NAME_MISSING, path, node, f"no module {source} in the rollout: the package has no such file",
+                                     hint=_module_hint(resolver, module, source)))
                 continue
             if source is None or source.tree is None or answers_any_name(source):
                 continue  # outside the rollout, unparsable (ENT002) or not knowable statically
