@@ -176,8 +176,13 @@ def doctor_command(
     fmt = check_format(format, ("text", "json") if statistics else FINDING_FORMATS,
                        "--statistics" if statistics else "findings")
     output_format = check_output_format(output_format)
+    _refuse_ignored_options(format=format, output=output, statistics=statistics, diff=diff, add_ignores=add_ignores,
+                            write_baseline=write_baseline, baseline=baseline)
     started = time.perf_counter()
     ws = find_workspace(path)
+    if path.is_file() and fmt == "text":  # a ruff user expects `doctor FILE` to check that file alone
+        print(f"note: doctor checks the whole workspace around {path}; `osmosis validate {path}` checks that file alone",
+              file=sys.stderr)
     load_rules()
     check_selectors("--select", cli_select)
     check_selectors("--ignore", cli_ignore)
@@ -248,6 +253,25 @@ def doctor_command(
         print(f"Nothing to fix automatically.{'' if unsafe_fixes else hidden_unsafe(ws, wanted)}", file=sys.stderr)
     emit(report, fmt, output, statistics)
     return report.exit_code
+
+
+def _refuse_ignored_options(*, format: str, output: Path | None, statistics: bool, diff: bool, add_ignores: bool,
+                            write_baseline: Path | None, baseline: Path | None) -> None:
+    """Options that would be silently ignored together are a usage error instead (exit 2)."""
+    writes_no_report = "--add-ignores" if add_ignores else "--write-baseline" if write_baseline is not None else None
+    pairs = [
+        (writes_no_report, "--format" if format != "text" else None),
+        (writes_no_report, "--output" if output is not None else None),
+        (writes_no_report, "--statistics" if statistics else None),
+        ("--add-ignores" if add_ignores else None, "--write-baseline" if write_baseline is not None else None),
+        ("--write-baseline" if write_baseline is not None else None, "--baseline" if baseline is not None else None),
+        ("--diff" if diff else None, "--statistics" if statistics else None),
+        ("--diff" if diff else None, writes_no_report),
+    ]
+    for first, second in pairs:
+        if first and second:
+            raise UserError(f"{first} cannot be combined with {second}: {second} would be ignored",
+                            hint=f"run {first} on its own")
 
 
 def _write_baseline(ws: Workspace, diagnostics: list, target: Path) -> int:
