@@ -147,7 +147,9 @@ def report(changed: dict[str, str], refused: list[Diagnostic], silenced: int, st
     files = len(changed)
     print(f"Added suppressions for {silenced} finding{'s' * (silenced != 1)} in {files} file{'s' * (files != 1)}.", file=stream)
     for d in refused:
-        where = d.path or "the workspace"
-        print(f"not suppressible: {d.code} in {where} (no comment can go there; use [tool.osmosis] per-file-ignores or a baseline)", file=stream)
+        if d.path:
+            print(f"not suppressible: {d.code} in {d.path} (no comment can go there; use [tool.osmosis] per-file-ignores or a baseline)", file=stream)
+        else:  # a finding about the whole workspace has no file for per-file-ignores to name
+            print(f"not suppressible: {d.code} (about the whole workspace; use [tool.osmosis] ignore, --ignore {d.code} or a baseline)", file=stream)
 
 

@@ -40,3 +40,13 @@ def test_doctor_on_a_file_says_it_checks_the_whole_workspace(make_workspace):
     assert result.exit_code == 0, result.output
     assert f"`osmosis validate {config}` checks that file alone" in result.stderr
     assert "checks the whole workspace" not in doctor(root).stderr
+
+
+def test_add_ignores_points_a_workspace_wide_finding_at_ignore_not_per_file_ignores(make_workspace):
+    import subprocess
+
+    root = make_workspace()
+    subprocess.run(["git", "remote", "remove", "origin"], cwd=root, check=True)  # GIT006: about no file
+    result = doctor(root, "--add-ignores")
+    assert result.exit_code == 0, result.output
+    assert "not suppressible: GIT006 (about the whole workspace; use [tool.osmosis] ignore, --ignore GIT006 or a baseline)" in result.stderr
