@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TextIO
 
 from generator.core.errors import EXIT_OK, UserError
-from generator.check.registry import Rule, matches
+from generator.check.registry import Rule
 from generator.core.workspace import NotAWorkspace, Workspace
 from generator.check.pipeline import CheckCrashed, Outcome, Selection, diagnose, run_checks, selection_for  # noqa: F401
 
@@ -145,7 +145,8 @@ def list_checks_command(fmt: str, selectors: tuple[str, ...], ignore: tuple[str,
     rules = load_rules()
     check_selectors("--select", selectors)
     check_selectors("--ignore", ignore)
-    chosen = [r for r in rules if (not selectors or matches(r.code, list(selectors))) and not matches(r.code, list(ignore))]
+    keeps = Selection(select=tuple(selectors) or None, ignore=tuple(ignore)).active
+    chosen = [r for r in rules if keeps(r.code)]
     with output_stream(output) as stream:
         catalog.write(chosen, fmt, stream)
     return EXIT_OK
@@ -190,8 +191,7 @@ def doctor_command(
 
     refuse_unknown_codes(ws)  # before --fix writes anything
 
-    def wanted(code: str) -> bool:  # --fix repairs what --select/--ignore leave checked
-        return (not cli_select or matches(code, list(cli_select))) and not matches(code, list(cli_ignore))
+    wanted = Selection(select=tuple(cli_select) or None, ignore=tuple(cli_ignore)).active  # --fix repairs what they leave checked
 
     if diff:
         from generator.check.fix import diff_command

@@ -50,3 +50,19 @@ def test_add_ignores_points_a_workspace_wide_finding_at_ignore_not_per_file_igno
     result = doctor(root, "--add-ignores")
     assert result.exit_code == 0, result.output
     assert "not suppressible: GIT006 (about the whole workspace; use [tool.osmosis] ignore, --ignore GIT006 or a baseline)" in result.stderr
+
+
+def test_the_more_specific_of_select_and_ignore_wins(make_workspace):
+    import json
+
+    root = make_workspace()
+    config = root / "configs" / "eval" / "multiply.toml"
+    config.write_text(config.read_text().replace("[evaluation]", "[evaluation]\nlimt = 5", 1))  # CFG003
+
+    def codes(*args):
+        return {d["code"] for d in json.loads(doctor(root, "-f", "json", *args).stdout)["diagnostics"]}
+
+    assert "CFG003" in codes("--select", "CFG003", "--ignore", "CFG")
+    assert "CFG003" not in codes("--select", "CFG", "--ignore", "CFG003")
+    assert "CFG003" not in codes("--select", "CFG003", "--ignore", "CFG003")  # a tie: the ignore wins
+    assert "CFG003" not in codes("--ignore", "CFG")

@@ -22,9 +22,10 @@ class Selection:
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def active(self, code: str) -> bool:
-        if self.select is not None and not matches(code, list(self.select)):
-            return False
-        if matches(code, list(self.ignore)):
+        # As in ruff, the more specific selector wins: `--select CFG003 --ignore CFG` keeps CFG003,
+        # `--select CFG --ignore CFG003` drops it; at equal length the ignore wins.
+        chosen = 0 if self.select is None else _longest(code, self.select)
+        if chosen < 0 or _longest(code, self.ignore) >= chosen:
             return False
         return not (matches(code, list(self.file_ignore)) and not matches(code, list(self.cli_select)))
 
@@ -45,6 +46,11 @@ class Selection:
                 if fnmatch.fnmatch(d.path, glob) and matches(d.code, list(codes)):
                     return False
         return True
+
+
+def _longest(code: str, selectors: tuple[str, ...]) -> int:
+    """The length of the longest selector naming ``code`` (-1: none does)."""
+    return max((len(s) for s in selectors if matches(code, [s])), default=-1)
 
 
 def selection_for(cli_select: tuple[str, ...], cli_ignore: tuple[str, ...], settings) -> Selection:
