@@ -6,7 +6,6 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from generator.core.diagnostics import Diagnostic
 from generator.core.workspace import Workspace
 from generator.check.pipeline.findings import Finding
 
