@@ -1,4 +1,5 @@
-"""doctor's cache: the run stage's findings for a workspace whose every input is unchanged.
+"""doctor's cache: the run stage's findings for a workspace whose every input is unchanged, and,
+when some input changed, each per-rollout unit whose own inputs did not (`UnitMemo`).
 
 Where: ``$XDG_CACHE_HOME/osmosis-workspace/doctor/<hash of the workspace's path>/`` (``~/.cache`` by
 default; ``$OSMOSIS_DOCTOR_CACHE/<hash>/`` when set): outside the workspace, so a checkout stays clean and a pull request cannot plant entries.
@@ -9,7 +10,7 @@ entry under the root (path, type, mode, size, content hash, link target; `.venv`
 name only), the git folder (all but its objects and logs, which change only with the refs and index
 it does hash), git's user config files, the journal key, the variables doctor reads (GIT_*, PRE_COMMIT, OSMOSIS_*),
 the user id, the Python version, this package's files and the families run. Any change re-runs
-the checks; a content hash is reused from the previous run only for a file whose size, mtime, ctime
+the checks, but for the units a check hands to `Workspace.remember`; a content hash is reused from the previous run only for a file whose size, mtime, ctime
 and inode are unchanged and which was not modified within two seconds of being hashed.
 
 Safe under concurrent runs: every file is written to an exclusive temp file and renamed into place;
@@ -299,7 +300,7 @@ def _diagnostic(data: dict) -> Diagnostic:
 
 
 class UnitMemo:
-    """Findings of one unit of work (one rollout's entrypoint checks), reused by a later run whose
+    """The results of one unit of work (one rollout's entrypoint checks, say), reused by a later run whose
     inputs for that unit are the same, so an edit re-checks what it touched, not the whole workspace.
 
     A unit names its inputs (files or folders under the root; the walk's digest of each covers all

@@ -87,9 +87,10 @@ def interrupted_findings(root: Path) -> list[Diagnostic]:
     return found
 
 
-def _candidates(root: Path, rollout_dirs: Iterable[Path]) -> Iterator[Path]:
-    """Every text file `update` may have merged into: the root's files, the managed folders (skills,
-    workflows, configs) and the rollouts, whatever their suffix (a SKILL.md merges like main.py)."""
+def _candidates(root: Path) -> Iterator[Path]:
+    """Every text file outside the rollouts `update` may have merged into: the root's files and the
+    managed folders (skills, workflows, configs), whatever their suffix (a SKILL.md merges like
+    main.py). A rollout's own: `_rollout_leftovers`."""
     for name in ROOT_FILES:
         if (root / name).is_file() and not (root / name).is_symlink():
             yield root / name
@@ -99,8 +100,6 @@ def _candidates(root: Path, rollout_dirs: Iterable[Path]) -> Iterator[Path]:
     for base in MANAGED_FOLDERS:
         yield from (p for p in _walk_all(root / base) if p.suffix in ROLLOUT_TEXT_SUFFIXES) if is_dir(root / base) else ()
     yield from _files(root / "data")
-    for folder in rollout_dirs:
-        yield from (p for p in _walk_all(folder) if p.suffix in ROLLOUT_TEXT_SUFFIXES)
 
 
 def _walk_all(base: Path) -> Iterator[Path]:
@@ -108,13 +107,11 @@ def _walk_all(base: Path) -> Iterator[Path]:
     return _files(base, suffixes=None)
 
 
-def _rejects(root: Path, rollout_dirs: Iterable[Path]) -> Iterator[Path]:
+def _rejects(root: Path) -> Iterator[Path]:
     for base in (root, *(root / f for f in MANAGED_FOLDERS)):
         if is_dir(base) and not base.is_symlink():
             walk = base.glob("*.rej") if base == root else (p for p in _walk_all(base))
             yield from (p for p in walk if p.name.endswith(".rej"))
-    for folder in rollout_dirs:
-        yield from (p for p in _walk_all(folder) if p.name.endswith(".rej"))
 
 
 def marker_lines(text: str) -> list[int]:
@@ -131,7 +128,7 @@ def marker_lines(text: str) -> list[int]:
 
 
 def unresolved_findings(ws: Workspace) -> list[Diagnostic]:
-    found = _leftovers(ws, _rejects(ws.root, ()), _candidates(ws.root, ()))
+    found = _leftovers(ws, _rejects(ws.root), _candidates(ws.root))
     for folder in ws.rollout_dirs:
         # one unit per rollout for doctor's cache: what it finds is in the rollout's own files
         found += ws.remember(f"leftovers:{ws.rel(folder)}", [folder], "", lambda: _rollout_leftovers(ws, folder))
