@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
+from generator.core.bounded import json_loads
 from generator.core.diagnostics import Diagnostic
 from generator.core.errors import UserError
 from generator.core.workspace import Workspace
@@ -85,7 +86,7 @@ class Baseline:
                 raise UserError(f"{bad}: no such file", hint="write one with `osmosis doctor --write-baseline FILE`")
             if path.stat().st_size > CAP:
                 raise UserError(f"{bad}: too big to be a baseline ({path.stat().st_size >> 20} MB)")
-            data = json.loads(path.read_bytes().decode("utf-8"))
+            data = json_loads(path.read_bytes().decode("utf-8"))
         except OSError as err:
             raise UserError(f"{bad}: cannot read it ({err.strerror or err})") from None
         except (UnicodeDecodeError, ValueError) as err:

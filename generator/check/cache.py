@@ -6,8 +6,8 @@ default; ``$OSMOSIS_DOCTOR_CACHE/<hash>/`` when set): outside the workspace, so 
 
 What "unchanged" means: the checks are whole-workspace functions that list folders, read files, look
 at permissions and ask git, so their one honest input set is the whole tree. The key hashes every
-entry under the root (path, type, mode, size, content hash, link target; `.venv`-like folders by
-name only), the git folder (all but its objects and logs, which change only with the refs and index
+entry under the root (path, type, mode, size, content hash, link target; a tool's folder, as
+core/tool_folders.py recognises it and every check leaves it unread, as one line), the git folder (all but its objects and logs, which change only with the refs and index
 it does hash), git's user config files, the journal key, the variables doctor reads (GIT_*, PRE_COMMIT, OSMOSIS_*),
 the user id, the Python version, this package's files and the families run. Any change re-runs
 the checks, but for the units a check hands to `Workspace.remember`; a content hash is reused from the previous run only for a file whose size, mtime, ctime
@@ -29,13 +29,15 @@ import time
 from pathlib import Path
 
 from generator.core.diagnostics import Diagnostic, Severity
-from generator.core.workspace import ACCESS_SKIPPED, Workspace
+from generator.core.tool_folders import tool_folders
+from generator.core.workspace import Workspace
 
 FORMAT = 2
 KEEP = 16  # entries kept per workspace: a few branches' worth
 RACY_NS = 2_000_000_000  # a file modified this close to its hashing is hashed again next time
 SKIP_IN_GIT = frozenset({"objects", "logs", "hooks", "lfs", "fsmonitor--daemon"})
 ENTRY_CAP = 200_000  # past this many entries (or 64 folders deep) the workspace is not cached
+FILE_CAP = 64 << 20  # a cache file larger than this is not read (a big workspace's findings take a few MB)
 
 
 def cache_home() -> Path:
@@ -95,12 +97,14 @@ class _Tree:
         i = bisect.bisect_left(self.links, start)
         return i < len(self.links) and self.links[i] < end
 
-    def add(self, path: str, skip: frozenset[str] = frozenset(), depth: int = 0) -> None:
+    def add(self, path: str, skip: frozenset[str] = frozenset(), depth: int = 0, left: frozenset[str] = frozenset()) -> None:
+        """``path`` and all below it; entries named in ``skip`` (at any depth: the git folder's objects)
+        and the paths in ``left`` (the root's .git, walked on its own; tool folders) are one line each."""
         start = len(self.lines)
-        self._add(path, skip, depth)
+        self._add(path, skip, depth, left)
         self.spans[path] = (start, len(self.lines))
 
-    def _add(self, path: str, skip: frozenset[str], depth: int) -> None:
+    def _add(self, path: str, skip: frozenset[str], depth: int, left: frozenset[str]) -> None:
         lines = self.lines
         try:
             info = os.lstat(path)
@@ -123,10 +127,11 @@ class _Tree:
                 lines.append(f"{path}\0unlisted {err.errno}")
                 return
             for name in names:
-                if name in skip:  # named, not read: no check looks inside
-                    lines.append(f"{path}/{name}\0skipped")
+                child = f"{path}/{name}"
+                if name in skip or child in left:  # no check looks inside (core/tool_folders.py)
+                    lines.append(f"{child}\0skipped")
                 else:
-                    self.add(f"{path}/{name}", skip, depth + 1)
+                    self.add(child, skip, depth + 1, left)
         elif stat.S_ISLNK(mode):
             try:
                 target = os.readlink(path)
@@ -139,7 +144,8 @@ class _Tree:
 
     def _content(self, path: str, info: os.stat_result) -> str:
         known = self.memo.get(path)
-        if (isinstance(known, list) and len(known) == 6 and known[0] == info.st_size and known[1] == info.st_mtime_ns
+        if (isinstance(known, list) and len(known) == 6 and all(type(v) is int for v in known[:5]) and isinstance(known[5], str)
+                and known[0] == info.st_size and known[1] == info.st_mtime_ns
                 and known[2] == info.st_ctime_ns and known[3] == info.st_ino and info.st_mtime_ns < known[4] - RACY_NS):
             self.fresh[path] = known
             return str(known[5])
@@ -186,12 +192,15 @@ class Cache:
         if git_root is not None and not os.path.isdir(git_root / ".git"):
             return None  # a worktree or submodule: its git folder lives elsewhere; not worth guessing
         if self.on_disk is None:
-            self.on_disk = self._read_json("hashes.json") or {}
+            memo = self._read_json("hashes.json")
+            self.on_disk = memo if isinstance(memo, dict) else {}
         self.memo = self.fresh or self.on_disk  # a second key in one run reuses the first's hashes
         tree = _Tree(self.memo, time.time_ns())
-        skip = frozenset(ACCESS_SKIPPED - {".git"})
+        root = str(ws.root)
         try:
-            tree.add(str(ws.root), skip=frozenset(skip | {".git"}))
+            # only what no check reads is left out: the root's .git (walked next, as git reads it) and
+            # the tool folders the checks treat as outside (one definition, core/tool_folders.py)
+            tree.add(root, left=frozenset({f"{root}/.git", *tool_folders(root)}))
             if git_root is not None:
                 tree.add(str(git_root / ".git"), skip=SKIP_IN_GIT)
                 if git_root != ws.root:  # the ignore files between the repository's root and the workspace
@@ -225,10 +234,13 @@ class Cache:
         return self.unit_memo
 
     def _read_json(self, name: str):
+        """A cache file as JSON, or None: the folder is anyone's who can write it, so what it holds is
+        bounded (size, depth) and every use checks its types; a bad file is a miss, never an error."""
+        from generator.core.bounded import Unreadable, json_loads, read_capped
+
         try:
-            with open(self.folder / name, "rb") as f:
-                return json.loads(f.read())
-        except (OSError, ValueError):
+            return json_loads(read_capped(self.folder / name, FILE_CAP))
+        except (Unreadable, ValueError):
             return None
 
     def load(self, key: str):
@@ -238,15 +250,17 @@ class Cache:
         from generator.check.suppress import Suppression
 
         data = self._read_json(f"{key}.json")
-        try:
-            if not isinstance(data, dict) or data.get("format") != FORMAT:
-                return None
-            findings = [Finding(str(family), _diagnostic(d)) for family, d in data["findings"]]
-            marks = [Suppression.from_dict(s) for s in data["suppressions"]]
-            unreadable = {str(k): bool(v) for k, v in data["unreadable"].items()}
-            result = RunResult(findings, {}, int(data["files_read"]), marks, unreadable, from_cache=True)
-        except (KeyError, TypeError, ValueError, AttributeError):
+        if not (isinstance(data, dict) and data.get("format") == FORMAT and _count(data.get("files_read"))
+                and _list_of(data.get("findings"), lambda f: isinstance(f, list) and len(f) == 2 and isinstance(f[0], str))
+                and _list_of(data.get("suppressions"), _suppression_ok)
+                and isinstance(data.get("unreadable"), dict) and all(type(v) is bool for v in data["unreadable"].values())):
             return None
+        try:
+            findings = [Finding(family, _diagnostic(d)) for family, d in data["findings"]]
+            marks = [Suppression.from_dict(s) for s in data["suppressions"]]
+        except BAD_ENTRY:
+            return None
+        result = RunResult(findings, {}, data["files_read"], marks, dict(data["unreadable"]), from_cache=True)
         self._save_memo()  # the hashes this run took, even on a hit: the next walk reuses them
         return result
 
@@ -292,10 +306,42 @@ class Cache:
                 pass
 
 
+# What a hostile entry may raise on decoding besides: int(1e400) is an OverflowError.
+BAD_ENTRY = (KeyError, TypeError, ValueError, AttributeError, OverflowError, IndexError)
+_OPTIONAL_INT = (int, type(None))
+_DIAGNOSTIC_TYPES = {"code": str, "name": str, "message": str, "hint": str, "path": (str, type(None)),
+                     "line": _OPTIONAL_INT, "column": _OPTIONAL_INT, "fixable": bool}
+
+
+def _count(value) -> bool:
+    return type(value) is int and 0 <= value
+
+
+def _list_of(value, ok) -> bool:
+    return isinstance(value, list) and all(ok(item) for item in value)
+
+
+def _suppression_ok(data) -> bool:
+    return (isinstance(data, dict) and isinstance(data.get("path"), str) and _count(data.get("line"))
+            and _count(data.get("column")) and _list_of(data.get("codes"), lambda c: isinstance(c, str))
+            and type(data.get("whole_file")) is bool)
+
+
 def _diagnostic(data: dict) -> Diagnostic:
+    """A finding from a cache entry, every field of the type a run gives it (else ValueError)."""
     import dataclasses
 
-    fields = {f.name: data[f.name] for f in dataclasses.fields(Diagnostic) if f.name != "severity" and f.name in data}
+    if not isinstance(data, dict) or not isinstance(data.get("severity"), str):
+        raise ValueError("not a finding")
+    fields = {}
+    for f in dataclasses.fields(Diagnostic):
+        if f.name == "severity" or f.name not in data:
+            continue
+        value = data[f.name]
+        wanted = _DIAGNOSTIC_TYPES.get(f.name)
+        if wanted is None or not isinstance(value, wanted) or (f.name in ("line", "column") and isinstance(value, bool)):
+            raise ValueError(f"a finding's {f.name} of the wrong type")
+        fields[f.name] = value
     return Diagnostic(severity=Severity(data["severity"]), **fields)
 
 
@@ -320,11 +366,11 @@ class UnitMemo:
             return compute()
         key = hashlib.sha256(json.dumps([self.base, unit, digests, extra]).encode("utf-8", "surrogateescape")).hexdigest()
         entry = self.previous.get(key)
-        if entry is not None:
+        if isinstance(entry, dict) and _list_of(entry.get("items"), lambda d: True) and _list_of(entry.get("read"), lambda r: isinstance(r, str)):
             try:
                 found = [decode(d) for d in entry["items"]]
-                read = [ws.root / str(r) for r in entry["read"]]
-            except (KeyError, TypeError, ValueError, AttributeError):
+                read = [ws.root / r for r in entry["read"]]
+            except BAD_ENTRY:
                 pass  # an entry that does not decode is no entry
             else:
                 self.now[key] = entry

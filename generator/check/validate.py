@@ -18,6 +18,7 @@ from pathlib import Path
 from generator.core.diagnostics import Diagnostic
 from generator.core.errors import UserError
 from generator.core.paths import is_file, is_inside, system_file, walk
+from generator.core.tool_folders import PRUNED
 from generator.core.workspace import CONFIG_KINDS, DATASET_SUFFIXES, NotAWorkspace, Workspace, find_root
 
 # kind -> (module, function); imported only when a path of that kind is validated.
@@ -29,7 +30,7 @@ FILE_FUNCTIONS: dict[str, tuple[str, str]] = {
     "unreadable": ("generator.check.families.access", "check_unreadable_path"),
 }
 # Folders a walk never enters: tooling, caches, and .claude/skills (links to .agents/skills).
-SKIP_DIRS = frozenset({".git", ".osmosis", ".claude", ".venv", "venv", "node_modules", "__pycache__", ".pytest_cache", ".ruff_cache", ".mypy_cache"})
+SKIP_DIRS = frozenset({".git", ".osmosis", ".claude", "venv", "node_modules", "__pycache__", *PRUNED})
 MAX_WALK = 20_000
 WHAT_WE_CHECK = "a .toml config, a dataset (.jsonl, .csv, .parquet), a skill folder (with SKILL.md) or a .py entrypoint"
 

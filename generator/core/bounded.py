@@ -157,6 +157,49 @@ def toml_loads(text: str) -> dict:
         raise tomllib.TOMLDecodeError(value_error_message(err, text)) from None
 
 
+# JSON: Python's json recurses per level too (a baseline nested 100,000 deep ended in RecursionError,
+# exit 3). Files we write stay below 10; a dataset row's metadata may nest deeper, never near 500.
+MAX_JSON_NESTING = 100
+MAX_DATA_NESTING = 500  # a dataset row (json recurses past ~990 levels; orjson refuses 1,024)
+_JSON_TOKEN = re.compile(r'[\[\]{}"]')
+_JSON_STRING_END = re.compile(r'\\.|"', re.DOTALL)
+
+
+def json_too_deep(text: str | bytes, limit: int = MAX_JSON_NESTING) -> int | None:
+    """The offset where ``text`` opens an array or object deeper than ``limit``; None when it does not.
+    Linear: strings are skipped, brackets counted, not matched (syntax is json's to report)."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    depth, pos = 0, 0
+    while (match := _JSON_TOKEN.search(text, pos)) is not None:
+        token, pos = match.group(), match.end()
+        if token == '"':
+            while (end := _JSON_STRING_END.search(text, pos)) is not None and end.group() != '"':
+                pos = end.end()
+            pos = len(text) if end is None else end.end()
+        elif token in "[{":
+            depth += 1
+            if depth > limit:
+                return match.start()
+        else:
+            depth = max(depth - 1, 0)
+    return None
+
+
+def json_loads(text: str | bytes, limit: int = MAX_JSON_NESTING, **options):
+    """`json.loads` of a file someone else wrote (a baseline, a cache entry, a policy file, a journal): a
+    text nested deeper than ``limit`` is a JSONDecodeError, as any malformed text, never RecursionError."""
+    import json
+
+    if (at := json_too_deep(text, limit)) is not None:
+        doc = text if isinstance(text, str) else text.decode("utf-8", "replace")
+        raise json.JSONDecodeError(f"arrays or objects nested more than {limit} deep", doc, at)
+    try:
+        return json.loads(text, **options)
+    except RecursionError:  # a deep stack already in use: still one clear error
+        raise json.JSONDecodeError("nested too deep to read", "", 0) from None
+
+
 _LONG_NUMBER = re.compile(r"[0-9][0-9_]{4000,}")
 
 

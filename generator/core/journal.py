@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.core import lock, safe_git
+from generator.core.bounded import json_loads
 from generator.core.errors import UserError
 from generator.core.names import UNDO_PREFIX
 from generator.core.paths import is_inside
@@ -252,7 +253,7 @@ def read_journal(undo: Path) -> tuple[dict | None, bool]:
         return {}, False
     seal, _, body = b"".join(chunks).partition(b"\n")
     try:
-        journal = json.loads(body)
+        journal = json_loads(body)
     except ValueError:
         return {}, False
     if not isinstance(journal, dict):

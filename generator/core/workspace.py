@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 from generator.core.bounded import toml_loads
 from generator.core.paths import is_dir, is_file, rglob_files
+from generator.core.tool_folders import PRUNED, tool_folders
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -38,7 +39,7 @@ FOLDER_PERMISSIONS_HINT = "Check the folder's permissions: osmosis and git must 
 # Where a workspace is looked at for files or folders nobody may read: what doctor reads. Tool folders
 # and caches are not; .git is looked at itself (the git family reports it), not walked.
 ACCESS_WALKED = ("rollouts", "configs", "data", ".agents", ".claude", ".osmosis")
-ACCESS_SKIPPED = frozenset({".git", ".venv", "venv", "node_modules", "__pycache__", ".pytest_cache", ".ruff_cache", ".mypy_cache"})
+ACCESS_SKIPPED = frozenset({".git", "venv", "node_modules", "__pycache__", *PRUNED})
 MAX_ACCESS_ENTRIES = 50_000
 
 
@@ -226,13 +227,20 @@ class Workspace:
             return path.as_posix()
 
     def outside(self, path: Path) -> bool:
-        """Whether ``path`` leads, through symlinks, out of the workspace (doctor never reads there:
-        on an untrusted pull request a link could point at any file on the CI machine)."""
+        """Whether ``path`` leads, through symlinks, out of the workspace (doctor never reads there: on an untrusted
+        pull request a link could point at any file on the CI machine) or into a tool's folder (core/tool_folders.py)."""
+        return self._where(path) is not None
+
+    def _where(self, path: Path) -> str | None:
+        """"out" or "tool" when ``path`` leads out or into a tool's folder; None inside."""
         try:
             real = self._resolved(path)
-            return not (real == self._real_root or self._real_root in real.parents)
         except (OSError, RuntimeError):  # a symlink loop (RuntimeError before 3.13) leads nowhere
-            return False
+            return None
+        if not (real == self._real_root or self._real_root in real.parents):
+            return "out"
+        tools = self.memo("tool-folders", lambda: frozenset(Path(p).resolve() for p in tool_folders(self.root)))
+        return "tool" if tools and (real in tools or not tools.isdisjoint(real.parents)) else None
 
     @cached_property
     def _real_root(self) -> Path:
@@ -304,8 +312,8 @@ class Workspace:
 
     def unread_reason(self, path: Path) -> str:
         """Why read_text gave None for an existing file, for a finding's message."""
-        if self.outside(path):
-            return "links outside the workspace, so it was not read"
+        if (where := self._where(path)) is not None:
+            return "links outside the workspace, so it was not read" if where == "out" else "lies in a tool's folder (.venv), so it was not read"
         if self._too_big(path):
             return f"is larger than {MAX_TEXT_BYTES} bytes, so it was not read"
         if (denied := access_denied(path)) is not None:
@@ -314,8 +322,8 @@ class Workspace:
 
     def unread_hint(self, path: Path) -> str:
         """How to fix what unread_reason says."""
-        if self.outside(path):
-            return "Copy the file into the workspace and commit it, instead of linking to it."
+        if (where := self._where(path)) is not None:
+            return "Copy the file into the workspace and commit it, instead of linking to it." if where == "out" else "Keep your own files out of .venv."
         if self._too_big(path):
             return "Keep settings files small: move generated or bulk content out of it (datasets belong in data/)."
         if access_denied(path) is not None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.core.paths import is_file, is_inside, real_path
+from generator.core.tool_folders import in_tool_folder_of
 from generator.formats.pyparse import (  # noqa: F401  Module, ParseError: re-exported, the checks name them from here
     MAX_SOURCE_BYTES, Module, ParseError, _FromImport, _Import, parse_file, parse_source,
 )
@@ -99,7 +100,8 @@ class Resolver:
         return self._modules[key]
 
     def _inside(self, path: Path) -> bool:
-        return is_inside(self.root, path)
+        # a tool's folder (the rollout's .venv) is never read: doctor's cache key leaves it out
+        return is_inside(self.root, path) and not in_tool_folder_of(self.root, path)
 
     def _sibling(self, base: Path, dotted: str) -> Module | None:
         """The module ``dotted`` relative to folder ``base``, if it is a file inside the rollout."""

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.core import resources
+from generator.core.bounded import toml_loads
 from generator.core.errors import UserError
 from generator.scaffold.copier_yml import copier_file
 
@@ -54,7 +55,7 @@ def read_info(template_dir: Path) -> TemplateInfo:
     meta_file = template_dir / "template.toml"
     if meta_file.is_file():
         try:
-            meta = tomllib.loads(meta_file.read_text(encoding="utf-8"))
+            meta = toml_loads(meta_file.read_text(encoding="utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
             raise UserError(f"{meta_file} is not valid TOML: {err}", exit_code=3) from None
     kind = meta.get("kind", "rollout")

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from generator.core.bounded import json_loads
 from generator.core.errors import UserError
 from generator.core.globs import MAX_GLOB, IgnoreRules, covers
 
@@ -80,8 +81,8 @@ def _patterns(value: object, what: str, source: str) -> tuple[str, ...]:
 def parse_json(text: str, source: str = POLICY_FILE) -> dict[str, tuple[str, ...]]:
     """The lists of a `template.json` (keys it does not know are the platform's business: ignored)."""
     try:
-        data = json.loads(text)
-    except (ValueError, RecursionError) as err:
+        data = json_loads(text)
+    except ValueError as err:
         raise UserError(f"{source} is not valid JSON: {str(err)[:200]}",
                         hint="fix it, or delete it to use the bundled default") from None
     if not isinstance(data, dict):

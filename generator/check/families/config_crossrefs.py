@@ -19,6 +19,7 @@ from generator.check.families.config_rules import (
 )
 from generator.core.diagnostics import Diagnostic, quoted
 from generator.core.paths import is_dir, unusable_path
+from generator.core.tool_folders import in_tool_folder_of
 from generator.core.schemas import CONFIG_KINDS, schema_directive, schema_filename
 from generator.core.workspace import DATASET_SUFFIXES, Workspace
 from generator.formats.toml_locate import TomlDoc
@@ -124,6 +125,9 @@ def _entrypoint(entry: str, folder: Path | None, rollout: str | None, loc, displ
     if not inside:
         yield ENTRYPOINT_OUTSIDE.at(display, f"entrypoint {_show(entry)} resolves outside rollouts/{rollout}/ (through a symlink)",
                                     line=line, column=column)
+    elif in_tool_folder_of(folder, target):  # never read (core/tool_folders.py), so never a rollout's own file
+        yield ENTRYPOINT_OUTSIDE.at(display, f"entrypoint {_show(entry)} lies in a tool's folder (a virtual environment or cache) "
+                                    f"of rollouts/{rollout}/", line=line, column=column)
     elif not target.is_file():
         # by stem: every module shares ".py", which made "main.py" look close to "grading.py"
         stems = {p.stem: p.name for p in folder.glob("*.py")}

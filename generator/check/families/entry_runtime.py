@@ -18,6 +18,7 @@ from generator.check.families.sdk_rules import (
 from generator.check.sdk_target import Target
 from generator.core.diagnostics import Diagnostic
 from generator.core.sdk_exports import exports_for
+from generator.core.tool_folders import PRUNED
 from generator.core.sdk_generations import SDK_PACKAGE, WRONG_PORT_VARIABLES, harbor_arguments_known
 from generator.formats.pyast import Ext, Module, Resolver
 from generator.formats.pyclasses import answers_any_name, guarded_imports, imported_module, local_module, submodule
@@ -63,7 +64,8 @@ def _module_hint(resolver: Resolver, module: Module, dotted: str) -> str | None:
         entries = list(package.path.parent.iterdir())
     except OSError:
         return None
-    known = [p.stem for p in entries if p.suffix == ".py" and p.stem != "__init__"] + [p.name for p in entries if (p / "__init__.py").is_file()]
+    known = [p.stem for p in entries if p.suffix == ".py" and p.stem != "__init__"] + [p.name for p in entries if (p / "__init__.py").is_file()
+                                                                                        and p.name not in PRUNED]  # never looked into
     guess = closest(name, known)
     return f"Did you mean {parent}.{guess}?" if guess else None
 

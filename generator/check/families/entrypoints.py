@@ -31,6 +31,7 @@ from generator.check.sdk_target import Target
 from generator.core.diagnostics import Diagnostic, Severity
 from generator.core.paths import is_inside, real_path, unusable_path, walk
 from generator.core.pep440 import requirement_name
+from generator.core.tool_folders import in_tool_folder_of
 from generator.core.workspace import FILE_PERMISSIONS_HINT, NotAWorkspace, Workspace, access_denied, find_root
 from generator.formats.pyast import GRADER, LOOP, REQUIRED_METHOD, WORKFLOW, ClassRef, Ext, Module, Resolver
 from generator.formats.pyclasses import binding_site, imported_modules, module_classes
@@ -154,7 +155,7 @@ def _entries(folder: Path, named: list[str | None]) -> list[Path]:
             continue
         candidate = folder / name  # type: ignore[operator]
         # A missing, escaping or non-Python entrypoint is the config checks' finding; only check real ones.
-        if candidate.suffix == ".py" and candidate.is_file() and is_inside(folder, candidate):
+        if candidate.suffix == ".py" and candidate.is_file() and is_inside(folder, candidate) and not in_tool_folder_of(folder, candidate):
             entries.append(candidate)
     default = folder / DEFAULT_ENTRYPOINT
     if not named and default.is_file():

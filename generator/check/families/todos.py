@@ -16,13 +16,14 @@ from generator.check.registry import workspace_check
 from generator.core.diagnostics import Diagnostic
 from generator.check.registry import rule
 from generator.core.paths import MAX_WALK_DEPTH, is_file
+from generator.core.tool_folders import PRUNED
 from generator.core.workspace import Workspace, listing
 
 FAMILY = "layout"
 MARKER = "TODO(osmosis)"
 # Text files a rollout, its configs and its data are made of; large data files are read once, lazily.
 SCANNED_SUFFIXES = frozenset({".py", ".toml", ".jsonl", ".json", ".csv", ".txt", ".yml", ".yaml", ".cfg", ".ini"})
-SKIPPED_DIRS = frozenset({"__pycache__", ".venv", "venv", ".git", "node_modules", ".pytest_cache"})
+SKIPPED_DIRS = frozenset({"__pycache__", "venv", ".git", "node_modules", *PRUNED})
 MAX_BYTES = 5 * 1024 * 1024  # a placeholder file is small; skip big datasets rather than read gigabytes
 
 TEMPLATE_PLACEHOLDER = rule(

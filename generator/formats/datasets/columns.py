@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import orjson
 
+from generator.core.bounded import MAX_DATA_NESTING, json_loads
 from generator.core.diagnostics import EXCERPT
 from generator.core.suggest import closest
 from generator.formats.datasets.findings import Findings
@@ -168,7 +169,7 @@ def loads_exact(data: bytes | str) -> object:
     """JSON text decoded with integers kept exact (orjson where it can, json where it would round)."""
     raw = data.encode() if isinstance(data, str) else data
     if _LONG_NUMBER.search(raw):
-        return json.loads(raw)
+        return json_loads(raw, limit=MAX_DATA_NESTING)
     return orjson.loads(raw)
 
 
