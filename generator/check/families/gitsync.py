@@ -26,6 +26,7 @@ from generator.core import safe_git
 from generator.core.diagnostics import Diagnostic, printable, quoted
 from generator.check.registry import rule
 from generator.formats.toml_locate import TomlDoc
+from generator.core.tool_folders import tool_folders
 from generator.core.workspace import Workspace, permission_hint
 
 FAMILY = "git"
@@ -93,7 +94,10 @@ def check_git_sync(ws: Workspace) -> list[Diagnostic]:
         prefix = PurePosixPath(ws.repo_prefix or ".")
         paths = watched(ws)
         unknown = {ws.rel(p) for p in ws.unreadable}  # git cannot hash them: LAY011 and its kin say why
-        found = _uncommitted(git, prefix, paths, unknown) + _unpushed(git, prefix, paths)
+        # a tool's folder (core/tool_folders.py) is never looked into, by git either: a file of it git
+        # tracks may change without doctor's cache key changing
+        tools = [ws.rel(ws.root / os.path.relpath(p, ws.root)) for p in tool_folders(ws.root)]
+        found = _uncommitted(git, prefix, paths, unknown, tools) + _unpushed(git, prefix, paths)
         for config in workspace_configs(ws):
             found += _pins(git, ws, config)
         return found
@@ -183,8 +187,9 @@ def _under_pre_commit() -> bool:
     return bool(os.environ.get("PRE_COMMIT") or os.environ.get("GIT_INDEX_FILE"))
 
 
-def _uncommitted(git: Git, prefix: PurePosixPath, paths: list[str], unknown: set[str] | frozenset[str] = frozenset()) -> list[Diagnostic]:
-    specs = _pathspecs(prefix, paths)
+def _uncommitted(git: Git, prefix: PurePosixPath, paths: list[str], unknown: set[str] | frozenset[str] = frozenset(),
+                 left_out: list[str] | None = None) -> list[Diagnostic]:
+    specs = _pathspecs(prefix, paths) + [s.replace(":(literal)", ":(exclude,literal)", 1) for s in _pathspecs(prefix, left_out or [])]
     staged_counts = _under_pre_commit()
     # -z: paths verbatim (no quoting); untracked files listed one by one; ignored files excluded.
     # --ignore-submodules=dirty: a submodule's own work tree is not inspected (its config is not ours to
