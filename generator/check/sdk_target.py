@@ -143,7 +143,8 @@ def _locked(lock_text: str | None, spec: Specifier) -> Version | None:
     # The SDK's blocks only (formats/uvlock.py): a full parse of a lock costs more than the rest of a run.
     if not lock_text:
         return None
-    for text in uvlock.UvLock("\n" + lock_text, None, []).versions(SDK_DISTRIBUTION):
+    lock = uvlock.parse(lock_text)
+    for text in lock.versions(SDK_DISTRIBUTION) if lock is not None else ():
         version = Version.parse(text)
         if version is not None and spec.contains(version):
             return version

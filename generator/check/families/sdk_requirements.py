@@ -11,6 +11,7 @@ from generator.check.registry import workspace_check
 from generator.check.sdk_target import Declared, Target, python_floor_breach, read_target
 from generator.core.diagnostics import Diagnostic, quoted
 from generator.core.workspace import Workspace
+from generator.formats import uvlock
 from generator.formats.toml_locate import TomlDoc
 
 
@@ -20,7 +21,7 @@ def rollout_target(ws: Workspace, folder: Path) -> Target:
     def compute() -> Target:
         pyprojects = [(folder / "pyproject.toml", ws.read_text(folder / "pyproject.toml")),
                       (ws.root / "pyproject.toml", ws.read_text(ws.root / "pyproject.toml"))]
-        return read_target(pyprojects, ws.read_text(folder / "uv.lock"))
+        return read_target(pyprojects, uvlock.read_in(ws, folder / "uv.lock"))
 
     return ws.memo(f"sdk-target:{folder}", compute)
 
@@ -35,7 +36,7 @@ def file_target(path: Path, requirement: str | None = None) -> Target:
         return target_for([Declared(parsed, path, None, None)] if parsed else [])
     pyproject = path.parent / "pyproject.toml"
     lock = path.parent / "uv.lock"
-    return read_target([(pyproject, _read(pyproject))], _read(lock))
+    return read_target([(pyproject, _read(pyproject))], uvlock.read(lock))
 
 
 def _read(path: Path) -> str | None:
