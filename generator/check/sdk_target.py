@@ -143,8 +143,9 @@ def _locked(lock_text: str | None, spec: Specifier) -> Version | None:
     # The SDK's blocks only (formats/uvlock.py): a full parse of a lock costs more than the rest of a run.
     if not lock_text:
         return None
-    lock = uvlock.parse(lock_text)
-    for text in lock.versions(SDK_DISTRIBUTION) if lock is not None else ():
+    # a text without uv's header still answers by block search, as it always did
+    lock = uvlock.parse(lock_text) or uvlock.UvLock("\n" + lock_text, None, [])
+    for text in lock.versions(SDK_DISTRIBUTION):
         version = Version.parse(text)
         if version is not None and spec.contains(version):
             return version

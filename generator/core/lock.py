@@ -1,7 +1,10 @@
 """One writer at a time per workspace (or `init` target), and staging folders a killed run left behind.
 
-`hold(path, what)` takes an exclusive, non-blocking `flock` on a lock file named after the real path
-(in the system's temporary folder, so nothing appears in the user's tree or `git status`); a second
+`hold(path, what)` takes an exclusive, non-blocking `flock` on a lock file named after the real path,
+in a folder of the user's own (``lock_folder``: ``$XDG_RUNTIME_DIR/osmosis-workspace``, else
+``~/.cache/osmosis-workspace/locks``; mode 0700, owned by the user, never a link), so nothing appears in
+the user's tree or `git status`, and no other local user can create the lock first and hold it (the
+shared temporary folder, with its predictable names, allowed exactly that); a second
 writer on the same workspace is refused with exit 2 and the first one's command. The kernel drops a
 flock when its process dies, `kill -9` included, so a lock never goes stale. On Windows the same
 lock file carries an `msvcrt.locking` byte lock, which the system also drops with the process (that
@@ -17,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -42,8 +46,60 @@ def _key(path: Path) -> str:
     return hashlib.sha256(os.path.realpath(path).encode("utf-8", "surrogatepass")).hexdigest()[:24]
 
 
+def lock_folder() -> Path:
+    """Where this user's lock files live: the runtime folder the system gives the user, else the cache."""
+    runtime = os.environ.get("XDG_RUNTIME_DIR") or ""
+    if os.path.isabs(runtime) and _private(runtime):
+        return Path(runtime) / "osmosis-workspace"
+    base = os.environ.get("XDG_CACHE_HOME") or ""
+    return (Path(base) if os.path.isabs(base) else Path.home() / ".cache") / "osmosis-workspace" / "locks"
+
+
 def lock_file(path: Path) -> Path:
-    return Path(tempfile.gettempdir()) / f"osmosis-lock-{_key(path)}"
+    return lock_folder() / f"lock-{_key(path)}"
+
+
+def _private(folder: str | Path) -> bool:
+    """Whether ``folder`` is a real folder (not a link) of this user's that nobody else may write."""
+    try:
+        info = os.lstat(folder)
+    except OSError:
+        return False
+    own = not hasattr(os, "getuid") or info.st_uid == os.getuid()
+    return stat.S_ISDIR(info.st_mode) and own and not info.st_mode & 0o022
+
+
+def _open_lock(lock_path: Path) -> int | None:
+    """The lock file opened for writing: made in a private folder, created exclusively when absent, never
+    through a link, and a regular file of this user's when it exists; None when that cannot be had."""
+    folder = lock_path.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    except OSError:
+        return None
+    if not _private(folder):
+        return None
+    flags = os.O_RDWR | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        dir_fd = os.open(folder, _DIR_FLAGS) if _DIR_FLAGS & getattr(os, "O_DIRECTORY", 0) else None
+    except OSError:
+        return None
+    try:
+        try:
+            fd = os.open(lock_path.name, flags | os.O_CREAT | os.O_EXCL, 0o600, dir_fd=dir_fd) if dir_fd is not None \
+                else os.open(lock_path, flags | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            fd = os.open(lock_path.name, flags, dir_fd=dir_fd) if dir_fd is not None else os.open(lock_path, flags)
+    except OSError:  # a link planted at the name (ELOOP), a folder there
+        return None
+    finally:
+        if dir_fd is not None:
+            os.close(dir_fd)
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode) or (hasattr(os, "getuid") and info.st_uid != os.getuid()):
+        os.close(fd)
+        return None
+    return fd
 
 
 def _try_lock(fd: int) -> bool:
@@ -72,10 +128,8 @@ def hold(path: Path, what: str) -> Iterator[None]:
         yield
         return
     lock_path = lock_file(path)
-    try:
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-                     | getattr(os, "O_BINARY", 0), 0o600)
-    except OSError:  # another user's lock file, a read-only /tmp: run unserialised rather than not at all
+    fd = _open_lock(lock_path)
+    if fd is None:  # a read-only home, a folder that is not ours: run unserialised rather than not at all
         yield
         return
     try:

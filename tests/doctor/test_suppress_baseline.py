@@ -143,6 +143,8 @@ def test_a_fixed_finding_leaves_a_stale_entry(errors, mini_ws, run, tmp_path):
     (b'{"findings": []}', "no \"osmosis-doctor-baseline\""),
     (b'{"osmosis-doctor-baseline": 1, "findings": [{"code": 1}]}', "entry 1 is not a finding"),
     (b"\xff\xfe", "not a baseline"),
+    (b"[" * 100_000 + b"]" * 100_000, "nested more than 100 deep"),  # was RecursionError, exit 3
+    (b'{"a": ' * 100_000 + b"1" + b"}" * 100_000, "nested more than 100 deep"),
 ])
 def test_a_bad_baseline_file_is_one_line_exit_2(errors, mini_ws, run, tmp_path, content, says):
     base = tmp_path / "b.json"
