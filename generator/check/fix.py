@@ -275,7 +275,12 @@ def _unreadable(ws: Workspace, err: PermissionError) -> bool:
 
 
 def _lines(data: bytes) -> list[str]:
-    return data.decode("utf-8", "replace").splitlines(keepends=True)
+    """The lines as git counts them: ended by \\n alone. str.splitlines also splits at a lone CR, form
+    feed, U+2028 and their kin, which made a patch git could not apply and not what --fix writes."""
+    text = data.decode("utf-8", "replace")
+    lines = [line + "\n" for line in text.split("\n")]
+    lines[-1] = lines[-1][:-1]  # what follows the last \\n: "" for a file ending in one
+    return lines if lines[-1] else lines[:-1]
 
 
 def _hunks(old: list[str], new: list[str], a: str, b: str) -> str:
