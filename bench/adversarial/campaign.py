@@ -31,6 +31,7 @@ import cases as casemod  # noqa: E402
 import git_and_output  # noqa: E402
 import lifecycle  # noqa: E402
 import round2  # noqa: E402
+import round3  # noqa: E402
 import templates  # noqa: E402
 import workspaces  # noqa: E402
 from cases import Case, Plan, Skip  # noqa: E402
@@ -38,13 +39,15 @@ from sandbox import MEMORY_LIMIT_MB, PY, Sandbox, content_view, diff, leftovers,
 
 # osmosis's own per-user cache, made on first use: the key that seals its undo journals (generator/core/journal.py)
 OWN_CACHE = {"new home/.cache", "new home/.cache/osmosis-workspace", "new home/.cache/osmosis-workspace/journal.key"}
-# and doctor's cache of findings (generator/check/cache.py): entries come, go and change
+# and doctor's cache of findings (generator/check/cache.py): entries come, go and change; and the
+# writers' lock files (generator/core/lock.py), when the environment names no XDG_RUNTIME_DIR
 DOCTOR_CACHE = "home/.cache/osmosis-workspace/doctor"
+LOCKS = "home/.cache/osmosis-workspace/locks"
 
 
 def _own_cache(change: str) -> bool:
     path = change.partition(" ")[2]
-    return change in OWN_CACHE or path == DOCTOR_CACHE or path.startswith(DOCTOR_CACHE + "/")
+    return change in OWN_CACHE or any(path == own or path.startswith(own + "/") for own in (DOCTOR_CACHE, LOCKS))
 
 COLUMNS = ("tracebacks", "hangs", "outside_writes", "code_ran", "data_lost", "leftovers", "inconsistent",
            "secrets_printed", "raw_output", "over_memory")
@@ -104,7 +107,7 @@ class Result:
 
 def all_cases(disk: bool, seed: int) -> list[Case]:
     return (templates.all_cases() + workspaces.all_cases() + lifecycle.all_cases(disk, seed) + round2.all_cases()
-            + git_and_output.all_cases())
+            + git_and_output.all_cases() + round3.all_cases())
 
 
 # Categories whose every case spends a minute or more building its input: a full run or --category only.
