@@ -201,14 +201,15 @@ def _run(target: Target, fn: Callable, ws: Workspace | None, display: str) -> li
     # One rule with doctor: nothing is read through a link out of the workspace (`data/x.csv ->
     # /proc/self/environ` would print a CI job's secrets as "column names"), nor, outside any
     # workspace, from a file the system generates.
-    if ws is not None and ws.outside(target.path) and target.kind != "config":  # a config says so itself (CFG)
+    # (a file in a tool's folder, named on the command line, is read: validate keeps no cache)
+    if ws is not None and ws.where(target.path) == "out" and target.kind != "config":  # a config says so itself (CFG)
         return [linked_out(target.kind, display)]
     if (generated := system_file(target.path)) is not None:
         return [linked_out(target.kind, display, f"leads to {generated}, a file the system generates; not read")]
     try:
         if target.kind == "config":
             found = list(fn(target.path, target.config_kind, ws, display)) + _config_secrets(target.path, ws, display)
-            if ws is not None and not ws.outside(target.path):
+            if ws is not None and ws.where(target.path) != "out":
                 from generator.check.families.gitsync import check_config_pins  # git only when asked
 
                 found += check_config_pins(ws, ws.root / display, target.config_kind)

@@ -229,9 +229,9 @@ class Workspace:
     def outside(self, path: Path) -> bool:
         """Whether ``path`` leads, through symlinks, out of the workspace (doctor never reads there: on an untrusted
         pull request a link could point at any file on the CI machine) or into a tool's folder (core/tool_folders.py)."""
-        return self._where(path) is not None
+        return self.where(path) is not None
 
-    def _where(self, path: Path) -> str | None:
+    def where(self, path: Path) -> str | None:
         """"out" or "tool" when ``path`` leads out or into a tool's folder; None inside."""
         try:
             real = self._resolved(path)
@@ -312,7 +312,7 @@ class Workspace:
 
     def unread_reason(self, path: Path) -> str:
         """Why read_text gave None for an existing file, for a finding's message."""
-        if (where := self._where(path)) is not None:
+        if (where := self.where(path)) is not None:
             return "links outside the workspace, so it was not read" if where == "out" else "lies in a tool's folder (.venv), so it was not read"
         if self._too_big(path):
             return f"is larger than {MAX_TEXT_BYTES} bytes, so it was not read"
@@ -322,7 +322,7 @@ class Workspace:
 
     def unread_hint(self, path: Path) -> str:
         """How to fix what unread_reason says."""
-        if (where := self._where(path)) is not None:
+        if (where := self.where(path)) is not None:
             return "Copy the file into the workspace and commit it, instead of linking to it." if where == "out" else "Keep your own files out of .venv."
         if self._too_big(path):
             return "Keep settings files small: move generated or bulk content out of it (datasets belong in data/)."
