@@ -42,6 +42,11 @@ ACCESS_SKIPPED = frozenset({".git", ".venv", "venv", "node_modules", "__pycache_
 MAX_ACCESS_ENTRIES = 50_000
 
 
+def _utf8_size_over(text: str, cap: int) -> bool:
+    """Whether ``text`` is over ``cap`` bytes as UTF-8 (as a file would be); over by length, not encoded."""
+    return len(text) > cap or len(text.encode("utf-8", "surrogatepass")) > cap
+
+
 def access_denied(path: Path) -> str | None:
     """The OS's reason when this process may not open ``path`` (a file, or a folder to list), or a
     folder on the way to it; None when it may, or when the path fails for another reason."""
@@ -268,10 +273,12 @@ class Workspace:
 
     def overlay(self, path: Path, text: str) -> None:
         """Have every check read ``text`` for ``path`` instead of the file: an editor's unsaved buffer
-        (`osmosis lsp`). ``path`` as the checks name it: under ``root``."""
+        (`osmosis lsp`). ``path`` as the checks name it: under ``root``. A buffer over MAX_TEXT_BYTES
+        is what a file that size is: unread, and reported as too big (a 3 MB buffer cost 440 MB parsed)."""
         self.overlays[path] = text
-        self._texts[path] = text.replace("\r\n", "\n")
-        self._reads.append(path)
+        self._texts[path] = None if self._too_big(path) else text.replace("\r\n", "\n")
+        if self._texts[path] is not None:
+            self._reads.append(path)
     def files_read(self) -> set[Path]:
         """The files this snapshot has read successfully so far (what "files checked" counts)."""
         return set(self._reads)
@@ -295,8 +302,9 @@ class Workspace:
             return compute()
         return self.units.recall(self, unit, inputs, extra, compute, codec)
 
-    @staticmethod
-    def _too_big(path: Path) -> bool:
+    def _too_big(self, path: Path) -> bool:
+        if path in self.overlays:  # an editor's buffer: its size, not the file's
+            return _utf8_size_over(self.overlays[path], MAX_TEXT_BYTES)
         try:
             return path.stat().st_size > MAX_TEXT_BYTES
         except OSError:
