@@ -183,3 +183,24 @@ def test_bodies_that_are_not_json_rpc_get_errors_over_stdio(tmp_path):
     errors = [(b.get("id"), b["error"]["code"]) for b in bodies if "error" in b]
     assert errors == [(None, -32700), (None, -32700), (3, -32600), (4, -32602)], bodies
     assert "Traceback" not in err and all(len(line) < 300 for line in err.splitlines())
+
+
+def test_an_entrypoint_buffer_over_the_cap_is_not_parsed(make_workspace):
+    """The entrypoint checks read open buffers through their own resolver (formats/pyast.py): the same cap."""
+    root = make_workspace()
+    main = root / "rollouts" / "multiply" / "main.py"
+    big = main.read_text() + "".join(f"x{i} = {i}\n" for i in range(330_000))
+
+    async def scenario():
+        client, _ = await started(root)
+        counting(client)
+        try:
+            uri = open_doc(client, main, big, language="python")
+            found = await diagnostics_for(client, uri)
+            return [(d.code, d.message) for d in found], peak_mb(client._server.pid)
+        finally:
+            await client.shutdown_session()
+
+    found, peak = asyncio.run(scenario())
+    assert any(f"larger than {MAX_TEXT_BYTES} bytes, so it was not read" in message for _, message in found), found
+    assert peak < 200, peak
