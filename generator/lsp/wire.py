@@ -94,19 +94,19 @@ def _is_request(message: Any) -> bool:
 def _why(err: BaseException) -> str:
     """The first thing cattrs found wrong, as `required field missing @ $.params.position`."""
     cause = err.__cause__
-    if cause is not None:
-        try:
-            from cattrs import transform_error
+    if cause is None:
+        return str(err)
+    from cattrs import transform_error
 
-            found = transform_error(cause, path="$")
-            if found:
-                what, _, where = found[0].partition(" @ ")
-                # cattrs names attributes (text_document); the client sent the wire's names (textDocument)
-                return f"{what} @ {re.sub(r'_([a-z])', lambda m: m.group(1).upper(), where)}" if where else what
-        except Exception:  # noqa: BLE001  not a cattrs error: its own words will do
-            pass
+    try:
+        found = transform_error(cause, path="$")
+    except Exception:  # noqa: BLE001  not an error cattrs can describe: its own words will do
+        found = []
+    if not found:
         return " ".join(str(cause).split())[:200]
-    return str(err)
+    what, _, where = found[0].partition(" @ ")
+    # cattrs names attributes (text_document); the client sent the wire's names (textDocument)
+    return f"{what} @ {re.sub(r'_([a-z])', lambda m: m.group(1).upper(), where)}" if where else what
 
 
 class Protocol(LanguageServerProtocol):

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import json
 import subprocess
-import sys
 import time
 import uuid
 from concurrent.futures import Future
@@ -21,7 +20,14 @@ from pathlib import Path
 import pytest
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
-from test_lsp_server import SERVER, TIMEOUT, counting, diagnostics_for, open_doc, started
+from test_lsp_server import (
+    SERVER,
+    TIMEOUT,
+    counting,
+    diagnostics_for,
+    open_doc,
+    started,
+)
 
 from generator.core.workspace import MAX_TEXT_BYTES
 

@@ -123,8 +123,6 @@ def test_the_helper_never_signals_our_own_group():
 
 def test_the_cli_preflight_with_a_timeout_leaves_nothing_running(tmp_path, marker):
     """End to end: `osmosis rehearse --timeout 3` on a Harbor-looking rollout, the preflight's import hanging."""
-    from generator.cli import app  # noqa: F401  (the CLI is importable: the subprocess below runs it)
-
     root = tmp_path / "ws"
     done = subprocess.run([sys.executable, "-m", "generator", "init", str(root), "--template", "blank", "--defaults",
                            "--data", "rollout_name=r"], capture_output=True, text=True, timeout=300,
