@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+KILL = getattr(signal, "SIGKILL", signal.SIGTERM)  # Windows has no SIGKILL (nor process groups: see stop)
 SWEEP_GRACE_S = 2.0   # what is left of a group gets this long after SIGTERM before SIGKILL
 TERM_GRACE_S = 5.0
 _TICK = 0.05
@@ -31,8 +32,8 @@ def start(argv: Sequence[str], cwd: Path, env: Mapping[str, str], stdout, stderr
 
 def signal_group(pgid: int, sig: int) -> bool:
     """Send ``sig`` to process group ``pgid``; False when no process of it is left (or it is not ours)."""
-    if pgid <= 1 or pgid == os.getpgid(0):
-        return False  # never our own group, never everyone
+    if not hasattr(os, "killpg") or pgid <= 1 or pgid == os.getpgid(0):
+        return False  # never our own group, never everyone (and on Windows, no groups to signal)
     try:
         os.killpg(pgid, sig)
         return True
@@ -46,7 +47,7 @@ def _group_alive(pgid: int) -> bool:
 
 def sweep(pgid: int, grace: float = SWEEP_GRACE_S) -> None:
     """End whatever is left of group ``pgid`` after its leader: SIGTERM, a grace, SIGKILL."""
-    for sig in (signal.SIGTERM, signal.SIGKILL):
+    for sig in (signal.SIGTERM, KILL):
         if not signal_group(pgid, sig):
             return
         deadline = time.monotonic() + grace
@@ -59,7 +60,10 @@ def stop(process: subprocess.Popen, steps: Sequence[tuple[int, float]]) -> None:
     for sig, grace in steps:
         if process.poll() is not None:
             break
-        signal_group(process.pid, sig)
+        if hasattr(os, "killpg"):
+            signal_group(process.pid, sig)
+        else:  # Windows: the child alone, as Popen can end it
+            process.terminate()
         try:
             process.wait(timeout=grace)
         except subprocess.TimeoutExpired:
@@ -94,7 +98,7 @@ def run(argv: Sequence[str], cwd: Path, env: Mapping[str, str], timeout: float) 
         except subprocess.TimeoutExpired:
             timed_out = True
         finally:  # a timeout, or Ctrl-C while waiting: nothing of the group stays behind
-            stop(process, ((signal.SIGTERM, TERM_GRACE_S), (signal.SIGKILL, TERM_GRACE_S)))
+            stop(process, ((signal.SIGTERM, TERM_GRACE_S), (KILL, TERM_GRACE_S)))
         out.seek(0)
         err.seek(0)
         return Finished(None if timed_out else process.returncode, out.read(), err.read(), timed_out)

@@ -100,7 +100,7 @@ def _end_recorded_server(run_dir: Path) -> None:
 
 def stop(process: subprocess.Popen, run_dir: Path) -> None:
     """SIGINT as a Ctrl-C would, then SIGTERM, then SIGKILL, then what is left of the group; then the recorded server."""
-    children.stop(process, ((signal.SIGINT, STOP_GRACE_S), (signal.SIGTERM, KILL_GRACE_S), (signal.SIGKILL, KILL_GRACE_S)))
+    children.stop(process, ((signal.SIGINT, STOP_GRACE_S), (signal.SIGTERM, KILL_GRACE_S), (children.KILL, KILL_GRACE_S)))
     _end_recorded_server(run_dir)
 
 
