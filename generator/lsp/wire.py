@@ -134,6 +134,10 @@ class Protocol(LanguageServerProtocol):
             else:
                 logger.warning("ignored a message that is not JSON-RPC 2.0")
             return
+        if self._shutdown and _is_request(message) and getattr(message, "method", "") != "exit":
+            # pygls drops these silently; LSP says a request after `shutdown` is an InvalidRequest
+            self.refuse(_request_id(message), JsonRpcInvalidRequest(), f"{message.method}: the server is shutting down")
+            return
         super().handle_message(message)
 
     def parse_failed(self, err: BaseException) -> bool:

@@ -210,3 +210,14 @@ def test_an_entrypoint_buffer_over_the_cap_is_not_parsed(make_workspace):
     found, peak = asyncio.run(scenario())
     assert any(f"larger than {MAX_TEXT_BYTES} bytes, so it was not read" in message for _, message in found), found
     assert peak < 200, peak
+
+
+def test_a_request_after_shutdown_gets_an_error(tmp_path):
+    hover = {"jsonrpc": "2.0", "id": 5, "method": "textDocument/hover", "params": {
+        "textDocument": {"uri": (tmp_path / "x.toml").as_uri()}, "position": {"line": 0, "character": 0}}}
+    data = (INITIALIZE + frame({"jsonrpc": "2.0", "id": 4, "method": "shutdown"}) + frame(hover)
+            + frame({"jsonrpc": "2.0", "method": "exit"}))
+    code, bodies, err, _ = talk(data, tmp_path)
+    answered = {b["id"]: b for b in bodies if "id" in b}
+    assert set(answered) == {1, 4, 5}, bodies
+    assert answered[5]["error"]["code"] == -32600 and "shutting down" in answered[5]["error"]["message"]
