@@ -32,6 +32,7 @@ import git_and_output  # noqa: E402
 import lifecycle  # noqa: E402
 import round2  # noqa: E402
 import round3  # noqa: E402
+import round3_lsp_rehearse  # noqa: E402
 import templates  # noqa: E402
 import workspaces  # noqa: E402
 from cases import Case, Plan, Skip  # noqa: E402
@@ -107,7 +108,7 @@ class Result:
 
 def all_cases(disk: bool, seed: int) -> list[Case]:
     return (templates.all_cases() + workspaces.all_cases() + lifecycle.all_cases(disk, seed) + round2.all_cases()
-            + git_and_output.all_cases() + round3.all_cases())
+            + git_and_output.all_cases() + round3.all_cases() + round3_lsp_rehearse.all_cases())
 
 
 # Categories whose every case spends a minute or more building its input: a full run or --category only.

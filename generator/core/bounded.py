@@ -212,3 +212,21 @@ def value_error_message(err: ValueError, text: str) -> str:
     line = text.count("\n", 0, match.start()) + 1
     column = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
     return f"a number of more than 4,300 digits, more than Python reads (at line {line}, column {column})"
+
+
+def utf8_size_over(text: str, cap: int) -> bool:
+    """Whether ``text`` is over ``cap`` bytes as UTF-8 (as a file would be); over by length, not encoded."""
+    return len(text) > cap or len(text.encode("utf-8", "surrogatepass")) > cap
+
+
+def first_bad_utf8(path: Path) -> tuple[int, int] | None:
+    """(line, column), 1-based, of the first byte of ``path`` that is not UTF-8; None if all are."""
+    try:
+        data = path.read_bytes()
+        data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        start = err.start
+        return data.count(b"\n", 0, start) + 1, start - (data.rfind(b"\n", 0, start) + 1) + 1
+    except OSError:
+        return None
+    return None

@@ -14,7 +14,7 @@ from pathlib import Path
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from generator.core.bounded import toml_loads
+from generator.core.bounded import toml_loads, utf8_size_over
 from generator.core.paths import is_dir, is_file, rglob_files
 from generator.core.tool_folders import PRUNED, tool_folders
 
@@ -67,19 +67,6 @@ def listing(folder: Path) -> list[Path]:
 
 def permission_hint(is_folder: bool) -> str:
     return FOLDER_PERMISSIONS_HINT if is_folder else FILE_PERMISSIONS_HINT
-
-
-def first_bad_utf8(path: Path) -> tuple[int, int] | None:
-    """(line, column), 1-based, of the first byte of ``path`` that is not UTF-8; None if all are."""
-    try:
-        data = path.read_bytes()
-        data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        start = err.start
-        return data.count(b"\n", 0, start) + 1, start - (data.rfind(b"\n", 0, start) + 1) + 1
-    except OSError:
-        return None
-    return None
 
 
 T = TypeVar("T")
@@ -276,10 +263,12 @@ class Workspace:
 
     def overlay(self, path: Path, text: str) -> None:
         """Have every check read ``text`` for ``path`` instead of the file: an editor's unsaved buffer
-        (`osmosis lsp`). ``path`` as the checks name it: under ``root``."""
+        (`osmosis lsp`). ``path`` as the checks name it: under ``root``. A buffer over MAX_TEXT_BYTES
+        is what a file that size is: unread, and reported as too big (a 3 MB buffer cost 440 MB parsed)."""
         self.overlays[path] = text
-        self._texts[path] = text.replace("\r\n", "\n")
-        self._reads.append(path)
+        self._texts[path] = None if self._too_big(path) else text.replace("\r\n", "\n")
+        if self._texts[path] is not None:
+            self._reads.append(path)
     def files_read(self) -> set[Path]:
         """The files this snapshot has read successfully so far (what "files checked" counts)."""
         return set(self._reads)
@@ -303,8 +292,9 @@ class Workspace:
             return compute()
         return self.units.recall(self, unit, inputs, extra, compute, codec)
 
-    @staticmethod
-    def _too_big(path: Path) -> bool:
+    def _too_big(self, path: Path) -> bool:
+        if path in self.overlays:  # an editor's buffer: its size, not the file's
+            return utf8_size_over(self.overlays[path], MAX_TEXT_BYTES)
         try:
             return path.stat().st_size > MAX_TEXT_BYTES
         except OSError:

@@ -16,7 +16,7 @@ from pathlib import Path
 from generator.core.paths import is_file, is_inside, real_path
 from generator.core.tool_folders import in_tool_folder_of
 from generator.formats.pyparse import (  # noqa: F401  Module, ParseError: re-exported, the checks name them from here
-    MAX_SOURCE_BYTES, Module, ParseError, _FromImport, _Import, parse_file, parse_source,
+    MAX_SOURCE_BYTES, Module, ParseError, _FromImport, _Import, parse_buffer, parse_file, parse_source,
 )
 
 # The SDK classes our checks care about, and the method each one leaves abstract.
@@ -96,7 +96,7 @@ class Resolver:
             key = self._real[path] = real_path(path)
         if key not in self._modules:
             text = self._overlays.get(key)
-            self._modules[key] = parse_file(path) if text is None else parse_source(text, path)
+            self._modules[key] = parse_file(path) if text is None else parse_buffer(text, path)
         return self._modules[key]
 
     def _inside(self, path: Path) -> bool:

@@ -103,6 +103,13 @@ def parse_file(path: Path) -> Module:
     return parse_source(source, path)
 
 
+def parse_buffer(text: str, path: Path) -> Module:
+    """An editor's unsaved text for ``path`` (`osmosis lsp`), held to the cap its file would be."""
+    if len(text) > MAX_SOURCE_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_SOURCE_BYTES:
+        return Module(path, None, ParseError(f"is larger than {MAX_SOURCE_BYTES} bytes, so it was not read", None, None))
+    return parse_source(text, path)
+
+
 def _collect_bindings(module: Module, body: list[ast.stmt]) -> None:
     """Record what each top-level name is bound to, in order, so the last binding wins.
 

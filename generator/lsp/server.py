@@ -18,7 +18,8 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from generator import __version__
-from generator.lsp import convert
+from generator.core.errors import UserError
+from generator.lsp import convert, wire
 from generator.lsp.session import Checked, Session, path_uri
 
 SETTLE = 0.4  # seconds of no typing before an edited buffer is checked
@@ -26,7 +27,8 @@ SETTLE = 0.4  # seconds of no typing before an edited buffer is checked
 
 class OsmosisServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("osmosis", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Full)
+        super().__init__("osmosis", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Full,
+                         protocol_cls=wire.Protocol)
         self.session = Session()
         self.published: dict[Path, set[str]] = {}  # root -> the URIs holding our diagnostics
         self.shown: dict[str, list[tuple[types.Diagnostic, str]]] = {}  # uri -> (diagnostic, code)
@@ -57,6 +59,11 @@ class OsmosisServer(LanguageServer):
             self.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(uri=uri, diagnostics=[d for d, _ in pairs]))
         self.published[checked.root] = {uri for uri, pairs in now.items() if pairs}
+
+    def report_server_error(self, error: Exception, source) -> None:
+        if isinstance(self.protocol, wire.Protocol) and self.protocol.parse_failed(error):
+            return  # answered with a ParseError: no pop-up for what the client sent wrong
+        super().report_server_error(error, source)
 
     def settle_then_check(self, uri: str) -> None:
         if (task := self.pending.pop(uri, None)) is not None:
@@ -97,6 +104,15 @@ async def did_save(ls: OsmosisServer, params: types.DidSaveTextDocumentParams) -
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: OsmosisServer, params: types.DidCloseTextDocumentParams) -> None:
     ls.session.buffers.pop(params.text_document.uri, None)  # its findings stay: they are the file's
+
+
+@server.feature(wire.SKIPPED)
+def skipped(ls: OsmosisServer, params) -> None:
+    size = getattr(params, "bytes", None) or 0
+    ls.window_show_message(types.ShowMessageParams(
+        types.MessageType.Warning,
+        f"osmosis: a message of {size // (1024 * 1024)} MB from the editor was skipped (over the "
+        f"{wire.MAX_MESSAGE // (1024 * 1024)} MB limit); a document that large is not checked"))
 
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)
@@ -146,6 +162,8 @@ class _OneLine(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         record.exc_info, record.exc_text, record.stack_info = None, None, None
+        # pygls puts a formatted traceback into some messages themselves: the first line says it
+        record.msg, record.args = record.getMessage().split("\n", 1)[0], None
         return super().format(record).replace("\n", " ")
 
 
@@ -154,6 +172,8 @@ def serve() -> None:
     handler.setFormatter(_OneLine("osmosis lsp: %(message)s"))
     logging.basicConfig(level=logging.WARNING, handlers=[handler], force=True)
     try:
-        server.start_io()
+        server.start_io(stdin=wire.Frames(sys.stdin.buffer))
+    except wire.FrameRefused as err:
+        raise UserError(str(err)) from None
     finally:
         sys.stdout = open(os.devnull, "w")  # pygls closed the real one on exit; the CLI's last flush must not fail

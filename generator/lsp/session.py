@@ -3,7 +3,8 @@ over a workspace snapshot with those buffers laid over the files.
 
 The checks are doctor's own (`check.doctor.diagnose`, settings and suppressions included); the only
 difference is the snapshot: an open document's unsaved text is what configs, entrypoints and
-suppression comments are read from. Skills and datasets are read from disk, so their findings
+suppression comments are read from, under doctor's size cap (`Workspace.overlay`: a buffer over
+2 MB is reported unread, as the file would be). Skills and datasets are read from disk, so their findings
 follow the saved file.
 """
 
@@ -14,8 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
+from generator.core.bounded import Unreadable, read_capped
 from generator.core.diagnostics import Diagnostic
-from generator.core.workspace import NotAWorkspace, Workspace
+from generator.core.workspace import MAX_TEXT_BYTES, NotAWorkspace, Workspace
 
 
 def uri_path(uri: str) -> Path | None:
@@ -94,10 +96,11 @@ class Session:
         path = uri_path(uri)
         if uri not in self.buffers or path is None:
             return False
-        try:
-            return path.read_bytes().decode("utf-8").replace("\r\n", "\n") != self.buffers[uri].replace("\r\n", "\n")
-        except (OSError, UnicodeDecodeError):
+        try:  # bounded as doctor reads: a FIFO or a 1 GB file there must not block or fill memory
+            on_disk = read_capped(path, MAX_TEXT_BYTES).decode("utf-8")
+        except (Unreadable, UnicodeDecodeError):
             return True
+        return on_disk.replace("\r\n", "\n") != self.buffers[uri].replace("\r\n", "\n")
 
     def fixes(self, root: Path, code: str) -> list:
         """The safe fixes of ``code`` in ``root``'s workspace as it is on disk (`check.fix.Fix`)."""

@@ -1,10 +1,11 @@
 """The environment `eval run` and the rollout get: no real key, no real endpoint, only the scripted model.
 
-Safe by construction: every variable that names a credential, a provider, a model endpoint or a
-telemetry sink is dropped from what the user's shell holds, then the OpenAI-compatible base URLs
-point at the scripted model on 127.0.0.1 and the keys a config requires get dummy values. What stays
-is what running needs: PATH, HOME, locale, temp dirs, uv's and pip's own settings (the env sync
-reaches the package index the user's setup names, nothing else).
+Safe by construction: an allowlist. Of what the user's shell holds, only what running needs passes
+(PATH, HOME, locale, temp dirs, pyenv, uv's and pip's own settings, proxies and CA bundles, so the
+environment sync reaches the package index the user's setup names); everything else, whatever its name
+(`CI_JOB_JWT_V2`, `GITLAB_PAT`, `AUTHORIZATION`, `SENTRY_DSN`, a provider's key), stays behind. Then
+the OpenAI-compatible base URLs point at the scripted model on 127.0.0.1 and the keys a config
+requires get dummy values. docs/rehearse.md ("Money and secrets") lists what passes.
 """
 
 from __future__ import annotations
@@ -14,28 +15,25 @@ from collections.abc import Iterable, Mapping
 
 DUMMY_KEY = "sk-osmosis-rehearse-not-a-real-key"
 
-# A name containing one of these words holds a credential, whoever reads it.
-_SECRET_WORDS = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|_AUTH|COOKIE|SESSION)", re.IGNORECASE)
-# Providers, model gateways, observability sinks and agent frameworks: any of their variables can
-# point a client somewhere (a base URL, a region, a project) and is dropped, not just the keys.
-_PROVIDER_PREFIXES = (
-    "OPENAI", "AZURE", "ANTHROPIC", "CLAUDE", "GEMINI", "GOOGLE", "VERTEX", "GCLOUD", "AWS", "BEDROCK",
-    "SAGEMAKER", "COHERE", "MISTRAL", "GROQ", "TOGETHER", "TOGETHERAI", "FIREWORKS", "DEEPSEEK", "XAI",
-    "OPENROUTER", "CEREBRAS", "HF", "HUGGINGFACE", "HUGGING_FACE", "WANDB", "OSMOSIS", "DAYTONA",
-    "LITELLM", "OLLAMA", "VLLM", "HOSTED_VLLM", "PERPLEXITY", "PERPLEXITYAI", "REPLICATE", "ANYSCALE",
-    "DATABRICKS", "WATSONX", "NVIDIA", "NVIDIA_NIM", "SAMBANOVA", "LANGFUSE", "LANGSMITH", "LANGCHAIN",
-    "HELICONE", "CURSOR", "MSWEA", "JUDGE", "OTEL", "OPIK", "BRAINTRUST", "ARIZE", "PHOENIX", "LOGFIRE",
-    "STRANDS", "AGENTOPS", "MODAL", "E2B", "OPENSANDBOX", "DOCKER", "CLOUDFLARE", "CF", "TAVILY",
-    "SERPER", "SERPAPI", "EXA", "FIRECRAWL", "GITHUB", "GH", "GITLAB", "SLACK", "DASHSCOPE", "MOONSHOT",
-    "ZHIPU", "VOYAGE", "JINA", "AI21", "ALEPH_ALPHA", "NLP_CLOUD", "BASETEN", "PREDIBASE", "FRIENDLIAI",
-    "LAMBDA", "NEBIUS", "NOVITA", "HYPERBOLIC", "FEATHERLESS", "GALADRIEL", "INFINITY", "LM_STUDIO",
-    "LLAMA", "MODELSCOPE", "QWEN", "VOLCENGINE", "SNOWFLAKE", "TRITON", "XINFERENCE", "CLARIFAI",
-)
-_PROVIDER = re.compile(rf"^({'|'.join(_PROVIDER_PREFIXES)})(_|$)", re.IGNORECASE)
-# Endpoints under any name: FOO_BASE_URL, FOO_API_BASE, FOO_ENDPOINT, FOO_HOST.
-_ENDPOINT = re.compile(r"(BASE_URL|API_BASE|_ENDPOINT|_API_HOST|_API_URL)$", re.IGNORECASE)
-# Kept although a word above matches: how uv and pip reach the package index the user set up.
-_KEEP = re.compile(r"^(UV_|PIP_|SSL_CERT_|REQUESTS_CA_BUNDLE$|CURL_CA_BUNDLE$)", re.IGNORECASE)
+# Passed by exact name (Python's os.environ on Windows holds them in upper case).
+_PASS_NAMES = frozenset({
+    # the process: where programs are, who and where the user is, the terminal, the time zone
+    "PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "TZ", "LANG", "LANGUAGE", "LD_LIBRARY_PATH",
+    "TMPDIR", "TEMP", "TMP",
+    # Windows: without these a Python there cannot open a socket or find its profile
+    "SYSTEMROOT", "SYSTEMDRIVE", "WINDIR", "COMSPEC", "PATHEXT", "USERPROFILE", "APPDATA", "LOCALAPPDATA",
+    "PROGRAMDATA", "PROGRAMFILES", "NUMBER_OF_PROCESSORS", "PROCESSOR_ARCHITECTURE",
+    # Python's own output settings (never PYTHONPATH/PYTHONHOME: they would change what the rollout imports)
+    "PYTHONIOENCODING", "PYTHONUTF8", "PYTHONDONTWRITEBYTECODE",
+    # how uv and pip reach the index: proxies and CA bundles
+    "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "all_proxy", "no_proxy",
+    "SSL_CERT_FILE", "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "NIX_SSL_CERT_FILE",
+})
+# Passed by prefix: locale categories, pyenv (which Python `python3.12` is), XDG folders (uv's cache),
+# uv's and pip's settings (index URLs, cache, offline, the Python to use).
+_PASS_PREFIX = re.compile(r"^(LC_|PYENV|XDG_|UV_|PIP_)")
+# ...but not a credential under those prefixes (`UV_INDEX_<NAME>_PASSWORD`, `UV_PUBLISH_TOKEN`).
+_SECRET_WORDS = re.compile(r"(PASSWORD|PASSWD|TOKEN|SECRET|CREDENTIAL)", re.IGNORECASE)
 
 # Where the scripted model is reached, for every OpenAI-compatible client the SDK or a rollout uses.
 _BASE_URL_NAMES = ("OPENAI_BASE_URL", "OPENAI_API_BASE", "HOSTED_VLLM_API_BASE", "JUDGE_BASE_URL")
@@ -52,17 +50,22 @@ _QUIET = {
 _LOCAL = "127.0.0.1,localhost,::1"
 
 
+def passed(name: str) -> bool:
+    """True for a variable of the user's the children may inherit (the allowlist)."""
+    if name in _PASS_NAMES:
+        return True
+    return bool(_PASS_PREFIX.match(name)) and not _SECRET_WORDS.search(name)
+
+
 def dropped(name: str) -> bool:
     """True for a variable the children must not inherit."""
-    if _KEEP.match(name) and not re.search(r"(PASSWORD|TOKEN)", name, re.IGNORECASE):
-        return False
-    return bool(_SECRET_WORDS.search(name) or _PROVIDER.match(name) or _ENDPOINT.search(name))
+    return not passed(name)
 
 
 def child_env(user_env: Mapping[str, str], base_url: str, required_secrets: Iterable[str] = (),
               extra: Mapping[str, str] | None = None) -> dict[str, str]:
     """The environment for `eval run` (and so for the rollout server it starts)."""
-    env = {k: v for k, v in user_env.items() if not dropped(k) and k not in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME")}
+    env = {k: v for k, v in user_env.items() if passed(k)}
     env.update(_QUIET)
     for name in _BASE_URL_NAMES:
         env[name] = base_url

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 
 from generator.core.paths import is_file
+from generator.rehearse import children
 from generator.rehearse.outcome import first_traceback
 
 # Run in the rollout's environment: the SDK's loader, as submit and eval run import an entrypoint.
@@ -58,13 +58,13 @@ def run_preflight(root: Path, sdk: Path, rollout: str, entrypoint: str, env: Map
              ("the SDK's import of the entrypoint",
               [uv, "run", "--no-sync", "--project", str(project), "python", "-c", _PROBE, str(project), entrypoint]))
     for label, argv in steps:
+        # Its own process group, ended whole: uv's `python` child must not outlive a timeout (issue 28).
         try:
-            done = subprocess.run(argv, cwd=root, env=child, capture_output=True, text=True, timeout=timeout,
-                                  stdin=subprocess.DEVNULL, errors="replace")
-        except subprocess.TimeoutExpired:
-            return False, f"{label} did not finish within {timeout:.0f} s"
+            done = children.run(argv, root, child, timeout)
         except OSError as err:
             return False, f"{label} could not start: {err.strerror or err}"
+        if done.timed_out:
+            return False, f"{label} did not finish within {timeout:.0f} s"
         if done.returncode != 0:
             return False, f"{label} failed: {_why(done.stderr or done.stdout, root)}"
     backend = next((line[len("backend:"):] for line in done.stdout.splitlines() if line.startswith("backend:")), "")

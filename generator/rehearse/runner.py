@@ -23,6 +23,7 @@ from pathlib import Path
 
 from generator.core.errors import UserError
 from generator.core.paths import is_file
+from generator.rehearse import children
 
 STOP_GRACE_S = 20.0      # the SDK stops its server and writes its results on SIGINT
 KILL_GRACE_S = 5.0
@@ -87,13 +88,6 @@ def eval_argv(sdk: Path, config_rel: str, dataset: Path, cases: int, output_root
             "--max-in-flight", str(min(cases, 8)), "--yes"]
 
 
-def _signal_group(process: subprocess.Popen, sig: int) -> None:
-    try:
-        os.killpg(process.pid, sig)
-    except (ProcessLookupError, PermissionError, OSError):
-        pass
-
-
 def _end_recorded_server(run_dir: Path) -> None:
     """The rollout server the SDK recorded, if it outlived the SDK: its process group is ended."""
     try:
@@ -101,25 +95,12 @@ def _end_recorded_server(run_dir: Path) -> None:
         pgid = int(state["pgid"])
     except (OSError, ValueError, KeyError, TypeError):
         return
-    if pgid > 1 and pgid != os.getpgid(0):
-        for sig in (signal.SIGTERM, signal.SIGKILL):
-            try:
-                os.killpg(pgid, sig)
-            except (ProcessLookupError, PermissionError, OSError):
-                return
-            time.sleep(1.0)
+    children.sweep(pgid)
 
 
 def stop(process: subprocess.Popen, run_dir: Path) -> None:
-    """SIGINT as a Ctrl-C would, then SIGTERM, then SIGKILL; then the recorded server."""
-    for sig, grace in ((signal.SIGINT, STOP_GRACE_S), (signal.SIGTERM, KILL_GRACE_S), (signal.SIGKILL, KILL_GRACE_S)):
-        if process.poll() is not None:
-            break
-        _signal_group(process, sig)
-        try:
-            process.wait(timeout=grace)
-        except subprocess.TimeoutExpired:
-            continue
+    """SIGINT as a Ctrl-C would, then SIGTERM, then SIGKILL, then what is left of the group; then the recorded server."""
+    children.stop(process, ((signal.SIGINT, STOP_GRACE_S), (signal.SIGTERM, KILL_GRACE_S), (children.KILL, KILL_GRACE_S)))
     _end_recorded_server(run_dir)
 
 
@@ -135,8 +116,7 @@ def run_eval(argv: list[str], cwd: Path, env: Mapping[str, str], run_dir: Path, 
     # Unnamed temporary files, outside the workspace: the SDK's output can be larger than a pipe holds.
     with tempfile.TemporaryFile("w+", encoding="utf-8") as out, tempfile.TemporaryFile("w+", encoding="utf-8") as err:
         try:
-            process = subprocess.Popen(argv, cwd=cwd, env=dict(env), stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-                                       start_new_session=True)
+            process = children.start(argv, cwd, env, out, err)
         except OSError as error:
             raise UserError(f"cannot start {argv[0]}: {error.strerror or error}", hint=NO_SDK_HINT) from None
         timed_out = interrupted = False
@@ -157,6 +137,9 @@ def run_eval(argv: list[str], cwd: Path, env: Mapping[str, str], run_dir: Path, 
         except KeyboardInterrupt:
             interrupted = True
             stop(process, run_dir)
+        else:
+            if not (timed_out or stopped):
+                stop(process, run_dir)  # it ended by itself: nothing it started stays (the group, the recorded server)
         out.seek(0)
         err.seek(0)
         stdout, stderr = out.read(), err.read()

@@ -68,3 +68,30 @@ def test_the_users_keys_and_endpoints_never_reach_the_rollout(tmp_path):
     assert trap.hits == 0, "a connection went to the stand-in for the outside world"
     logs = (ws / ".osmosis" / "evals" / "rehearse" / "spy" / "logs.txt").read_text()
     assert REAL_LOOKING not in logs
+
+
+# Issue 28 point 10: credentials under names no denylist word matched reached the rollout.
+UNLISTED = {"CI_JOB_JWT_V2": "eyJhbGciOiJSUzI1NiJ9.ci-job-jwt-canary", "GITLAB_PAT": "glpat-canary0123456789",
+            "AUTHORIZATION": "Bearer canary-authorization", "SENTRY_DSN": "https://canary@o1.ingest.sentry.io/1",
+            "DATABASE_URL": "postgres://user:canary-db@db.internal/x"}
+
+
+def test_a_fresh_multiply_workspace_rehearses_green_and_no_unlisted_credential_arrives(tmp_path):
+    ws = tmp_path / "ws"
+    assert CliRunner().invoke(app, ["init", str(ws), "--template", "multiply", "--defaults",
+                                    "--data", "rollout_name=mul"]).exit_code == 0
+    synced(ws)
+    seen = tmp_path / "rollout-env.json"
+    main = ws / "rollouts" / "mul" / "main.py"
+    text = main.read_text(encoding="utf-8")
+    # The rollout server's module records the environment it was started with, as any code could.
+    main.write_text(text.replace("from __future__ import annotations\n",
+                                 "from __future__ import annotations\n\nimport json as _j, os as _o\n\n"
+                                 f"open({str(seen)!r}, 'w').write(_j.dumps(dict(_o.environ)))\n", 1), encoding="utf-8")
+    code, report, stderr = rehearse(ws, "--rows", "0-1", env={"UV_OFFLINE": "1", **UNLISTED})
+    assert report is not None, stderr[-3000:]
+    assert code == 0, report
+    rollout_env = json.loads(seen.read_text())
+    assert not set(UNLISTED) & set(rollout_env), sorted(set(UNLISTED) & set(rollout_env))
+    assert not [v for v in UNLISTED.values() if v in json.dumps(rollout_env)]
+    assert rollout_env["OPENAI_BASE_URL"].startswith("http://127.0.0.1:") and rollout_env["HOME"]

@@ -31,7 +31,8 @@ from generator.core.diagnostics import Diagnostic, Severity, quoted, with_articl
 from generator.core.suggest import did_you_mean
 from generator.core.schemas import CONFIG_KINDS, load_schema
 from generator.core.schemas.evaluate import Violation, violations
-from generator.core.workspace import NOT_UTF8, Workspace, first_bad_utf8
+from generator.core.bounded import first_bad_utf8
+from generator.core.workspace import NOT_UTF8, Workspace
 from generator.formats.toml_locate import TomlDoc
 
 # -- one file (osmosis validate) ----------------------------------------------------------------
