@@ -58,6 +58,7 @@ def test_workspace_required_is_never_said_to_mean_a_missing_folder():
 
 def test_the_skills_say_to_run_ruff_and_how_to_test_a_grader():
     create = (REPO / "skills/create-rollouts/SKILL.md").read_text(encoding="utf-8")
-    assert "uv run ruff format rollouts/" in create and "uv run ruff check rollouts/" in create
+    # `--with`: the platform template's root and rollouts do not list ruff or pytest (issue 29)
+    assert "uv run --with ruff ruff format rollouts/" in create and "uv run --with ruff ruff check rollouts/" in create
     assert "GraderContext(label=" in create and "RolloutSample(messages=" in create
     assert (REPO / "templates/multiply/template/rollouts/{{ rollout_name }}/tests/test_grader.py.jinja").is_file()
