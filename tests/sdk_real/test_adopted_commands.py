@@ -92,3 +92,15 @@ def test_each_prescribed_uv_run_command_works_there(adopted, shape, monkeypatch)
         assert done.returncode == 0, output[-3000:]
     else:  # a linter ran: clean (0) or findings (1), never a missing tool (2 and up)
         assert done.returncode in (0, 1) and re.search(r"formatted|All checks passed|Found \d+ error", output), output[-3000:]
+
+
+def test_the_benchmark_reference_is_a_config_the_sdk_submits(adopted):
+    """The working example stays one: osmosis-ai's own loader (what `benchmark submit` reads) takes it."""
+    if __import__("os").environ.get(h.SKIP_VAR) == "1":
+        pytest.skip(f"{h.SKIP_VAR}=1: the real-SDK tests were switched off for this run")
+    code = ("from pathlib import Path; from osmosis_ai.platform.cli.benchmark_config import load_benchmark_submit_config as f; "
+            "c = f(Path('configs/benchmark/default.toml')); print(c.experiment.benchmark, c.tasks.task_set, len(c.agents))")
+    done = subprocess.run([h.uv_binary(), "run", "python", "-c", code], cwd=adopted, capture_output=True, text=True,
+                          timeout=1800, env=h.uv_environment(h.find_python312()))
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.split() == ["terminal-bench-2-1", "None", "1"]
