@@ -224,3 +224,18 @@ def test_what_the_guidance_prescribes_exists_in_the_platforms_workspace(adopted)
     assert "uv run --with ruff ruff format" in text and "--with pytest pytest rollouts/" in text
     assert "grading.py" not in (adopted / "AGENTS.md").read_text().split("## Layout", 1)[1].split("```", 2)[1].split(
         "`osmosis rollout new`", 1)[0]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ('{"overwriteManaged": "pyproject.toml"}', "overwriteManaged must be a list"),
+    ("{" * 100_000, "is not valid JSON"),
+    ('{"additive": ["' + "*" * 5000 + '"]}', "at most 1024"),
+])
+def test_a_broken_record_is_one_line_and_exit_2(tmp_path, text, expected):
+    ws = tmp_path / "ws"
+    assert cli("init", ws, "--defaults").exit_code == 0
+    (ws / ".osmosis" / "update.json").write_text(text)
+    commit_all(ws, "oops")
+    result = cli("update", ws, "--dry-run")
+    assert result.exit_code == 2 and expected in result.output and ".osmosis/update.json" in result.output
+    assert "Traceback" not in result.output
