@@ -18,7 +18,7 @@ def register(app: typer.Typer) -> None:
         conflict: str = typer.Option("inline", "--conflict", help="How to show conflicts: inline (conflict markers in the file) or rej (your file kept, <file>.rej beside it)."),
         trust: bool = typer.Option(False, "--trust", help="Allow a non-bundled template's tasks, migrations and Jinja extensions."),
         dry_run: bool = typer.Option(False, "--dry-run", help="Change nothing; print what each file would get: new, unchanged, replaced, merged, conflict, left alone."),
-        adopt: bool = typer.Option(False, "--adopt", help="Take over a workspace `osmosis init` did not make (e.g. a copy of the platform's template): record a base, add what is missing; rollouts untouched."),
+        adopt: bool = typer.Option(False, "--adopt", help="Take over a workspace `osmosis init` did not make (e.g. a copy of the platform's template): replaces the files its .osmosis/template.json manages (AGENTS.md, CLAUDE.md, configs/AGENTS.md, configs/*/default.toml, the skills) with osmosis's versions, keeps pyproject.toml, uv.lock, README.md, .gitignore, .env.example and .github/ as they are, adds what is missing (schemas, the answers file, .osmosis/update.json) and records the base; rollouts, data and your configs untouched. Needs a clean tree; preview with --dry-run."),
         verbose: bool = typer.Option(False, "--verbose", "-v", help="Also list the files that stay unchanged."),
     ) -> int:
         """Bring the workspace up to the installed templates and skills, as .osmosis/template.json (the platform's update policy) allows.

@@ -92,7 +92,7 @@ def adoption_base(root: Path, new_dir: Path, policy: ownership.Policy, base_dir:
 SCHEMAS_UNIGNORED = (
     "\n# osmosis: the config schemas and the update policy are shared with every clone (`osmosis update --adopt`"
     " added these lines)\n!.osmosis/\n.osmosis/*\n!.osmosis/schemas/\n!.osmosis/schemas/**\n"
-    "!.osmosis/template.json\n!.osmosis/template-ignore\n"
+    "!.osmosis/template.json\n!.osmosis/template-ignore\n!.osmosis/update.json\n"
 )
 
 
@@ -109,6 +109,14 @@ def _unignore_schemas(repo: Path, root: Path) -> dict[str, tuple[bytes | None, s
                            "so git keeps .osmosis/schemas/ and the update policy for every clone")}
 
 
+def _record(root: Path, policy: ownership.Policy) -> dict[str, tuple[bytes | None, str]]:
+    from generator.scaffold import policy as policies
+
+    if policy.source != policies.POLICY_FILE:
+        return {}  # no template.json (the bundled pair is rendered as is) or already a record
+    return policies.record_writes(root, policy.lists, None)
+
+
 def adopt_command(root: Path, *, conflict: str, dry_run: bool, verbose: bool = False) -> int:
     from generator.scaffold.merge import _require_clean
     from generator.scaffold.staging import take_back_interrupted
@@ -122,8 +130,12 @@ def adopt_command(root: Path, *, conflict: str, dry_run: bool, verbose: bool = F
                         hint="run `osmosis update` (add --dry-run to preview) instead of --adopt")
     if not dry_run:
         take_back_interrupted(root)
-        _require_clean(repo, root)
+    # a dry run refuses what the real run would refuse, in the same words (it only writes nothing)
+    _require_clean(repo, root)
     policy = ownership.load(root)
+    # our record (policy.RECORD_FILE) holds only what this workspace's own template.json already gave
+    # osmosis beyond the platform's lists: under the platform's policy, nothing; never the render's full lists
+    extra = _record(root, policy)
     with lock.temp_folder("osmosis-adopt-") as tmp:
         new_dir, base_dir = Path(tmp) / "new", Path(tmp) / "base"
         new_dir.mkdir()
@@ -132,7 +144,7 @@ def adopt_command(root: Path, *, conflict: str, dry_run: bool, verbose: bool = F
         adoption_base(root, new_dir, policy, base_dir)
         plan = ownership.land(root, base_dir, new_dir, policy, conflict=conflict, dry_run=dry_run,
                               what="update --adopt", message="osmosis: pristine render at adoption",
-                              extra=_unignore_schemas(repo, root))
+                              extra={**extra, **_unignore_schemas(repo, root)})
     ownership.report(plan, dry_run=dry_run, echo=typer.echo, verbose=verbose)
     if not dry_run:
         typer.echo(f"adopted: {pristine.ANSWERS_FILE} and {pristine.ref_name(repo, root)} now record the base; "

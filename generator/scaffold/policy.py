@@ -12,6 +12,13 @@ osmosis-workspace 0.1.0 has its `.osmosis-ownership.toml` turned into them by it
 - `additive`: the user's. Added when missing, never changed afterwards.
 - anything else, and anything `template-ignore` matches: left alone.
 
+`template.json` holds the platform's lists and nothing more: the platform's own update pull requests
+read it, and would overwrite a user's dependencies and CI if it named them. What `osmosis update`
+manages beyond those lists (the root pyproject, the locks, CI, ...) is our own record,
+`.osmosis/update.json`, in the same format (``RECORD_FILE``); the two files' lists are read as one.
+A workspace made before the record existed has those patterns moved out of its `template.json` by
+its next update (``record_migration``).
+
 A pattern is a glob from the workspace root (`*` within a folder, `**` any depth) that covers a path
 when it matches the path or a folder holding it (`rollouts/*` covers a whole rollout). The first list
 with a covering pattern decides, `overwriteManaged` first. Our own records (the answers files and the
@@ -37,9 +44,10 @@ else:  # pragma: no cover
 
 POLICY_FILE = ".osmosis/template.json"
 IGNORE_FILE = ".osmosis/template-ignore"
+RECORD_FILE = ".osmosis/update.json"  # ours: what `osmosis update` manages beyond the platform's lists
 LEGACY_FILE = ".osmosis-ownership.toml"  # osmosis-workspace 0.1.0's format, migrated by `update`
 KEYS = {"overwriteManaged": "managed", "additive": "additive"}
-RECORDS = (".copier-answers.yml", "rollouts/*/.copier-answers.yml", ".osmosis/schemas/**")
+RECORDS = (".copier-answers.yml", "rollouts/*/.copier-answers.yml", ".osmosis/schemas/**", RECORD_FILE)
 _CAP = 1 << 20  # a list of path patterns
 MAX_PATTERNS = 1000
 
@@ -119,8 +127,30 @@ def parse_legacy(text: str, source: str = LEGACY_FILE) -> dict[str, tuple[str, .
     return {"managed": tuple(dict.fromkeys(got["managed"] + got["shared"])), "additive": additive}
 
 
-def to_json(lists: dict[str, tuple[str, ...]]) -> bytes:
-    return (json.dumps({theirs: list(lists[ours]) for theirs, ours in KEYS.items()}, indent=2) + "\n").encode()
+def to_json(lists: dict[str, tuple[str, ...]], head: dict[str, object] | None = None) -> bytes:
+    """``head``: keys written first and kept as they are (the platform's own keys, our record's note)."""
+    data = dict(head or {})
+    data.update({theirs: list(lists[ours]) for theirs, ours in KEYS.items()})
+    return (json.dumps(data, indent=2) + "\n").encode()
+
+
+RECORD_NOTE = ("osmosis-workspace's own record: the files `osmosis update` manages beyond the platform's lists in "
+               ".osmosis/template.json (which the platform's update pull requests read). Same format; see docs/update.md.")
+
+
+def joined(*parts: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+    """Lists read as one: each list's patterns in order, the first part's first, no pattern twice."""
+    return {name: tuple(dict.fromkeys(p for part in parts for p in part.get(name, ()))) for name in KEYS.values()}
+
+
+def split(lists: dict[str, tuple[str, ...]], ours: dict[str, tuple[str, ...]]
+          ) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
+    """``lists`` (one workspace's template.json) as (what stays in template.json, what moves to our record):
+    the patterns ``ours`` (the installed record) names move, in their order; anything else, the user's
+    own patterns included, stays where the user put it."""
+    stays = {name: tuple(p for p in lists.get(name, ()) if p not in ours.get(name, ())) for name in KEYS.values()}
+    moves = {name: tuple(p for p in ours.get(name, ()) if p in lists.get(name, ())) for name in KEYS.values()}
+    return stays, moves
 
 
 def _read(root: Path, rel: str) -> str | None:
@@ -141,24 +171,78 @@ def _ignore(root: Path) -> IgnoreRules | None:
 
 
 @lru_cache(maxsize=1)
+def bundled_record() -> dict[str, tuple[str, ...]]:
+    """The installed templates' `.osmosis/update.json` lists."""
+    from generator.scaffold.catalog import workspace_template
+
+    text = (workspace_template().path / "template" / RECORD_FILE).read_text(encoding="utf-8")
+    return parse_json(text, f"the bundled {RECORD_FILE}")
+
+
+@lru_cache(maxsize=1)
 def default_policy() -> Policy:
     from generator.scaffold.catalog import workspace_template
 
     folder = workspace_template().path / "template"
-    return Policy(parse_json((folder / POLICY_FILE).read_text(encoding="utf-8"), f"the bundled {POLICY_FILE}"),
-                  f"the bundled {POLICY_FILE}")
+    source = f"the bundled {POLICY_FILE} and {RECORD_FILE}"
+    return Policy(joined(parse_json((folder / POLICY_FILE).read_text(encoding="utf-8"), f"the bundled {POLICY_FILE}"),
+                         bundled_record()), source)
+
+
+def _record(root: Path) -> dict[str, tuple[str, ...]] | None:
+    text = _read(root, RECORD_FILE)
+    return None if text is None else parse_json(text, RECORD_FILE)
 
 
 def load(root: Path) -> Policy:
     """The workspace's policy: its `.osmosis/template.json` (else a 0.1.0 `.osmosis-ownership.toml`
-    read as its mapping, else the bundled default) with its `.osmosis/template-ignore`."""
+    read as its mapping, else the bundled default) joined with our `.osmosis/update.json` when it has
+    one, with its `.osmosis/template-ignore`."""
+    record = _record(root)
     text = _read(root, POLICY_FILE)
     if text is not None:
-        return Policy(parse_json(text), POLICY_FILE, _ignore(root))
+        if record is None:
+            return Policy(parse_json(text), POLICY_FILE, _ignore(root))
+        return Policy(joined(parse_json(text), record), f"{POLICY_FILE} or {RECORD_FILE}", _ignore(root))
     legacy = _read(root, LEGACY_FILE)
     if legacy is not None:
         return Policy(parse_legacy(legacy), LEGACY_FILE, _ignore(root))
     return Policy(default_policy().lists, default_policy().source, _ignore(root))
+
+
+def record_writes(root: Path, lists: dict[str, tuple[str, ...]], head: dict[str, object] | None,
+                  ) -> dict[str, tuple[bytes | None, str]]:
+    """The writes that give a workspace whose template.json holds ``lists`` our record: the installed
+    record's patterns move out of template.json into `.osmosis/update.json` (only those it held, so
+    the policy stays what it was). {} when the workspace already has the record."""
+    if (root / RECORD_FILE).exists() or (root / RECORD_FILE).is_symlink():
+        return {}
+    stays, moves = split(lists, bundled_record())
+    writes: dict[str, tuple[bytes | None, str]] = {}
+    if stays != {name: lists.get(name, ()) for name in KEYS.values()}:
+        writes[POLICY_FILE] = (to_json(stays, head), f"the platform's lists only; osmosis's own moved to {RECORD_FILE}")
+    moved = sum(len(v) for v in moves.values())
+    note = (f"{moved} pattern(s) moved from {POLICY_FILE}" if moved else
+            f"empty: this workspace's {POLICY_FILE} names nothing beyond the platform's lists; add patterns to have `osmosis update` manage more")
+    writes[RECORD_FILE] = (to_json(moves, {"description": RECORD_NOTE}), note)
+    return writes
+
+
+def record_migration(root: Path) -> tuple[Policy, dict[str, tuple[bytes | None, str]]] | None:
+    """For a workspace with a `template.json` and no record yet: the policy (unchanged: the same lists,
+    now in two files) and the writes that split it; None when there is nothing to do."""
+    text = _read(root, POLICY_FILE)
+    if text is None or (root / RECORD_FILE).exists() or (root / RECORD_FILE).is_symlink():
+        return None
+    lists = parse_json(text)
+    try:
+        data = json.loads(text)
+    except ValueError:  # pragma: no cover - parse_json said it is JSON
+        data = {}
+    head = {k: v for k, v in data.items() if k not in KEYS} if isinstance(data, dict) else {}
+    writes = record_writes(root, lists, head)
+    stays, moves = split(lists, bundled_record())
+    return Policy(joined(stays, moves), POLICY_FILE, _ignore(root)), writes
 
 
 def migration(root: Path, base_dir: Path, new_dir: Path) -> tuple[Policy, dict[str, tuple[bytes | None, str]]] | None:
@@ -176,16 +260,21 @@ def migration(root: Path, base_dir: Path, new_dir: Path) -> tuple[Policy, dict[s
     lists = parse_legacy(legacy)
     base = _read(base_dir, LEGACY_FILE)
     untouched = base is not None and parse_legacy(base, f"the last render's {LEGACY_FILE}") == lists
-    new_json = _read(new_dir, POLICY_FILE)
-    content = new_json.encode() if untouched and new_json is not None else to_json(lists)
+    new_json, new_record = _read(new_dir, POLICY_FILE), _read(new_dir, RECORD_FILE)
+    if untouched and new_json is not None and new_record is not None:
+        content, record = new_json.encode(), new_record.encode()
+    else:  # the edited lists, split like a template.json: the platform's lists there, ours in the record
+        stays, moves = split(lists, bundled_record())
+        content, record = to_json(stays), to_json(moves, {"description": RECORD_NOTE})
     ignore = _read(root, IGNORE_FILE)
     new_ignore = _read(new_dir, IGNORE_FILE)
     writes: dict[str, tuple[bytes | None, str]] = {
         LEGACY_FILE: (None, f"replaced by {POLICY_FILE}, the platform's format"),
         POLICY_FILE: (content, f"from {LEGACY_FILE}" + ("" if untouched else ", your edits kept")),
+        RECORD_FILE: (record, f"from {LEGACY_FILE}: what osmosis manages beyond the platform's lists"),
     }
     if ignore is None and new_ignore is not None:
         writes[IGNORE_FILE] = (new_ignore.encode(), "your opt-outs go here")
-    policy = Policy(parse_json(content.decode()), POLICY_FILE,
+    policy = Policy(joined(parse_json(content.decode()), parse_json(record.decode(), RECORD_FILE)), POLICY_FILE,
                     parse_ignore(ignore) if ignore is not None else None)
     return policy, writes

@@ -17,9 +17,11 @@ ROWS = [
 
 
 def build_workspace(root: Path) -> Path:
-    """rollouts/multiply/main.py, data/multiply.jsonl, .osmosis/schemas/, empty configs/ folders."""
+    """rollouts/multiply/main.py (+ answers file), data/multiply.jsonl, .osmosis/schemas/, empty configs/ folders."""
     (root / "rollouts" / "multiply").mkdir(parents=True)
     (root / "rollouts" / "multiply" / "main.py").write_text("# entrypoint (never imported by the checks)\n")
+    # made by osmosis: its configs opted into the `#:schema` line (CFG022; issue 29: not so for the platform's rollouts)
+    (root / "rollouts" / "multiply" / ".copier-answers.yml").write_text("_src_path: multiply\n")
     (root / "configs" / "eval").mkdir(parents=True)
     (root / "configs" / "training").mkdir(parents=True)
     (root / "configs" / "benchmark").mkdir(parents=True)

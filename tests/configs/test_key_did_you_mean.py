@@ -28,7 +28,7 @@ def _findings(ws, relative, old, new):
     ("configs/training/multiply.toml", "training", "sampling", "rollout_top_p = ", "rollout-top-p = ", "rollout_top_p"),
     ("configs/eval/multiply.toml", "eval", "evaluation", "batch_size = ", "batchsize = ", "batch_size"),
     ("configs/eval/multiply.toml", "eval", "evaluation", "pass_threshold = ", "passThreshold = ", "pass_threshold"),
-    ("configs/benchmark/default.toml", "benchmark", "tasks", "task_set = ", "taskset = ", "task_set"),
+    ("configs/benchmark/default.toml", "benchmark", "execution", "max_retries = ", "max_retry = ", "max_retries"),
 ])
 def test_a_wrong_key_names_the_schemas_key(workspace_copy, relative, kind, table, old, new, meant):
     assert meant in load_schema(kind)["properties"][table]["properties"]  # the suggestion is a real key

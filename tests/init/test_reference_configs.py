@@ -72,7 +72,10 @@ def test_every_contract_key_is_documented(workspace, kind):
     text = (workspace / "configs" / kind / "default.toml").read_text(encoding="utf-8")
     tomllib.loads(text)
     assert text.startswith(f"#:schema ../../.osmosis/schemas/{kind}.schema.json\n")
-    assert "<" in text and "never submit this file" in text  # a reference with placeholders, and says so
+    if kind == "benchmark":  # a working example as it stands (issue 29: as the platform's is), copied before a submit
+        assert "a working example" in text and "submit the copy" in text
+    else:
+        assert "<" in text and "never submit this file" in text  # a reference with placeholders, and says so
     found = documented(text)
     for table, keys in EXPECTED[kind].items():
         assert table in found, f"[{table}] missing from configs/{kind}/default.toml"

@@ -70,6 +70,7 @@ def test_an_untouched_policy_becomes_the_platforms_files(old_ws):
     assert not (ws / ".osmosis-ownership.toml").exists()
     assert (ws / ".osmosis/template.json").read_bytes() == (template / "template.json").read_bytes()
     assert (ws / ".osmosis/template-ignore").read_bytes() == (template / "template-ignore").read_bytes()
+    assert (ws / ".osmosis/update.json").read_bytes() == (template / "update.json").read_bytes()
     assert (ws / SKILL).read_text().endswith("\nNew.\n")
     commit_all(ws, "update")
     assert ".osmosis/template.json" in git(ws, "ls-files", ".osmosis")
@@ -89,7 +90,11 @@ def test_an_edited_policy_keeps_its_edits_in_the_platforms_format(old_ws):
     assert ".agents/skills/**" not in data["overwriteManaged"]
     # managed then shared, in order: the same list decides as before
     assert data["overwriteManaged"].index("AGENTS.md") < data["overwriteManaged"].index("notes/**")
-    assert data["additive"][-2:] == [".osmosis/template.json", ".osmosis/template-ignore"]
+    assert data["additive"][-1] == ".osmosis/template-ignore"
+    # osmosis's own patterns went to its record, not the platform's file (issue 29, point 6)
+    record = json.loads((ws / ".osmosis/update.json").read_text())
+    assert ".osmosis/template.json" in record["additive"] and ".osmosis/template.json" not in data["additive"]
+    assert "pyproject.toml" in record["overwriteManaged"] and "pyproject.toml" not in data["overwriteManaged"]
     assert ".osmosis-ownership.toml" not in data["additive"] and not legacy.exists()
     assert not (ws / SKILL).read_text().endswith("\nNew.\n")  # the migrated policy already applied
     assert _statuses(result.output)[SKILL] == "left alone"

@@ -22,7 +22,7 @@ MUST_MENTION = {
                       "user_prompt", "ground_truth", "create-rollouts", "plan-eval", "submit-training"],
     "plan-eval": ["configs/eval/default.toml", "osmosis validate", "limit", "pass_threshold", "submit-eval",
                   "osmosis dataset upload"],
-    "create-rollouts": ["osmosis rollout new", "--template", "cd rollouts/", "uv run pytest", "osmosis doctor",
+    "create-rollouts": ["osmosis rollout new", "--template", "--with pytest pytest rollouts/", "osmosis doctor",
                         "ctx.sample", "ctx.set_reward", "_OSMOSIS_ROLLOUT_PORT", "configs/eval/default.toml",
                         "configs/training/default.toml", "evaluate-rollouts"],
     "evaluate-rollouts": ["osmosis --json eval run", "--dataset-file", "--rows", "osmosis validate",

@@ -39,7 +39,7 @@ def _plain(value: Any) -> str:
 def _cross_file(data: dict, kind: str, ws: Workspace, path: Path, doc: TomlDoc, display: str,
                 bad_paths: set[tuple]) -> Iterator[Diagnostic]:  # fmt: skip
     loc = doc.locator
-    if ws.opted_in:  # the `#:schema` line is our convention, not the platform's
+    if wants_directive(ws, path, doc, data):  # the `#:schema` line is our convention, not the platform's
         yield from _directive(doc, kind, ws, path, display)
     experiment = data.get("experiment")
     if not isinstance(experiment, dict):
@@ -199,6 +199,26 @@ def _dataset(value: str, ws: Workspace, loc, display: str) -> Iterator[Diagnosti
         yield from check_dataset_file(target, ws.rel(target))
 
 
+def wants_directive(ws: Workspace, path: Path, doc: TomlDoc, data: object) -> bool:
+    """Whether this config opted into the `#:schema` line: the workspace follows our conventions and
+    either says so in `[tool.osmosis]`, or the config already starts with a `#:schema` line, is a
+    reference `default.toml` (ours carry the line), or runs a rollout osmosis made (its
+    `.copier-answers.yml`). A config of the platform's own template in an adopted workspace never
+    asked for the line, and the platform does not need it."""
+    if not ws.opted_in:
+        return False
+    tool = ws.pyproject.get("tool")
+    if isinstance(tool, dict) and "osmosis" in tool:
+        return True
+    if doc.first_line().strip().startswith("#:schema") or path.name == "default.toml":
+        return True
+    experiment = data.get("experiment") if isinstance(data, dict) else None
+    rollout = experiment.get("rollout") if isinstance(experiment, dict) else None
+    if not isinstance(rollout, str) or not rollout or "/" in rollout or "\\" in rollout or rollout.startswith("."):
+        return False
+    return (ws.root / "rollouts" / rollout / ".copier-answers.yml").is_file()
+
+
 def _directive(doc: TomlDoc, kind: str, ws: Workspace, path: Path, display: str) -> Iterator[Diagnostic]:
     expected = schema_directive(kind)
     schema_file = _real(ws.root / ".osmosis" / "schemas" / schema_filename(kind))
@@ -250,7 +270,8 @@ def plan_schema_directives(ws: Workspace) -> list[tuple[str, bytes, str]]:
             except (Unreadable, UnicodeDecodeError):
                 continue
             doc = TomlDoc.parse(text)
-            if doc.error is not None or path.is_symlink() or not list(_directive(doc, kind, ws, path, "")):
+            if doc.error is not None or path.is_symlink() or not wants_directive(ws, path, doc, doc.data) \
+                    or not list(_directive(doc, kind, ws, path, "")):
                 continue
             schema_file = _real(ws.root / ".osmosis" / "schemas" / schema_filename(kind))
             line = _relative_directive(path, schema_file)

@@ -233,7 +233,7 @@ CONFIG_NAME_MISMATCH = _rule(
 SCHEMA_DIRECTIVE = _rule(
     "CFG022", "schema-directive", "warning",
     summary="The config's first line is not the `#:schema` directive pointing at the workspace's schema file.",
-    why="Editors (Taplo / Even Better TOML) validate configs as you type only through that first line.",
+    why="Editors (Taplo / Even Better TOML) validate configs as you type only through that first line. Only configs that opted in are checked: the workspace follows osmosis's conventions and the config runs a rollout osmosis made, already has a `#:schema` line, is a reference default.toml, or `[tool.osmosis]` is set; the platform template's own configs never asked for it.",
     fix="Make the first line `#:schema ../../.osmosis/schemas/<kind>.schema.json` (`osmosis doctor --fix` does it).",
     example='# my config   (first line, no #:schema)',
     fixable=True,

@@ -1,5 +1,5 @@
 """Checks: Git Sync. The platform runs what is committed on the default branch, so uncommitted
-edits to what runs use (rollouts, configs, the root pyproject, the datasets configs name), and
+edits to what runs use (rollouts, eval and training configs, the root pyproject, the datasets configs name), and
 configs pinning commits or branches this clone lacks, are findings. Under pre-commit the staged
 state is what gets committed, so staged changes count as committed there.
 
@@ -30,14 +30,18 @@ from generator.core.tool_folders import tool_folders
 from generator.core.workspace import Workspace, permission_hint
 
 FAMILY = "git"
-WATCHED = ("rollouts", "configs", "pyproject.toml")  # what the platform runs from the synced branch
+# What a run uses: the rollouts' code (the platform syncs it from the branch), the eval and training
+# configs submit reads, the root pyproject. Not configs/AGENTS.md nor a reference default.toml (no run
+# reads them; submit refuses a config named default), nor benchmark configs (a benchmark runs no code of ours).
+WATCHED = ("rollouts", "configs/eval", "configs/training", "pyproject.toml")
+NOT_RUN = ("configs/eval/default.toml", "configs/training/default.toml")
 SHOWN_FILES = 5  # how many changed files a finding names before "and N more"
 HINT_PATHS = 8  # how many paths `git add ...` in the hint names before it names whole folders
 _SHA = re.compile(r"^[0-9a-fA-F]{7,40}$")
 
 UNCOMMITTED = rule(
     "GIT001", "uncommitted-changes", FAMILY, "warning",
-    summary="Files a run uses (rollouts/, configs/, the root pyproject.toml, the datasets configs name) have uncommitted or untracked changes.",
+    summary="Files a run uses (rollouts/, the eval and training configs, the root pyproject.toml, the datasets configs name) have uncommitted or untracked changes.",
     why="The platform runs what is committed on the default branch; local edits are not what a submitted run uses.",
     fix="Commit and push them (`git add PATHS && git commit && git push`; the finding names the paths) before submitting a run.",
     example="rollouts/multiply/main.py modified, data/multiply.jsonl untracked",
@@ -61,7 +65,7 @@ UNKNOWN_BRANCH = rule(
 )
 UNPUSHED = rule(
     "GIT005", "unpushed-commits", FAMILY, "warning",
-    summary="Local commits touching what runs use (rollouts/, configs/, the root pyproject.toml, used datasets) are not pushed to the branch's upstream.",
+    summary="Local commits touching what runs use (rollouts/, the eval and training configs, the root pyproject.toml, used datasets) are not pushed to the branch's upstream.",
     why="The platform syncs from the remote repository; commits that exist only in this clone are not what a run uses.",
     fix="Push them (`git push`) before submitting a run.",
     example="rollouts/multiply/main.py committed locally, `git status` says 'ahead of origin/main by 1 commit'",
@@ -272,7 +276,8 @@ def _unpushed(git: Git, prefix: PurePosixPath, paths: list[str]) -> list[Diagnos
 
 def _pathspecs(prefix: PurePosixPath, paths: list[str]) -> list[str]:
     # ":(literal)": a data file named `x[1].jsonl` is a path, not a glob
-    return [f":(literal){p if str(prefix) == '.' else prefix / p}" for p in paths]
+    at = (lambda p: p) if str(prefix) == "." else (lambda p: prefix / p)
+    return [f":(literal){at(p)}" for p in paths] + [f":(literal,exclude){at(p)}" for p in NOT_RUN]
 
 
 def _is_noise(path: str) -> bool:
