@@ -64,9 +64,8 @@ class _ShardMemo:
         return found
 
 
-def _work(root: str, families: list[str], mine: list[str]) -> dict:
+def _work(root: str, families: list[str], mine: list[str], run_checks) -> dict:
     from generator.check import suppress
-    from generator.check.pipeline.run import run_checks
 
     ws = Workspace(Path(root))
     memo = _ShardMemo(frozenset(mine))
@@ -118,8 +117,9 @@ class PooledUnits:
         self.pool.shutdown(wait=True, cancel_futures=True)
 
 
-def start(ws: Workspace, families: list[str], inner) -> PooledUnits | None:
-    """Workers for a cold run worth them, already computing; None when one process is better."""
+def start(ws: Workspace, families: list[str], inner, run_checks) -> PooledUnits | None:
+    """Workers for a cold run worth them, already computing ``run_checks`` (run.py's, handed over so the
+    two modules do not import each other) over their shards; None when one process is better."""
     if not any(f in UNIT_FAMILIES for f in families) or (inner is not None and getattr(inner, "previous", None)):
         return None
     names = sorted(p.name for p in ws.rollout_dirs)
@@ -133,6 +133,6 @@ def start(ws: Workspace, families: list[str], inner) -> PooledUnits | None:
     size = -(-len(names) // count)
     shards = [names[i:i + size] for i in range(0, len(names), size)]
     pool = ProcessPoolExecutor(max_workers=len(shards), mp_context=context)
-    futures = [pool.submit(_work, str(ws.root), families, shard) for shard in shards]
+    futures = [pool.submit(_work, str(ws.root), families, shard, run_checks) for shard in shards]
     owner = {name: index for index, shard in enumerate(shards) for name in shard}
     return PooledUnits(pool, futures, owner, inner)

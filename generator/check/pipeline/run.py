@@ -66,7 +66,7 @@ def run(ws: Workspace, families: list[str], cache=None) -> RunResult:
     ws.units = cache.units() if key is not None else None  # a miss still reuses the units whose inputs did not change
     from generator.check.pipeline import pool
 
-    workers = pool.start(ws, families, ws.units)  # a cold run of a large workspace: its units on every core
+    workers = pool.start(ws, families, ws.units, run_checks)  # a cold run of a large workspace: its units on every core
     if workers is not None:
         ws.units = workers
     try:
