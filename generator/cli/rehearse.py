@@ -23,6 +23,9 @@ def register(app: typer.Typer) -> None:
         sdk: Optional[Path] = typer.Option(None, "--sdk", metavar="PATH", help="The SDK's osmosis (or its venv) (default: .venv/bin/osmosis at the workspace root)."),
         jobs: int = typer.Option(1, "--jobs", "-j", metavar="N", help="Rehearse up to N rollouts at once."),
         path: Path = typer.Option(Path("."), "--workspace", "-w", metavar="PATH", help="A folder inside the workspace (default: the current folder)."),
+        changed: Optional[str] = typer.Option(None, "--changed", metavar="REF", help="Only the rollouts the changes since REF touch (its merge base with HEAD, to the work tree), each with its reason."),
+        list_only: bool = typer.Option(False, "--list", help="Print the rollouts that would be rehearsed, and why, without running anything (--format json: a CI matrix)."),
+        merge: Optional[Path] = typer.Option(None, "--merge", metavar="DIR", help="Merge the --format json verdicts under DIR (one per CI job) into one report and exit code; in GitHub Actions also the job summary and annotations."),
     ) -> int:
         """Run each rollout end to end with the SDK's own runner and a scripted model, then judge its reward.
 
@@ -36,9 +39,13 @@ def register(app: typer.Typer) -> None:
 
         Exit codes: 0 every verdict holds, 1 a verdict fails, 2 usage, not a workspace or no SDK environment.
 
+        In CI: `--changed origin/main --list --format json` gives the matrix of affected rollouts, one job
+        each rehearses one with `--format json`, and `--merge DIR` joins their verdicts.
+
         Example: osmosis rehearse multiply --rows 0-3
         """
         from generator.rehearse.command import rehearse_command
 
         return rehearse_command(path=path, rollouts=list(rollouts or []), config=config, dataset_file=dataset_file,
-                                rows=rows, format=format, timeout=timeout, sdk=sdk, jobs=jobs)
+                                rows=rows, format=format, timeout=timeout, sdk=sdk, jobs=jobs,
+                                changed=changed, list_only=list_only, merge=merge)

@@ -162,15 +162,31 @@ def _run_all(root: Path, sdk: Path, plans: list[planning.RolloutPlan], timeout: 
 
 
 def rehearse_command(path: Path, rollouts: list[str], config: Path | None, dataset_file: Path | None, rows: str | None,
-                     format: str, timeout: float | None, sdk: Path | None, jobs: int = 1) -> int:
+                     format: str, timeout: float | None, sdk: Path | None, jobs: int = 1,
+                     changed: str | None = None, list_only: bool = False, merge: Path | None = None) -> int:
     if format not in ("text", "json"):
         raise UserError(f"--format {format!r}: expected text or json")
+    if merge is not None:
+        if rollouts or changed is not None or list_only or config or dataset_file or rows:
+            raise UserError("--merge reads verdicts another run wrote: give it no rollouts and no other options but --format")
+        from generator.rehearse.merge import merge_command
+
+        return EXIT_OK if merge_command(merge, format, sys.stdout, os.environ) else EXIT_FINDINGS
     if timeout is not None and timeout <= 0:
         raise UserError("--timeout must be a positive number of seconds")
     try:
         root = find_root(path)
     except NotAWorkspace as err:
         raise UserError(str(err)) from None
+    if changed is not None or list_only:
+        from generator.rehearse.selection import select
+
+        rollouts = select(root, rollouts, config, changed, list_only, format, sys.stdout)
+        if list_only:
+            return EXIT_OK
+        if not rollouts:
+            write([], format, sys.stdout)
+            return EXIT_OK
     plans = planning.rollout_plans(root, rollouts, config)
     if dataset_file is not None and len(plans) > 1:
         raise UserError("--dataset-file gives one rollout's rows: name that rollout too")

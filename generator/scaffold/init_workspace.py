@@ -79,8 +79,9 @@ def init_command(
     ws_data = {k: v for k, v in answers.items() if k in ws_questions}
     ro_data = {k: v for k, v in answers.items() if k in ro_questions}
     user_defaults = {}
-    if "checker_source" in ws_questions:  # recorded, never asked at a terminal: CI setup is not a first-minute choice
-        ws_data.setdefault("checker_source", ws_questions["checker_source"].get("default"))
+    for name in ("checker_source", "rehearse_max_parallel"):  # recorded, never asked: CI setup is not a first-minute choice
+        if name in ws_questions:
+            ws_data.setdefault(name, ws_questions[name].get("default"))
     if suggested:
         (user_defaults if interactive else ws_data)["workspace_name"] = suggested
 

@@ -3,6 +3,7 @@ one `osmosis rehearse --jobs 2` run: each fails, for its own reason, named in on
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -117,3 +118,24 @@ def test_ctrl_c_stops_the_sdk_and_its_rollout_server(broken_workspace):
     assert "Traceback" not in err
     time.sleep(1)
     assert _processes_under(broken_workspace) == []
+
+
+def test_the_real_verdicts_split_as_a_ci_matrix_merge_into_a_failing_summary_naming_each(verdicts, tmp_path):
+    """Each broken rollout's real verdict as its own matrix job wrote it, then `rehearse --merge`."""
+    folder = tmp_path / "verdicts"
+    folder.mkdir()
+    for name, entry in verdicts.items():
+        (folder / f"verdict-{name}.json").write_text(json.dumps({"ok": entry["ok"], "rollouts": [entry]}), encoding="utf-8")
+    summary = tmp_path / "summary.md"
+    env = {k: v for k, v in os.environ.items() if k != "GITHUB_STEP_SUMMARY"}
+    done = subprocess.run([sys.executable, "-m", "generator", "rehearse", "--merge", str(folder)], capture_output=True,
+                          text=True, env={**env, "GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": str(summary)}, timeout=60)
+    assert done.returncode == 1, done.stderr
+    table = summary.read_text(encoding="utf-8")
+    assert f"{len(BREAKS)} rollouts rehearsed: 0 ok, {len(BREAKS)} failed" in table
+    for name in BREAKS:
+        assert f"| {name} | **failed**: " in table, name
+    # a failure in user code is annotated at its file and line
+    where = verdicts["grader-raises"]["failure"]["where"]
+    path, line = where.rsplit(":", 1)
+    assert f"::error file={path},line={line},title=rehearse grader-raises::" in done.stdout

@@ -64,14 +64,23 @@ def run(ws: Workspace, families: list[str], cache=None) -> RunResult:
         return hit
     timings: dict[str, float] = {}
     ws.units = cache.units() if key is not None else None  # a miss still reuses the units whose inputs did not change
+    from generator.check.pipeline import pool
+
+    workers = pool.start(ws, families, ws.units, run_checks)  # a cold run of a large workspace: its units on every core
+    if workers is not None:
+        ws.units = workers
     try:
         findings = run_checks(ws, families, timings)
         read = ws.files_read() | set(ws.data_files)  # what the checks actually read
         marks = suppress.scan(ws, [f.diagnostic.path for f in findings if f.diagnostic.path])
     finally:
         ws.units = None
+        if workers is not None:
+            workers.close()
     result = RunResult(findings, timings, len(read), marks, unreadable_paths(ws))
     result.cache_note = _cache_note(cache, key)
+    if workers is not None:
+        result.cache_note += f"; {workers.computed} per-rollout results computed by {len(workers.futures)} worker processes"
     # Stored only when the workspace did not change under the run: the findings must be those of the key's tree.
     if key is not None and cache.key(ws, families) == key:
         cache.store(key, result)

@@ -1,0 +1,151 @@
+"""Which rollouts a change touches (`osmosis rehearse --changed REF`), and why, read from git and the configs.
+
+A CI matrix rehearses only these, so the rule errs on the side of rehearsing: a file under a rollout
+picks it; a config picks the rollout it runs (or, when it no longer parses, the rollout named like
+it); a dataset picks every rollout a config points at it, and the rollout whose default rows it is;
+a file every rollout shares (the root `pyproject.toml` with the SDK and `[tool.osmosis]`, `uv.lock`,
+the Python pin, the root `conftest.py`) picks them all. Everything else (docs, skills, CI files)
+picks none. Git runs through `core.safe_git`: the repository is not trusted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator.core import bounded, safe_git
+from generator.core.errors import UserError
+from generator.core.paths import is_dir, is_file
+
+# Files at the root that every rollout's rehearsal reads (the SDK's environment and settings).
+SHARED = ("pyproject.toml", "uv.lock", ".python-version", "conftest.py")
+CONFIG_FOLDERS = ("configs/eval/", "configs/training/")
+DATASET_SUFFIXES = (".jsonl", ".json", ".csv", ".parquet")
+MAX_LISTING = 16 << 20      # bytes of `git diff --name-only` a change may print
+MAX_CONFIG_BYTES = 1 << 20  # doctor's config limit: a bigger one is not a config a run reads
+
+
+@dataclass
+class Affected:
+    rollout: str
+    reasons: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"rollout": self.rollout, "reasons": self.reasons}
+
+
+def _git_lines(root: Path, *args: str) -> list[str]:
+    try:
+        raw = safe_git.run_capped(root, *args, limit=MAX_LISTING)
+    except safe_git.GitError as err:
+        raise UserError(f"cannot list what changed: {err}") from None
+    return [p for p in raw.decode("utf-8", "surrogateescape").split("\0") if p]
+
+
+def changed_files(root: Path, ref: str) -> list[str]:
+    """Paths (relative to the git root, POSIX) that differ between REF's merge base with HEAD and the
+    work tree, untracked files included: what a pull request from this tree would change."""
+    if not ref or ref.startswith("-"):
+        raise UserError(f"--changed {ref!r}: expected a git revision (a branch, tag or commit)")
+    try:
+        base = safe_git.out(root, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}").strip()
+    except safe_git.GitFailed:
+        raise UserError(f"--changed {ref}: no such revision in this repository",
+                        hint="fetch it first (in CI: actions/checkout with fetch-depth: 0), or name another") from None
+    except safe_git.GitError as err:
+        raise UserError(f"--changed {ref}: {err}") from None
+    try:
+        merge_base = safe_git.out(root, "merge-base", base, "HEAD").strip() or base
+    except safe_git.GitFailed:
+        merge_base = base  # unrelated histories (or no HEAD yet): compare with REF itself
+    except safe_git.GitError as err:
+        raise UserError(f"--changed {ref}: {err}") from None
+    tracked = _git_lines(root, "diff", "--name-only", "--no-renames", "-z", merge_base, "--", ".")
+    untracked = _git_lines(root, "ls-files", "-z", "--others", "--exclude-standard", "--full-name", "--", ".")
+    return sorted(set(tracked) | set(untracked))
+
+
+def _config_rollout(root: Path, rel: str) -> tuple[str | None, str | None]:
+    """(the rollout a config runs, the dataset it names), None where it does not say or cannot be read."""
+    try:
+        data = bounded.toml_loads(bounded.read_capped(root / rel, MAX_CONFIG_BYTES).decode("utf-8"))
+    except (bounded.Unreadable, UnicodeDecodeError, ValueError):
+        return None, None
+    experiment = data.get("experiment") if isinstance(data.get("experiment"), dict) else {}
+    rollout, dataset = experiment.get("rollout"), experiment.get("dataset")
+    return (rollout if isinstance(rollout, str) and rollout else None,
+            dataset if isinstance(dataset, str) and dataset else None)
+
+
+def _configs(root: Path) -> list[tuple[str, str | None, str | None]]:
+    found = []
+    for folder in CONFIG_FOLDERS:
+        base = root / folder
+        if not is_dir(base):
+            continue
+        for path in sorted(base.glob("*.toml")):
+            rel = f"{folder}{path.name}"
+            found.append((rel, *_config_rollout(root, rel)))
+    return found
+
+
+def _dataset_names(rel: str) -> set[str]:
+    """The names a config may give for the data file ``rel`` (`dataset = "x"` reads data/x.<suffix>)."""
+    name = rel[len("data/"):]
+    names = {name}
+    for suffix in DATASET_SUFFIXES:
+        if name.lower().endswith(suffix):
+            names.add(name[: -len(suffix)])
+    return names
+
+
+def affected(root: Path, rollouts: list[str], changed: list[str]) -> list[Affected]:
+    """The rollouts (of ``rollouts``, the workspace's) that ``changed`` paths touch, each with its reasons."""
+    picked: dict[str, Affected] = {}
+
+    def pick(rollout: str | None, reason: str) -> None:
+        if rollout in rollouts:
+            entry = picked.setdefault(rollout, Affected(rollout))
+            if reason not in entry.reasons:
+                entry.reasons.append(reason)
+
+    configs = None
+    for rel in changed:
+        if rel in SHARED:
+            for name in rollouts:
+                pick(name, f"{rel} (shared by every rollout)")
+        elif rel.startswith("rollouts/"):
+            pick(rel.split("/")[1], f"{rel} (under the rollout)")
+        elif rel.startswith(CONFIG_FOLDERS) and rel.endswith(".toml"):
+            runs, _ = _config_rollout(root, rel) if is_file(root / rel) else (None, None)
+            stem = rel.rsplit("/", 1)[1][: -len(".toml")]
+            pick(runs or stem, f"{rel} (a config that runs it)")
+        elif rel.startswith("data/"):
+            configs = _configs(root) if configs is None else configs
+            names = _dataset_names(rel)
+            for config_rel, runs, dataset in configs:
+                if dataset in names:
+                    pick(runs, f"{rel} (the dataset {config_rel} names)")
+            for name in names & set(rollouts):
+                pick(name, f"{rel} (its default rows)")
+    return [picked[name] for name in rollouts if name in picked]
+
+
+def workspace_rollouts(root: Path) -> list[str]:
+    base = root / "rollouts"
+    if not is_dir(base):
+        return []
+    return sorted(p.name for p in base.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
+
+
+def affected_by(root: Path, git_root: Path, ref: str) -> list[Affected]:
+    """:func:`affected` for the change from REF to the work tree, paths taken relative to the workspace."""
+    prefix = root.resolve().relative_to(git_root.resolve()).as_posix()
+    inside = []
+    for rel in changed_files(git_root, ref):
+        if prefix == ".":
+            inside.append(rel)
+        elif rel.startswith(prefix + "/"):
+            inside.append(rel[len(prefix) + 1:])
+    return affected(root, workspace_rollouts(root), inside)
+

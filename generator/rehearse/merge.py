@@ -1,0 +1,224 @@
+"""`osmosis rehearse --merge DIR`: the verdicts of a CI matrix (one `--format json` file per job) as one.
+
+The files come from other jobs' artifacts, so each is read as hostile input: bounded in size and depth,
+any shape. What comes out: a Markdown table for the job summary (rollout, verdicts, gold/wrong/empty
+means, probes), one GitHub annotation per failure at the file to fix, and one verdict: every rollout
+ok, or not. A rollout the affected set (`affected.json`, the `--list` output, when the folder holds
+it) expects but no file reports failed too: its job did not finish.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator.core import bounded
+from generator.core.errors import UserError
+from generator.core.paths import is_dir
+
+MAX_FILE_BYTES = 32 << 20   # one rollout's verdicts with 200 rows x every pass stay under 2 MB
+MAX_FILES = 1000
+MAX_DEPTH = 64
+AFFECTED_FILE = "affected.json"
+
+
+@dataclass
+class Merged:
+    rollouts: list[dict] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)   # files that are not verdicts, rollouts without one
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems and all(entry_ok(r) for r in self.rollouts)
+
+
+def entry_ok(entry: dict) -> bool:
+    """A rollout passed: it says so, and its verdicts agree (a file claiming ok with none proves nothing)."""
+    verdicts = [v for v in entry.get("verdicts") or [] if isinstance(v, dict)] if isinstance(entry.get("verdicts"), list) else []
+    return (entry.get("ok") is True and any(v.get("holds") is True for v in verdicts)
+            and not any(v.get("holds") is False for v in verdicts))
+
+
+def _too_deep(text: str) -> bool:
+    """Nesting beyond MAX_DEPTH, counted outside strings, before json.loads can recurse into it."""
+    depth, in_string, escaped = 0, False, False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        elif ch in "]}":
+            depth -= 1
+    return False
+
+
+def read_json(path: Path) -> object:
+    """A JSON file from another job; `ValueError` with the reason when it is not one we may read."""
+    try:
+        text = bounded.read_capped(path, MAX_FILE_BYTES).decode("utf-8")
+    except bounded.Unreadable as err:
+        raise ValueError(str(err)) from None
+    except UnicodeDecodeError:
+        raise ValueError("is not UTF-8 text") from None
+    if _too_deep(text):
+        raise ValueError(f"is nested more than {MAX_DEPTH} deep")
+    try:
+        return json.loads(text, parse_constant=lambda name: None)
+    except ValueError as err:
+        raise ValueError(f"is not JSON ({err})") from None
+
+
+def _text(value: object, limit: int = 300) -> str:
+    """A string from the file, one line, bounded; anything else as empty."""
+    if not isinstance(value, str):
+        return ""
+    flat = "".join(ch if ch.isprintable() else " " for ch in value)
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def _number(value: object) -> float | None:
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+        return float(value)
+    return None
+
+
+def merge(folder: Path) -> Merged:
+    if not is_dir(folder):
+        raise UserError(f"--merge {folder}: no such folder")
+    merged = Merged()
+    files = sorted(p for p in folder.rglob("*.json") if p.name != AFFECTED_FILE)
+    if len(files) > MAX_FILES:
+        raise UserError(f"--merge {folder}: more than {MAX_FILES} JSON files; is it the verdicts folder?")
+    for path in files:
+        shown = path.relative_to(folder).as_posix()
+        try:
+            data = read_json(path)
+        except ValueError as err:
+            merged.problems.append(f"{shown} {err}")
+            continue
+        entries = data.get("rollouts") if isinstance(data, dict) else None
+        if not isinstance(entries, list):
+            merged.problems.append(f"{shown} is not `osmosis rehearse --format json` output (no rollouts list)")
+            continue
+        merged.rollouts += [e for e in entries if isinstance(e, dict) and _text(e.get("rollout"))]
+    expected = folder / AFFECTED_FILE
+    if expected.is_file():
+        try:
+            listing = read_json(expected)
+        except ValueError as err:
+            merged.problems.append(f"{AFFECTED_FILE} {err}")
+        else:
+            names = [_text(e.get("rollout")) for e in (listing.get("rollouts") or [])
+                     if isinstance(e, dict)] if isinstance(listing, dict) else []
+            seen = {_text(r.get("rollout")) for r in merged.rollouts}
+            merged.problems += [f"rollout {name} has no verdict (its rehearse job did not finish; see its log)"
+                                for name in names if name and name not in seen]
+    merged.rollouts.sort(key=lambda r: _text(r.get("rollout")))
+    return merged
+
+
+def _verdict_cell(entry: dict) -> str:
+    verdicts = [v for v in entry.get("verdicts") or [] if isinstance(v, dict)] if isinstance(entry.get("verdicts"), list) else []
+    failed = [_text(v.get("name"), 40) for v in verdicts if v.get("holds") is False]
+    held = sum(1 for v in verdicts if v.get("holds") is True)
+    return f"{held}/{len(verdicts)} hold" + (f"; failed: {', '.join(failed)}" if failed else "")
+
+
+def _means_cell(entry: dict) -> str:
+    means = entry.get("means") if isinstance(entry.get("means"), dict) else {}
+    shown = []
+    for name in ("gold", "wrong", "empty"):
+        value = _number(means.get(name))
+        shown.append("n/a" if value is None else f"{value:.2f}")
+    return " / ".join(shown)
+
+
+def _probes_cell(entry: dict) -> str:
+    probes = [p for p in entry.get("probes") or [] if isinstance(p, dict)] if isinstance(entry.get("probes"), list) else []
+    if not probes:
+        return "-"
+    failed = [_text(p.get("name"), 40) for p in probes if p.get("holds") is False and not p.get("accepted")]
+    accepted = sum(1 for p in probes if p.get("accepted"))
+    text = f"{len(probes) - len(failed)}/{len(probes)} hold"
+    if accepted:
+        text += f" ({accepted} accepted)"
+    return text + (f"; failed: {', '.join(failed)}" if failed else "")
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def markdown(merged: Merged) -> str:
+    failed = sum(1 for r in merged.rollouts if not entry_ok(r))
+    lines = ["## osmosis rehearse", ""]
+    if not merged.rollouts and not merged.problems:
+        return "\n".join(lines + ["No rollout is affected by this change: nothing to rehearse.", ""])
+    lines.append(f"{len(merged.rollouts)} rollouts rehearsed: {len(merged.rollouts) - failed} ok, {failed} failed"
+                 if len(merged.rollouts) != 1 else f"1 rollout rehearsed: {'ok' if not failed else 'failed'}")
+    lines += ["", "| rollout | result | verdicts | gold / wrong / empty | probes |", "|---|---|---|---|---|"]
+    for entry in merged.rollouts:
+        result = "ok" if entry_ok(entry) else f"**failed**: {_text(entry.get('headline'), 160) or 'no verdict holds'}"
+        lines.append("| " + " | ".join(_cell(c) for c in (
+            _text(entry.get("rollout"), 80), result, _verdict_cell(entry), _means_cell(entry), _probes_cell(entry))) + " |")
+    if merged.problems:
+        lines += ["", "Problems:", ""] + [f"- {_cell(p)}" for p in merged.problems]
+    return "\n".join(lines) + "\n"
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def annotations(merged: Merged) -> list[str]:
+    """GitHub workflow commands: one error per failed rollout, at its failure's line or its config."""
+    out = []
+    for entry in merged.rollouts:
+        if entry_ok(entry):
+            continue
+        failure = entry.get("failure") if isinstance(entry.get("failure"), dict) else {}
+        where = _text(failure.get("where"), 400)
+        path, _, line = where.rpartition(":")
+        props = f"file={_escape_property(path)},line={line}" if path and line.isdigit() else \
+            f"file={_escape_property(_text(entry.get('config'), 400))}" if _text(entry.get("config")) else ""
+        title = _escape_property(f"rehearse {_text(entry.get('rollout'), 80)}")
+        sep = "," if props else ""
+        out.append(f"::error {props}{sep}title={title}::{_escape_data(_text(entry.get('headline'), 400))}")
+    out += [f"::error title=rehearse::{_escape_data(p)}" for p in merged.problems]
+    return out
+
+
+def merge_command(folder: Path, format: str, out, environ) -> bool:
+    """Print the merged verdicts; in GitHub Actions also the annotations and the job summary. True when all hold."""
+    merged = merge(folder)
+    if format == "json":
+        json.dump({"ok": merged.ok, "rollouts": merged.rollouts, "problems": merged.problems}, out, indent=2)
+        out.write("\n")
+    else:
+        out.write(markdown(merged))
+    if environ.get("GITHUB_ACTIONS") == "true":
+        for line in annotations(merged):
+            out.write(line + "\n")
+    summary = environ.get("GITHUB_STEP_SUMMARY")
+    if summary:
+        try:
+            with open(summary, "a", encoding="utf-8") as fh:
+                fh.write(markdown(merged))
+        except OSError as err:
+            raise UserError(f"cannot append to GITHUB_STEP_SUMMARY ({summary}): {err.strerror or err}") from None
+    return merged.ok

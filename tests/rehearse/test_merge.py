@@ -1,0 +1,188 @@
+"""`osmosis rehearse --merge DIR`: a CI matrix's verdicts joined into one summary, annotations and exit code.
+
+The verdict files are written by rehearse's own JSON writer (render.write) from judgements made by its
+own judge() over synthetic SDK outcomes; the real SDK's verdicts are merged in test_broken.py (failing)
+and test_templates.py (green). The generated workflow's list and merge steps run here as written.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from generator.cli import app
+from generator.rehearse.cases import build
+from generator.rehearse.outcome import Failure, Outcome, Row
+from generator.rehearse.plan import RolloutPlan
+from generator.rehearse.render import Rehearsed, write
+from generator.rehearse.runner import EvalProcess
+from generator.rehearse.verdicts import judge
+
+SOURCE = [(i, {"user_prompt": f"q{i}", "ground_truth": str(i)}) for i in range(2)]
+
+
+def verdict_file(folder: Path, rollout: str, rewards: dict[str, float], where: str | None = None) -> Path:
+    """What `osmosis rehearse ROLLOUT --format json` writes in one matrix job."""
+    plan = RolloutPlan(rollout, Path(f"/ws/configs/eval/{rollout}.toml"), f"configs/eval/{rollout}.toml", "main.py",
+                       "openai/x", (), 10.0, 5.0, f"data/{rollout}.jsonl", SOURCE)
+    rehearsal = build(SOURCE)
+    rows = [Row(c, "success", rewards[c.pass_name], None, 1.0) for c in rehearsal.cases]
+    failure = Failure("ValueError: bad", where, []) if where else None
+    outcome = Outcome(rows, EvalProcess(0, "", "", 30.0), server_start_s=4.0, failure=failure)
+    out = io.StringIO()
+    write([Rehearsed(judge(plan, outcome), rehearsal, outcome, {}, "", plan.config_rel, plan.dataset_rel)], "json", out)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"verdict-{rollout}.json"
+    path.write_text(out.getvalue(), encoding="utf-8")
+    return path
+
+
+def merge(folder: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    child = {k: v for k, v in os.environ.items() if k not in ("GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY")}
+    return subprocess.run([sys.executable, "-m", "generator", "rehearse", "--merge", str(folder), *args],
+                          capture_output=True, text=True, env={**child, **(env or {})}, timeout=60)
+
+
+def test_a_failing_and_a_passing_rollout_merge_into_a_failing_summary_that_shows_both(tmp_path):
+    verdict_file(tmp_path / "v", "adder", {"gold": 1.0, "wrong": 0.0, "empty": 0.0})
+    verdict_file(tmp_path / "v", "parser", {"gold": 1.0, "wrong": 1.0, "empty": 1.0})
+    summary = tmp_path / "summary.md"
+    done = merge(tmp_path / "v", env={"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": str(summary)})
+    assert done.returncode == 1, done.stderr
+    table = summary.read_text(encoding="utf-8")
+    assert "2 rollouts rehearsed: 1 ok, 1 failed" in table
+    assert "| adder | ok | 5/5 hold | 1.00 / 0.00 / 0.00 | - |" in table
+    [parser] = [line for line in table.splitlines() if line.startswith("| parser |")]
+    assert "**failed**: the reward is constant" in parser and "1.00 / 1.00 / 1.00" in parser
+    # one annotation, at the failing rollout's config (no traceback to point at)
+    errors = [line for line in done.stdout.splitlines() if line.startswith("::error")]
+    assert len(errors) == 1 and errors[0].startswith("::error file=configs/eval/parser.toml,title=rehearse parser::the reward is constant")
+
+
+def test_all_passing_is_exit_0_and_a_traceback_is_annotated_at_its_line(tmp_path):
+    verdict_file(tmp_path / "ok", "adder", {"gold": 1.0, "wrong": 0.0, "empty": 0.0})
+    done = merge(tmp_path / "ok")
+    assert done.returncode == 0 and "1 rollout rehearsed: ok" in done.stdout
+    verdict_file(tmp_path / "bad", "adder", {"gold": 0.0, "wrong": 0.0, "empty": 0.0}, where="rollouts/adder/pkg/grading.py:12")
+    done = merge(tmp_path / "bad", env={"GITHUB_ACTIONS": "true"})
+    assert done.returncode == 1
+    assert "::error file=rollouts/adder/pkg/grading.py,line=12,title=rehearse adder::" in done.stdout
+
+
+def test_json_output_carries_every_rollout(tmp_path):
+    verdict_file(tmp_path / "v", "a", {"gold": 1.0, "wrong": 0.0, "empty": 0.0})
+    verdict_file(tmp_path / "v", "b", {"gold": 1.0, "wrong": 0.0, "empty": 0.0})
+    done = merge(tmp_path / "v", "--format", "json")
+    data = json.loads(done.stdout)
+    assert done.returncode == 0 and data["ok"] is True and [r["rollout"] for r in data["rollouts"]] == ["a", "b"]
+
+
+def test_a_rollout_the_affected_set_expects_but_no_job_reported_fails(tmp_path):
+    verdict_file(tmp_path / "v", "a", {"gold": 1.0, "wrong": 0.0, "empty": 0.0})
+    (tmp_path / "v" / "affected.json").write_text(json.dumps(
+        {"rollouts": [{"rollout": "a", "reasons": []}, {"rollout": "b", "reasons": []}], "matrix": ["a", "b"]}))
+    done = merge(tmp_path / "v")
+    assert done.returncode == 1 and "rollout b has no verdict (its rehearse job did not finish" in done.stdout
+
+
+def test_nothing_affected_is_a_pass_that_says_so(tmp_path):
+    (tmp_path / "v").mkdir()
+    (tmp_path / "v" / "affected.json").write_text(json.dumps({"rollouts": [], "matrix": []}))
+    done = merge(tmp_path / "v")
+    assert done.returncode == 0 and "No rollout is affected by this change: nothing to rehearse." in done.stdout
+
+
+@pytest.mark.parametrize("content", [
+    "[" * 100_000 + "]" * 100_000,                  # deeper than any parser should recurse
+    '{"rollouts": [{"rollout": "x", "ok": true, "means": {"gold": 1e400}}], "ok": 1e400}',
+    "\xff\xfe not utf-8",
+    '{"rollouts": "nope"}',
+    "",
+    '{"rollouts": [{"rollout": "a|b\\n::error::forged", "ok": false, "headline": "x\\n::error::forged"}]}',
+])
+def test_a_hostile_or_broken_verdict_file_is_a_failure_never_a_traceback(tmp_path, content):
+    folder = tmp_path / "v"
+    folder.mkdir()
+    (folder / "verdict-x.json").write_bytes(content.encode("utf-8", "surrogateescape") if "\xff" not in content
+                                            else b"\xff\xfe not utf-8")
+    done = merge(folder, env={"GITHUB_ACTIONS": "true"})
+    assert done.returncode == 1, done
+    assert "Traceback" not in done.stderr
+    # nothing from the file starts a workflow command of its own: every ::error line is ours
+    assert all(line.startswith("::error ") or not line.startswith("::") for line in done.stdout.splitlines())
+    assert "::error::forged" not in done.stdout.replace("%0A", "\n").splitlines()
+
+
+def test_merge_refuses_other_options_and_a_missing_folder(tmp_path):
+    done = merge(tmp_path / "nope")
+    assert done.returncode == 2 and "no such folder" in done.stderr
+    done = subprocess.run([sys.executable, "-m", "generator", "rehearse", "--merge", str(tmp_path), "--rows", "0-1"],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and "--merge reads verdicts" in done.stderr
+
+
+def _step(workflow: dict, job: str, name_or_id: str) -> dict:
+    [step] = [s for s in workflow["jobs"][job]["steps"] if name_or_id in (s.get("id"), s.get("name"))]
+    return step
+
+
+def _run_step(step: dict, cwd: Path, env: dict) -> subprocess.CompletedProcess:
+    assert "${{" not in step["run"], "GitHub expressions belong in the step's env, where a value cannot become code"
+    bindir = str(Path(sys.executable).parent)  # this checkout's osmosis-workspace, as the install step gives
+    full = {**os.environ, **env, "PATH": bindir + os.pathsep + os.environ["PATH"]}
+    return subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step["run"]], cwd=cwd, env=full,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_the_generated_workflows_list_and_merge_steps_work_on_a_real_history(tmp_path):
+    identity = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
+                "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid"}
+    saved = dict(os.environ)
+    os.environ.update(identity)
+    try:
+        ws = tmp_path / "ws"
+        assert CliRunner().invoke(app, ["init", str(ws), "--defaults"]).exit_code == 0
+        assert CliRunner().invoke(app, ["rollout", "new", "second", "--defaults", "-w", str(ws)]).exit_code == 0
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+    def git(*args):
+        subprocess.run(["git", *args], cwd=ws, check=True, capture_output=True, env={**os.environ, **identity})
+
+    git("add", "-A")
+    git("commit", "-qm", "two rollouts")
+    subprocess.run(["git", "init", "-q", "--bare", str(tmp_path / "origin.git")], check=True)
+    git("remote", "add", "origin", str(tmp_path / "origin.git"))
+    git("push", "-q", "origin", "HEAD:main")
+    git("fetch", "-q", "origin")
+    git("checkout", "-qb", "feature")
+    (ws / "rollouts/second/README.md").write_text("changed\n", encoding="utf-8")
+    git("commit", "-qam", "touch second")
+
+    workflow = yaml.safe_load((ws / ".github/workflows/osmosis.yml").read_text(encoding="utf-8"))
+    assert workflow["jobs"]["rehearse"]["strategy"] == {
+        "fail-fast": False, "max-parallel": 4, "matrix": {"rollout": "${{ fromJSON(needs.affected.outputs.matrix) }}"}}
+    output = tmp_path / "github_output"
+    listed = _run_step(_step(workflow, "affected", "list"), ws, {"BASE_REF": "main", "GITHUB_OUTPUT": str(output)})
+    assert listed.returncode == 0, listed.stderr
+    assert output.read_text(encoding="utf-8") == 'matrix=["second"]\ncount=1\n'
+    assert "second: rollouts/second/README.md (under the rollout)" in listed.stdout
+
+    # the matrix job's verdict, then the summary job's merge over the downloaded artifacts
+    verdicts = ws / "verdicts"
+    verdict_file(verdicts, "second", {"gold": 1.0, "wrong": 1.0, "empty": 0.0})
+    summary = tmp_path / "summary.md"
+    merged = _run_step(_step(workflow, "rehearse-summary", "Merge the verdicts"), ws,
+                       {"AFFECTED": "success", "GITHUB_STEP_SUMMARY": str(summary), "GITHUB_ACTIONS": "true"})
+    assert merged.returncode == 1 and "| second | **failed**" in summary.read_text(encoding="utf-8")
+    failed_listing = _run_step(_step(workflow, "rehearse-summary", "Merge the verdicts"), ws, {"AFFECTED": "failure"})
+    assert failed_listing.returncode == 1 and "did not succeed (failure)" in failed_listing.stdout
