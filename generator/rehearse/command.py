@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sys
@@ -165,6 +166,19 @@ def rehearse_command(path: Path, rollouts: list[str], config: Path | None, datas
                      format: str, timeout: float | None, sdk: Path | None, jobs: int = 1) -> int:
     if format not in ("text", "json"):
         raise UserError(f"--format {format!r}: expected text or json")
+    try:
+        return _rehearse(path, rollouts, config, dataset_file, rows, format, timeout, sdk, jobs)
+    except UserError as err:
+        if format == "json":
+            # an agent reading stdout gets an object either way; the line on stderr and the exit code stay
+            json.dump({"ok": False, "error": {"message": err.message, "hint": err.hint, "exit_code": err.exit_code},
+                       "rollouts": []}, sys.stdout, indent=2)
+            sys.stdout.write("\n")
+        raise
+
+
+def _rehearse(path: Path, rollouts: list[str], config: Path | None, dataset_file: Path | None, rows: str | None,
+              format: str, timeout: float | None, sdk: Path | None, jobs: int) -> int:
     if timeout is not None and timeout <= 0:
         raise UserError("--timeout must be a positive number of seconds")
     try:
@@ -172,8 +186,6 @@ def rehearse_command(path: Path, rollouts: list[str], config: Path | None, datas
     except NotAWorkspace as err:
         raise UserError(str(err)) from None
     plans = planning.rollout_plans(root, rollouts, config)
-    if dataset_file is not None and len(plans) > 1:
-        raise UserError("--dataset-file gives one rollout's rows: name that rollout too")
     for plan in plans:
         path_ = planning.local_dataset(root, plan, dataset_file)
         shown = path_.relative_to(root).as_posix() if is_inside(root, path_) else str(path_)
