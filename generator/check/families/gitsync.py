@@ -66,6 +66,16 @@ UNPUSHED = rule(
     example="rollouts/multiply/main.py committed locally, `git status` says 'ahead of origin/main by 1 commit'",
     source="osmosis_ai/platform/cli/workspace_repo.py",
 )
+NOT_ON_ORIGIN = rule(
+    "GIT008", "head-not-on-origin", FAMILY, "warning",
+    summary="The repository has an `origin`, but no branch of it that this clone knows holds the current commit (never pushed, or pushed without it).",
+    why="The platform runs what the connected repository holds, so a run submitted now would use older code than the files here, or none at all. "
+        "Read from this clone's refs (refs/remotes/origin/*), as of its last fetch or push: doctor does not ask the network. "
+        "Where the branch has an upstream that is behind, GIT005 names the unpushed commits instead.",
+    fix="Push the branch (`git push -u origin HEAD`), then submit.",
+    example="git remote add origin https://github.com/me/demo.git   # and no git push since",
+    source="osmosis_ai/platform/cli/workspace_repo.py",
+)
 GIT_UNREADABLE = rule(
     "GIT004", "git-unreadable", FAMILY, "warning",
     summary="The git repository holding the workspace could not be inspected.",
@@ -93,7 +103,8 @@ def check_git_sync(ws: Workspace) -> list[Diagnostic]:
         prefix = PurePosixPath(ws.repo_prefix or ".")
         paths = watched(ws)
         unknown = {ws.rel(p) for p in ws.unreadable}  # git cannot hash them: LAY011 and its kin say why
-        found = _uncommitted(git, prefix, paths, unknown) + _unpushed(git, prefix, paths)
+        unpushed = _unpushed(git, prefix, paths)
+        found = _uncommitted(git, prefix, paths, unknown) + (unpushed or _not_on_origin(git))
         for config in workspace_configs(ws):
             found += _pins(git, ws, config)
         return found
@@ -239,6 +250,23 @@ def _add_paths(changed: list[str]) -> list[str]:
     if len(units) > HINT_PATHS:
         units = list(dict.fromkeys(p.split("/")[0] if p.startswith(("rollouts/", "configs/")) else p for p in units))
     return units
+
+
+def _not_on_origin(git: Git) -> list[Diagnostic]:
+    """GIT008: `origin` is set and none of its remote-tracking branches contains HEAD. Refs only
+    (`for-each-ref --contains`): what this clone last fetched or pushed, no network."""
+    if git("config", "--get", "remote.origin.url", check=False).returncode != 0:
+        return []  # no origin: GIT006 says so
+    if git("rev-parse", "--verify", "-q", "HEAD^{commit}", check=False).returncode != 0:
+        return []  # no commit yet
+    held = _text(git("for-each-ref", "--count=1", "--contains", "HEAD", "--format=%(refname)", "refs/remotes/origin/")).strip()
+    if held:
+        return []
+    known = _text(git("for-each-ref", "--count=1", "--format=%(refname)", "refs/remotes/origin/")).strip()
+    head = _text(git("rev-parse", "--short", "HEAD")).strip()
+    state = "no branch of origin holds it" if known else "nothing has been pushed to origin yet"
+    return [NOT_ON_ORIGIN.at(None, f"the current commit {printable(head[:12])} is not on origin ({state}): the platform would "
+                                   "run older code than this clone's, or none")]
 
 
 def _unpushed(git: Git, prefix: PurePosixPath, paths: list[str]) -> list[Diagnostic]:
