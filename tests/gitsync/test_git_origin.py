@@ -91,4 +91,4 @@ def test_select_git_is_the_pushed_check(repo):
     git(repo, "remote", "add", "origin", "git@gitlab.com:owner/repo.git")
     result = CliRunner().invoke(app, ["doctor", str(repo), "--select", "GIT", "--format", "json"])
     assert result.exit_code == 1
-    assert [d["code"] for d in json.loads(result.stdout)["diagnostics"]] == ["GIT007"]
+    assert [d["code"] for d in json.loads(result.stdout)["diagnostics"]] == ["GIT007", "GIT008"]   # and never pushed

@@ -44,7 +44,7 @@ def test_never_pushed_is_a_warning(repo, remote):
     found = run_workspace_checks(Workspace(repo), {"git"})
     [d] = [f for f in found if f.code != "GIT007"]
     assert (d.code, d.severity.value) == ("GIT008", "warning")
-    assert "nothing has been pushed to origin yet" in d.message and "older code" in d.message
+    assert "not pushed: origin has no branch yet" in d.message and "older code" in d.message
 
 
 def test_a_commit_after_the_push_is_a_warning(repo, remote):
@@ -57,12 +57,16 @@ def test_a_commit_after_the_push_is_a_warning(repo, remote):
 
 
 def test_a_commit_after_a_push_without_upstream_is_a_warning(repo, remote):
-    git(repo, "push", "-q", "origin", "HEAD")
+    git(repo, "push", "-q", "origin", "HEAD")     # origin/main, no upstream
     write(repo / "README.md", "notes\n")
     git(repo, "add", "README.md")
     git(repo, "commit", "-qm", "docs")
+    assert _not_origin_url(git_codes(repo)) == []   # nothing a run uses changed: as GIT005 counts
+    main = repo / "rollouts" / "multiply" / "main.py"
+    main.write_text(main.read_text() + "\n# edited\n")
+    git(repo, "commit", "-qam", "edit rollout")
     found = [f for f in run_workspace_checks(Workspace(repo), {"git"}) if f.code != "GIT007"]
-    assert [f.code for f in found] == ["GIT008"] and "no branch of origin holds it" in found[0].message
+    assert [f.code for f in found] == ["GIT008"] and "1 commit touching what runs use is on no branch of origin" in found[0].message
 
 
 def test_no_origin_no_warning(repo):

@@ -68,10 +68,10 @@ UNPUSHED = rule(
 )
 NOT_ON_ORIGIN = rule(
     "GIT008", "head-not-on-origin", FAMILY, "warning",
-    summary="The repository has an `origin`, but no branch of it that this clone knows holds the current commit (never pushed, or pushed without it).",
+    summary="The repository has an `origin`, the branch no upstream, and commits changing what runs use (rollouts/, configs/, the root pyproject.toml, used datasets) are on no branch of origin this clone knows (never pushed, or pushed without them).",
     why="The platform runs what the connected repository holds, so a run submitted now would use older code than the files here, or none at all. "
         "Read from this clone's refs (refs/remotes/origin/*), as of its last fetch or push: doctor does not ask the network. "
-        "Where the branch has an upstream that is behind, GIT005 names the unpushed commits instead.",
+        "Where the branch has an upstream, GIT005 counts the commits not pushed to it instead.",
     fix="Push the branch (`git push -u origin HEAD`), then submit.",
     example="git remote add origin https://github.com/me/demo.git   # and no git push since",
     source="osmosis_ai/platform/cli/workspace_repo.py",
@@ -104,7 +104,7 @@ def check_git_sync(ws: Workspace) -> list[Diagnostic]:
         paths = watched(ws)
         unknown = {ws.rel(p) for p in ws.unreadable}  # git cannot hash them: LAY011 and its kin say why
         unpushed = _unpushed(git, prefix, paths)
-        found = _uncommitted(git, prefix, paths, unknown) + (unpushed or _not_on_origin(git))
+        found = _uncommitted(git, prefix, paths, unknown) + (unpushed or _not_on_origin(git, prefix, paths))
         for config in workspace_configs(ws):
             found += _pins(git, ws, config)
         return found
@@ -252,21 +252,30 @@ def _add_paths(changed: list[str]) -> list[str]:
     return units
 
 
-def _not_on_origin(git: Git) -> list[Diagnostic]:
-    """GIT008: `origin` is set and none of its remote-tracking branches contains HEAD. Refs only
-    (`for-each-ref --contains`): what this clone last fetched or pushed, no network."""
+def _not_on_origin(git: Git, prefix: PurePosixPath, paths: list[str]) -> list[Diagnostic]:
+    """GIT008: `origin` is set, the branch has no upstream (GIT005's case when it has one), and commits
+    reachable from HEAD that change what runs use are on no remote-tracking branch of origin. Refs only
+    (`rev-list HEAD --not --remotes=origin`): what this clone last fetched or pushed, no network."""
     if git("config", "--get", "remote.origin.url", check=False).returncode != 0:
         return []  # no origin: GIT006 says so
     if git("rev-parse", "--verify", "-q", "HEAD^{commit}", check=False).returncode != 0:
         return []  # no commit yet
-    held = _text(git("for-each-ref", "--count=1", "--contains", "HEAD", "--format=%(refname)", "refs/remotes/origin/")).strip()
-    if held:
+    head = git("symbolic-ref", "-q", "HEAD", check=False)
+    if head.returncode == 0:
+        upstream = _text(git("for-each-ref", "--format=%(upstream)", _text(head).strip())).strip()
+        if upstream and git("rev-parse", "--verify", "-q", f"{upstream}^{{commit}}", check=False).returncode == 0:
+            return []  # an upstream: GIT005 counts what is not pushed to it
+    counted = _text(git("rev-list", "--count", "HEAD", "--not", "--remotes=origin", "--",
+                        *_pathspecs(prefix, paths))).strip() or "0"
+    if not counted.isdigit():  # not what git prints: a broken or impostor `git` on PATH
+        raise safe_git.GitError(f"`git rev-list --count` printed {printable(counted[:40])!r}, not a number")
+    if not int(counted):
         return []
-    known = _text(git("for-each-ref", "--count=1", "--format=%(refname)", "refs/remotes/origin/")).strip()
-    head = _text(git("rev-parse", "--short", "HEAD")).strip()
-    state = "no branch of origin holds it" if known else "nothing has been pushed to origin yet"
-    return [NOT_ON_ORIGIN.at(None, f"the current commit {printable(head[:12])} is not on origin ({state}): the platform would "
-                                   "run older code than this clone's, or none")]
+    pushed = _text(git("for-each-ref", "--count=1", "--format=%(refname)", "refs/remotes/origin/")).strip()
+    commits = f"{counted} commit{'s' if counted != '1' else ''} touching what runs use"
+    where = "on no branch of origin" if pushed else "not pushed: origin has no branch yet"
+    return [NOT_ON_ORIGIN.at(None, f"{commits} {'are' if counted != '1' else 'is'} {where}; the platform would run older "
+                                   "code than this clone's, or none")]
 
 
 def _unpushed(git: Git, prefix: PurePosixPath, paths: list[str]) -> list[Diagnostic]:
