@@ -109,7 +109,7 @@ EXTRA_SUBCLASS_SCANNED = _rule(
     why="That submit check counts every AgentWorkflow/Grader subclass in the entrypoint's namespace, abstract or not, and refuses more than one. Under 0.3 it is ENT024, a warning. Source: osmosis-ai 0.2.31 eval/common/cli.py.",
     fix="Move the abstract base to another module and import the module (`import base` ... `class W(base.Base)`), not the class.",
     example="class Base(AgentWorkflow, ABC): ...\nclass Multiply(Base): async def run(self, ctx): ...",
-    source="osmosis_ai/eval/common/cli.py (0.2.31)",
+    source="osmosis_ai/eval/common/cli.py",
 )
 
 
@@ -119,7 +119,7 @@ MULTIPLE_CONFIGS_SCANNED = _rule(
     why="That submit check takes the one module-level config of each kind and refuses two. Under 0.3 it is ENT025, a warning. Source: osmosis-ai 0.2.31 eval/common/cli.py.",
     fix="Keep one config object of each kind in the entrypoint; move the others to another module.",
     example='fast = AgentWorkflowConfig(name="fast")\nslow = AgentWorkflowConfig(name="slow")',
-    source="osmosis_ai/eval/common/cli.py (0.2.31)",
+    source="osmosis_ai/eval/common/cli.py",
 )
 
 
