@@ -40,9 +40,13 @@ def make_workspace(tmp_path):
             args.append("--no-git")
         result = CliRunner().invoke(app, args)
         assert result.exit_code == 0, result.output
-        if git and (target / ".git").exists():  # connected as init's next steps say (`git remote add origin URL`): submit needs origin (GIT006)
-            subprocess.run(["git", "remote", "add", "origin", f"https://github.com/example/{name}.git"],
-                           cwd=target, check=True, capture_output=True)
+        if git and (target / ".git").exists():
+            # connected and pushed as init's next steps say (`git remote add origin URL`, `git push -u origin
+            # HEAD`): submit needs origin (GIT006), the platform the pushed commit (GIT008). The push is the
+            # ref it leaves behind: the remote is not reachable from a test.
+            for argv in (["remote", "add", "origin", f"https://github.com/example/{name}.git"],
+                         ["update-ref", "refs/remotes/origin/main", "HEAD"], ["branch", "--set-upstream-to=origin/main"]):
+                subprocess.run(["git", *argv], cwd=target, check=True, capture_output=True)
         return target
 
     return make

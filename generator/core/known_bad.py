@@ -7,7 +7,10 @@ DEP003 reports a lock that pins one, and the templates keep them out with a `[to
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+
+from generator.core.pep440 import Specifier, Version
 
 
 @dataclass(frozen=True)
@@ -27,3 +30,25 @@ KNOWN_BAD: tuple[KnownBad, ...] = (
         seen="2026-11-25: litellm 1.106.12 with mcp 1.30.0 (strands-agents holds mcp below 2.2)",
     ),
 )
+
+
+def breaks(versions: Mapping[str, str]) -> list[tuple[KnownBad, dict[str, str]]]:
+    """Each entry whose every package ``versions`` (normalised name -> version) holds at a version in
+    its range, with the versions that matched: the one reading of this table, for doctor's DEP003
+    (a lock's pins) and rehearse (a lock, and the packages a synced environment holds)."""
+    found = []
+    for bad in KNOWN_BAD:
+        held = {name: versions[name] for name in bad.pins if name in versions}
+        if len(held) == len(bad.pins) and all(_within(held[name], spec) for name, spec in bad.pins.items()):
+            found.append((bad, held))
+    return found
+
+
+def describe(held: Mapping[str, str]) -> str:
+    """``litellm 1.106.12 with mcp 1.30.0``."""
+    return " with ".join(f"{name} {version}" for name, version in held.items())
+
+
+def _within(version: str, specifier: str) -> bool:
+    v, spec = Version.parse(version), Specifier.parse(specifier)
+    return v is not None and spec is not None and spec.contains(v)

@@ -71,13 +71,14 @@ class Rule:
         line: int | None = None,
         column: int | None = None,
         hint: str | None = None,
-        severity: Severity | None = None,
     ) -> Diagnostic:
-        """A finding of this rule at ``path`` (workspace-relative), optionally with a specific hint."""
+        """A finding of this rule at ``path`` (workspace-relative), optionally with a specific hint. Its
+        severity is the rule's, always: a finding that deserves another severity is another rule, so
+        `--list-checks`, `osmosis rule` and every report say the same."""
         return Diagnostic(
             code=self.code,
             name=self.name,
-            severity=severity or self.severity,
+            severity=self.severity,
             message=message,
             hint=hint or self.fix,
             path=path,

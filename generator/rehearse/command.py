@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sys
@@ -12,6 +13,7 @@ from generator.core import safe_write
 from generator.core.errors import EXIT_FINDINGS, EXIT_OK, UserError
 from generator.core.paths import is_inside, own_python_files
 from generator.core.workspace import NotAWorkspace, find_git_root, find_root
+from generator.rehearse import environment
 from generator.rehearse import plan as planning
 from generator.rehearse.cases import build
 from generator.rehearse.child_env import child_env
@@ -100,9 +102,19 @@ class Progress:
         return None
 
 
+def _blocked(plan: planning.RolloutPlan, reason: str) -> Rehearsed:
+    """A rollout whose environment breaks every row: its preflight fails with why, and nothing runs."""
+    verdicts = [Verdict("preflight", False, reason), Verdict("runs", None, "not run: the environment fails every row")]
+    return Rehearsed(Judgement(plan.name, False, f"preflight failed: {reason}", verdicts, notes=list(plan.notes)),
+                     config=plan.config_rel, dataset=plan.dataset_rel)
+
+
 def _preflight_only(root: Path, sdk: Path, plan: planning.RolloutPlan, timeout: float) -> Rehearsed:
     env = child_env(os.environ, NO_MODEL_URL, plan.secrets)
     passed, account = run_preflight(root, sdk, plan.name, plan.entrypoint, env, timeout)
+    problem = environment.environment_problem(root, plan.name)   # the preflight's `uv sync` made it
+    if problem is not None:
+        passed, account = False, problem
     verdicts = [Verdict("preflight", passed, account), Verdict("runs", None, SANDBOX_REASON)]
     headline = f"preflight only: {SANDBOX_REASON}" if passed else f"preflight failed: {account.splitlines()[0]}"
     return Rehearsed(Judgement(plan.name, passed, headline, verdicts, notes=list(plan.notes)),
@@ -113,6 +125,9 @@ def rehearse_one(root: Path, sdk: Path, plan: planning.RolloutPlan, timeout: flo
                  cancel: threading.Event | None = None) -> Rehearsed:
     out = _output_root(root)
     rel_out = "/".join((*OUTPUT, plan.name))
+    problem = environment.lock_problem(root, plan.name)
+    if problem is not None:
+        return _blocked(plan, problem)
     if _sandboxed(root, plan.name):
         return _preflight_only(root, sdk, plan, timeout)
     rehearsal = build(plan.rows, plan.with_gold)
@@ -131,6 +146,10 @@ def rehearse_one(root: Path, sdk: Path, plan: planning.RolloutPlan, timeout: flo
         process = run_eval(argv, root, env, out / plan.name, timeout, watcher.tick, cancel)
     outcome = read_outcome(rehearsal, out / plan.name, root, process)
     judgement = judge(plan, outcome)
+    problem = environment.environment_problem(root, plan.name)   # what `eval run`'s `uv sync` installed
+    if problem is not None:
+        judgement.verdicts.insert(0, Verdict("preflight", False, problem))
+        judgement.ok, judgement.headline = False, f"preflight failed: {problem}"
     if script.calls.get("judge"):
         judgement.notes.append(
             f"the grader called a model itself ({script.calls['judge']} calls): they reached the scripted model, which "
@@ -172,6 +191,20 @@ def rehearse_command(path: Path, rollouts: list[str], config: Path | None, datas
         from generator.rehearse.merge import merge_command
 
         return EXIT_OK if merge_command(merge, format, sys.stdout, os.environ) else EXIT_FINDINGS
+    try:
+        return _rehearse(path, rollouts, config, dataset_file, rows, format, timeout, sdk, jobs, changed, list_only)
+    except UserError as err:
+        if format == "json":
+            # an agent reading stdout gets an object either way; the line on stderr and the exit code stay
+            json.dump({"ok": False, "error": {"message": err.message, "hint": err.hint, "exit_code": err.exit_code},
+                       "rollouts": []}, sys.stdout, indent=2)
+            sys.stdout.write("\n")
+        raise
+
+
+def _rehearse(path: Path, rollouts: list[str], config: Path | None, dataset_file: Path | None, rows: str | None,
+              format: str, timeout: float | None, sdk: Path | None, jobs: int, changed: str | None,
+              list_only: bool) -> int:
     if timeout is not None and timeout <= 0:
         raise UserError("--timeout must be a positive number of seconds")
     try:
@@ -188,8 +221,6 @@ def rehearse_command(path: Path, rollouts: list[str], config: Path | None, datas
             write([], format, sys.stdout)
             return EXIT_OK
     plans = planning.rollout_plans(root, rollouts, config)
-    if dataset_file is not None and len(plans) > 1:
-        raise UserError("--dataset-file gives one rollout's rows: name that rollout too")
     for plan in plans:
         path_ = planning.local_dataset(root, plan, dataset_file)
         shown = path_.relative_to(root).as_posix() if is_inside(root, path_) else str(path_)

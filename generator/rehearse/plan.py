@@ -16,6 +16,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from generator.core.dataset_names import PLATFORM_SUFFIXES, local_copy, names_a_path
 from generator.core.diagnostics import plural
 from generator.core.errors import UserError
 from generator.core.paths import is_dir, is_file, is_inside
@@ -28,7 +29,7 @@ else:  # pragma: no cover
 DEFAULT_ROWS = "0-3"
 MAX_ROWS = 200           # rows one rehearsal copies three times; a rehearsal is a smoke test, not an eval
 MAX_SCAN_BYTES = 256 << 20
-DATASET_SUFFIXES = (".jsonl", ".json", ".csv")
+DATASET_SUFFIXES = (".jsonl", ".json", ".csv", ".parquet")   # what rehearse reads rows from
 _LOOPBACK_URL = re.compile(r"^[a-z][a-z0-9+.-]*://(127\.0\.0\.1|localhost|\[::1\])(:\d+)?(/|$)", re.IGNORECASE)
 
 
@@ -43,6 +44,7 @@ class RolloutPlan:
     agent_timeout: float | None
     grader_timeout: float | None
     dataset_rel: str                   # where the rows came from
+    dataset_name: str = ""             # the config's [experiment] dataset, as written
     rows: list[tuple[int, dict]] = field(default_factory=list)
     with_gold: bool = True
     notes: list[str] = field(default_factory=list)
@@ -118,6 +120,7 @@ def read_config(root: Path, config: Path, rollout: str | None) -> RolloutPlan:
         secrets=tuple(s for s in secrets or [] if isinstance(s, str)),
         agent_timeout=_number(evaluation.get("agent_workflow_timeout_s")),
         grader_timeout=_number(evaluation.get("grader_timeout_s")), dataset_rel="",
+        dataset_name=experiment.get("dataset") if isinstance(experiment.get("dataset"), str) else "",
     )
 
 
@@ -150,25 +153,44 @@ def rollout_plans(root: Path, rollouts: list[str], config: Path | None) -> list[
     return plans
 
 
+def _named_path(root: Path, value: str) -> Path | None:
+    """A ``dataset`` written as a path under data/ (CFG019 warns: submit sends it as a name), if it is a file."""
+    text = value.replace("\\", "/")
+    relative = text if text.startswith("data/") else (f"data/{text}" if "/" not in text else "")
+    if not relative:
+        return None
+    path = root / relative
+    return path if is_file(path) and is_inside(root / "data", path) else None
+
+
 def local_dataset(root: Path, plan: RolloutPlan, dataset_file: Path | None) -> Path:
-    """``--dataset-file``, else ``data/<rollout>.*``; a config that names only a platform dataset needs one."""
+    """``--dataset-file``; else the local copy of the dataset the config names (`dataset = "x"` ->
+    data/x.jsonl, .csv or .parquet, the mapping doctor and Git Sync use); else ``data/<rollout>.*``."""
     if dataset_file is not None:
         path = dataset_file if dataset_file.is_absolute() else Path.cwd() / dataset_file
         if not is_file(path):
             raise UserError(f"--dataset-file {dataset_file}: no such file")
         return path
+    name = plan.dataset_name.strip()
+    if name:
+        found = _named_path(root, name) if names_a_path(name) else local_copy(root, name)
+        if found is not None:
+            return found
     for suffix in DATASET_SUFFIXES:
         candidate = root / "data" / f"{plan.name}{suffix}"
         if is_file(candidate):
             return candidate
-    raise UserError(f"{plan.config_rel} names a platform dataset and there is no data/{plan.name}.jsonl to rehearse with",
-                    hint="pass --dataset-file FILE (a .jsonl, .json or .csv with user_prompt and ground_truth)")
+    wanted = f"data/{name}" if name and names_a_path(name) else \
+        " or ".join(f"data/{name or plan.name}{s}" for s in PLATFORM_SUFFIXES)
+    raise UserError(f"{plan.config_rel} names the platform dataset {name!r} and there is no {wanted} to rehearse with"
+                    if name else f"{plan.config_rel} names no dataset and there is no data/{plan.name}.jsonl to rehearse with",
+                    hint="pass --dataset-file FILE (a .jsonl, .json, .csv or .parquet with user_prompt and ground_truth)")
 
 
 def _records(path: Path, last: int) -> list[object]:
     """Rows 0..last of the file (fewer when it is shorter), read no further than needed."""
     suffix = path.suffix.lower()
-    if path.stat().st_size > MAX_SCAN_BYTES and suffix != ".jsonl":
+    if path.stat().st_size > MAX_SCAN_BYTES and suffix not in (".jsonl", ".parquet"):
         raise UserError(f"{path.name}: too large to rehearse from ({path.stat().st_size >> 20} MB); "
                         "pass --dataset-file with a small .jsonl sample")
     rows: list[object] = []
@@ -197,9 +219,29 @@ def _records(path: Path, last: int) -> list[object]:
                     rows.append(dict(row))
             except (csv.Error, UnicodeDecodeError) as err:
                 raise UserError(f"{path.name}: not a readable CSV ({err})") from None
+        elif suffix == ".parquet":
+            rows = _parquet_records(path, last)
         else:
-            raise UserError(f"{path.name}: rehearse reads .jsonl, .json and .csv datasets; pass --dataset-file with one")
+            raise UserError(f"{path.name}: rehearse reads .jsonl, .json, .csv and .parquet datasets; pass --dataset-file with one")
     return rows
+
+
+def _parquet_records(path: Path, last: int) -> list[object]:
+    """Rows 0..last of a Parquet file, a batch at a time (pyarrow, the SDK's own `parquet` extra)."""
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise UserError(f"{path.name}: reading Parquet needs pyarrow, which is not installed here; "
+                        "pass --dataset-file with a .jsonl sample") from None
+    rows: list[object] = []
+    try:
+        for batch in pq.ParquetFile(path).iter_batches(batch_size=max(1, last + 1)):
+            rows += batch.to_pylist()
+            if len(rows) > last:
+                break
+    except Exception as err:  # noqa: BLE001 - any pyarrow failure is an unreadable file
+        raise UserError(f"{path.name}: not a readable Parquet file ({err}); `osmosis validate` says more") from None
+    return rows[: last + 1]
 
 
 def select_rows(plan: RolloutPlan, path: Path, rel: str, spec: str) -> None:

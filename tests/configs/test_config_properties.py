@@ -87,7 +87,7 @@ def _validator(kind: str):
     return jsonschema.Draft7Validator(load_schema(kind))
 
 
-SCHEMA_CODES = {"CFG002", "CFG003", "CFG004", "CFG005", "CFG006", "CFG007", "CFG008", "CFG009", "CFG010",
+SCHEMA_CODES = {"CFG002", "CFG003", "CFG004", "CFG005", "CFG028", "CFG006", "CFG007", "CFG008", "CFG009", "CFG010",
                 "CFG011", "CFG012", "CFG014", "CFG015"}
 
 

@@ -144,6 +144,6 @@ def _check_jsonschema(kind: str, config: Path) -> int:
 def test_check_jsonschema_accepts_good_and_rejects_bad_configs():
     assert _check_jsonschema("eval", CASES / "eval" / "good-full.toml") == 0
     assert _check_jsonschema("training", CASES / "training" / "good-full.toml") == 0
-    assert _check_jsonschema("eval", CASES / "eval" / "cfg005-threshold.toml") == 1
+    assert _check_jsonschema("eval", CASES / "eval" / "cfg028-threshold.toml") == 1
     assert _check_jsonschema("eval", CASES / "eval" / "cfg008-branch-and-commit.toml") == 1
     assert _check_jsonschema("training", CASES / "training" / "cfg005-top-p.toml") == 1

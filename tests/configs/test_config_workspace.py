@@ -123,11 +123,11 @@ def test_fix_keeps_crlf_line_endings(config_ws):
 
 
 def test_validate_cli_reports_code_and_position(config_ws, monkeypatch):
-    path = put(config_ws, "eval", "multiply.toml", "cfg005-threshold.toml")
+    path = put(config_ws, "eval", "multiply.toml", "cfg028-threshold.toml")
     monkeypatch.chdir(config_ws)
     result = CliRunner().invoke(app, ["validate", "configs/eval/multiply.toml"])
     assert result.exit_code == 0, result.output  # a range outside our advice is a warning (issue 10)
-    assert "configs/eval/multiply.toml:13:18" in result.output and "CFG005" in result.output
+    assert "configs/eval/multiply.toml:13:18" in result.output and "CFG028" in result.output
     assert path.exists()
 
 

@@ -123,7 +123,7 @@ def test_nan_and_infinity_are_not_json_but_the_platform_reads_them(write, consta
     rows = [json.dumps(good_row(i)) for i in range(4)] + ['{"system_prompt": "s", "user_prompt": "q", "ground_truth": %s}' % constant]
     found = check_dataset_file(write("n.jsonl", "\n".join(rows)), "n.jsonl")
     # one root cause, one finding: not also DAT008 ("a number, not a string") on the same line
-    assert [(d.code, d.line, d.severity.value) for d in found] == [("DAT004", 5, "warning")]
+    assert [(d.code, d.line, d.severity.value) for d in found] == [("DAT023", 5, "warning")]
     assert f"`{constant}` is not JSON" in found[0].message
 
 

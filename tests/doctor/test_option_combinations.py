@@ -46,10 +46,10 @@ def test_add_ignores_points_a_workspace_wide_finding_at_ignore_not_per_file_igno
     import subprocess
 
     root = make_workspace()
-    subprocess.run(["git", "remote", "remove", "origin"], cwd=root, check=True)  # GIT006: about no file
+    subprocess.run(["git", "remote", "remove", "origin"], cwd=root, check=True)  # GIT009: about no file
     result = doctor(root, "--add-ignores")
     assert result.exit_code == 0, result.output
-    assert "not suppressible: GIT006 (about the whole workspace; use [tool.osmosis] ignore, --ignore GIT006 or a baseline)" in result.stderr
+    assert "not suppressible: GIT009 (about the whole workspace; use [tool.osmosis] ignore, --ignore GIT009 or a baseline)" in result.stderr
 
 
 def test_the_more_specific_of_select_and_ignore_wins(make_workspace):

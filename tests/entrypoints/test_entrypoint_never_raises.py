@@ -106,5 +106,5 @@ def test_long_class_and_alias_chains_stay_cheap_and_bounded(tmp_path):
     started = time.monotonic()
     found = check_entrypoint_file(path, "main.py")
     assert time.monotonic() - started < 10
-    [d] = [f for f in found if f.code == "ENT004"]  # every subclass inherits run: all concrete
+    [d] = [f for f in found if f.code in ("ENT004", "ENT033")]  # every subclass inherits run: all concrete
     assert "more" in d.message and len(d.message) < 300

@@ -223,20 +223,21 @@ SLOW = AgentWorkflowConfig(name="slow")
 '''
 
 
-@pytest.mark.parametrize(("spec", "severity"), [("osmosis-ai[server]>=0.2,<0.3", Severity.ERROR), ("osmosis-ai[server]>=0.3.1,<0.4", Severity.WARNING)])
-def test_submit_scan_rules_are_errors_under_0_2_and_warnings_under_0_3(workspace, spec, severity):
+@pytest.mark.parametrize(("spec", "codes", "severity"), [("osmosis-ai[server]>=0.2,<0.3", ["ENT035", "ENT036"], Severity.ERROR),
+                                                    ("osmosis-ai[server]>=0.3.1,<0.4", ["ENT024", "ENT025"], Severity.WARNING)])
+def test_submit_scan_rules_are_errors_under_0_2_and_warnings_under_0_3(workspace, spec, codes, severity):
     write(rollout(workspace) / "pyproject.toml", f'[project]\nname = "m"\ndependencies = ["{spec}"]\n')
     write(rollout(workspace) / "main.py", TWO_CONFIGS)
     got = {d.code: d for d in findings(workspace)}
-    assert sorted(got) == ["ENT024", "ENT025"]
-    assert (got["ENT024"].line, got["ENT025"].line) == (5, 20)
+    assert sorted(got) == codes   # one code per severity: the 0.2 submit check's refusal is its own rule
+    assert (got[codes[0]].line, got[codes[1]].line) == (5, 20)
     assert {d.severity for d in got.values()} == {severity}
 
 
 def test_two_concrete_workflows_warn_under_0_3_and_fail_under_0_2(workspace):
     second = (rollout(workspace) / "main.py").read_text().replace("Multiply", "Second")
     write(rollout(workspace) / "main.py", (rollout(workspace) / "main.py").read_text() + second)
-    assert {d.code: d.severity for d in findings(workspace)} == {"ENT004": Severity.WARNING, "ENT005": Severity.WARNING}
+    assert {d.code: d.severity for d in findings(workspace)} == {"ENT033": Severity.WARNING, "ENT034": Severity.WARNING}
     write(rollout(workspace) / "pyproject.toml", '[project]\nname = "m"\ndependencies = ["osmosis-ai>=0.2,<0.3"]\n')
     assert {d.code: d.severity for d in findings(workspace)} == {"ENT004": Severity.ERROR, "ENT005": Severity.ERROR}
 

@@ -25,7 +25,7 @@ def git(root: Path, *args: str) -> None:
 
 
 def origin_findings(root: Path) -> list[tuple[str, str]]:
-    return [(d.code, d.severity.value) for d in run_workspace_checks(Workspace(root), {"git"}) if d.code in ("GIT006", "GIT007")]
+    return [(d.code, d.severity.value) for d in run_workspace_checks(Workspace(root), {"git"}) if d.code in ("GIT006", "GIT007", "GIT009")]
 
 
 ACCEPTED = [
@@ -58,7 +58,7 @@ def test_config_parsing_and_insteadof():
 
 
 def test_no_remote_is_an_info_remotes_without_origin_an_error(repo):
-    assert origin_findings(repo) == [("GIT006", "info")]
+    assert origin_findings(repo) == [("GIT009", "info")]   # one code per severity: GIT006 is always an error
     git(repo, "remote", "add", "upstream", "https://github.com/owner/repo.git")
     assert origin_findings(repo) == [("GIT006", "error")]
     git(repo, "remote", "rename", "upstream", "origin")
@@ -91,4 +91,4 @@ def test_select_git_is_the_pushed_check(repo):
     git(repo, "remote", "add", "origin", "git@gitlab.com:owner/repo.git")
     result = CliRunner().invoke(app, ["doctor", str(repo), "--select", "GIT", "--format", "json"])
     assert result.exit_code == 1
-    assert [d["code"] for d in json.loads(result.stdout)["diagnostics"]] == ["GIT007"]
+    assert [d["code"] for d in json.loads(result.stdout)["diagnostics"]] == ["GIT007", "GIT008"]   # and never pushed

@@ -54,10 +54,10 @@ CASES = [
     ("beyond-uint64", "x.jsonl", _jsonl(_with(META_ROWS, 1, task_id=2**70)), ["DAT013"]),
     ("metadata-null", "x.jsonl", _jsonl(META_ROWS[:4] + [{"metadata": None}]), ["DAT013"]),
     ("metadata-blank-text", "x.jsonl", _jsonl(META_ROWS[:4] + [{"metadata": "  "}]), ["DAT013"]),
-    ("jsonl-bom", "x.jsonl", b"\xef\xbb\xbf" + _jsonl(PROMPT_ROWS), ["DAT018"]),
+    ("jsonl-bom", "x.jsonl", b"\xef\xbb\xbf" + _jsonl(PROMPT_ROWS), ["DAT025"]),
     ("csv-bom-before-user-prompt", "x.csv", b"\xef\xbb\xbfuser_prompt,ground_truth,system_prompt\n"
-     + b"".join(f"{i} * 7,{7 * i},Answer.\n".encode() for i in range(5)), ["DAT018"]),
-    ("csv-blank-line", "x.csv", b"user_prompt,ground_truth,system_prompt\n1 * 7,7,A\n\n2 * 7,14,A\n3 * 7,21,A\n4 * 7,28,A\n", ["DAT015"]),
+     + b"".join(f"{i} * 7,{7 * i},Answer.\n".encode() for i in range(5)), ["DAT025"]),
+    ("csv-blank-line", "x.csv", b"user_prompt,ground_truth,system_prompt\n1 * 7,7,A\n\n2 * 7,14,A\n3 * 7,21,A\n4 * 7,28,A\n", ["DAT022"]),
 ]
 
 
@@ -86,7 +86,7 @@ def test_csv_bom_finding_says_what_the_platform_sees(tmp_path: Path):
     path = tmp_path / "x.csv"
     path.write_bytes(CASES[-2][2])
     [finding] = check_dataset_file(path, "x.csv")
-    assert (finding.code, finding.severity.value) == ("DAT018", "error")
+    assert (finding.code, finding.severity.value) == ("DAT025", "error")
     assert "user_prompt" in finding.message
 
 
@@ -146,15 +146,15 @@ ACCEPTED = [
                                             [f"s,{i} * 7,{7 * i},{7 * i}" for i in range(5)]), ["DAT016"], "keeps the last"),
     ("csv-text-after-closing-quote", "x.csv", _csv("system_prompt,user_prompt,ground_truth",
                                                     ['s,"1 * 7"x,7'] + [f"s,{i} * 7,{7 * i}" for i in range(2, 6)]),
-     ["DAT004"], "appends that text to the field"),
+     ["DAT023"], "appends that text to the field"),
     ("jsonl-nan-in-an-extra-column", "x.jsonl",
      b"".join(b'{"system_prompt": "s", "user_prompt": "q", "ground_truth": "1", "score": %s}\n' % c
-              for c in (b"1.5", b"NaN", b"2", b"Infinity", b"-Infinity")), ["DAT004"] * 3, "Python's json"),
+              for c in (b"1.5", b"NaN", b"2", b"Infinity", b"-Infinity")), ["DAT023"] * 3, "Python's json"),
     ("whitespace-only-values", "x.jsonl", _jsonl([_row(0, user_prompt="   "), _row(1, ground_truth=" \t")]
-                                                  + [_row(i) for i in range(2, 5)]), ["DAT009", "DAT009"], "only whitespace"),
+                                                  + [_row(i) for i in range(2, 5)]), ["DAT024", "DAT024"], "only whitespace"),
     ("whitespace-only-csv-cell", "x.csv", _csv("system_prompt,user_prompt,ground_truth",
                                                 ["s,   ,7"] + [f"s,{i} * 7,{7 * i}" for i in range(2, 6)]),
-     ["DAT009"], "only whitespace"),
+     ["DAT024"], "only whitespace"),
 ]
 
 

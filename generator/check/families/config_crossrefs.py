@@ -14,14 +14,20 @@ from pathlib import Path
 from typing import Any
 
 from generator.check.families.config_rules import (
-    CONFIG_NAME_MISMATCH, DATASET_NOT_FOUND, ENTRYPOINT_NOT_FOUND, ENTRYPOINT_NOT_PYTHON, ENTRYPOINT_OUTSIDE, ROLLOUT_NOT_FOUND,
+    CONFIG_NAME_MISMATCH,
+    DATASET_NOT_FOUND,
+    ENTRYPOINT_NOT_FOUND,
+    ENTRYPOINT_NOT_PYTHON,
+    ENTRYPOINT_OUTSIDE,
+    ROLLOUT_NOT_FOUND,
     SCHEMA_DIRECTIVE,
 )
+from generator.core.dataset_names import names_a_path
 from generator.core.diagnostics import Diagnostic, quoted
 from generator.core.paths import is_dir, unusable_path
 from generator.core.tool_folders import in_tool_folder_of
 from generator.core.schemas import CONFIG_KINDS, schema_directive, schema_filename
-from generator.core.workspace import DATASET_SUFFIXES, Workspace
+from generator.core.workspace import Workspace
 from generator.formats.toml_locate import TomlDoc
 
 
@@ -138,14 +144,7 @@ def _entrypoint(entry: str, folder: Path | None, rollout: str | None, loc, displ
         yield ENTRYPOINT_NOT_FOUND.at(display, message, line=line, column=column)
 
 
-def local_dataset(value: str) -> bool:
-    """Whether ``dataset`` names a local file rather than a platform dataset."""
-    text = value.replace("\\", "/")
-    return (
-        text.lower().endswith(DATASET_SUFFIXES)
-        or text.startswith(("data/", "./", "../", "/"))
-        or re.match(r"^[A-Za-z]:", text) is not None
-    )
+local_dataset = names_a_path  # the one definition lives in core/dataset_names.py (rehearse reads it too)
 
 
 _NAME_HINT = ("`dataset` takes a platform dataset name: upload the file with `osmosis dataset upload data/<file>` (named "

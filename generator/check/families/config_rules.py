@@ -52,8 +52,8 @@ WRONG_TYPE = _rule(
 
 OUT_OF_RANGE = _rule(
     "CFG005", "config-out-of-range", "error",
-    summary="A number no run can use (lr <= 0, total_epochs, batch sizes, lengths, n or intervals < 1, rollout_top_p outside (0, 1], a negative temperature, a timeout <= 0); a warning for an unusual one (rollout_temperature > 2, pass_threshold outside [0, 1]).",
-    why="`osmosis eval run` refuses an eval's n < 1 itself (osmosis-ai 0.3.8 platform/cli/eval_run.py); the submit loaders pass [training], [sampling] and [checkpoints] values to the platform unchecked (shared_config.py, BackendValidatedParamSection), which refuses an impossible one only once the run is queued. An unusual value still runs, so it is only advice.",
+    summary="A number no run can use (lr <= 0, total_epochs, batch sizes, lengths, n or intervals < 1, rollout_top_p outside (0, 1], a negative temperature, a timeout <= 0); an unusual one that still runs is CFG028.",
+    why="`osmosis eval run` refuses an eval's n < 1 itself (osmosis-ai 0.3.8 platform/cli/eval_run.py); the submit loaders pass [training], [sampling] and [checkpoints] values to the platform unchecked (shared_config.py, BackendValidatedParamSection), which refuses an impossible one only once the run is queued.",
     fix="Use a value in the documented range (see `osmosis schema`).",
     example='[sampling]\nrollout_top_p = 1.5   # must be in (0, 1]',
     source="osmosis_ai/platform/cli/eval_run.py; osmosis_ai/platform/cli/shared_config.py",
@@ -130,6 +130,16 @@ DUPLICATE_SECRET = _rule(
 )
 
 
+UNUSUAL_VALUE = _rule(
+    "CFG028", "config-value-unusual", "warning",
+    summary="A number outside the range we advise, which still runs: rollout_temperature above 2, pass_threshold outside [0, 1].",
+    why="osmosis-ai and the platform accept these values; they are rarely what a run means (a temperature above 2 samples near noise; a threshold outside [0, 1] passes every sample or none), so this is advice only.",
+    fix="Use a value in the advised range (see `osmosis schema`), or keep it if you mean it.",
+    example="[sampling]\nrollout_temperature = 3.0",
+    source="ours",
+)
+
+
 SECRET_IN_ENV = _rule(
     "CFG013", "secret-also-in-env", "error",
     summary="A name is both a required secret and set in [env].",
@@ -137,6 +147,16 @@ SECRET_IN_ENV = _rule(
     fix="Remove the variable from [env]; the platform provides the secret's value.",
     example='[env]\nOPENAI_API_KEY = "..."\n[secrets]\nrequired = ["OPENAI_API_KEY"]',
     source="osmosis_ai/platform/cli/shared_config.py",
+)
+
+
+BENCHMARK_SECRET_IN_ENV = _rule(
+    "CFG030", "benchmark-secret-also-in-env", "warning",
+    summary="A benchmark config names a variable both as a required secret and in [env].",
+    why="Benchmark submit accepts it (eval and training submit refuse it, CFG013), but the run then gets one of the two values, and a secret's value written in [env] sits in a committed file.",
+    fix="Remove the variable from [env]; the platform provides the secret's value.",
+    example='[env]\nOPENAI_API_KEY = "..."\n[secrets]\nrequired = ["OPENAI_API_KEY"]',
+    source="osmosis_ai/platform/cli/benchmark_config.py",
 )
 
 
@@ -152,11 +172,21 @@ MISSING_SECRETS_TABLE = _rule(
 
 INVALID_ROLLOUT_NAME = _rule(
     "CFG015", "invalid-rollout-field", "error",
-    summary="`rollout` is not one path segment (an error: osmosis-ai rejects it), or breaks the naming convention of `osmosis rollout init` (a warning).",
-    why="The platform runs rollouts/<rollout>/; a path can never match a rollout folder. Names outside lowercase letters, digits and hyphens work, but `osmosis rollout init` would not create them.",
+    summary="`rollout` is not one path segment: osmosis-ai rejects it (a name that only breaks the naming convention is CFG029).",
+    why="The platform runs rollouts/<rollout>/; a path can never match a rollout folder.",
     fix="Use the folder name under rollouts/, e.g. rollout = \"multiply\" (not \"rollouts/multiply\").",
     example='[experiment]\nrollout = "rollouts/multiply"',
     source="osmosis_ai/platform/cli/shared_config.py; ours",
+)
+
+
+UNCONVENTIONAL_ROLLOUT_NAME = _rule(
+    "CFG029", "rollout-name-unconventional", "warning",
+    summary="`rollout` is one folder name, but not one `osmosis rollout init` would make (lowercase letters, digits and hyphens; not 'default').",
+    why="osmosis-ai runs such a rollout all the same; the convention keeps names valid as folders, package names and platform identifiers alike.",
+    fix="Prefer lowercase letters, digits and hyphens (my-rollout), as `osmosis rollout init` makes them: rename the folder and the config's rollout together.",
+    example='[experiment]\nrollout = "My_Rollout"',
+    source="ours",
 )
 
 

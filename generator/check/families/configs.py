@@ -21,13 +21,14 @@ from typing import Any
 from generator.check.families.config_crossrefs import _cross_file, _plain, _show
 from generator.check.families.config_rules import (
     _KIND_TABLES, BRANCH_AND_COMMIT, CONFIG_OUTSIDE, DUPLICATE_SECRET, FAMILY, HARNESS_KEYS, HARNESS_SECRET,
-    INVALID_COMMIT_SHA, INVALID_ENV_NAME, INVALID_ROLLOUT_NAME, INVALID_SECRET_NAME, INVALID_VALUE,
+    BENCHMARK_SECRET_IN_ENV, INVALID_COMMIT_SHA, INVALID_ENV_NAME, INVALID_ROLLOUT_NAME, INVALID_SECRET_NAME, INVALID_VALUE,
+    UNCONVENTIONAL_ROLLOUT_NAME, UNUSUAL_VALUE,
     MINI_SWE_AGENT_KEY, MISSING_REQUIRED, MISSING_SECRETS_TABLE, NON_FINITE, OUT_OF_RANGE, RESERVED_ENV_NAME,
     ROLLOUT_WITHOUT_EVAL, SECRET_IN_ENV, TOML_SYNTAX, UNKNOWN_KEY, WRONG_TYPE,
 )
 from generator.check.families.config_values import ADVISORY_BOUNDS, BLANK_PATTERN, RANGE_KEYWORDS
 from generator.check.registry import workspace_check
-from generator.core.diagnostics import Diagnostic, Severity, quoted, with_article
+from generator.core.diagnostics import Diagnostic, quoted, with_article
 from generator.core.suggest import did_you_mean
 from generator.core.schemas import CONFIG_KINDS, load_schema
 from generator.core.schemas.evaluate import Violation, violations
@@ -203,9 +204,9 @@ def _schema_finding(v: Violation, kind: str, doc: TomlDoc, display: str) -> Diag
     if v.keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
         if (v.path, v.keyword) not in ADVISORY_BOUNDS:  # no run can use it (eval run refuses n < 1 itself)
             return OUT_OF_RANGE.at(display, f"`{where}` is {shown}; it must be {_range(v.schema)}", line=line, column=column,
-                                   hint=v.schema.get("description") or None, severity=Severity.ERROR)
-        return OUT_OF_RANGE.at(display, f"`{where}` is {shown}; we advise {_range(v.schema)} (it runs, but is unusual)",
-                               line=line, column=column, hint=v.schema.get("description") or None, severity=Severity.WARNING)
+                                   hint=v.schema.get("description") or None)
+        return UNUSUAL_VALUE.at(display, f"`{where}` is {shown}; we advise {_range(v.schema)} (it runs, but is unusual)",
+                                line=line, column=column, hint=v.schema.get("description") or None)
     if v.keyword == "uniqueItems":
         return DUPLICATE_SECRET.at(display, f"{_show(v.instance[v.detail])} is listed twice in [secrets] required", line=line, column=column) \
             if v.path[:2] == ("secrets", "required") else INVALID_VALUE.at(display, f"`{where}` repeats an earlier item", line=line, column=column)
@@ -273,9 +274,7 @@ def _rollout_naming(data: dict, doc: TomlDoc, display: str, bad_paths: set[tuple
     problem = "the name 'default' is reserved by `osmosis rollout init`" if value == "default" else name_problem(value, kind="rollout")
     if problem:
         line, column = doc.locator.value(("experiment", "rollout")) or (1, 1)
-        yield INVALID_ROLLOUT_NAME.at(display, f"{problem} (a convention: osmosis-ai runs it all the same)", line=line, column=column,
-                                      hint="Prefer lowercase letters, digits and hyphens (my-rollout), as `osmosis rollout init` makes them.",
-                                      severity=Severity.WARNING)
+        yield UNCONVENTIONAL_ROLLOUT_NAME.at(display, f"{problem} (a convention: osmosis-ai runs it all the same)", line=line, column=column)
 
 
 def dotted(path: tuple) -> str:
@@ -335,8 +334,8 @@ def _python_rules(data: dict, doc: TomlDoc, display: str, bad_paths: set[tuple],
                 # at the [env] key: removing it is the fix the hint gives
                 line, column = doc.locator.key(("env", name)) or doc.locator.value(("secrets", "required", i)) or (1, 1)
                 if kind == "benchmark":  # benchmark submit does not reject it; the two values would still collide
-                    yield SECRET_IN_ENV.at(display, f"`{name}` is a required secret and also set in [env]; the run would get one of the two values",
-                                           line=line, column=column, severity=Severity.WARNING)
+                    yield BENCHMARK_SECRET_IN_ENV.at(display, f"`{name}` is a required secret and also set in [env]; the run would get one of the two values",
+                                                     line=line, column=column)
                 else:
                     yield SECRET_IN_ENV.at(display, f"`{name}` is a required secret and also set in [env]", line=line, column=column)
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from generator.check.registry import workspace_check
 from generator.formats.datasets.extensions import suggested_name
 from generator.formats.datasets.findings import Findings
-from generator.core.diagnostics import Diagnostic, Severity
+from generator.core.diagnostics import Diagnostic
 from generator.check.registry import Rule, family_rules
 from generator.core.workspace import Workspace
 
@@ -95,8 +95,8 @@ NOT_STRING = _rule(
 )  # fmt: skip
 EMPTY_VALUE = _rule(
     "DAT009", "dataset-empty-value", "error",
-    summary="A `user_prompt`, `ground_truth` or `label` value is empty or null (an error: the platform fails the run at that row), or only whitespace (a warning: the platform accepts it).",
-    why="The platform reads an empty or null prompt or answer as missing and fails the run at that row; a whitespace-only one gives the model nothing to answer, or the grader nothing to compare with.",
+    summary="A `user_prompt`, `ground_truth` or `label` value is empty or null (one that is only whitespace is DAT024).",
+    why="The platform reads an empty or null prompt or answer as missing and fails the run at that row.",
     fix="Fill in the value, or drop the row.",
     example='{"user_prompt": "", "ground_truth": "6"}',
     source="osmosis_ai/eval/local/dataset.py",
@@ -140,8 +140,8 @@ PARQUET_UNCHECKED = _rule(
 )  # fmt: skip
 BLANK_LINE = _rule(
     "DAT015", "dataset-blank-line", "warning",
-    summary="A JSON lines or CSV file has a blank line: a warning in JSON lines (the platform skips it), an error in CSV (the platform reads it as a row with no fields).",
-    why="The platform's CSV reader takes a blank line for a row of the wrong width and rejects the file; other JSON lines readers may stop at one.",
+    summary="A JSON lines file has a blank line: the platform skips it (in a CSV it is DAT022, an error).",
+    why="Other JSON lines readers may stop at one, and a blank line often marks a row lost in an edit.",
     fix="Delete the blank line (a single newline at the end of the file is fine).",
     source="osmosis_ai/platform/cli/dataset.py",
 )  # fmt: skip
@@ -162,7 +162,36 @@ NO_SYSTEM_PROMPT = _rule(
 )  # fmt: skip
 BOM = _rule(
     "DAT018", "dataset-byte-order-mark", "warning",
-    summary="The file starts with a UTF-8 byte-order mark: an error in JSON lines and in a CSV whose first column is one the platform looks for, else a warning.",
+    summary="The file starts with a UTF-8 byte-order mark where it does no harm yet, e.g. before a CSV column the platform does not look for (where it breaks the file, it is DAT025).",
+    why="The platform reads the mark as data, here as part of the first column's name: harmless while nothing reads that column, a trap once something does.",
+    fix="Save the file as UTF-8 without BOM (in Excel: 'CSV UTF-8' adds one; use another export or strip it).",
+    source="osmosis_ai/platform/cli/dataset.py",
+)  # fmt: skip
+CSV_BLANK_LINE = _rule(
+    "DAT022", "dataset-csv-blank-line", "error",
+    summary="A CSV file has a blank line inside it.",
+    why="The platform's CSV reader takes a blank line for a row with no fields, of the wrong width, and rejects the file.",
+    fix="Delete the blank line (a single newline at the end of the file is fine).",
+    source="osmosis_ai/platform/cli/dataset.py",
+)  # fmt: skip
+NONSTANDARD_SYNTAX = _rule(
+    "DAT023", "dataset-nonstandard-syntax", "warning",
+    summary="A record the platform reads but other tools may not: a CSV field quoted irregularly, or NaN / Infinity in JSON lines.",
+    why="Python's csv and json modules, which the platform uses, accept these; strict readers (and other languages' JSON parsers) reject them or read other values.",
+    fix="Quote the whole field and double any quote inside it; write null or a number instead of NaN / Infinity.",
+    source="osmosis_ai/eval/local/dataset.py",
+)  # fmt: skip
+BLANK_VALUE = _rule(
+    "DAT024", "dataset-blank-value", "warning",
+    summary="A `user_prompt`, `ground_truth` or `label` value is only whitespace.",
+    why="The platform accepts it (only an empty value is missing to it), but it gives the model nothing to answer, or the grader nothing to compare with.",
+    fix="Fill in the value, or drop the row.",
+    example='{"user_prompt": "   ", "ground_truth": "6"}',
+    source="osmosis_ai/eval/local/dataset.py",
+)  # fmt: skip
+BOM_BREAKS = _rule(
+    "DAT025", "dataset-bom-breaks", "error",
+    summary="The file starts with a UTF-8 byte-order mark where it breaks the file: JSON lines, or a CSV whose first column the platform looks for.",
     why="The platform reads the mark as data: line 1 of a JSON lines file becomes invalid JSON, and a CSV's first column becomes '\\ufeffuser_prompt', so `user_prompt` is missing.",
     fix="Save the file as UTF-8 without BOM (in Excel: 'CSV UTF-8' adds one; use another export or strip it).",
     source="osmosis_ai/platform/cli/dataset.py",
@@ -209,22 +238,16 @@ _BY_KIND: dict[str, Rule] = {
     "metadata": BAD_METADATA,
     "parquet-unchecked": PARQUET_UNCHECKED,
     "blank-line": BLANK_LINE,
-    "csv-blank-line": BLANK_LINE,
-    "csv-quoting": MALFORMED,
-    "non-standard-json": MALFORMED,
+    "csv-blank-line": CSV_BLANK_LINE,
+    "csv-quoting": NONSTANDARD_SYNTAX,
+    "non-standard-json": NONSTANDARD_SYNTAX,
     "null-value": EMPTY_VALUE,
-    "blank-value": EMPTY_VALUE,
-    "bom-breaks": BOM,
+    "blank-value": BLANK_VALUE,
+    "bom-breaks": BOM_BREAKS,
     "duplicate-column": DUPLICATE_COLUMN,
     "no-system-prompt": NO_SYSTEM_PROMPT,
     "bom": BOM,
 }
-# Kinds whose severity differs from their rule's: errors where the platform's reader fails on them,
-# warnings where it accepts what we only advise against.
-_SEVERITY = {
-    "csv-blank-line": Severity.ERROR, "bom-breaks": Severity.ERROR,
-    "csv-quoting": Severity.WARNING, "non-standard-json": Severity.WARNING, "blank-value": Severity.WARNING,
-}  # fmt: skip
 # How the summarising diagnostic names what it counts: (one, many).
 _NOUNS = {
     "encoding": ("byte that is not UTF-8", "bytes that are not UTF-8"),
@@ -334,7 +357,7 @@ def findings_of(path: Path) -> Findings:
 
 def to_diagnostics(findings: Findings, display: str) -> list[Diagnostic]:
     """The findings as diagnostics at ``display``, one summarising diagnostic per capped kind."""
-    out = [_BY_KIND[f.kind].at(display, f.message, line=f.line, column=f.column, hint=f.hint, severity=_SEVERITY.get(f.kind))
+    out = [_BY_KIND[f.kind].at(display, f.message, line=f.line, column=f.column, hint=f.hint)
            for f in findings.shown]
     for kind, first in findings.first_hidden.items():
         rest = findings.hidden(kind)
@@ -343,7 +366,7 @@ def to_diagnostics(findings: Findings, display: str) -> list[Diagnostic]:
         one, many = _NOUNS.get(kind, ("more finding", "more findings"))
         listed = "the first is listed" if shown == 1 else f"the first {shown} are listed"
         message = f"{rest} more {one if rest == 1 else many}{where} ({listed})"
-        out.append(_BY_KIND[kind].at(display, message, line=first, severity=_SEVERITY.get(kind)))
+        out.append(_BY_KIND[kind].at(display, message, line=first))
     return sorted(out, key=Diagnostic.sort_key)
 
 

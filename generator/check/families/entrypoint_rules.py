@@ -28,6 +28,16 @@ SYNTAX_ERROR = rule(
 )
 
 
+NEWER_SYNTAX = rule(
+    "ENT032", "python-syntax-newer", FAMILY, "warning",
+    summary="A rollout module uses Python syntax newer than the Python running doctor, so it was not checked.",
+    why="The platform runs Python 3.12; a doctor running on an older Python cannot parse what 3.12 accepts, and calling that a syntax error would be a false alarm. The module's other checks are skipped.",
+    fix="Run `osmosis doctor` with Python 3.12 or newer to check this module.",
+    example="type Point = tuple[float, float]   # Python 3.12, read by doctor on 3.11",
+    source="ours",
+)
+
+
 NO_WORKFLOW = rule(
     "ENT003", "no-agent-workflow", FAMILY, "error",
     summary="The entrypoint defines no concrete `osmosis_ai.rollout.AgentWorkflow` subclass.",
@@ -40,8 +50,8 @@ NO_WORKFLOW = rule(
 
 MULTIPLE_WORKFLOWS = rule(
     "ENT004", "multiple-agent-workflows", FAMILY, "error",
-    summary="The entrypoint defines more than one concrete AgentWorkflow subclass.",
-    why="The platform cannot tell which workflow to run; it needs exactly one per entrypoint.",
+    summary="The entrypoint defines more than one concrete AgentWorkflow subclass, for an SDK whose submit check refuses it (0.2.23-0.2.31, or a generation doctor cannot tell); under 0.3 it is ENT033.",
+    why="The 0.2.23-0.2.31 submit check cannot tell which workflow to run and refuses the entrypoint; it needs exactly one.",
     fix="Keep one concrete AgentWorkflow in the entrypoint; make shared bases abstract (no run(), or ABC) or move other workflows to their own rollout.",
     example="class A(AgentWorkflow): async def run(...)\nclass B(AgentWorkflow): async def run(...)",
     source="contract §2; contract §7",
@@ -50,11 +60,31 @@ MULTIPLE_WORKFLOWS = rule(
 
 MULTIPLE_GRADERS = rule(
     "ENT005", "multiple-graders", FAMILY, "error",
-    summary="The entrypoint defines more than one concrete Grader subclass.",
-    why="The platform scores samples with the entrypoint's single Grader; two make the choice ambiguous.",
+    summary="The entrypoint defines more than one concrete Grader subclass, for an SDK whose submit check refuses it (0.2.23-0.2.31, or a generation doctor cannot tell); under 0.3 it is ENT034.",
+    why="The 0.2.23-0.2.31 submit check scores samples with the entrypoint's single Grader and refuses two.",
     fix="Keep at most one concrete Grader in the entrypoint; combine the scoring logic into it.",
     example="class ExactGrader(Grader): ...\nclass FuzzyGrader(Grader): ...",
     source="contract §2; contract §7",
+)
+
+
+MULTIPLE_WORKFLOWS_03 = rule(
+    "ENT033", "multiple-agent-workflows-03", FAMILY, "warning",
+    summary="Under osmosis-ai 0.3, the entrypoint defines more than one concrete AgentWorkflow subclass.",
+    why="0.3 runs the workflow class its backend names (LocalBackend(workflow=...)), so the others are dead code; one workflow per entrypoint stays the template's rule, and the 0.2.23-0.2.31 submit check refused it (ENT004).",
+    fix="Keep one concrete AgentWorkflow in the entrypoint; make shared bases abstract or move other workflows to their own rollout.",
+    example="class A(AgentWorkflow): async def run(...)\nclass B(AgentWorkflow): async def run(...)",
+    source="ours; contract §2",
+)
+
+
+MULTIPLE_GRADERS_03 = rule(
+    "ENT034", "multiple-graders-03", FAMILY, "warning",
+    summary="Under osmosis-ai 0.3, the entrypoint defines more than one concrete Grader subclass.",
+    why="0.3 scores with the grader class its backend names (grader=...), so the others are dead code; one grader per entrypoint stays the template's rule, and the 0.2.23-0.2.31 submit check refused it (ENT005).",
+    fix="Keep at most one concrete Grader in the entrypoint; combine the scoring logic into it.",
+    example="class ExactGrader(Grader): ...\nclass FuzzyGrader(Grader): ...",
+    source="ours; contract §2",
 )
 
 

@@ -24,11 +24,12 @@ from generator.check.families import entry_runtime, sdk_compat, sdk_requirements
 from generator.check.families.entrypoint_rules import (
     FAMILY, HARD_CODED_CLIENT, INVALID_ROLLOUT_PYPROJECT, LOOP_SYNC_RUN, LOOP_WITHOUT_INSTANCE, LOOP_WITHOUT_NAME,
     LOOP_WITHOUT_TOOLS, MISSING_ENTRYPOINT, MISSING_ROLLOUT_PYPROJECT, MISSING_SDK_DEPENDENCY, MULTIPLE_GRADERS,
-    MULTIPLE_WORKFLOWS, NO_WORKFLOW, SYNC_GRADE, SYNC_RUN, SYNTAX_ERROR,
+    MULTIPLE_GRADERS_03, MULTIPLE_WORKFLOWS, MULTIPLE_WORKFLOWS_03, NEWER_SYNTAX, NO_WORKFLOW, SYNC_GRADE, SYNC_RUN,
+    SYNTAX_ERROR,
 )
 from generator.check.registry import workspace_check
 from generator.check.sdk_target import Target
-from generator.core.diagnostics import Diagnostic, Severity
+from generator.core.diagnostics import Diagnostic
 from generator.core.paths import is_inside, real_path, unusable_path, walk
 from generator.core.pep440 import requirement_name
 from generator.core.tool_folders import in_tool_folder_of
@@ -236,11 +237,10 @@ def _syntax_finding(m: Module, show: Display) -> Diagnostic:
     err = m.error
     if err.newer_syntax:  # doctor's own Python is older than the platform's: say so, do not cry wolf
         running = ".".join(map(str, sys.version_info[:2]))
-        return SYNTAX_ERROR.at(
+        return NEWER_SYNTAX.at(
             show(m.path), f"{m.path.name}: Python {running}, which runs doctor, cannot parse this line; it looks like "
             "Python 3.12 syntax, which the platform runs, so the module was not checked",
-            line=err.line, column=err.column, severity=Severity.WARNING,
-            hint="run `osmosis doctor` with Python 3.12 or newer to check this module")
+            line=err.line, column=err.column)
     return SYNTAX_ERROR.at(
         show(m.path), f"{m.path.name}: {err.message}", line=err.line, column=err.column,
         hint=None if err.line else _unreadable_hint(m.path),
@@ -280,7 +280,9 @@ def _entrypoint_findings(resolver: Resolver, module: Module, show: Display, *, i
                 ))
             else:
                 found.append(NO_WORKFLOW.at(path, "no concrete AgentWorkflow subclass (of osmosis_ai.rollout.AgentWorkflow) found"))
-    for kind, dup_rule, label in ((WORKFLOW, MULTIPLE_WORKFLOWS, "AgentWorkflow"), (GRADER, MULTIPLE_GRADERS, "Grader")):
+    strict = sdk_compat.scanned(target)
+    for kind, dup_rule, label in ((WORKFLOW, MULTIPLE_WORKFLOWS if strict else MULTIPLE_WORKFLOWS_03, "AgentWorkflow"),
+                                  (GRADER, MULTIPLE_GRADERS if strict else MULTIPLE_GRADERS_03, "Grader")):
         items = concrete[kind]
         if len(items) > 1:
             listing = ", ".join(f"{c.name} (line {line})" for c, line, _ in items[:5])
@@ -288,10 +290,10 @@ def _entrypoint_findings(resolver: Resolver, module: Module, show: Display, *, i
                 listing += f" and {len(items) - 5} more"
             _, line, column = items[1]
             limit = "exactly one" if kind == WORKFLOW else "at most one"
-            severity, why = sdk_compat.scan_severity(target)
+            why = "" if strict else " (the template's rule; 0.3 runs the one class its backend names)"
             found.append(dup_rule.at(
                 path, f"{len(items)} concrete {label} subclasses: {listing}; the entrypoint needs {limit}{why}",
-                line=line, column=column, severity=severity,
+                line=line, column=column,
             ))
     for kind, sync_rule in ((WORKFLOW, SYNC_RUN), (GRADER, SYNC_GRADE)):
         method = REQUIRED_METHOD[kind]

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 from generator.check.registry import rule, workspace_check
 from generator.core.bounded import Unreadable, read_capped
-from generator.core.diagnostics import Diagnostic, Severity
+from generator.core.diagnostics import Diagnostic
 from generator.core.workspace import Workspace
 
 FAMILY = "git"
@@ -23,10 +23,18 @@ MAX_CONFIG_BYTES = 1_000_000
 
 NO_ORIGIN = rule(
     "GIT006", "no-origin-remote", FAMILY, "error",
-    summary="The repository has no `origin` remote (an info while it has no remote at all, as `osmosis init` leaves it).",
+    summary="The repository has remotes, but none is named `origin` (with no remote at all, as `osmosis init` leaves it, GIT009 says so instead).",
     why="`osmosis eval submit` and `train submit` read `git remote get-url origin` to find the platform's repository and refuse without one (`Set origin to the Platform-connected repository`). Source: osmosis-ai 0.3.8 platform/cli/workspace_directory_context.py, workspace_repo.py get_local_git_remote_url.",
     fix="git remote add origin https://github.com/OWNER/REPO.git (the repository connected to the platform), then git push -u origin HEAD.",
     example="git remote -v   # prints only `upstream ...`",
+    source="osmosis_ai/platform/cli/workspace_directory_context.py",
+)
+NO_REMOTE_YET = rule(
+    "GIT009", "no-remote-yet", FAMILY, "info",
+    summary="The repository has no remote at all yet, as `osmosis init` leaves it: submit needs `origin`.",
+    why="Local work (doctor, rehearse, `eval run`) needs no remote; `osmosis eval submit`, `train submit` and `dataset upload` read `git remote get-url origin` and refuse without one, so the platform cannot run anything yet. Source: osmosis-ai 0.3.8 platform/cli/workspace_directory_context.py.",
+    fix="git remote add origin https://github.com/OWNER/REPO.git (the repository connected to the platform), then git push -u origin HEAD.",
+    example="git remote -v   # prints nothing",
     source="osmosis_ai/platform/cli/workspace_directory_context.py",
 )
 ORIGIN_NOT_GITHUB = rule(
@@ -61,8 +69,7 @@ def check_origin(ws: Workspace) -> list[Diagnostic]:
         if others:
             return [NO_ORIGIN.at(None, f"no `origin` remote (the remotes are {', '.join(others)}): eval submit and train submit refuse to run",
                                  hint=f"git remote rename {others[0]} origin, if {others[0]} is the platform's GitHub repository")]
-        return [NO_ORIGIN.at(None, "no `origin` remote yet: eval submit and train submit refuse to run until it is set",
-                             severity=Severity.INFO, hint=NO_ORIGIN.fix)]
+        return [NO_REMOTE_YET.at(None, "no `origin` remote yet: eval submit and train submit refuse to run until it is set")]
     problem = github_problem(rewrite(origin, rewrites))
     if problem:
         return [ORIGIN_NOT_GITHUB.at(None, f"origin {_redacted(origin)} {problem}: eval submit and train submit refuse it")]

@@ -71,6 +71,16 @@ UNPUSHED = rule(
     example="rollouts/multiply/main.py committed locally, `git status` says 'ahead of origin/main by 1 commit'",
     source="osmosis_ai/platform/cli/workspace_repo.py",
 )
+NOT_ON_ORIGIN = rule(
+    "GIT008", "head-not-on-origin", FAMILY, "warning",
+    summary="The repository has an `origin`, the branch no upstream, and commits changing what runs use (rollouts/, configs/, the root pyproject.toml, used datasets) are on no branch of origin this clone knows (never pushed, or pushed without them).",
+    why="The platform runs what the connected repository holds, so a run submitted now would use older code than the files here, or none at all. "
+        "Read from this clone's refs (refs/remotes/origin/*), as of its last fetch or push: doctor does not ask the network. "
+        "Where the branch has an upstream, GIT005 counts the commits not pushed to it instead.",
+    fix="Push the branch (`git push -u origin HEAD`), then submit.",
+    example="git remote add origin https://github.com/me/demo.git   # and no git push since",
+    source="osmosis_ai/platform/cli/workspace_repo.py",
+)
 GIT_UNREADABLE = rule(
     "GIT004", "git-unreadable", FAMILY, "warning",
     summary="The git repository holding the workspace could not be inspected.",
@@ -101,7 +111,8 @@ def check_git_sync(ws: Workspace) -> list[Diagnostic]:
         # a tool's folder (core/tool_folders.py) is never looked into, by git either: a file of it git
         # tracks may change without doctor's cache key changing
         tools = [ws.rel(ws.root / os.path.relpath(p, ws.root)) for p in tool_folders(ws.root)]
-        found = _uncommitted(git, prefix, paths, unknown, tools) + _unpushed(git, prefix, paths)
+        unpushed = _unpushed(git, prefix, paths)
+        found = _uncommitted(git, prefix, paths, unknown, tools) + (unpushed or _not_on_origin(git, prefix, paths))
         for config in workspace_configs(ws):
             found += _pins(git, ws, config)
         return found
@@ -248,6 +259,32 @@ def _add_paths(changed: list[str]) -> list[str]:
     if len(units) > HINT_PATHS:
         units = list(dict.fromkeys(p.split("/")[0] if p.startswith(("rollouts/", "configs/")) else p for p in units))
     return units
+
+
+def _not_on_origin(git: Git, prefix: PurePosixPath, paths: list[str]) -> list[Diagnostic]:
+    """GIT008: `origin` is set, the branch has no upstream (GIT005's case when it has one), and commits
+    reachable from HEAD that change what runs use are on no remote-tracking branch of origin. Refs only
+    (`rev-list HEAD --not --remotes=origin`): what this clone last fetched or pushed, no network."""
+    if git("config", "--get", "remote.origin.url", check=False).returncode != 0:
+        return []  # no origin: GIT006 says so
+    if git("rev-parse", "--verify", "-q", "HEAD^{commit}", check=False).returncode != 0:
+        return []  # no commit yet
+    head = git("symbolic-ref", "-q", "HEAD", check=False)
+    if head.returncode == 0:
+        upstream = _text(git("for-each-ref", "--format=%(upstream)", _text(head).strip())).strip()
+        if upstream and git("rev-parse", "--verify", "-q", f"{upstream}^{{commit}}", check=False).returncode == 0:
+            return []  # an upstream: GIT005 counts what is not pushed to it
+    counted = _text(git("rev-list", "--count", "HEAD", "--not", "--remotes=origin", "--",
+                        *_pathspecs(prefix, paths))).strip() or "0"
+    if not counted.isdigit():  # not what git prints: a broken or impostor `git` on PATH
+        raise safe_git.GitError(f"`git rev-list --count` printed {printable(counted[:40])!r}, not a number")
+    if not int(counted):
+        return []
+    pushed = _text(git("for-each-ref", "--count=1", "--format=%(refname)", "refs/remotes/origin/")).strip()
+    commits = f"{counted} commit{'s' if counted != '1' else ''} touching what runs use"
+    where = "on no branch of origin" if pushed else "not pushed: origin has no branch yet"
+    return [NOT_ON_ORIGIN.at(None, f"{commits} {'are' if counted != '1' else 'is'} {where}; the platform would run older "
+                                   "code than this clone's, or none")]
 
 
 def _unpushed(git: Git, prefix: PurePosixPath, paths: list[str]) -> list[Diagnostic]:

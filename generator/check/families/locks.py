@@ -13,6 +13,7 @@ import fnmatch
 from pathlib import Path
 
 from generator.check.registry import family_rules, workspace_check
+from generator.core import known_bad
 from generator.core.bounded import toml_loads
 from generator.core.diagnostics import Diagnostic
 from generator.core.known_bad import KNOWN_BAD
@@ -160,22 +161,13 @@ def _project_findings(ws: Workspace, folder: Path, lock_folder: Path) -> list[Di
 
 def _known_bad(ws: Workspace, lock: uvlock.UvLock, lock_path: Path, command: str) -> list[Diagnostic]:
     found = []
-    for bad in KNOWN_BAD:
-        pins = [lock.pin(name) for name in bad.pins]
-        if any(p is None for p in pins):
-            continue
-        if all(_in(p.version, bad.pins[p.name]) for p in pins if p):
-            first = pins[0]
-            combo = " with ".join(f"{p.name} {p.version}" for p in pins if p)
-            found.append(KNOWN_BAD_PINS.at(
-                ws.rel(lock_path), f"uv.lock pins {combo}: {bad.effect}", line=first.line if first else None, column=1,
-                hint=f'Add "{bad.constraint}" to [tool.uv] constraint-dependencies in the pyproject.toml, then run `{command}`.'))
+    pins = {name: pin for bad in KNOWN_BAD for name in bad.pins if (pin := lock.pin(name)) is not None}
+    for bad, held in known_bad.breaks({name: pin.version for name, pin in pins.items()}):
+        first = pins[next(iter(held))]
+        found.append(KNOWN_BAD_PINS.at(
+            ws.rel(lock_path), f"uv.lock pins {known_bad.describe(held)}: {bad.effect}", line=first.line, column=1,
+            hint=f'Add "{bad.constraint}" to [tool.uv] constraint-dependencies in the pyproject.toml, then run `{command}`.'))
     return found
-
-
-def _in(version: str, specifier: str) -> bool:
-    v, spec = Version.parse(version), Specifier.parse(specifier)
-    return v is not None and spec is not None and spec.contains(v)
 
 
 @workspace_check(FAMILY)

@@ -18,7 +18,7 @@ from generator.check.families.sdk_rules import (
     CONTEXT_API_NOT_IN_GENERATION, HARBOR_ARGUMENT, NAME_NOT_IN_GENERATION, WRONG_PORT,
 )
 from generator.check.sdk_target import Target
-from generator.core.diagnostics import Diagnostic, Severity
+from generator.core.diagnostics import Diagnostic
 from generator.core.sdk_exports import Exports, exports_for
 from generator.core.sdk_generations import ATTRIBUTES as CONTEXT_ATTRIBUTES
 from generator.core.sdk_generations import (
@@ -337,12 +337,10 @@ def _known_module(dotted: str) -> bool:
     return dotted in _KNOWN_MODULES
 
 
-def scan_severity(target: Target) -> tuple[Severity | None, str]:
-    """How a rule the 0.2.23-0.2.31 submit check enforces applies: as declared where the
-    generation scans the entrypoint, else a warning (under 0.3 it is the template's rule)."""
-    if target.generation is None or target.generation.submit_scan:
-        return None, ""
-    return Severity.WARNING, " (the template's rule; 0.3 runs the one class its backend names)"
+def scanned(target: Target) -> bool:
+    """Whether the 0.2.23-0.2.31 submit check judges this entrypoint (or the generation is unknown, so
+    it may): its rules are errors there, and the template's rule, a warning with another code, under 0.3."""
+    return target.generation is None or bool(target.generation.submit_scan)
 
 
 def loop_era_only(findings: list[Diagnostic], target: Target) -> list[Diagnostic]:

@@ -88,7 +88,7 @@ NO_GRADER = _rule(
 EXTRA_SUBCLASS = _rule(
     "ENT024", "abstract-class-beside-concrete", "warning",
     summary="An abstract AgentWorkflow (or Grader) subclass is bound in the entrypoint beside the concrete one.",
-    why="The 0.2.23-0.2.31 submit check counts every AgentWorkflow/Grader subclass in the entrypoint's namespace, abstract or not, and refuses more than one (an error there); 0.3 imports without counting, but one workflow and one grader in the entrypoint stay the template's rule (a warning). Source: osmosis-ai 0.2.31 eval/common/cli.py; contract sections 2 and 7 (submit preflight).",
+    why="0.3 imports without counting, but one workflow and one grader in the entrypoint stay the template's rule. The 0.2.23-0.2.31 submit check counts every AgentWorkflow/Grader subclass in the entrypoint's namespace, abstract or not, and refuses more than one: for those releases it is ENT035, an error. Source: osmosis-ai 0.2.31 eval/common/cli.py; contract sections 2 and 7 (submit preflight).",
     fix="Move the abstract base to another module and import the module (`import base` ... `class W(base.Base)`), not the class.",
     example="class Base(AgentWorkflow, ABC): ...\nclass Multiply(Base): async def run(self, ctx): ...",    source="contract §2; contract §7",
 )
@@ -97,9 +97,29 @@ EXTRA_SUBCLASS = _rule(
 MULTIPLE_CONFIGS = _rule(
     "ENT025", "multiple-config-objects", "warning",
     summary="The entrypoint's namespace holds two or more AgentWorkflowConfig (or GraderConfig) objects.",
-    why="The 0.2.23-0.2.31 submit check takes the one module-level AgentWorkflowConfig/GraderConfig of the entrypoint and refuses two (an error there); under 0.3 the backend is given its config explicitly and one of each stays the template's rule (a warning). Source: osmosis-ai 0.2.31 eval/common/cli.py; contract section 7.",
+    why="Under 0.3 the backend is given its config explicitly and one of each stays the template's rule. The 0.2.23-0.2.31 submit check takes the one module-level AgentWorkflowConfig/GraderConfig of the entrypoint and refuses two: for those releases it is ENT036, an error. Source: osmosis-ai 0.2.31 eval/common/cli.py; contract section 7.",
     fix="Keep one config object of each kind in the entrypoint; move the others to another module.",
     example='fast = AgentWorkflowConfig(name="fast")\nslow = AgentWorkflowConfig(name="slow")',    source="contract §7",
+)
+
+
+EXTRA_SUBCLASS_SCANNED = _rule(
+    "ENT035", "abstract-class-refused-by-submit", "error",
+    summary="For osmosis-ai 0.2.23-0.2.31: an abstract AgentWorkflow (or Grader) subclass is bound in the entrypoint beside the concrete one.",
+    why="That submit check counts every AgentWorkflow/Grader subclass in the entrypoint's namespace, abstract or not, and refuses more than one. Under 0.3 it is ENT024, a warning. Source: osmosis-ai 0.2.31 eval/common/cli.py.",
+    fix="Move the abstract base to another module and import the module (`import base` ... `class W(base.Base)`), not the class.",
+    example="class Base(AgentWorkflow, ABC): ...\nclass Multiply(Base): async def run(self, ctx): ...",
+    source="osmosis_ai/eval/common/cli.py",
+)
+
+
+MULTIPLE_CONFIGS_SCANNED = _rule(
+    "ENT036", "multiple-config-objects-refused-by-submit", "error",
+    summary="For osmosis-ai 0.2.23-0.2.31: the entrypoint's namespace holds two or more AgentWorkflowConfig (or GraderConfig) objects.",
+    why="That submit check takes the one module-level config of each kind and refuses two. Under 0.3 it is ENT025, a warning. Source: osmosis-ai 0.2.31 eval/common/cli.py.",
+    fix="Keep one config object of each kind in the entrypoint; move the others to another module.",
+    example='fast = AgentWorkflowConfig(name="fast")\nslow = AgentWorkflowConfig(name="slow")',
+    source="osmosis_ai/eval/common/cli.py",
 )
 
 

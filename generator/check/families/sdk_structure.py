@@ -8,9 +8,16 @@ from __future__ import annotations
 import ast
 
 from generator.check.families.sdk_compat import Display, _is_sdk
-from generator.check.families.sdk_rules import EXTRA_SUBCLASS, MULTIPLE_CONFIGS, NO_GRADER, NOT_IMPORTABLE
+from generator.check.families.sdk_rules import (
+    EXTRA_SUBCLASS,
+    EXTRA_SUBCLASS_SCANNED,
+    MULTIPLE_CONFIGS,
+    MULTIPLE_CONFIGS_SCANNED,
+    NO_GRADER,
+    NOT_IMPORTABLE,
+)
 from generator.check.sdk_target import Target
-from generator.core.diagnostics import Diagnostic, Severity
+from generator.core.diagnostics import Diagnostic
 from generator.core.sdk_generations import NAMES_BY_NAME, Generation
 from generator.formats.pyast import GRADER, WORKFLOW, ClassRef, Ext, Module, Resolver
 from generator.formats.pyclasses import binding_site
@@ -27,7 +34,7 @@ def entrypoint_findings(resolver: Resolver, module: Module, show: Display, targe
         return []
     path = show(module.path)
     found: list[Diagnostic] = []
-    severity = Severity.ERROR if gen.submit_scan else Severity.WARNING
+    strict = bool(gen.submit_scan)
     scan = ("the 0.2.23-0.2.31 submit check refuses it" if gen.submit_scan
             else "one of each in the entrypoint is the template's rule")
     for kind in (WORKFLOW, GRADER):
@@ -35,9 +42,9 @@ def entrypoint_findings(resolver: Resolver, module: Module, show: Display, targe
         if concrete[kind] and extra:
             cls, line, column = extra[0]
             names = ", ".join(c.name for c, _, _ in extra)
-            found.append(EXTRA_SUBCLASS.at(
+            found.append((EXTRA_SUBCLASS_SCANNED if strict else EXTRA_SUBCLASS).at(
                 path, f"abstract {kind} subclass {names} is bound in the entrypoint beside {concrete[kind][0][0].name} ({scan}, {target.describe()})",
-                line=line, column=column, severity=severity,
+                line=line, column=column,
             ))
     calls = _backend_calls(resolver, module)
     if concrete[WORKFLOW] and not concrete[GRADER] and not any(_keyword(c, "grader") for c in calls):
@@ -47,7 +54,7 @@ def entrypoint_findings(resolver: Resolver, module: Module, show: Display, targe
             path, "no concrete Grader in the entrypoint and no grader= passed to the backend: every graded rollout fails",
             line=line, column=column,
         ))
-    found += _config_findings(resolver, module, path, severity, scan, target)
+    found += _config_findings(resolver, module, path, strict, scan, target)
     for call in calls:
         if _callee(resolver, module, call).endswith(".HarborBackend"):
             found += _importable_findings(resolver, module, path, call)
@@ -92,7 +99,7 @@ def _config_class(resolver: Resolver, module: Module, func: ast.AST) -> tuple[st
     return None
 
 
-def _config_findings(resolver: Resolver, module: Module, path: str, severity: Severity, scan: str, target: Target) -> list[Diagnostic]:
+def _config_findings(resolver: Resolver, module: Module, path: str, strict: bool, scan: str, target: Target) -> list[Diagnostic]:
     by_kind: dict[str, dict[int, tuple[str, object]]] = {}
     for name, binding in module.bindings.items():
         site = resolver.value_site(module, name)
@@ -107,9 +114,9 @@ def _config_findings(resolver: Resolver, module: Module, path: str, severity: Se
             items = sorted(objects.values(), key=lambda item: binding_site(item[1]))
             line, column = binding_site(items[1][1])
             names = ", ".join(n for n, _ in items)
-            found.append(MULTIPLE_CONFIGS.at(
+            found.append((MULTIPLE_CONFIGS_SCANNED if strict else MULTIPLE_CONFIGS).at(
                 path, f"{len(items)} {kind} objects in the entrypoint namespace ({names}) ({scan}, {target.describe()})",
-                line=line, column=column, severity=severity,
+                line=line, column=column,
             ))
     return found
 

@@ -1,6 +1,6 @@
 # sdk: osmosis-ai[server]>=0.2,<0.3
-# expect: ENT024 11:1
-# expect: ENT024 26:1
+# expect: ENT035 11:1
+# expect: ENT035 26:1
 """Abstract intermediates (ABC, @abstractmethod, or no run/grade) are not concrete."""
 import abc
 from abc import ABC, abstractmethod
