@@ -13,7 +13,6 @@ from pathlib import Path
 
 from generator.check.families.config_rules import CHECKPOINT_NEVER_REACHED
 from generator.core.diagnostics import Diagnostic
-from generator.core.paths import is_file
 from generator.core.workspace import Workspace
 
 _SCAN_CAP = 64 << 20
@@ -59,15 +58,13 @@ def _parquet_rows(path: Path) -> int | None:
 
 
 def _local_rows(ws: Workspace, dataset: str, enough: int) -> tuple[int, str] | None:
-    if not dataset or "/" in dataset or "\\" in dataset or dataset in (".", ".."):
+    from generator.check.config_refs import local_dataset_file
+
+    path = local_dataset_file(ws, dataset, (".jsonl", ".parquet"))
+    if path is None:
         return None
-    for suffix in (".jsonl", ".parquet"):
-        path = ws.root / "data" / f"{dataset}{suffix}"
-        if path in ws.unreadable or not is_file(path) or path.is_symlink():
-            continue
-        rows = _jsonl_rows(path, enough) if suffix == ".jsonl" else _parquet_rows(path)
-        return (rows, f"data/{dataset}{suffix}") if rows else None
-    return None
+    rows = _jsonl_rows(path, enough) if path.suffix == ".jsonl" else _parquet_rows(path)
+    return (rows, f"data/{path.name}") if rows else None
 
 
 def check_steps(data: dict, ws: Workspace, loc, display: str, bad_paths: set[tuple]) -> Iterator[Diagnostic]:

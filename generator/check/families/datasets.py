@@ -1,4 +1,5 @@
-"""Checks: datasets (contract section 4). Rules DAT001-DAT020.
+"""Checks: datasets (contract section 4). Rules DAT001-DAT021 (the data checks, DAT022-DAT025, are in
+data_rules.py).
 
 The reading is done by generator.formats.datasets (one module per format, streaming, never loading a
 file whole); this module owns the rules, maps the readers' finding kinds to them, and turns the
@@ -11,6 +12,7 @@ import errno
 import os
 from pathlib import Path
 
+from generator.check.families.data_rules import KINDS as DATA_KINDS
 from generator.check.registry import workspace_check
 from generator.formats.datasets.extensions import suggested_name
 from generator.formats.datasets.findings import Findings
@@ -175,15 +177,6 @@ OUTSIDE_WORKSPACE = _rule(
     source="ours",
 )  # fmt: skip
 
-RUN_CAPPED = _rule(
-    "DAT021", "dataset-findings-capped", "warning",
-    summary="The data/ folder produced more dataset findings than one run reports; the files after that point were not checked, and their count is given.",
-    why="A report of hundreds of thousands of findings is unreadable and costs memory in CI; the first ones show what to fix.",
-    fix="Fix the findings shown (often one cause repeated across files), then run doctor again to see the rest.",
-    source="ours",
-)  # fmt: skip
-RUN_FINDINGS_CAP = 10_000  # dataset diagnostics kept per run
-
 MISNAMED = _rule(
     "DAT020", "dataset-misnamed", "warning",
     summary="A file in data/ is named nearly like a dataset (`x.jsnol`, `x.jsonl.txt`, `x.ndjson`) but not quite; the right name is suggested. Other files there (a README, notes) are not reported.",
@@ -192,6 +185,15 @@ MISNAMED = _rule(
     example="data/train.jsnol   # did you mean train.jsonl?",
     source="ours",
 )  # fmt: skip
+
+RUN_CAPPED = _rule(
+    "DAT021", "dataset-findings-capped", "warning",
+    summary="The data/ folder produced more dataset findings than one run reports; the files after that point were not checked, and their count is given.",
+    why="A report of hundreds of thousands of findings is unreadable and costs memory in CI; the first ones show what to fix.",
+    fix="Fix the findings shown (often one cause repeated across files), then run doctor again to see the rest.",
+    source="ours",
+)  # fmt: skip
+RUN_FINDINGS_CAP = 10_000  # dataset diagnostics kept per run
 
 _BY_KIND: dict[str, Rule] = {
     "unknown-format": UNKNOWN_FORMAT,
@@ -218,6 +220,7 @@ _BY_KIND: dict[str, Rule] = {
     "duplicate-column": DUPLICATE_COLUMN,
     "no-system-prompt": NO_SYSTEM_PROMPT,
     "bom": BOM,
+    **DATA_KINDS,
 }
 # Kinds whose severity differs from their rule's: errors where the platform's reader fails on them,
 # warnings where it accepts what we only advise against.
@@ -327,6 +330,8 @@ def findings_of(path: Path) -> Findings:
     from generator.formats.datasets.outlier import first_row_outlier
 
     first_row_outlier(findings, rows)
+    if findings.profile is not None:  # the data checks (DAT022-DAT024): at most one finding each
+        findings.profile.report(findings)
     if rows is not None and rows < MIN_ROWS:
         findings.add("too-few-rows", f"the dataset has {rows} row{'s' if rows != 1 else ''}; the platform needs at least {MIN_ROWS}")
     return findings
@@ -368,6 +373,26 @@ def outside_finding(display: str, why: str | None = None) -> Diagnostic:
     return OUTSIDE_WORKSPACE.at(display, why or "links to a file outside the workspace; not checked")
 
 
+_PROFILES = "dataset_profiles"  # Workspace.memo key: real path -> the rows' Profile, for paired files only
+
+
+def _keep_profile(ws: Workspace, path: Path, findings: Findings) -> None:
+    """Keep the profile of a file an eval/training pair names, for DAT025 (dataset_overlap.py)."""
+    from generator.check.config_refs import paired_files
+
+    if findings.profile is not None and os.path.realpath(path) in paired_files(ws):
+        ws.memo(_PROFILES, dict)[os.path.realpath(path)] = findings.profile
+
+
+def profile_of(ws: Workspace, path: Path):  # noqa: ANN201  (a Profile, or None: parquet, unreadable, outside)
+    """The rows' profile of a paired file: the one check_data_folder kept, else read now."""
+    kept = ws.memo(_PROFILES, dict)
+    key = os.path.realpath(path)
+    if key not in kept:
+        kept[key] = None if ws.outside(path) else findings_of(path).profile
+    return kept[key]
+
+
 @workspace_check(FAMILY)
 def check_data_folder(ws: Workspace) -> list[Diagnostic]:
     """Every dataset file under data/ (links out of the workspace are reported, not followed), and
@@ -387,6 +412,8 @@ def check_data_folder(ws: Workspace) -> list[Diagnostic]:
         elif ws.outside(path):
             found.append(outside_finding(display))
         else:
-            found.extend(check_dataset_file(path, display))
+            findings = findings_of(path)
+            _keep_profile(ws, path, findings)  # DAT025 compares the rows of paired files
+            found.extend(to_diagnostics(findings, display))
     return found
 

@@ -17,10 +17,10 @@ import re
 from typing import BinaryIO
 
 from generator.formats.datasets.blocks import BLOCK_SIZE, text_chunks
-from generator.formats.datasets.columns import RowChecker
 from generator.formats.datasets.findings import Findings
 from generator.formats.datasets.jsonl import reject_constant
 from generator.formats.datasets.jsonmsg import json_error
+from generator.formats.datasets.rows import RowChecker
 
 MAX_ELEMENT = 64 << 20
 _SPACE = re.compile(r"[ \t\n\r]*")
@@ -110,7 +110,7 @@ def scan_json_array(fh: BinaryIO, findings: Findings, block_size: int = BLOCK_SI
                 if end == len(cur.buf) and not cur.eof and cur.more():
                     continue  # a number or literal at the very end may go on in the next chunk
                 break
-            if checker.check(obj, line, col):
+            if checker.take(obj, line, col):
                 rows += 1
             cur.pos = end
             if not cur.skip_space():
