@@ -100,7 +100,7 @@ def test_no_overlap_no_finding_and_each_file_is_read_once(rendered, tmp_path, mo
     root = _train_and_eval(rendered, tmp_path, shared=0)
     reads: list[str] = []
     real = datasets.findings_of
-    monkeypatch.setattr(datasets, "findings_of", lambda path: reads.append(Path(path).name) or real(path))
+    monkeypatch.setattr(datasets, "findings_of", lambda path, **kw: reads.append(Path(path).name) or real(path, **kw))
     assert [d for d in _doctor(root, "--select", "DAT") if d["code"] in DATA_CODES] == []
     assert sorted(reads) == ["multiply-train.jsonl", "multiply.jsonl"]  # the overlap check reused the profiles
 
@@ -154,3 +154,22 @@ def test_a_small_dataset_is_not_judged_by_its_labels(tmp_path):
     rows = [{"user_prompt": f"q{i}", "ground_truth": "yes", "system_prompt": "s"} for i in range(profile.DOMINANT_MIN_ROWS - 1)]
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     assert datasets.check_dataset_file(path, path.name) == []
+
+
+def test_rows_observed_a_block_at_a_time_give_what_rows_one_by_one_give():
+    from generator.formats.datasets.columns import ColumnSpec
+
+    rows = [{"system_prompt": "Multiply." if i % 7 else f"The answer is {3 * i}.", "user_prompt": f"{i % 500} * 3",
+             "ground_truth": "yes" if i % 3 else str(3 * i)} for i in range(2000)]
+    rows[900]["system_prompt"] = ""  # an empty system prompt, as absent
+    rows[1500]["ground_truth"] = 15  # a number (DAT008's): no label
+    spec = ColumnSpec.from_columns(list(rows[0]), 1, Findings())
+    one, many = profile.Profile(spec, ordered=True), profile.Profile(spec, ordered=True)
+    for line, row in enumerate(rows, 1):
+        one.observe(row, line)
+    for start in range(0, len(rows), 128):
+        many.observe_block(rows[start : start + 128], list(range(start + 1, start + 129))[: len(rows[start : start + 128])])
+    for name in ("rows", "repeats", "repeat_lines", "labelled_rows", "labels", "label_lines", "leaks", "seen"):
+        assert getattr(one, name) == getattr(many, name), name
+    assert list(one.firsts) == list(many.firsts) and list(one.first_lines) == list(many.first_lines)
+    assert one.repeats > 1000 and one.leaks  # the case has repeats and leaks to agree on

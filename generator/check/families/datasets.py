@@ -300,9 +300,10 @@ def _loop_message(path: Path) -> str:
     return "is a symlink loop: following its links never reaches a file"
 
 
-def findings_of(path: Path) -> Findings:
-    """Every finding for the dataset at ``path``, by kind (the format is chosen by extension)."""
-    findings = Findings()
+def findings_of(path: Path, keep_order: bool = False) -> Findings:
+    """Every finding for the dataset at ``path``, by kind (the format is chosen by extension);
+    ``keep_order`` for a file DAT025 compares (its profile then keeps each distinct prompt's line)."""
+    findings = Findings(keep_order=keep_order)
     suffix = path.suffix.lower()
     if suffix == ".json":
         findings.add("unknown-format", "the platform does not read .json datasets (it reads .jsonl, .csv and .parquet)",
@@ -376,11 +377,15 @@ def outside_finding(display: str, why: str | None = None) -> Diagnostic:
 _PROFILES = "dataset_profiles"  # Workspace.memo key: real path -> the rows' Profile, for paired files only
 
 
-def _keep_profile(ws: Workspace, path: Path, findings: Findings) -> None:
-    """Keep the profile of a file an eval/training pair names, for DAT025 (dataset_overlap.py)."""
+def _paired(ws: Workspace, path: Path) -> bool:
     from generator.check.config_refs import paired_files
 
-    if findings.profile is not None and os.path.realpath(path) in paired_files(ws):
+    return os.path.realpath(path) in paired_files(ws)
+
+
+def _keep_profile(ws: Workspace, path: Path, findings: Findings) -> None:
+    """Keep the profile of a file an eval/training pair names, for DAT025 (dataset_overlap.py)."""
+    if findings.profile is not None and findings.keep_order:
         ws.memo(_PROFILES, dict)[os.path.realpath(path)] = findings.profile
 
 
@@ -389,7 +394,7 @@ def profile_of(ws: Workspace, path: Path):  # noqa: ANN201  (a Profile, or None:
     kept = ws.memo(_PROFILES, dict)
     key = os.path.realpath(path)
     if key not in kept:
-        kept[key] = None if ws.outside(path) else findings_of(path).profile
+        kept[key] = None if ws.outside(path) else findings_of(path, keep_order=True).profile
     return kept[key]
 
 
@@ -412,7 +417,7 @@ def check_data_folder(ws: Workspace) -> list[Diagnostic]:
         elif ws.outside(path):
             found.append(outside_finding(display))
         else:
-            findings = findings_of(path)
+            findings = findings_of(path, keep_order=_paired(ws, path))
             _keep_profile(ws, path, findings)  # DAT025 compares the rows of paired files
             found.extend(to_diagnostics(findings, display))
     return found

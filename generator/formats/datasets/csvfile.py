@@ -186,4 +186,6 @@ def _scan(reader, findings: Findings, taken: _Record, lines: Iterator[str]) -> i
             continue
         rows += 1
         checker.take(dict(zip(header, record)), start)
+    if checker is not None:
+        checker.finish()
     return rows

@@ -74,6 +74,7 @@ def scan_json_array(fh: BinaryIO, findings: Findings, block_size: int = BLOCK_SI
     decode = json.JSONDecoder(parse_constant=reject_constant).raw_decode
 
     def broken(message: str, p: int, hint: str | None = None) -> tuple[int, bool]:
+        checker.finish()
         line, col = cur.where(p)
         findings.add("malformed", message, line, col, hint)
         return rows, False
@@ -122,6 +123,7 @@ def scan_json_array(fh: BinaryIO, findings: Findings, block_size: int = BLOCK_SI
             cur.pos += 1
             if not cur.skip_space():
                 return broken("the array is not closed (no `]`)", cur.pos)
+    checker.finish()
     cur.pos += 1
     if cur.skip_space():
         return broken("there is more after the array's closing `]`", cur.pos)

@@ -91,13 +91,13 @@ def _parse_slowly(line: bytes, lineno: int, findings: Findings) -> tuple[bool, o
 
 
 def scan_range(path: Path, start: int, end: int, spec: ColumnSpec | None, block_size: int = BLOCK_SIZE,
-               digest_cap: int | None = None) -> RangeResult:
+               digest_cap: int | None = None, keep_order: bool = False) -> RangeResult:
     """Check the lines of ``path`` that start in ``[start, end)``; line numbers count from 1 at ``start``.
 
     With ``spec`` None the first object row fixes the columns (and its column findings are recorded).
     Every row goes through the one row hook, :meth:`RowChecker.take` (generator.formats.datasets.rows).
     """
-    findings = Findings()
+    findings = Findings(keep_order=keep_order)
     checker = RowChecker(findings, spec, digest_cap=digest_cap)
     take = checker.take
     loads = orjson.loads
@@ -118,6 +118,7 @@ def scan_range(path: Path, start: int, end: int, spec: ColumnSpec | None, block_
                     if exact and checker.spec is not None:
                         exact = checker.spec.metadata is not None
             base += len(lines)
+    checker.finish()
     return RangeResult(findings, base, rows)
 
 
@@ -157,7 +158,7 @@ def scan_file(path: Path, size: int, findings: Findings, parallel: bool | None =
         parallel = size >= PARALLEL_MIN_BYTES and workers > 1 and sys.platform.startswith("linux")
     spec = _first_spec(path, start, findings) if parallel else None
     if not parallel or spec is None:
-        result = scan_range(path, start, size, None)
+        result = scan_range(path, start, size, None, keep_order=findings.keep_order)
         findings.extend(result.findings)
         return result.rows
 

@@ -21,6 +21,7 @@ from generator.formats.datasets.findings import Findings
 from generator.formats.datasets.profile import Profile
 
 Test = Callable[[dict], bool]
+BLOCK_ROWS = 128  # rows the profile observes at once (held until then: about 100 KB)
 # A cheap test that no row passes: the rule always wants the full check (metadata is compared across rows).
 ALWAYS_FULL: Test = lambda row: False  # noqa: E731
 
@@ -88,7 +89,14 @@ def _quick_strings(spec: ColumnSpec) -> Test | None:
     names = spec.strings
     if not names:
         return None
-    return lambda row: all(row[name].__class__ is str for name in names)
+
+    def test(row: dict) -> bool:
+        for name in names:
+            if row[name].__class__ is not str:
+                return False
+        return True
+
+    return test
 
 
 def _full_strings(checker: "RowChecker", row: dict, line: int | None, column: int | None) -> None:
@@ -117,6 +125,19 @@ ROW_RULES: tuple[RowRule, ...] = (
 )
 
 
+def _every(tests: list[Test]) -> Test:
+    """One test passed when each of ``tests`` is (one call a row for the usual two or three)."""
+    if len(tests) == 1:
+        return tests[0]
+    if len(tests) == 2:
+        a, b = tests
+        return lambda row: a(row) and b(row)
+    if len(tests) == 3:
+        a, b, c = tests
+        return lambda row: a(row) and b(row) and c(row)
+    return lambda row: all(test(row) for test in tests)
+
+
 class RowChecker:
     """The row rules of one file (or one byte range of it), applied row by row through :meth:`take`.
 
@@ -130,35 +151,41 @@ class RowChecker:
         self._profiling, self._digest_cap = profile, digest_cap
         self.spec: ColumnSpec | None = None
         self.profile: Profile | None = None
-        self._tests: list[Test] | None = None
+        self._fast: Test | None = None  # every rule's cheap test at once
+        self._rows: list[dict] = []  # rows taken, not yet handed to the profile
+        self._lines: list[int] = []
         if spec is not None:
             self._fix(spec)
 
     def _fix(self, spec: ColumnSpec) -> None:
         self.spec = spec
         tests = [t for t in (rule.quick(spec) for rule in ROW_RULES) if t is not None]
-        self._tests = None if ALWAYS_FULL in tests else tests
+        self._fast = None if ALWAYS_FULL in tests else _every(tests)
         if self._profiling:
-            self.profile = Profile(spec, self._digest_cap)
+            # a range of the parallel reader (it has a share of the cap) keeps order, to be merged
+            ordered = self.findings.keep_order or self._digest_cap is not None
+            self.profile = Profile(spec, self._digest_cap, ordered)
             self.findings.profile = self.profile
 
     def take(self, row: object, line: int | None, column: int | None = None) -> bool:
         """The hook: ``row`` through every rule (the full checks only where a cheap test fails) and
-        into the profile; True when it is an object, so it counts as a row."""
-        tests = self._tests
-        if tests is not None and row.__class__ is dict:
-            for test in tests:
-                if not test(row):
-                    break
-            else:
-                if self.profile is not None:
-                    self.profile.observe(row, line)
-                return True
-        if not self.check(row, line, column):
-            return False
+        into the profile; True when it is an object, so it counts as a row. A reader calls
+        :meth:`finish` after its last row."""
+        if row.__class__ is not dict or self._fast is None or not self._fast(row):
+            if not self.check(row, line, column):
+                return False
         if self.profile is not None:
-            self.profile.observe(row, line)
+            self._rows.append(row)
+            self._lines.append(line or 0)
+            if len(self._rows) >= BLOCK_ROWS:
+                self.finish()
         return True
+
+    def finish(self) -> None:
+        """Hand the rows taken so far to the profile (a block at a time: see Profile.observe_block)."""
+        if self._rows and self.profile is not None:
+            self.profile.observe_block(self._rows, self._lines)
+        self._rows, self._lines = [], []
 
     def check(self, row: object, line: int | None, column: int | None = None) -> bool:
         """Every rule's full check of ``row``; True when it is an object."""
