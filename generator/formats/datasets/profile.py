@@ -5,7 +5,7 @@ digest of its prompt, its label, and whether its label stands verbatim in its sy
 end of the file :meth:`Profile.report` turns that into at most one finding of each kind:
 
 - ``duplicate-rows``: a row whose prompt repeats an earlier row's. The prompt is the system prompt
-  (empty and absent alike), the user prompt and the metadata; the label is left out, so two rows
+  (as written: an empty one and none differ), the user prompt and the metadata; the label is left out, so two rows
   asking one question with different answers are repeats too. Any repeat is reported.
 - ``dominant-label``: one label on at least DOMINANT_SHARE of the rows, in a file of at least
   DOMINANT_MIN_ROWS labelled rows. A balanced yes/no task (1:1) or a 2:1 majority is not reported;
@@ -32,6 +32,7 @@ import json
 import operator
 from array import array
 from collections import _count_elements as _count  # Counter.update's C loop, on a plain dict
+from itertools import repeat
 
 import orjson
 
@@ -75,10 +76,6 @@ def _as_token(label: str, text: str) -> bool:
     return False
 
 
-def _get(name: str):  # noqa: ANN202
-    return operator.methodcaller("get", name)
-
-
 _contains = operator.contains  # (system prompt, label): is the label in it
 
 
@@ -117,13 +114,20 @@ class Profile:
         self.leaks: dict[int, list] = {}  # system prompt digest -> [label or _MENU, rows, first line]
 
         self.observe = self._observer()
+        # observe_block's fast passes: prompt mode with `ground_truth` (not its alias)
+        self.has_system = SYSTEM in self.columns
+        self.blockwise = self.prompted and not self.metadata and TRUTH in self.columns and LABEL not in self.columns
+        self._prompt, self._system = operator.itemgetter(SYSTEM, USER), operator.itemgetter(SYSTEM)
+        self._user, self._truth = operator.itemgetter(USER), operator.itemgetter(TRUTH)
 
     def __getstate__(self) -> dict:  # a range's profile goes back from the parallel reader's worker
-        return {k: v for k, v in self.__dict__.items() if k != "observe"}
+        return {k: v for k, v in self.__dict__.items() if k != "observe" and not k.startswith("_") or k == "_n"}
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
         self.observe = self._observer()
+        self._prompt, self._system = operator.itemgetter(SYSTEM, USER), operator.itemgetter(SYSTEM)
+        self._user, self._truth = operator.itemgetter(USER), operator.itemgetter(TRUTH)
 
     def _observer(self):  # noqa: ANN202
         """``observe(row, line)``, with what it touches bound locally: it runs for every row of every
@@ -134,7 +138,7 @@ class Profile:
 
         def observe(row: dict, line: int | None) -> None:
             nonlocal_counts[0] += 1
-            system = row.get(SYSTEM) or None
+            system = row.get(SYSTEM)
             if prompted:
                 try:
                     # as observe_block takes it: (system, user), and the metadata only in metadata mode
@@ -176,27 +180,29 @@ class Profile:
     unlisted = property(lambda self: self._n[3], lambda self, v: self._n.__setitem__(3, v))
 
     def observe_block(self, rows: list[dict], lines: list[int]) -> None:
-        """:meth:`observe` of many rows at once, the usual case in C-level passes (``map``, set and
-        dict updates): about half the time a row costs one by one. A block where a pass meets
-        anything unusual (a repeat, an odd value, a label in a system prompt, labels past LABEL_CAP)
-        goes row by row, so both ways find the same."""
-        n, users = len(rows), map(_get(USER), rows)
-        has_system = SYSTEM in self.columns
-        systems = list(map(_get(SYSTEM), rows)) if has_system else [None] * n
-        labels = list(map(_get(TRUTH), rows)) if TRUTH in self.columns else None
-        if (LABEL in self.columns or not self.prompted or self.metadata or labels is None or None in labels
-                or "" in labels or (has_system and (None in systems or "" in systems))):
+        """:meth:`observe` of many rows at once, the usual case in a few C-level passes (``map``, set
+        and dict updates): about half the time a row costs one by one. A block where a pass meets
+        anything unusual (a repeat, an odd or missing value, a label in a system prompt, the digest
+        cap) goes row by row, so both ways find the same."""
+        if not self.blockwise:
             return self._one_by_one(rows, lines)
+        n = len(rows)
         try:
-            digests = list(map(hash, zip(systems, users)))
-            if max(map(len, labels)) > LABEL_CHARS or (has_system and any(map(_contains, systems, labels))):
+            digests = list(map(hash, map(self._prompt, rows) if self.has_system else zip(repeat(None), map(self._user, rows))))
+            labels = list(map(self._truth, rows))
+            if max(map(len, labels)) > LABEL_CHARS:  # len(None) raises: a null label, too
                 return self._one_by_one(rows, lines)
-        except TypeError:  # a value that is not a string: DAT008's rows, looked at one by one
+            if self.has_system:
+                if any(map(_contains, map(self._system, rows), labels)):  # also a "" label: "" is in any text
+                    return self._one_by_one(rows, lines)
+            elif "" in labels:
+                return self._one_by_one(rows, lines)
+        except (KeyError, TypeError):  # a missing or odd value: DAT008's and DAT010's rows, one by one
             return self._one_by_one(rows, lines)
-        seen = self.seen
-        if len(seen) + n > self.cap or not seen.isdisjoint(digests) or len(set(digests)) != n:
+        seen, fresh = self.seen, set(digests)
+        if len(fresh) != n or len(seen) + n > self.cap or not seen.isdisjoint(fresh):
             return self._one_by_one(rows, lines)
-        seen.update(digests)
+        seen |= fresh
         if self.ordered:
             self.firsts.extend(digests)
             self.first_lines.extend(lines)
