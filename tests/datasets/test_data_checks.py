@@ -173,3 +173,15 @@ def test_rows_observed_a_block_at_a_time_give_what_rows_one_by_one_give():
         assert getattr(one, name) == getattr(many, name), name
     assert list(one.firsts) == list(many.firsts) and list(one.first_lines) == list(many.first_lines)
     assert one.repeats > 1000 and one.leaks  # the case has repeats and leaks to agree on
+
+
+def test_past_the_digest_cap_blocks_stay_on_the_fast_passes(tmp_path, monkeypatch):
+    monkeypatch.setattr(profile, "DIGEST_CAP", 1000)
+    slow = []
+    real = profile.Profile._one_by_one
+    monkeypatch.setattr(profile.Profile, "_one_by_one", lambda self, rows, lines: slow.append(len(rows)) or real(self, rows, lines))
+    path = tmp_path / "rows.jsonl"
+    path.write_bytes(_rows_with_repeats(20_000))
+    found = datasets.check_dataset_file(path, "rows.jsonl")
+    assert [(d.code, d.line) for d in found] == [("DAT022", 19996)]  # repeats row 4, remembered; row 19999 repeats one past the cap
+    assert sum(slow) < 1000, sum(slow)  # the block that fills the cap and the blocks with a repeat, not the rest

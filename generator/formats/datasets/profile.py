@@ -200,12 +200,14 @@ class Profile:
         except (KeyError, TypeError):  # a missing or odd value: DAT008's and DAT010's rows, one by one
             return self._one_by_one(rows, lines)
         seen, fresh = self.seen, set(digests)
-        if len(fresh) != n or len(seen) + n > self.cap or not seen.isdisjoint(fresh):
+        room = self.cap - len(seen)
+        if len(fresh) != n or not seen.isdisjoint(fresh) or 0 < room < n:  # a repeat, or the block that fills the cap
             return self._one_by_one(rows, lines)
-        seen |= fresh
-        if self.ordered:
-            self.firsts.extend(digests)
-            self.first_lines.extend(lines)
+        if room:  # past the cap nothing new is remembered
+            seen |= fresh
+            if self.ordered:
+                self.firsts.extend(digests)
+                self.first_lines.extend(lines)
         counts = self.labels
         if len(counts) < LABEL_CAP:  # may pass the cap by less than a block's rows
             new = set(labels).difference(counts)
