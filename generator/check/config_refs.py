@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.formats.toml_locate import TomlDoc
 from generator.core.workspace import CONFIG_KINDS, Workspace
+from generator.formats.toml_locate import TomlDoc
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from generator.check.doctor import load_rules
 PACKAGE = Path(__file__).resolve().parents[2] / "generator"
 RANGE = re.compile(r"\b([A-Z]{3})(\d{3})-([A-Z]{3})(\d{3})\b")
 # A rule declaration: the code as the first argument of rule(...) / _rule(...), a line of its own.
-DECLARED = re.compile(r'^\s*"([A-Z]{3}\d{3})", "[a-z0-9-]+",', re.M)
+DECLARED = re.compile(r'^\s*"([A-Z]{3}\d{3})", "[a-z0-9-]+",', re.MULTILINE)
 
 
 def _named(text: str) -> set[str]:

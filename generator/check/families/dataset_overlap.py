@@ -19,6 +19,7 @@ from generator.core.diagnostics import Diagnostic
 from generator.core.workspace import Workspace
 from generator.formats.datasets.profile import SHOWN_LINES, lines_text
 
+
 @workspace_check("datasets")
 def check_eval_in_training(ws: Workspace) -> list[Diagnostic]:
     found = []

@@ -31,12 +31,21 @@ from __future__ import annotations
 import json
 import operator
 from array import array
-from collections import _count_elements as _count  # Counter.update's C loop, on a plain dict
+from collections import (
+    _count_elements as _count,  # Counter.update's C loop, on a plain dict
+)
 from itertools import repeat
 
 import orjson
 
-from generator.formats.datasets.columns import LABEL, METADATA, SYSTEM, TRUTH, USER, ColumnSpec
+from generator.formats.datasets.columns import (
+    LABEL,
+    METADATA,
+    SYSTEM,
+    TRUTH,
+    USER,
+    ColumnSpec,
+)
 
 DIGEST_CAP = 200_000
 LABEL_CAP = 10_000
@@ -129,7 +138,7 @@ class Profile:
         self._prompt, self._system = operator.itemgetter(SYSTEM, USER), operator.itemgetter(SYSTEM)
         self._user, self._truth = operator.itemgetter(USER), operator.itemgetter(TRUTH)
 
-    def _observer(self):  # noqa: ANN202
+    def _observer(self):
         """``observe(row, line)``, with what it touches bound locally: it runs for every row of every
         file, so each attribute lookup saved is a measurable share of the dataset check's time."""
         seen, add_first, add_line = self.seen, self.firsts.append, self.first_lines.append
@@ -238,11 +247,11 @@ class Profile:
         entry[1] += rows
         entry[2] = min(entry[2], line)
 
-    def empty(self) -> "Profile":
+    def empty(self) -> Profile:
         """A profile of no rows yet for the same columns, to merge ranges into."""
         return Profile(_Columns(self.columns, self.metadata), ordered=True)  # type: ignore[arg-type]  (the whole file's cap)
 
-    def merge(self, other: "Profile", offset: int) -> None:
+    def merge(self, other: Profile, offset: int) -> None:
         """Add the next range's observations, its lines shifted by ``offset``."""
         self.cap = max(self.cap, DIGEST_CAP)  # a range's share of the cap grows to the whole file's
         self.rows += other.rows
@@ -271,7 +280,7 @@ class Profile:
         for system, (label, rows, line) in other.leaks.items():
             self._leak(system, label, line + offset, rows)
 
-    def report(self, findings) -> None:  # noqa: ANN001  (a Findings; typed loosely to keep the import one way)
+    def report(self, findings) -> None:
         """At most one finding per data check into ``findings``."""
         if self.repeats:
             what = "prompt (system prompt, user prompt and metadata)" if self.metadata else "prompt (system and user prompt)"
@@ -284,7 +293,7 @@ class Profile:
         self._dominant(findings)
         self._leaked(findings)
 
-    def _dominant(self, findings) -> None:  # noqa: ANN001
+    def _dominant(self, findings) -> None:
         rows = self.labelled_rows
         if not self.labels or rows < DOMINANT_MIN_ROWS:
             return
@@ -299,7 +308,7 @@ class Profile:
                      hint="Balance the labels (add rows of the others, or sample the common one down), or grade so that a "
                           "constant answer cannot score: RL finds the constant answer quickly.")
 
-    def _leaked(self, findings) -> None:  # noqa: ANN001
+    def _leaked(self, findings) -> None:
         entries = [e for e in self.leaks.values() if e[0] is not _MENU and e[1]]
         rows = sum(e[1] for e in entries)
         if not entries or rows < LEAK_MIN_ROWS or rows < LEAK_SHARE * self.rows:

@@ -15,7 +15,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from generator.formats.datasets.columns import (
-    USER, ColumnSpec, MetadataChecker, quote_hint, json_type, near_miss, not_string, shown, shown_list,
+    USER,
+    ColumnSpec,
+    MetadataChecker,
+    json_type,
+    near_miss,
+    not_string,
+    quote_hint,
+    shown,
+    shown_list,
 )
 from generator.formats.datasets.findings import Findings
 from generator.formats.datasets.profile import Profile
@@ -35,14 +43,14 @@ class RowRule:
     kinds: tuple[str, ...]  # the finding kinds its full check records
     # the file's cheap test, from its columns and a prefix for the names it binds; None: nothing to test
     quick: Callable[[ColumnSpec, str], Quick | None]
-    full: Callable[["RowChecker", dict, int | None, int | None], None]
+    full: Callable[[RowChecker, dict, int | None, int | None], None]
 
 
 def _quick_keys(spec: ColumnSpec, tag: str) -> Quick:
     return f"row.keys() == {tag}keys", {f"{tag}keys": spec.keys}
 
 
-def _full_keys(checker: "RowChecker", row: dict, line: int | None, column: int | None) -> None:
+def _full_keys(checker: RowChecker, row: dict, line: int | None, column: int | None) -> None:
     spec = checker.spec
     if row.keys() == spec.keys:
         return
@@ -62,7 +70,7 @@ def _quick_required(spec: ColumnSpec, tag: str) -> Quick | None:
     return " and ".join(f"((v := row[{n}]).__class__ is str and v and not v.isspace())" for n in names), names
 
 
-def _full_required(checker: "RowChecker", row: dict, line: int | None, column: int | None) -> None:
+def _full_required(checker: RowChecker, row: dict, line: int | None, column: int | None) -> None:
     add = checker.findings.add
     for name in checker.spec.nonempty:
         if name not in row:
@@ -87,7 +95,7 @@ def _quick_strings(spec: ColumnSpec, tag: str) -> Quick | None:
     return " and ".join(f"row[{n}].__class__ is str" for n in names), names
 
 
-def _full_strings(checker: "RowChecker", row: dict, line: int | None, column: int | None) -> None:
+def _full_strings(checker: RowChecker, row: dict, line: int | None, column: int | None) -> None:
     for name in checker.spec.strings:
         if name in row and not isinstance(row[name], str):
             checker.findings.add("not-string", not_string(name, row[name]), line, column, quote_hint(name, row[name]))
@@ -97,7 +105,7 @@ def _quick_metadata(spec: ColumnSpec, tag: str) -> Quick | None:
     return ALWAYS_FULL if spec.metadata else None
 
 
-def _full_metadata(checker: "RowChecker", row: dict, line: int | None, column: int | None) -> None:
+def _full_metadata(checker: RowChecker, row: dict, line: int | None, column: int | None) -> None:
     name = checker.spec.metadata
     if name and name in row:
         checker.metadata.check(row[name], line, column)
@@ -123,7 +131,7 @@ def compile_quick(spec: ColumnSpec) -> Test | None:
     namespace: dict[str, object] = {"__builtins__": {}, "str": str}
     for _, bound in parts:
         namespace.update(bound)
-    return eval("lambda row: " + (" and ".join(f"({expr})" for expr, _ in parts) or "True"), namespace)  # noqa: S307
+    return eval("lambda row: " + (" and ".join(f"({expr})" for expr, _ in parts) or "True"), namespace)
 
 
 class RowChecker:
@@ -158,9 +166,9 @@ class RowChecker:
         """The hook: ``row`` through every rule (the full checks only where a cheap test fails) and
         into the profile; True when it is an object, so it counts as a row. A reader calls
         :meth:`finish` after its last row."""
-        if row.__class__ is not dict or self._fast is None or not self._fast(row):
-            if not self.check(row, line, column):
-                return False
+        fast = row.__class__ is dict and self._fast is not None and self._fast(row)
+        if not fast and not self.check(row, line, column):
+            return False
         if self.profile is not None:
             self._rows.append(row)
             self._lines.append(line or 0)
