@@ -1,4 +1,4 @@
-"""The data checks (issue 30, point 2): DAT022-DAT025 on what rows hold, and none of them on a fresh
+"""The data checks (issue 30, point 2): DAT026-DAT029 on what rows hold, and none of them on a fresh
 workspace of any bundled template or on the platform's layout (point 3)."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from generator.formats.datasets import profile
 from generator.formats.datasets.findings import Findings
 from generator.formats.datasets.jsonl import scan_file
 
-DATA_CODES = {"DAT022", "DAT023", "DAT024", "DAT025"}
+DATA_CODES = {"DAT026", "DAT027", "DAT028", "DAT029"}
 PLATFORM = Path(__file__).resolve().parents[1] / "cases" / "workspace_template"
 # Every bundled template, multiply with each integration and both tasks (Harbor has only the multiply task).
 RENDERS = {
@@ -90,7 +90,7 @@ def _train_and_eval(rendered, tmp_path, shared: int) -> Path:
 def test_eval_rows_in_the_training_dataset_are_named_with_their_lines(rendered, tmp_path):
     root = _train_and_eval(rendered, tmp_path, shared=7)
     [found] = [d for d in _doctor(root, "--select", "DAT") if d["code"] in DATA_CODES]
-    assert found["code"] == "DAT025" and found["path"] == "data/multiply.jsonl" and found["line"] == 2, found
+    assert found["code"] == "DAT029" and found["path"] == "data/multiply.jsonl" and found["line"] == 2, found
     assert "7 of " in found["message"] and "data/multiply-train.jsonl" in found["message"], found
     assert "lines 2, 4, 6, 8, 10, ..." in found["message"], found
     assert found["severity"] == "warning" and found["hint"]
@@ -130,7 +130,7 @@ def test_past_the_digest_cap_repeats_of_remembered_rows_are_still_found(tmp_path
     path = tmp_path / "rows.jsonl"
     path.write_bytes(_rows_with_repeats(400))  # row 396 repeats row 4 (remembered), row 399 repeats row 391 (not)
     found = datasets.check_dataset_file(path, "rows.jsonl")
-    assert [(d.code, d.line) for d in found] == [("DAT022", 396)]
+    assert [(d.code, d.line) for d in found] == [("DAT026", 396)]
     assert "1 row repeats" in found[0].message and "digests of the first 100 distinct prompts are kept" in found[0].message
 
 
@@ -144,7 +144,7 @@ def test_a_dominant_label_says_what_a_constant_answer_earns(tmp_path, suffix):
     else:
         path.write_text("user_prompt,ground_truth,system_prompt\n" + "".join(f"q{i},{g},s\n" for i, g in enumerate(labels)))
     [found] = datasets.check_dataset_file(path, path.name)
-    assert found.code == "DAT023"
+    assert found.code == "DAT027"
     assert 'a model answering "42" every time would earn 0.80 of the reward' in found.message
     assert found.line == 1 if suffix == ".jsonl" else 2
 
@@ -183,5 +183,5 @@ def test_past_the_digest_cap_blocks_stay_on_the_fast_passes(tmp_path, monkeypatc
     path = tmp_path / "rows.jsonl"
     path.write_bytes(_rows_with_repeats(20_000))
     found = datasets.check_dataset_file(path, "rows.jsonl")
-    assert [(d.code, d.line) for d in found] == [("DAT022", 19996)]  # repeats row 4, remembered; row 19999 repeats one past the cap
+    assert [(d.code, d.line) for d in found] == [("DAT026", 19996)]  # repeats row 4, remembered; row 19999 repeats one past the cap
     assert sum(slow) < 1000, sum(slow)  # the block that fills the cap and the blocks with a repeat, not the rest

@@ -43,7 +43,7 @@ def test_some_docstrings_name_ranges():
 def test_a_docstring_range_is_true(path):
     registered = {r.code for r in load_rules()}
     text = " ".join(_docstrings(path).split())
-    # A range said to be in another module ("DAT022-DAT025, are in data_rules.py") is that module's.
+    # A range said to be in another module ("DAT026-DAT029, are in data_rules.py") is that module's.
     elsewhere = re.compile(r"\(([^()]*)\)\s*(?:are|is)\s+in\s+\w+\.py|[(,]\s*([A-Z]{3}\d{3}-[A-Z]{3}\d{3})[^()]*?\bare in \w+\.py")
     own = _named(elsewhere.sub("", text))
     named = _named(text)

@@ -1,7 +1,7 @@
-"""The datasets family's data checks: rules DAT022-DAT025, on what the rows hold rather than their format.
+"""The datasets family's data checks: rules DAT026-DAT029, on what the rows hold rather than their format.
 
-DAT022-DAT024 come from one file's rows, observed as the readers stream them
-(generator.formats.datasets.profile says how, and where each threshold lies); DAT025 compares the
+DAT026-DAT028 come from one file's rows, observed as the readers stream them
+(generator.formats.datasets.profile says how, and where each threshold lies); DAT029 compares the
 datasets an eval and a training config of one rollout name (generator.check.families.dataset_overlap).
 """
 
@@ -13,7 +13,7 @@ from generator.formats.datasets import profile
 _rule = family_rules("datasets")
 
 DUPLICATE_ROWS = _rule(
-    "DAT022", "dataset-duplicate-rows", "warning",
+    "DAT026", "dataset-duplicate-rows", "warning",
     summary="Rows of one dataset repeat an earlier row's prompt (system prompt, user prompt and, in metadata mode, metadata); "
             "the count and the first lines are given.",
     why="A repeated prompt is trained on more often than the others, and one prompt with two different answers rewards "
@@ -23,7 +23,7 @@ DUPLICATE_ROWS = _rule(
     source="ours",
 )  # fmt: skip
 DOMINANT_LABEL = _rule(
-    "DAT023", "dataset-dominant-label", "warning",
+    "DAT027", "dataset-dominant-label", "warning",
     summary=f"One label (`ground_truth`) covers at least {profile.DOMINANT_SHARE:.0%} of a dataset's rows (of "
             f"{profile.DOMINANT_MIN_ROWS} labelled rows or more); the finding says what a constant answer would earn.",
     why="Reinforcement learning finds the answer that pays most often: a model that always answers the common label earns "
@@ -33,7 +33,7 @@ DOMINANT_LABEL = _rule(
     source="ours",
 )  # fmt: skip
 LABEL_IN_SYSTEM_PROMPT = _rule(
-    "DAT024", "dataset-label-in-system-prompt", "warning",
+    "DAT028", "dataset-label-in-system-prompt", "warning",
     summary=f"Rows whose label stands verbatim in their own system prompt (labels of {profile.LEAK_MIN_CHARS} characters or "
             f"more, as a whole token; at least {profile.LEAK_MIN_ROWS} rows and {profile.LEAK_SHARE:.0%} of the dataset). "
             "A system prompt listing the labels of rows with different answers (a list of choices) does not count.",
@@ -43,7 +43,7 @@ LABEL_IN_SYSTEM_PROMPT = _rule(
     source="ours",
 )  # fmt: skip
 EVAL_IN_TRAINING = _rule(
-    "DAT025", "dataset-eval-rows-in-training", "warning",
+    "DAT029", "dataset-eval-rows-in-training", "warning",
     summary="Rows of the dataset a rollout's eval config names also appear (same prompt) in the dataset its training config "
             "names, both local files under data/; the count and the first eval lines are given. Configs naming the same "
             "dataset are not compared.",

@@ -1,4 +1,4 @@
-"""DAT025: eval rows that are also training rows, between the two local datasets one rollout's eval and
+"""DAT029: eval rows that are also training rows, between the two local datasets one rollout's eval and
 training configs name (generator.check.config_refs.dataset_pairs: `dataset = "x"` is data/x.jsonl, .csv
 or .parquet; configs naming one file for both are not compared).
 

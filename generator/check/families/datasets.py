@@ -1,4 +1,4 @@
-"""Checks: datasets (contract section 4). Rules DAT001-DAT021 (the data checks, DAT022-DAT025, are in
+"""Checks: datasets (contract section 4). Rules DAT001-DAT021 (the data checks, DAT026-DAT029, are in
 data_rules.py).
 
 The reading is done by generator.formats.datasets (one module per format, streaming, never loading a
@@ -302,7 +302,7 @@ def _loop_message(path: Path) -> str:
 
 def findings_of(path: Path, keep_order: bool = False) -> Findings:
     """Every finding for the dataset at ``path``, by kind (the format is chosen by extension);
-    ``keep_order`` for a file DAT025 compares (its profile then keeps each distinct prompt's line)."""
+    ``keep_order`` for a file DAT029 compares (its profile then keeps each distinct prompt's line)."""
     findings = Findings(keep_order=keep_order)
     suffix = path.suffix.lower()
     if suffix == ".json":
@@ -331,7 +331,7 @@ def findings_of(path: Path, keep_order: bool = False) -> Findings:
     from generator.formats.datasets.outlier import first_row_outlier
 
     first_row_outlier(findings, rows)
-    if findings.profile is not None:  # the data checks (DAT022-DAT024): at most one finding each
+    if findings.profile is not None:  # the data checks (DAT026-DAT028): at most one finding each
         findings.profile.report(findings)
     if rows is not None and rows < MIN_ROWS:
         findings.add("too-few-rows", f"the dataset has {rows} row{'s' if rows != 1 else ''}; the platform needs at least {MIN_ROWS}")
@@ -384,7 +384,7 @@ def _paired(ws: Workspace, path: Path) -> bool:
 
 
 def _keep_profile(ws: Workspace, path: Path, findings: Findings) -> None:
-    """Keep the profile of a file an eval/training pair names, for DAT025 (dataset_overlap.py)."""
+    """Keep the profile of a file an eval/training pair names, for DAT029 (dataset_overlap.py)."""
     if findings.profile is not None and findings.keep_order:
         ws.memo(_PROFILES, dict)[os.path.realpath(path)] = findings.profile
 
@@ -418,7 +418,7 @@ def check_data_folder(ws: Workspace) -> list[Diagnostic]:
             found.append(outside_finding(display))
         else:
             findings = findings_of(path, keep_order=_paired(ws, path))
-            _keep_profile(ws, path, findings)  # DAT025 compares the rows of paired files
+            _keep_profile(ws, path, findings)  # DAT029 compares the rows of paired files
             found.extend(to_diagnostics(findings, display))
     return found
 

@@ -113,7 +113,7 @@ class Profile:
         self._n = [0, 0, 0, 0]  # see the properties below
         self.seen: set[int] = set()
         # With ``ordered``, the digests in the order first seen and their lines: to merge the parallel
-        # reader's ranges, and for DAT025's lines (16 bytes a row more; off for other files).
+        # reader's ranges, and for DAT029's lines (16 bytes a row more; off for other files).
         self.ordered = ordered
         self.firsts = array("q")
         self.first_lines = array("q")
