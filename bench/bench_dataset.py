@@ -117,12 +117,12 @@ def _memory_kb(pid: int) -> tuple[int, int]:
     return pss, hwm
 
 
-def run(cmd: list[str]) -> Sample:
-    """Run ``cmd`` (stdout to /dev/null) and measure it, sampling memory every 5 ms."""
+def run(cmd: list[str], cwd: Path = ROOT) -> Sample:
+    """Run ``cmd`` in ``cwd`` (stdout to /dev/null) and measure it, sampling memory every 5 ms."""
     peak_pss, peak_rss = [0], {}
     done = threading.Event()
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=cwd)
 
     def exec_done() -> bool:
         # Between fork and exec the child still shows this process's memory: skip those samples.
@@ -194,6 +194,16 @@ def bench_pair(path: Path, runs: int) -> tuple[Series, Series]:
     return mine, theirs
 
 
+def bench_before(path: Path, runs: int, before: Path) -> tuple[Series, Series]:
+    """This checkout against ``before`` (another checkout's `python -m generator`), round by round."""
+    mine, theirs = Series("osmosis"), Series("before")
+    run(ours(path)), run(ours(path), before)
+    for _ in range(runs):
+        mine.samples.append(run(ours(path)))
+        theirs.samples.append(run(ours(path), before))
+    return mine, theirs
+
+
 def row(label: str, size_mb: float, s: Series, ratio: str) -> str:
     wall = s.median("wall")
     return (
@@ -209,9 +219,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--parquet-rows", type=int, help="rows in the parquet file (default 5000000)")
     parser.add_argument("--runs", type=int, default=5, help="timed runs per tool and file (median reported)")
     parser.add_argument("--json", type=Path, help="also write the raw samples here")
+    parser.add_argument("--before", type=Path, metavar="CHECKOUT",
+                        help="compare with another checkout of this repository (its `python -m generator`) instead of jq, "
+                             "JSON lines only: the cost of a change to the dataset checks")
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error("--runs must be at least 1")
+    if args.before:
+        return compare_before(args)
     if not shutil.which("jq"):
         print("jq is not on PATH; install it to compare", file=sys.stderr)
         return 2
@@ -249,6 +264,24 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(raw, indent=2))
+    return 0
+
+
+def compare_before(args: argparse.Namespace) -> int:
+    sizes = args.sizes or ([10, 100] if args.quick else [10, 1024])
+    lines = [f"runs: {args.runs} (median; warm-up excluded); CPUs: {len(os.sched_getaffinity(0))}; before: {args.before}", "",
+             "| file | checkout | median s | best s | MB/s | CPU s | max RSS MB | tree PSS MB | this / before (wall, CPU) |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for size in sizes:
+        path = ensure_jsonl(size)
+        size_mb = path.stat().st_size / 1e6
+        mine, theirs = bench_before(path, args.runs, args.before.resolve())
+        ratio = f"**{mine.median('wall') / theirs.median('wall'):.2f}x**, {mine.median('cpu') / theirs.median('cpu'):.2f}x"
+        lines.append(row(f"{path.name} ({size_mb:.0f} MB)", size_mb, mine, ratio))
+        lines.append(row(f"{path.name} ({size_mb:.0f} MB)", size_mb, theirs, ""))
+        if any(s.exit_code for s in mine.samples + theirs.samples):
+            lines.append(f"|   | (a run exited non-zero on {path.name}: the file should be clean) |||||||")
+    print("\n".join(lines))
     return 0
 
 

@@ -33,14 +33,14 @@ def test_file_over_5_gb_is_reported_without_reading_it(tmp_path):
 
 
 def test_ground_truth_near_miss_of_the_alias(write):
-    rows = [{"system_prompt": "s", "user_prompt": "q", "Label": "a"} for _ in range(4)]
+    rows = [{"system_prompt": "s", "user_prompt": f"q{i}", "Label": "a"} for i in range(4)]
     found = check_dataset_file(write("l.jsonl", jsonl_bytes(rows)), "l.jsonl")
     assert [d.code for d in found] == ["DAT006"]
     assert found[0].hint == "rename `Label` to `label`"
 
 
 def test_system_prompt_near_miss_is_an_error_not_an_info(write):
-    rows = [{"System_Prompt": "s", "user_prompt": "q", "ground_truth": "a"} for _ in range(4)]
+    rows = [{"System_Prompt": "s", "user_prompt": f"q{i}", "ground_truth": "a"} for i in range(4)]
     found = check_dataset_file(write("s.jsonl", jsonl_bytes(rows)), "s.jsonl")
     assert [(d.code, d.severity.value) for d in found] == [("DAT006", "error")]
 
@@ -129,8 +129,8 @@ def test_nan_and_infinity_are_not_json_but_the_platform_reads_them(write, consta
 
 def test_odd_column_names_are_quoted_in_one_line_messages(write):
     rows = [{"user_prompt": "q", "ground_truth": "a", "system_prompt": "s"}] + [
-        {"user_prompt": "q", "ground_truth": "a", "system_prompt": "s", "bad\nname": 1, "": 2}
-    ] * 4
+        {"user_prompt": f"q{i}", "ground_truth": "a", "system_prompt": "s", "bad\nname": 1, "": 2} for i in range(4)
+    ]
     found = check_dataset_file(write("o.jsonl", jsonl_bytes(rows)), "o.jsonl")
     # the first row is the odd one out: one finding there (issue 12, point 11)
     assert [(d.code, d.line) for d in found] == [("DAT010", 1)]

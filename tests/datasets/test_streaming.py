@@ -11,6 +11,7 @@ import pytest
 
 from generator.formats.datasets import jsonl
 from generator.formats.datasets.blocks import line_blocks, text_chunks
+from generator.formats.datasets import profile
 from generator.formats.datasets.csvfile import scan_csv
 from generator.formats.datasets.findings import Findings
 from generator.formats.datasets.jsonarray import scan_json_array
@@ -118,7 +119,12 @@ def _csv(n: int) -> bytes:
         ("csv", lambda n: _csv(n * 16), lambda fh: scan_csv(fh, Findings(), block_size=32 << 10)),
     ],
 )
-def test_memory_is_flat_whatever_the_file_size(fmt, make, read, tmp_path):
+def test_memory_is_flat_whatever_the_file_size(fmt, make, read, tmp_path, monkeypatch):
+    # The data checks remember up to DIGEST_CAP prompt digests, LABEL_CAP labels and SYSTEM_CAP system
+    # prompts a file (about 20 MB at the caps): memory grows with the rows up to the caps and is flat
+    # past them. Caps below both sizes show the flat part.
+    for cap in ("DIGEST_CAP", "LABEL_CAP", "SYSTEM_CAP"):
+        monkeypatch.setattr(profile, cap, 100)
     if read is None:
         read = lambda fh: _jsonl_from(fh, tmp_path)  # noqa: E731
     small, large = make(1500), make(6000)  # ~0.5 MB and ~2 MB

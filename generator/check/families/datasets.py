@@ -1,4 +1,5 @@
-"""Checks: datasets (contract section 4). Rules DAT001-DAT020.
+"""Checks: datasets (contract section 4). Rules DAT001-DAT021 (the data checks, DAT026-DAT029, are in
+data_rules.py).
 
 The reading is done by generator.formats.datasets (one module per format, streaming, never loading a
 file whole); this module owns the rules, maps the readers' finding kinds to them, and turns the
@@ -11,6 +12,7 @@ import errno
 import os
 from pathlib import Path
 
+from generator.check.families.data_rules import KINDS as DATA_KINDS
 from generator.check.registry import workspace_check
 from generator.formats.datasets.extensions import suggested_name
 from generator.formats.datasets.findings import Findings
@@ -204,15 +206,6 @@ OUTSIDE_WORKSPACE = _rule(
     source="ours",
 )  # fmt: skip
 
-RUN_CAPPED = _rule(
-    "DAT021", "dataset-findings-capped", "warning",
-    summary="The data/ folder produced more dataset findings than one run reports; the files after that point were not checked, and their count is given.",
-    why="A report of hundreds of thousands of findings is unreadable and costs memory in CI; the first ones show what to fix.",
-    fix="Fix the findings shown (often one cause repeated across files), then run doctor again to see the rest.",
-    source="ours",
-)  # fmt: skip
-RUN_FINDINGS_CAP = 10_000  # dataset diagnostics kept per run
-
 MISNAMED = _rule(
     "DAT020", "dataset-misnamed", "warning",
     summary="A file in data/ is named nearly like a dataset (`x.jsnol`, `x.jsonl.txt`, `x.ndjson`) but not quite; the right name is suggested. Other files there (a README, notes) are not reported.",
@@ -221,6 +214,15 @@ MISNAMED = _rule(
     example="data/train.jsnol   # did you mean train.jsonl?",
     source="ours",
 )  # fmt: skip
+
+RUN_CAPPED = _rule(
+    "DAT021", "dataset-findings-capped", "warning",
+    summary="The data/ folder produced more dataset findings than one run reports; the files after that point were not checked, and their count is given.",
+    why="A report of hundreds of thousands of findings is unreadable and costs memory in CI; the first ones show what to fix.",
+    fix="Fix the findings shown (often one cause repeated across files), then run doctor again to see the rest.",
+    source="ours",
+)  # fmt: skip
+RUN_FINDINGS_CAP = 10_000  # dataset diagnostics kept per run
 
 _BY_KIND: dict[str, Rule] = {
     "unknown-format": UNKNOWN_FORMAT,
@@ -247,6 +249,7 @@ _BY_KIND: dict[str, Rule] = {
     "duplicate-column": DUPLICATE_COLUMN,
     "no-system-prompt": NO_SYSTEM_PROMPT,
     "bom": BOM,
+    **DATA_KINDS,
 }
 # How the summarising diagnostic names what it counts: (one, many).
 _NOUNS = {
@@ -320,9 +323,10 @@ def _loop_message(path: Path) -> str:
     return "is a symlink loop: following its links never reaches a file"
 
 
-def findings_of(path: Path) -> Findings:
-    """Every finding for the dataset at ``path``, by kind (the format is chosen by extension)."""
-    findings = Findings()
+def findings_of(path: Path, keep_order: bool = False) -> Findings:
+    """Every finding for the dataset at ``path``, by kind (the format is chosen by extension);
+    ``keep_order`` for a file DAT029 compares (its profile then keeps each distinct prompt's line)."""
+    findings = Findings(keep_order=keep_order)
     suffix = path.suffix.lower()
     if suffix == ".json":
         findings.add("unknown-format", "the platform does not read .json datasets (it reads .jsonl, .csv and .parquet)",
@@ -350,6 +354,8 @@ def findings_of(path: Path) -> Findings:
     from generator.formats.datasets.outlier import first_row_outlier
 
     first_row_outlier(findings, rows)
+    if findings.profile is not None:  # the data checks (DAT026-DAT028): at most one finding each
+        findings.profile.report(findings)
     if rows is not None and rows < MIN_ROWS:
         findings.add("too-few-rows", f"the dataset has {rows} row{'s' if rows != 1 else ''}; the platform needs at least {MIN_ROWS}")
     return findings
@@ -391,6 +397,30 @@ def outside_finding(display: str, why: str | None = None) -> Diagnostic:
     return OUTSIDE_WORKSPACE.at(display, why or "links to a file outside the workspace; not checked")
 
 
+_PROFILES = "dataset_profiles"  # Workspace.memo key: real path -> the rows' Profile, for paired files only
+
+
+def _paired(ws: Workspace, path: Path) -> bool:
+    from generator.check.config_refs import paired_files
+
+    return os.path.realpath(path) in paired_files(ws)
+
+
+def _keep_profile(ws: Workspace, path: Path, findings: Findings) -> None:
+    """Keep the profile of a file an eval/training pair names, for DAT029 (dataset_overlap.py)."""
+    if findings.profile is not None and findings.keep_order:
+        ws.memo(_PROFILES, dict)[os.path.realpath(path)] = findings.profile
+
+
+def profile_of(ws: Workspace, path: Path):  # noqa: ANN201  (a Profile, or None: parquet, unreadable, outside)
+    """The rows' profile of a paired file: the one check_data_folder kept, else read now."""
+    kept = ws.memo(_PROFILES, dict)
+    key = os.path.realpath(path)
+    if key not in kept:
+        kept[key] = None if ws.outside(path) else findings_of(path, keep_order=True).profile
+    return kept[key]
+
+
 @workspace_check(FAMILY)
 def check_data_folder(ws: Workspace) -> list[Diagnostic]:
     """Every dataset file under data/ (links out of the workspace are reported, not followed), and
@@ -410,6 +440,8 @@ def check_data_folder(ws: Workspace) -> list[Diagnostic]:
         elif ws.outside(path):
             found.append(outside_finding(display))
         else:
-            found.extend(check_dataset_file(path, display))
+            findings = findings_of(path, keep_order=_paired(ws, path))
+            _keep_profile(ws, path, findings)  # DAT029 compares the rows of paired files
+            found.extend(to_diagnostics(findings, display))
     return found
 

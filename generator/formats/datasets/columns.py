@@ -153,7 +153,7 @@ def not_string(name: str, value: object) -> str:
             f"text of it ({str(value)[:40]!r}), not JSON")
 
 
-def _quote_hint(name: str, value: object) -> str:
+def quote_hint(name: str, value: object) -> str:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return f'write the value as a string: "{name}": "{value}"'
     return f'give `{name}` a string value in every row: "{name}": "..."'
@@ -278,54 +278,3 @@ class MetadataChecker:
 
 def _article(kind: str) -> str:
     return ("an " if kind[0] in "aeiou" else "a ") + kind
-
-
-class RowChecker:
-    """The full check of one row against the file's spec: the slow path behind each reader's fast one.
-
-    With no spec yet, the first object row fixes it (JSON formats have no header).
-    """
-
-    def __init__(self, findings: Findings, spec: ColumnSpec | None = None):
-        self.findings = findings
-        self.spec = spec
-        self.metadata = MetadataChecker(findings)
-
-    def check(self, row: object, line: int | None, column: int | None = None) -> bool:
-        """Record every problem of ``row``; True when it is an object (so it counts as a row)."""
-        add = self.findings.add
-        if not isinstance(row, dict):
-            add("not-object", f"row is {json_type(row)}, not an object", line, column)
-            return False
-        if self.spec is None:
-            self.spec = ColumnSpec.from_columns(list(row), line, self.findings)
-        spec = self.spec
-        if row.keys() != spec.keys:
-            missing, extra = spec.keys - row.keys(), row.keys() - spec.keys
-            parts = ([f"missing {shown_list(missing)}"] if missing else []) + ([f"extra {shown_list(extra)}"] if extra else [])
-            where = f"line {spec.line}" if spec.line else "the first row"
-            renames = [(e, m) for m in sorted(missing) for e in [near_miss(m, extra)] if e]
-            hint = "; ".join(f"rename {shown(e)} to {shown(m)}" for e, m in renames) or None
-            add("divergent-keys", f"row's keys differ from the first row's ({where}): {'; '.join(parts)}", line, column, hint,
-                (spec.line, frozenset(missing), frozenset(extra)))
-        for name in spec.nonempty:
-            if name in row:
-                value = row[name]
-                if value is None:
-                    add("null-value", f"`{name}` is null: the platform reads it as missing and fails the run at this row",
-                        line, column, f'give `{name}` a value, or drop the row')
-                elif not isinstance(value, str):
-                    add("not-string", not_string(name, value), line, column, _quote_hint(name, value))
-                elif not value:
-                    add("empty-value", f"`{name}` is empty: the platform reads it as missing and fails the run at this row",
-                        line, column)
-                elif value.isspace():
-                    add("blank-value", f"`{name}` is only whitespace: the platform accepts it (only an empty value is "
-                        "missing to it), but the row has nothing to " + ("answer" if name == USER else "compare with"),
-                        line, column)
-        for name in spec.strings:
-            if name in row and not isinstance(row[name], str):
-                add("not-string", not_string(name, row[name]), line, column, _quote_hint(name, row[name]))
-        if spec.metadata and spec.metadata in row:
-            self.metadata.check(row[spec.metadata], line, column)
-        return True

@@ -4,8 +4,9 @@ Read with the csv module in strict mode over lines decoded a chunk at a time, so
 may span lines and line numbers are those of the file. The platform's reader is not strict: where
 the strict one refuses a record for its quoting (text after a closing quote, a quote never closed),
 that record is read again leniently from the same lines, as the platform reads it, and the
-finding is a warning. Every value is a string, so the row check
-is only for emptiness, plus the JSON text of a ``metadata`` column. A blank line is an error here
+finding is a warning. Each record goes, as a dict, through the one row hook
+(:meth:`rows.RowChecker.take`); every value is a string, so of the row rules only emptiness and the
+JSON text of a ``metadata`` column can fail. A blank line is an error here
 (unlike JSON lines): the platform's reader takes it for a row of no fields. A byte-order mark is
 an error when it hides a column the platform looks for: its reader keeps the mark in the first name.
 
@@ -27,8 +28,9 @@ from typing import BinaryIO
 from generator.core.diagnostics import plural
 from generator.formats.datasets import blocks
 from generator.formats.datasets.blocks import BLOCK_SIZE, MAX_LINE, text_chunks
-from generator.formats.datasets.columns import LABEL, METADATA, TRUTH, USER, ColumnSpec, RowChecker, shown
+from generator.formats.datasets.columns import LABEL, METADATA, TRUTH, USER, ColumnSpec, shown
 from generator.formats.datasets.findings import Findings
+from generator.formats.datasets.rows import RowChecker
 
 # The csv module's default, which the SDK's upload check (`_validate_csv`, a plain csv.reader) keeps:
 # a longer field fails `osmosis dataset upload` with "field larger than field limit (131072)".
@@ -139,7 +141,6 @@ def _lenient(err: csv.Error, taken: _Record, lines: Iterator[str]) -> tuple[list
 def _scan(reader, findings: Findings, taken: _Record, lines: Iterator[str]) -> int:
     header: list[str] | None = None
     checker: RowChecker | None = None
-    required: list[int] = []
     rows = done = 0
     extra = 0  # lines the lenient re-reads took, which the strict reader's line_num does not count
     while True:
@@ -179,19 +180,12 @@ def _scan(reader, findings: Findings, taken: _Record, lines: Iterator[str]) -> i
                              f"column's name: it sees {shown(chr(0xFEFF) + header[0])}, not `{header[0]}`", start, 1)
             spec = ColumnSpec.from_columns(header, start, findings)
             checker = RowChecker(findings, spec)
-            required = [i for i, name in enumerate(header) if name in spec.nonempty]
-            slow = spec.metadata is not None
             continue
         if len(record) != len(header):
             findings.add("malformed", f"row has {plural(len(record), 'field')}, the header has {len(header)}", start)
             continue
         rows += 1
-        if not slow:
-            for i in required:
-                value = record[i]
-                if not value or value.isspace():
-                    break
-            else:
-                continue
-        checker.check(dict(zip(header, record)), start)
+        checker.take(dict(zip(header, record)), start)
+    if checker is not None:
+        checker.finish()
     return rows

@@ -31,6 +31,8 @@ class Findings:
     shown: list[Finding] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)  # every finding, shown or not, per kind
     first_hidden: dict[str, int | None] = field(default_factory=dict)  # line of the first one not shown
+    profile: object = None  # the rows' generator.formats.datasets.profile.Profile, once a row fixed the columns
+    keep_order: bool = False  # the profile keeps each distinct prompt's line (for DAT029, which names eval lines)
 
     def add(self, kind: str, message: str, line: int | None = None, column: int | None = None, hint: str | None = None,
             detail: object = None) -> None:
@@ -53,6 +55,13 @@ class Findings:
 
     def extend(self, other: "Findings", line_offset: int = 0) -> None:
         """Append ``other`` (the findings of the next byte range) with its lines shifted by ``line_offset``."""
+        if other.profile is not None:
+            if self.profile is None and not line_offset:
+                self.profile = other.profile  # the serial reader's one range: nothing to merge
+            else:
+                if self.profile is None:
+                    self.profile = other.profile.empty()
+                self.profile.merge(other.profile, line_offset)
         shift = (lambda n: n) if not line_offset else (lambda n: None if n is None else n + line_offset)
         for f in other.shown:
             self.add(f.kind, f.message, shift(f.line), f.column, f.hint, f.detail)

@@ -17,10 +17,10 @@ import re
 from typing import BinaryIO
 
 from generator.formats.datasets.blocks import BLOCK_SIZE, text_chunks
-from generator.formats.datasets.columns import RowChecker
 from generator.formats.datasets.findings import Findings
 from generator.formats.datasets.jsonl import reject_constant
 from generator.formats.datasets.jsonmsg import json_error
+from generator.formats.datasets.rows import RowChecker
 
 MAX_ELEMENT = 64 << 20
 _SPACE = re.compile(r"[ \t\n\r]*")
@@ -74,6 +74,7 @@ def scan_json_array(fh: BinaryIO, findings: Findings, block_size: int = BLOCK_SI
     decode = json.JSONDecoder(parse_constant=reject_constant).raw_decode
 
     def broken(message: str, p: int, hint: str | None = None) -> tuple[int, bool]:
+        checker.finish()
         line, col = cur.where(p)
         findings.add("malformed", message, line, col, hint)
         return rows, False
@@ -110,7 +111,7 @@ def scan_json_array(fh: BinaryIO, findings: Findings, block_size: int = BLOCK_SI
                 if end == len(cur.buf) and not cur.eof and cur.more():
                     continue  # a number or literal at the very end may go on in the next chunk
                 break
-            if checker.check(obj, line, col):
+            if checker.take(obj, line, col):
                 rows += 1
             cur.pos = end
             if not cur.skip_space():
@@ -122,6 +123,7 @@ def scan_json_array(fh: BinaryIO, findings: Findings, block_size: int = BLOCK_SI
             cur.pos += 1
             if not cur.skip_space():
                 return broken("the array is not closed (no `]`)", cur.pos)
+    checker.finish()
     cur.pos += 1
     if cur.skip_space():
         return broken("there is more after the array's closing `]`", cur.pos)

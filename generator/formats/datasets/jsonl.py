@@ -1,8 +1,8 @@
 """JSON lines: one object a line, checked at several hundred MB/s with flat memory.
 
-The hot loop parses each line with orjson and accepts a row after a few cheap tests (same key set
-as the first row, non-empty strings where they must be); only a row that fails them goes through
-the full :class:`RowChecker`, and only a line that fails to parse is decoded again with the
+The hot loop parses each line with orjson and hands the row to the one row hook
+(:meth:`rows.RowChecker.take`: the row rules' cheap tests, the full checks only for a row that fails
+one, and the data checks' observation); only a line that fails to parse is decoded again with the
 standard library, for its clearer message and exact column.
 
 Blank lines (empty or only whitespace) are not rows; each is reported as a warning, since some
@@ -25,9 +25,11 @@ from pathlib import Path
 import orjson
 
 from generator.formats.datasets.blocks import BLOCK_SIZE, BOM, LONG_LINE, MAX_LINE, line_blocks, line_start_after
-from generator.formats.datasets.columns import ColumnSpec, RowChecker, loads_exact
+from generator.formats.datasets.columns import ColumnSpec, loads_exact
 from generator.formats.datasets.findings import Findings
 from generator.formats.datasets.jsonmsg import json_error
+from generator.formats.datasets.profile import DIGEST_CAP
+from generator.formats.datasets.rows import RowChecker
 
 PARALLEL_MIN_BYTES = 64 << 20
 PRESCAN_BYTES = 1 << 20  # how far to look for the first object row before splitting the file
@@ -88,50 +90,35 @@ def _parse_slowly(line: bytes, lineno: int, findings: Findings) -> tuple[bool, o
     return False, None
 
 
-def scan_range(path: Path, start: int, end: int, spec: ColumnSpec | None, block_size: int = BLOCK_SIZE) -> RangeResult:
+def scan_range(path: Path, start: int, end: int, spec: ColumnSpec | None, block_size: int = BLOCK_SIZE,
+               digest_cap: int | None = None, keep_order: bool = False) -> RangeResult:
     """Check the lines of ``path`` that start in ``[start, end)``; line numbers count from 1 at ``start``.
 
     With ``spec`` None the first object row fixes the columns (and its column findings are recorded).
+    Every row goes through the one row hook, :meth:`RowChecker.take` (generator.formats.datasets.rows).
     """
-    findings = Findings()
-    checker = RowChecker(findings, spec)
+    findings = Findings(keep_order=keep_order)
+    checker = RowChecker(findings, spec, digest_cap=digest_cap)
+    take = checker.take
     loads = orjson.loads
-    keys = spec.keys if spec else None
-    nonempty = spec.nonempty if spec else ()
-    strings = spec.strings if spec else ()
-    meta = spec.metadata if spec else None
+    exact = spec is None or spec.metadata is not None
     base = rows = 0
     with open(path, "rb") as fh:
         for lines in line_blocks(fh, start, end, block_size):
             for lineno, line in enumerate(lines, base + 1):
                 try:
                     # metadata rows (and the first, which may be one) keep integers beyond 64 bits exact
-                    obj = loads(line) if meta is None and keys is not None else loads_exact(line)
+                    obj = loads_exact(line) if exact else loads(line)
                 except (ValueError, RecursionError):  # orjson's and json's decode errors both are ValueErrors
                     parsed, obj = _parse_slowly(line, lineno, findings)
                     if not parsed:
                         continue
-                # Fast path: the tests every good row passes, inlined; anything else is looked
-                # at in full by the checker.
-                if obj.__class__ is dict and obj.keys() == keys:
-                    for name in nonempty:
-                        value = obj[name]
-                        if value.__class__ is not str or not value or value.isspace():
-                            break
-                    else:
-                        for name in strings:
-                            if obj[name].__class__ is not str:
-                                break
-                        else:
-                            if meta is None:  # metadata rows always go to the checker: it compares them across rows
-                                rows += 1
-                                continue
-                if checker.check(obj, lineno):
+                if take(obj, lineno):
                     rows += 1
-                    if keys is None:
-                        spec = checker.spec
-                        keys, nonempty, strings, meta = spec.keys, spec.nonempty, spec.strings, spec.metadata
+                    if exact and checker.spec is not None:
+                        exact = checker.spec.metadata is not None
             base += len(lines)
+    checker.finish()
     return RangeResult(findings, base, rows)
 
 
@@ -171,7 +158,7 @@ def scan_file(path: Path, size: int, findings: Findings, parallel: bool | None =
         parallel = size >= PARALLEL_MIN_BYTES and workers > 1 and sys.platform.startswith("linux")
     spec = _first_spec(path, start, findings) if parallel else None
     if not parallel or spec is None:
-        result = scan_range(path, start, size, None)
+        result = scan_range(path, start, size, None, keep_order=findings.keep_order)
         findings.extend(result.findings)
         return result.rows
 
@@ -179,7 +166,7 @@ def scan_file(path: Path, size: int, findings: Findings, parallel: bool | None =
 
     with open(path, "rb") as fh:
         cuts = [start] + [line_start_after(fh, start + (size - start) * k // workers) for k in range(1, workers)] + [size]
-    ranges = [(path, a, b, spec) for a, b in zip(cuts, cuts[1:]) if a < b]
+    ranges = [(path, a, b, spec, BLOCK_SIZE, DIGEST_CAP // workers) for a, b in zip(cuts, cuts[1:]) if a < b]
     with multiprocessing.get_context("fork").Pool(len(ranges)) as pool:
         results = pool.starmap(scan_range, ranges)
     offset = rows = 0

@@ -1,0 +1,321 @@
+"""What the data checks learn from a dataset's rows as the readers stream them, in bounded memory.
+
+Per row (generator.formats.datasets.rows calls :meth:`Profile.observe` for every object row): a
+digest of its prompt, its label, and whether its label stands verbatim in its system prompt. At the
+end of the file :meth:`Profile.report` turns that into at most one finding of each kind:
+
+- ``duplicate-rows``: a row whose prompt repeats an earlier row's. The prompt is the system prompt
+  (as written: an empty one and none differ), the user prompt and the metadata; the label is left out, so two rows
+  asking one question with different answers are repeats too. Any repeat is reported.
+- ``dominant-label``: one label on at least DOMINANT_SHARE of the rows, in a file of at least
+  DOMINANT_MIN_ROWS labelled rows. A balanced yes/no task (1:1) or a 2:1 majority is not reported;
+  a tiny file is not judged (four rows of the same label say little).
+- ``label-in-system-prompt``: rows whose label (at least LEAK_MIN_CHARS characters, matched as a whole
+  token: "42" does not match in "420") appears in their own system prompt, when such rows are at
+  least LEAK_MIN_ROWS and LEAK_SHARE of the rows. A system prompt holding the labels of rows with
+  different labels is a list of choices ("answer yes or no"), not a leak, and is not counted; short
+  labels ("1", "A", "no") appear in any prose by chance and are not counted either (they still mark a
+  system prompt as a list of choices).
+
+The digest is Python's 64-bit hash of the values, never the row (the same in the forked workers of
+the parallel JSON lines reader, which inherit the hash seed; collisions are a few in a billion at the
+cap). Memory is capped: DIGEST_CAP digests per file (~90 bytes each with their order and line: about
+18 MB at the cap), LABEL_CAP distinct labels of at most LABEL_CHARS characters (longer ones are
+counted by digest), SYSTEM_CAP distinct system prompts for the leak check. Past a cap every row is
+still compared with what is remembered, but nothing new is remembered: a check may then miss a
+finding, never make one up.
+"""
+
+from __future__ import annotations
+
+import json
+import operator
+from array import array
+from collections import (
+    _count_elements as _count,  # Counter.update's C loop, on a plain dict
+)
+from itertools import repeat
+
+import orjson
+
+from generator.formats.datasets.columns import (
+    LABEL,
+    METADATA,
+    SYSTEM,
+    TRUTH,
+    USER,
+    ColumnSpec,
+)
+
+DIGEST_CAP = 200_000
+LABEL_CAP = 10_000
+LABEL_CHARS = 256
+SYSTEM_CAP = 10_000
+SHOWN_LINES = 5  # rows a finding names
+
+DOMINANT_SHARE = 0.75
+DOMINANT_MIN_ROWS = 20
+LEAK_MIN_CHARS = 3
+LEAK_SHARE = 0.10
+LEAK_MIN_ROWS = 2
+
+_MENU = object()  # a system prompt that holds the labels of rows with different labels
+
+
+def _hashable(value: object) -> object:
+    """A stand-in for a list or object value, equal for equal values (keys sorted)."""
+    if isinstance(value, (dict, list)):
+        try:
+            return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+        except TypeError:  # orjson.JSONEncodeError: an integer beyond 64 bits, say
+            return repr(value)
+    return value if value.__class__ in (str, int, float, bool) or value is None else repr(value)
+
+
+def _as_token(label: str, text: str) -> bool:
+    """Whether ``label`` stands in ``text`` with no letter, digit or underscore right before or after it."""
+    start = text.find(label)
+    while start >= 0:
+        end = start + len(label)
+        before = text[start - 1] if start else " "
+        after = text[end] if end < len(text) else " "
+        if not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"):
+            return True
+        start = text.find(label, start + 1)
+    return False
+
+
+_contains = operator.contains  # (system prompt, label): is the label in it
+
+
+def lines_text(lines: list[int]) -> str:
+    return ", ".join(str(n) for n in lines)
+
+
+class _Columns:
+    """The little of a ColumnSpec a profile reads."""
+
+    def __init__(self, columns: frozenset[str], metadata: bool):
+        self.metadata = METADATA if metadata else None
+        self.keys = columns
+
+
+class Profile:
+    """One file's (or one byte range's) observations; ranges merge in file order with :meth:`merge`."""
+
+    def __init__(self, spec: ColumnSpec, digest_cap: int | None = None, ordered: bool = False):
+        self.metadata = spec.metadata is not None
+        self.columns = spec.keys
+        self.labelled = TRUTH in spec.keys or LABEL in spec.keys
+        # no prompt column (DAT006 says so): every row would share the digest of nothing
+        self.prompted = USER in spec.keys or self.metadata
+        self.cap = DIGEST_CAP if digest_cap is None else digest_cap
+        self._n = [0, 0, 0, 0]  # see the properties below
+        self.seen: set[int] = set()
+        # With ``ordered``, the digests in the order first seen and their lines: to merge the parallel
+        # reader's ranges, and for DAT029's lines (16 bytes a row more; off for other files).
+        self.ordered = ordered
+        self.firsts = array("q")
+        self.first_lines = array("q")
+        self.repeat_lines: list[int] = []
+        self.labels: dict[object, int] = {}  # label (or digest of a long one) -> rows
+        self.label_lines: dict[object, int] = {}  # label -> its first line
+        self.leaks: dict[int, list] = {}  # system prompt digest -> [label or _MENU, rows, first line]
+
+        self.observe = self._observer()
+        # observe_block's fast passes: prompt mode with `ground_truth` (not its alias)
+        self.has_system = SYSTEM in self.columns
+        self.blockwise = self.prompted and not self.metadata and TRUTH in self.columns and LABEL not in self.columns
+        self._prompt, self._system = operator.itemgetter(SYSTEM, USER), operator.itemgetter(SYSTEM)
+        self._user, self._truth = operator.itemgetter(USER), operator.itemgetter(TRUTH)
+
+    def __getstate__(self) -> dict:  # a range's profile goes back from the parallel reader's worker
+        return {k: v for k, v in self.__dict__.items() if k != "observe" and not k.startswith("_") or k == "_n"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self.observe = self._observer()
+        self._prompt, self._system = operator.itemgetter(SYSTEM, USER), operator.itemgetter(SYSTEM)
+        self._user, self._truth = operator.itemgetter(USER), operator.itemgetter(TRUTH)
+
+    def _observer(self):
+        """``observe(row, line)``, with what it touches bound locally: it runs for every row of every
+        file, so each attribute lookup saved is a measurable share of the dataset check's time."""
+        seen, add_first, add_line = self.seen, self.firsts.append, self.first_lines.append
+        repeat_lines, counts, label_lines, leak = self.repeat_lines, self.labels, self.label_lines, self._leak
+        cap, prompted, ordered, metadata, nonlocal_counts = self.cap, self.prompted, self.ordered, self.metadata, self._n
+
+        def observe(row: dict, line: int | None) -> None:
+            nonlocal_counts[0] += 1
+            system = row.get(SYSTEM)
+            if prompted:
+                try:
+                    # as observe_block takes it: (system, user), and the metadata only in metadata mode
+                    digest = hash((system, row.get(USER), row.get(METADATA))) if metadata else hash((system, row.get(USER)))
+                except TypeError:  # a list or object value (metadata mode, or a value DAT008 reports)
+                    digest = hash(tuple(_hashable(row.get(c)) for c in (SYSTEM, USER, METADATA)))
+                if digest in seen:
+                    nonlocal_counts[1] += 1
+                    if len(repeat_lines) < SHOWN_LINES:
+                        repeat_lines.append(line)
+                elif len(seen) < cap:
+                    seen.add(digest)
+                    if ordered:
+                        add_first(digest)
+                        add_line(line)
+            label = row.get(TRUTH) or row.get(LABEL)
+            if label.__class__ is not str or not label:
+                return
+            nonlocal_counts[2] += 1
+            key = label if len(label) <= LABEL_CHARS else hash(label)
+            count = counts.get(key)
+            if count is not None:
+                counts[key] = count + 1
+            elif len(counts) < LABEL_CAP:
+                counts[key] = 1
+                label_lines[key] = line
+            else:
+                nonlocal_counts[3] += 1
+            if system.__class__ is str and label in system and _as_token(label, system):
+                # a short label is not counted as a leak, but still shows a system prompt to be a list of choices
+                leak(hash(system), key, line, 1 if len(label) >= LEAK_MIN_CHARS else 0)
+
+        return observe
+
+    # rows observed, rows repeating an earlier prompt, labelled rows, labelled rows past LABEL_CAP
+    rows = property(lambda self: self._n[0], lambda self, v: self._n.__setitem__(0, v))
+    repeats = property(lambda self: self._n[1], lambda self, v: self._n.__setitem__(1, v))
+    labelled_rows = property(lambda self: self._n[2], lambda self, v: self._n.__setitem__(2, v))
+    unlisted = property(lambda self: self._n[3], lambda self, v: self._n.__setitem__(3, v))
+
+    def observe_block(self, rows: list[dict], lines: list[int]) -> None:
+        """:meth:`observe` of many rows at once, the usual case in a few C-level passes (``map``, set
+        and dict updates): about half the time a row costs one by one. A block where a pass meets
+        anything unusual (a repeat, an odd or missing value, a label in a system prompt, the digest
+        cap) goes row by row, so both ways find the same."""
+        if not self.blockwise:
+            return self._one_by_one(rows, lines)
+        n = len(rows)
+        try:
+            digests = list(map(hash, map(self._prompt, rows) if self.has_system else zip(repeat(None), map(self._user, rows))))
+            labels = list(map(self._truth, rows))
+            if max(map(len, labels)) > LABEL_CHARS:  # len(None) raises: a null label, too
+                return self._one_by_one(rows, lines)
+            if self.has_system:
+                if any(map(_contains, map(self._system, rows), labels)):  # also a "" label: "" is in any text
+                    return self._one_by_one(rows, lines)
+            elif "" in labels:
+                return self._one_by_one(rows, lines)
+        except (KeyError, TypeError):  # a missing or odd value: DAT008's and DAT010's rows, one by one
+            return self._one_by_one(rows, lines)
+        seen, fresh = self.seen, set(digests)
+        room = self.cap - len(seen)
+        if len(fresh) != n or not seen.isdisjoint(fresh) or 0 < room < n:  # a repeat, or the block that fills the cap
+            return self._one_by_one(rows, lines)
+        if room:  # past the cap nothing new is remembered
+            seen |= fresh
+            if self.ordered:
+                self.firsts.extend(digests)
+                self.first_lines.extend(lines)
+        counts = self.labels
+        if len(counts) < LABEL_CAP:  # may pass the cap by less than a block's rows
+            new = set(labels).difference(counts)
+            if new:
+                for label, line in zip(labels, lines):
+                    if label in new and label not in self.label_lines:
+                        self.label_lines[label] = line
+            _count(counts, labels)
+        else:
+            known = list(filter(counts.__contains__, labels))
+            _count(counts, known)
+            self._n[3] += n - len(known)
+        self._n[0] += n
+        self._n[2] += n
+
+    def _one_by_one(self, rows: list[dict], lines: list[int]) -> None:
+        for row, line in zip(rows, lines):
+            self.observe(row, line)
+
+    def _leak(self, system: int, label: object, line: int, rows: int) -> None:
+        entry = self.leaks.get(system)
+        if entry is None:
+            if len(self.leaks) < SYSTEM_CAP:
+                self.leaks[system] = [label, rows, line]
+            return
+        if entry[0] != label:
+            entry[0] = _MENU
+        entry[1] += rows
+        entry[2] = min(entry[2], line)
+
+    def empty(self) -> Profile:
+        """A profile of no rows yet for the same columns, to merge ranges into."""
+        return Profile(_Columns(self.columns, self.metadata), ordered=True)  # type: ignore[arg-type]  (the whole file's cap)
+
+    def merge(self, other: Profile, offset: int) -> None:
+        """Add the next range's observations, its lines shifted by ``offset``."""
+        self.cap = max(self.cap, DIGEST_CAP)  # a range's share of the cap grows to the whole file's
+        self.rows += other.rows
+        found = []
+        for digest, line in zip(other.firsts, other.first_lines):
+            if digest in self.seen:
+                self.repeats += 1
+                found.append(line + offset)
+            elif len(self.seen) < self.cap:
+                self.seen.add(digest)
+                self.firsts.append(digest)
+                self.first_lines.append(line + offset)
+        self.repeats += other.repeats
+        found += [n + offset for n in other.repeat_lines]
+        self.repeat_lines = (self.repeat_lines + sorted(found))[:SHOWN_LINES]
+        self.labelled_rows += other.labelled_rows
+        self.unlisted += other.unlisted
+        for key, rows in other.labels.items():
+            if key in self.labels:
+                self.labels[key] += rows
+            elif len(self.labels) < LABEL_CAP:
+                self.labels[key] = rows
+                self.label_lines[key] = other.label_lines[key] + offset
+            else:
+                self.unlisted += rows
+        for system, (label, rows, line) in other.leaks.items():
+            self._leak(system, label, line + offset, rows)
+
+    def report(self, findings) -> None:
+        """At most one finding per data check into ``findings``."""
+        if self.repeats:
+            what = "prompt (system prompt, user prompt and metadata)" if self.metadata else "prompt (system and user prompt)"
+            past = f"; digests of the first {self.cap:,} distinct prompts are kept" if len(self.seen) >= self.cap else ""
+            findings.add("duplicate-rows", f"{self.repeats:,} row{'s repeat' if self.repeats != 1 else ' repeats'} an earlier row's "
+                         f"{what}: line{'s' if len(self.repeat_lines) > 1 else ''} {lines_text(self.repeat_lines)}"
+                         f"{', ...' if self.repeats > len(self.repeat_lines) else ''}{past}", self.repeat_lines[0],
+                         hint="Drop the repeats (keep one row per prompt): a repeated prompt is trained on more often, "
+                              "and one prompt with two answers rewards both.")
+        self._dominant(findings)
+        self._leaked(findings)
+
+    def _dominant(self, findings) -> None:
+        rows = self.labelled_rows
+        if not self.labels or rows < DOMINANT_MIN_ROWS:
+            return
+        key, count = max(self.labels.items(), key=lambda item: item[1])
+        share = count / rows
+        if share < DOMINANT_SHARE:
+            return
+        label = json.dumps(key[:40] + ("..." if len(key) > 40 else ""), ensure_ascii=False) if isinstance(key, str) else "one long label"
+        findings.add("dominant-label", f"{count:,} of {rows:,} rows ({share:.0%}) have the label {label}: a model answering {label} "
+                     f"every time would earn {share:.2f} of the reward an exact-match grader pays, first at line {self.label_lines[key]}",
+                     self.label_lines[key],
+                     hint="Balance the labels (add rows of the others, or sample the common one down), or grade so that a "
+                          "constant answer cannot score: RL finds the constant answer quickly.")
+
+    def _leaked(self, findings) -> None:
+        entries = [e for e in self.leaks.values() if e[0] is not _MENU and e[1]]
+        rows = sum(e[1] for e in entries)
+        if not entries or rows < LEAK_MIN_ROWS or rows < LEAK_SHARE * self.rows:
+            return
+        lines = sorted(e[2] for e in entries)[:SHOWN_LINES]  # the first row of each system prompt
+        findings.add("label-in-system-prompt", f"{rows:,} of {self.rows:,} rows have their label written verbatim in their "
+                     f"system prompt: line{'s' if len(lines) > 1 else ''} {lines_text(lines)}{', ...' if rows > len(lines) else ''}",
+                     lines[0],
+                     hint="Take the answer out of the system prompt (keep the instructions and the answer's format): "
+                          "the model can copy it instead of working it out.")

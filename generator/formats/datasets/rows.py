@@ -1,0 +1,194 @@
+"""The dataset row rules as one table, and the one hook every reader calls for every row.
+
+Each :class:`RowRule` is a row of :data:`ROW_RULES`: the finding kinds it records, its cheap test
+(what every good row passes, built once per file from the file's :class:`ColumnSpec`) and its full
+check (the message for a row that fails). Readers do not test rows themselves: the JSON lines hot
+loop, the CSV loop and the JSON array reader all call :meth:`RowChecker.take`, which runs the cheap
+tests and, only for a row that fails one, the full checks. So a new rule is one row here, whatever
+the format; the data checks' per-row observation (generator.formats.datasets.profile) sits behind
+the same hook.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from generator.formats.datasets.columns import (
+    USER,
+    ColumnSpec,
+    MetadataChecker,
+    json_type,
+    near_miss,
+    not_string,
+    quote_hint,
+    shown,
+    shown_list,
+)
+from generator.formats.datasets.findings import Findings
+from generator.formats.datasets.profile import Profile
+
+Test = Callable[[dict], bool]
+# A cheap test: a Python expression over ``row`` and the names it binds (values, never text from the
+# dataset: column names reach the expression only as bound constants).
+Quick = tuple[str, dict[str, object]]
+BLOCK_ROWS = 128  # rows the profile observes at once (held until then: about 100 KB)
+# A cheap test that no row passes: the rule always wants the full check (metadata is compared across rows).
+ALWAYS_FULL: Quick = ("False", {})
+
+
+@dataclass(frozen=True)
+class RowRule:
+    name: str
+    kinds: tuple[str, ...]  # the finding kinds its full check records
+    # the file's cheap test, from its columns and a prefix for the names it binds; None: nothing to test
+    quick: Callable[[ColumnSpec, str], Quick | None]
+    full: Callable[[RowChecker, dict, int | None, int | None], None]
+
+
+def _quick_keys(spec: ColumnSpec, tag: str) -> Quick:
+    return f"row.keys() == {tag}keys", {f"{tag}keys": spec.keys}
+
+
+def _full_keys(checker: RowChecker, row: dict, line: int | None, column: int | None) -> None:
+    spec = checker.spec
+    if row.keys() == spec.keys:
+        return
+    missing, extra = spec.keys - row.keys(), row.keys() - spec.keys
+    parts = ([f"missing {shown_list(missing)}"] if missing else []) + ([f"extra {shown_list(extra)}"] if extra else [])
+    where = f"line {spec.line}" if spec.line else "the first row"
+    renames = [(e, m) for m in sorted(missing) for e in [near_miss(m, extra)] if e]
+    hint = "; ".join(f"rename {shown(e)} to {shown(m)}" for e, m in renames) or None
+    checker.findings.add("divergent-keys", f"row's keys differ from the first row's ({where}): {'; '.join(parts)}", line, column,
+                         hint, (spec.line, frozenset(missing), frozenset(extra)))
+
+
+def _quick_required(spec: ColumnSpec, tag: str) -> Quick | None:
+    if not spec.nonempty:
+        return None
+    names = {f"{tag}{i}": name for i, name in enumerate(spec.nonempty)}
+    return " and ".join(f"((v := row[{n}]).__class__ is str and v and not v.isspace())" for n in names), names
+
+
+def _full_required(checker: RowChecker, row: dict, line: int | None, column: int | None) -> None:
+    add = checker.findings.add
+    for name in checker.spec.nonempty:
+        if name not in row:
+            continue
+        value = row[name]
+        if value is None:
+            add("null-value", f"`{name}` is null: the platform reads it as missing and fails the run at this row",
+                line, column, f"give `{name}` a value, or drop the row")
+        elif not isinstance(value, str):
+            add("not-string", not_string(name, value), line, column, quote_hint(name, value))
+        elif not value:
+            add("empty-value", f"`{name}` is empty: the platform reads it as missing and fails the run at this row", line, column)
+        elif value.isspace():
+            add("blank-value", f"`{name}` is only whitespace: the platform accepts it (only an empty value is "
+                "missing to it), but the row has nothing to " + ("answer" if name == USER else "compare with"), line, column)
+
+
+def _quick_strings(spec: ColumnSpec, tag: str) -> Quick | None:
+    if not spec.strings:
+        return None
+    names = {f"{tag}{i}": name for i, name in enumerate(spec.strings)}
+    return " and ".join(f"row[{n}].__class__ is str" for n in names), names
+
+
+def _full_strings(checker: RowChecker, row: dict, line: int | None, column: int | None) -> None:
+    for name in checker.spec.strings:
+        if name in row and not isinstance(row[name], str):
+            checker.findings.add("not-string", not_string(name, row[name]), line, column, quote_hint(name, row[name]))
+
+
+def _quick_metadata(spec: ColumnSpec, tag: str) -> Quick | None:
+    return ALWAYS_FULL if spec.metadata else None
+
+
+def _full_metadata(checker: RowChecker, row: dict, line: int | None, column: int | None) -> None:
+    name = checker.spec.metadata
+    if name and name in row:
+        checker.metadata.check(row[name], line, column)
+
+
+# In order: the key test comes first, so the others may index the row by the spec's columns.
+ROW_RULES: tuple[RowRule, ...] = (
+    RowRule("same keys as the first row", ("divergent-keys",), _quick_keys, _full_keys),
+    RowRule("prompt and answer non-empty strings", ("null-value", "not-string", "empty-value", "blank-value"),
+            _quick_required, _full_required),
+    RowRule("system prompt a string", ("not-string",), _quick_strings, _full_strings),
+    RowRule("metadata a valid object, one type per key", ("metadata",), _quick_metadata, _full_metadata),
+)
+
+
+def compile_quick(spec: ColumnSpec) -> Test | None:
+    """Every rule's cheap test for files of ``spec``, compiled into one function: one call a row, as
+    fast as the hand-inlined tests it replaces. None when a rule wants every row checked in full."""
+    parts = [rule.quick(spec, f"_r{i}_") for i, rule in enumerate(ROW_RULES)]
+    parts = [p for p in parts if p is not None]
+    if ALWAYS_FULL in parts:
+        return None
+    namespace: dict[str, object] = {"__builtins__": {}, "str": str}
+    for _, bound in parts:
+        namespace.update(bound)
+    return eval("lambda row: " + (" and ".join(f"({expr})" for expr, _ in parts) or "True"), namespace)
+
+
+class RowChecker:
+    """The row rules of one file (or one byte range of it), applied row by row through :meth:`take`.
+
+    With no spec yet, the first object row fixes it (JSON formats have no header). With ``profile``
+    the rows are also observed for the data checks; the profile is hung on ``findings.profile``.
+    """
+
+    def __init__(self, findings: Findings, spec: ColumnSpec | None = None, profile: bool = True, digest_cap: int | None = None):
+        self.findings = findings
+        self.metadata = MetadataChecker(findings)
+        self._profiling, self._digest_cap = profile, digest_cap
+        self.spec: ColumnSpec | None = None
+        self.profile: Profile | None = None
+        self._fast: Test | None = None  # every rule's cheap test at once
+        self._rows: list[dict] = []  # rows taken, not yet handed to the profile
+        self._lines: list[int] = []
+        if spec is not None:
+            self._fix(spec)
+
+    def _fix(self, spec: ColumnSpec) -> None:
+        self.spec = spec
+        self._fast = compile_quick(spec)
+        if self._profiling:
+            # a range of the parallel reader (it has a share of the cap) keeps order, to be merged
+            ordered = self.findings.keep_order or self._digest_cap is not None
+            self.profile = Profile(spec, self._digest_cap, ordered)
+            self.findings.profile = self.profile
+
+    def take(self, row: object, line: int | None, column: int | None = None) -> bool:
+        """The hook: ``row`` through every rule (the full checks only where a cheap test fails) and
+        into the profile; True when it is an object, so it counts as a row. A reader calls
+        :meth:`finish` after its last row."""
+        fast = row.__class__ is dict and self._fast is not None and self._fast(row)
+        if not fast and not self.check(row, line, column):
+            return False
+        if self.profile is not None:
+            self._rows.append(row)
+            self._lines.append(line or 0)
+            if len(self._rows) >= BLOCK_ROWS:
+                self.finish()
+        return True
+
+    def finish(self) -> None:
+        """Hand the rows taken so far to the profile (a block at a time: see Profile.observe_block)."""
+        if self._rows and self.profile is not None:
+            self.profile.observe_block(self._rows, self._lines)
+        self._rows, self._lines = [], []
+
+    def check(self, row: object, line: int | None, column: int | None = None) -> bool:
+        """Every rule's full check of ``row``; True when it is an object."""
+        if not isinstance(row, dict):
+            self.findings.add("not-object", f"row is {json_type(row)}, not an object", line, column)
+            return False
+        if self.spec is None:
+            self._fix(ColumnSpec.from_columns(list(row), line, self.findings))
+        for rule in ROW_RULES:
+            rule.full(self, row, line, column)
+        return True
