@@ -1,4 +1,4 @@
-"""Checks: datasets (contract section 4). Rules DAT001-DAT021 (the data checks, DAT026-DAT029, are in
+"""Checks: datasets (contract section 4). Rules DAT001-DAT025 (the data checks, DAT026-DAT029, are in
 data_rules.py).
 
 The reading is done by generator.formats.datasets (one module per format, streaming, never loading a

@@ -1,4 +1,4 @@
-"""The entrypoints family's structural rules (ENT001-ENT015): entrypoint, workflow and grader
+"""The entrypoints family's structural rules (ENT001-ENT015, ENT032-ENT034): entrypoint, workflow and grader
 classes, the remote-rollout server, the rollout's pyproject, model clients.
 """
 
