@@ -39,10 +39,10 @@ LICENSE = "LICENSE"
 _VERSION_SPOTS: tuple[tuple[str, str], ...] = (
     ("generator/__init__.py", r'^__version__ = "([^"]+)"'),
     ("templates/workspace/copier.yml", r'^osmosis_version:\n(?:  .*\n)*?  default: "([^"]+)"'),
-    ("README.md", r"(?:osmosis-workspace@|rev: )v(\d+\.\d+\.\d+\S*)"),
-    ("docs/integrations.md", r"(?:osmosis-workspace@|rev: )v(\d+\.\d+\.\d+\S*)"),
-    ("action.yml", r"osmosis-workspace@v(\d+\.\d+\.\d+\S*)"),
-    (".pre-commit-hooks.yaml", r"rev: v(\d+\.\d+\.\d+\S*)"),
+    ("README.md", r"(?:osmosis-workspace@|rev: )v(\d+\.\d+\.\d+[0-9A-Za-z.+-]*)"),
+    ("docs/integrations.md", r"(?:osmosis-workspace@|rev: )v(\d+\.\d+\.\d+[0-9A-Za-z.+-]*)"),
+    ("action.yml", r"osmosis-workspace@v(\d+\.\d+\.\d+[0-9A-Za-z.+-]*)"),
+    (".pre-commit-hooks.yaml", r"rev: v(\d+\.\d+\.\d+[0-9A-Za-z.+-]*)"),
     ("CHANGELOG.md", r"^## \[(\d[^\]]*)\]"),  # the newest released section
 )
 

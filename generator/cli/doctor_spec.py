@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, List, Optional
 
+from generator.report import formats_help
+
 
 @dataclass(frozen=True)
 class Param:
@@ -24,7 +26,7 @@ class Param:
 PATH_HELP = "A folder inside the workspace (default: the current folder)."
 
 PARAMS: tuple[Param, ...] = (
-    Param("format", ("--format", "-f"), str, "text", "Output: text, json, github, sarif (markdown with --list-checks).", "FORMAT"),
+    Param("format", ("--format", "-f"), str, "text", formats_help(" (markdown with --list-checks)"), "FORMAT"),
     Param("fix", ("--fix",), bool, False, "Make safe repairs, list them, then check again."),
     Param("unsafe_fixes", ("--unsafe-fixes",), bool, False, "Also make the unsafe repairs (implies --fix unless --diff)."),
     Param("diff", ("--diff",), bool, False, "Show the repairs --fix would make as a unified diff; write nothing (exit 1 if any)."),

@@ -10,7 +10,7 @@ The one wing that executes workspace code. `doctor` and `validate` never import 
   tool calls, `/v1/models`);
 - `child_env.py`: the environment the SDK and the rollout get (every provider key and base URL replaced);
 - `runner.py`: finds the SDK's `osmosis`, runs `osmosis eval run`, stops every child on Ctrl-C;
-- `outcome.py`: reads the SDK's `index.jsonl`, `metrics.json`, `logs.txt` and the rollout's tracebacks;
+- `outcome.py`: reads the SDK's `index.jsonl`, `logs.txt` and the rollout's tracebacks;
 - `verdicts.py`: runs, gold rewarded, reward discriminates, reward not constant, timings;
 - `render.py`: text and JSON output.
 """

@@ -1,4 +1,4 @@
-"""Checks: datasets (contract section 4). Rules DAT001-DAT020.
+"""Checks: datasets (contract section 4). Rules DAT001-DAT021.
 
 The reading is done by generator.formats.datasets (one module per format, streaming, never loading a
 file whole); this module owns the rules, maps the readers' finding kinds to them, and turns the

@@ -1,4 +1,4 @@
-"""The SDK-generation rules of the entrypoints family (ENT016-ENT026)."""
+"""The SDK-generation rules of the entrypoints family (ENT016-ENT031)."""
 
 from __future__ import annotations
 
