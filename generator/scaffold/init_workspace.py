@@ -104,7 +104,7 @@ def init_command(
                             user_defaults=user_defaults)
         ro_answers = render(rollout_template.path, staging, data=ro_data, defaults=not interactive,
                             unsafe=trust and not rollout_template.bundled)
-        rollout = str(ro_answers.get("rollout_name") or rollout_template.name)
+        rollout = str(ro_answers.get("rollout_name") or _rendered_rollout(staging, rollout_template.name))
         from generator.scaffold import pristine
         from generator.scaffold.registration import register_rollout
 
@@ -166,6 +166,13 @@ def init_command(
                      git_steps=git_steps, has_remote=outer is not None and _has_remote(outer), root=target,
                      notes=[checker_note] if checker_note else [])
     return 0
+
+
+def _rendered_rollout(staging: Path, template: str) -> str:
+    """The rollout a template without a `rollout_name` answer rendered: its one folder under rollouts/
+    (a local template's name is its path, which is no rollout name), else the template folder's name."""
+    folders = [p.name for p in (staging / "rollouts").iterdir() if p.is_dir()] if (staging / "rollouts").is_dir() else []
+    return folders[0] if len(folders) == 1 else Path(template.rstrip("/\\")).name or template
 
 
 def _checker_source() -> tuple[str, str | None]:
