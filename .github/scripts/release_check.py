@@ -6,7 +6,9 @@
 
 `build` makes the sdist and, from it, the wheel (so a file missing from the sdist breaks the
 build here, not for a user installing from source). `check` proves the pair is releasable before
-anything is published: one version everywhere (wheel, sdist, tag), a CHANGELOG section for it,
+anything is published: one version everywhere (wheel, sdist, tag, and every file of the checkout
+that writes it: `version_mentions`), the license text in both artifacts, a CHANGELOG section for
+the version and, at a tag, an empty `[Unreleased]` (its notes would be left out of the release),
 `twine check --strict`, and the wheel installed into a new virtualenv answering `osmosis
 --version` with that version. `notes` prints a version's CHANGELOG section: the GitHub release text.
 
@@ -31,6 +33,18 @@ REPO = Path(__file__).resolve().parents[2]
 DIST_NAME = "osmosis_workspace"
 _HEADING = re.compile(r"^## \[(?P<name>[^\]]+)\](?P<rest>.*)$")
 _LINK_DEF = re.compile(r"^\[[^\]]+\]:\s*\S+")
+LICENSE = "LICENSE"
+# Each file of the checkout that writes the version, and how to find it there. What the build reads
+# (`__version__`) is the one place to set it; the rest are usage examples and fallbacks that must follow.
+_VERSION_SPOTS: tuple[tuple[str, str], ...] = (
+    ("generator/__init__.py", r'^__version__ = "([^"]+)"'),
+    ("templates/workspace/copier.yml", r'^osmosis_version:\n(?:  .*\n)*?  default: "([^"]+)"'),
+    ("README.md", r"(?:osmosis-workspace@|rev: )v(\d+\.\d+\.\d+[0-9A-Za-z.+-]*)"),
+    ("docs/integrations.md", r"(?:osmosis-workspace@|rev: )v(\d+\.\d+\.\d+[0-9A-Za-z.+-]*)"),
+    ("action.yml", r"osmosis-workspace@v(\d+\.\d+\.\d+[0-9A-Za-z.+-]*)"),
+    (".pre-commit-hooks.yaml", r"rev: v(\d+\.\d+\.\d+[0-9A-Za-z.+-]*)"),
+    ("CHANGELOG.md", r"^## \[(\d[^\]]*)\]"),  # the newest released section
+)
 
 
 class ReleaseError(Exception):
@@ -85,6 +99,42 @@ def sdist_version(sdist: Path) -> str:
         return HeaderParser().parsestr(data.read().decode("utf-8"))["Version"]
 
 
+def license_missing(sdist: Path, wheel: Path) -> list[str]:
+    """Which of the two artifacts lacks the license text (Apache-2.0 4(a): it travels with the work)."""
+    missing = []
+    with tarfile.open(sdist) as tf:
+        if not any(m.name.count("/") == 1 and m.name.endswith(f"/{LICENSE}") and m.size > 0 for m in tf.getmembers()):
+            missing.append(sdist.name)
+    with zipfile.ZipFile(wheel) as zf:
+        if not any(n.endswith(f".dist-info/licenses/{LICENSE}") and zf.getinfo(n).file_size > 0 for n in zf.namelist()):
+            missing.append(wheel.name)
+    return missing
+
+
+def version_mentions(repo: Path) -> list[tuple[str, str]]:
+    """(file, version) for every place of the checkout that writes the version (`_VERSION_SPOTS`)."""
+    found = []
+    for rel, pattern in _VERSION_SPOTS:
+        try:
+            text = (repo / rel).read_text(encoding="utf-8")
+        except OSError as err:
+            raise ReleaseError(f"cannot read {rel}: {err.strerror or err}") from None
+        hits = re.findall(pattern, text, re.M)
+        if not hits:
+            raise ReleaseError(f"{rel} no longer writes the version where this check looks; update _VERSION_SPOTS")
+        found += [(rel, v) for v in (hits[:1] if rel == "CHANGELOG.md" else hits)]
+    return found
+
+
+def unreleased_notes(changelog: Path) -> str:
+    """The notes under `## [Unreleased]`: empty when there is none or it holds only `### ` headings."""
+    try:
+        body = notes("Unreleased", changelog)
+    except ReleaseError:
+        return ""
+    return "\n".join(line for line in body.splitlines() if line.strip() and not line.startswith("### "))
+
+
 def venv_bin(venv: Path, name: str) -> Path:
     return venv / ("Scripts" if os.name == "nt" else "bin") / name
 
@@ -99,7 +149,7 @@ def installed_version(wheel: Path, work: Path) -> dict[str, str]:
             for script in ("osmosis", "osmosis-workspace")}
 
 
-def check(dist: Path, tag: str | None, changelog: Path) -> str:
+def check(dist: Path, tag: str | None, changelog: Path, repo: Path = REPO) -> str:
     sdist, wheel = artifacts(dist)
     version = wheel_version(wheel)
     if sdist_version(sdist) != version:
@@ -107,7 +157,16 @@ def check(dist: Path, tag: str | None, changelog: Path) -> str:
     if tag is not None and tag != f"v{version}":
         raise ReleaseError(f"tag {tag} does not match the package version {version} (expected tag v{version}); "
                            "set __version__ in generator/__init__.py, or tag the right commit")
+    if missing := license_missing(sdist, wheel):
+        raise ReleaseError(f"{' and '.join(missing)} carry no {LICENSE} file; Apache-2.0 requires its text in "
+                           "every copy (pyproject.toml license-files and the sdist include list)")
+    disagree = [f"{rel} says {v}" for rel, v in version_mentions(repo) if v != version]
+    if disagree:
+        raise ReleaseError(f"the version is {version} but {'; '.join(disagree)} (docs/releasing.md, step 2)")
     notes(version, changelog)  # before publishing: the GitHub release step needs this section
+    if tag is not None and unreleased_notes(changelog):
+        raise ReleaseError(f"{changelog.name}'s [Unreleased] section is not empty at tag {tag}: move its notes "
+                           f"under ## [{version}] (they would be missing from the release notes)")
     run([sys.executable, "-m", "twine", "check", "--strict", sdist, wheel])
     with tempfile.TemporaryDirectory(prefix="osmosis-release-") as tmp:
         said = installed_version(wheel, Path(tmp))
@@ -157,6 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     p_check.add_argument("--dist", type=Path, default=REPO / "dist")
     p_check.add_argument("--tag", help="the git tag being released, e.g. v0.1.0")
     p_check.add_argument("--changelog", type=Path, default=REPO / "CHANGELOG.md")
+    p_check.add_argument("--repo", type=Path, default=REPO, help="the checkout whose files must agree on the version")
     p_notes = sub.add_parser("notes", help="print a version's CHANGELOG section")
     p_notes.add_argument("version", help="e.g. 0.1.0 (a leading v is ignored)")
     p_notes.add_argument("--changelog", type=Path, default=REPO / "CHANGELOG.md")
@@ -167,9 +227,10 @@ def main(argv: list[str] | None = None) -> int:
             sdist, wheel = build(args.outdir)
             print(f"built {sdist.name} and {wheel.name} in {args.outdir}")
         elif args.command == "check":
-            version = check(args.dist, args.tag, args.changelog)
+            version = check(args.dist, args.tag, args.changelog, args.repo)
             print(f"release check passed: osmosis-workspace {version}"
-                  + (f" matches tag {args.tag}" if args.tag else "") + "; twine check, clean install and --version ok")
+                  + (f" matches tag {args.tag}" if args.tag else "")
+                  + "; license, one version, twine check, clean install and --version ok")
         else:
             text = notes(args.version.lstrip("v"), args.changelog)
             if args.output:

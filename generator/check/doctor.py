@@ -15,9 +15,10 @@ from typing import TextIO
 from generator.core.errors import EXIT_OK, UserError
 from generator.check.registry import Rule
 from generator.core.workspace import NotAWorkspace, Workspace
+from generator.report import REPORTERS, formats
 from generator.check.pipeline import CheckCrashed, Outcome, Selection, diagnose, run_checks, selection_for  # noqa: F401
 
-FINDING_FORMATS = ("text", "json", "github", "sarif")
+FINDING_FORMATS = tuple(REPORTERS)  # the reporters' table decides; see report.Format for each one's columns
 LIST_FORMATS = ("text", "json", "markdown")
 
 
@@ -174,7 +175,7 @@ def doctor_command(
     cli_select, cli_ignore = split_selectors(select), split_selectors(ignore)
     if list_checks:
         return list_checks_command(format, cli_select, cli_ignore, output)
-    fmt = check_format(format, ("text", "json") if statistics else FINDING_FORMATS,
+    fmt = check_format(format, formats(statistics=True) if statistics else tuple(REPORTERS),
                        "--statistics" if statistics else "findings")
     output_format = check_output_format(output_format)
     _refuse_ignored_options(format=format, output=output, statistics=statistics, diff=diff, add_ignores=add_ignores,
@@ -208,7 +209,7 @@ def doctor_command(
         fixes = apply_fixes(ws, unsafe_fixes, wanted)
         ws = Workspace(ws.root)  # a fresh snapshot: the fixes changed files the old one cached
         # keep stdout machine-readable; --write-baseline and --add-ignores print no report to list them in
-        if fmt in ("github", "sarif") or write_baseline is not None or add_ignores:
+        if not REPORTERS[fmt].lists_fixes or write_baseline is not None or add_ignores:
             for line in fixes:
                 print(f"fixed: {line}", file=sys.stderr)
 
@@ -232,7 +233,7 @@ def doctor_command(
     from generator.report import Report
 
     report = Report(
-        rules=load_rules() if fmt == "sarif" else [],  # only SARIF describes every rule; the others need no import
+        rules=load_rules() if REPORTERS[fmt].describes_rules else [],  # only a format that describes every rule loads them all
         diagnostics=outcome.diagnostics,
         groups=outcome.groups,
         workspace=str(ws.root),
@@ -242,7 +243,7 @@ def doctor_command(
         files_checked=outcome.files_checked,
         elapsed=time.perf_counter() - started,
         cache_note=outcome.cache_note,
-        fixes=fixes if fmt in ("text", "json") else [],
+        fixes=fixes if REPORTERS[fmt].lists_fixes else [],
         path_prefix=ws.repo_prefix,
         output_format=output_format,
         source=workspace_source(ws) if fmt == "text" and output_format == "full" else None,

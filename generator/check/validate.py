@@ -313,10 +313,10 @@ def validate_command(
     only: str | None = None,
     output_format: str = "full",
 ) -> int:
-    from generator.check.doctor import FINDING_FORMATS, check_format, check_output_format, emit, load_rules
-    from generator.report import Group, Report
+    from generator.check.doctor import check_format, check_output_format, emit, load_rules
+    from generator.report import REPORTERS, Group, Report
 
-    fmt = check_format(format, FINDING_FORMATS, "findings")
+    fmt = check_format(format, tuple(REPORTERS), "findings")
     output_format = check_output_format(output_format)
     if kind is not None and kind not in CONFIG_KINDS:
         raise UserError(f"--kind {kind}: must be one of {', '.join(CONFIG_KINDS)}")
@@ -324,8 +324,8 @@ def validate_command(
         raise UserError("name at least one file or folder to validate")
     started = time.perf_counter()
     targets = collect(list(paths), kind, only)
-    if fmt == "sarif":
-        load_rules()  # SARIF lists every rule, so the table must be complete
+    if REPORTERS[fmt].describes_rules:
+        load_rules()  # the report lists every rule, so the table must be complete
 
     workspaces = _Workspaces()
     groups: list[Group] = []
@@ -358,7 +358,7 @@ def validate_command(
     from generator.check.families import all_rules
 
     report = Report(
-        rules=all_rules() if fmt == "sarif" else [],  # only SARIF describes every rule; the others need no import
+        rules=all_rules() if REPORTERS[fmt].describes_rules else [],  # only such a format needs every rule
         diagnostics=sorted(everything, key=Diagnostic.sort_key),
         groups=groups,
         workspace=str(only_ws.root) if only_ws else None,

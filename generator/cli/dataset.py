@@ -7,7 +7,9 @@ from typing import List, Optional
 
 import typer
 
+from generator.cli import completion
 from generator.cli._common import handles_errors
+from generator.report import formats_help
 
 dataset_app = typer.Typer(
     help="Dataset commands.\n\nExample: osmosis dataset validate data/multiply.jsonl",
@@ -23,7 +25,7 @@ def register(app: typer.Typer) -> None:
 @handles_errors
 def validate(
     files: List[Path] = typer.Argument(..., metavar="FILE", help="Dataset files: .jsonl, .csv or .parquet, the formats the platform reads (a .json file is reported, with how to convert it)."),
-    format: str = typer.Option("text", "--format", "-f", metavar="FORMAT", help="Output: text, json, github, sarif."),
+    format: str = typer.Option("text", "--format", "-f", metavar="FORMAT", help=formats_help(), autocompletion=completion.formats),
     strict: Optional[bool] = typer.Option(None, "--strict/--no-strict", help="Warnings fail the run (exit 1)."),
 ) -> int:
     """Check dataset files: columns, types, row counts, encoding, size.

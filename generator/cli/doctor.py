@@ -16,7 +16,8 @@ def _signature() -> inspect.Signature:
     path = inspect.Parameter("path", keyword, annotation=Path, default=typer.Argument(
         Path("."), metavar="PATH", show_default=False, help=doctor_spec.PATH_HELP))
     options = [inspect.Parameter(p.name, keyword, annotation=p.annotation,
-                                 default=typer.Option(p.default, *p.flags, metavar=p.metavar, help=p.help))
+                                 default=typer.Option(p.default, *p.flags, metavar=p.metavar, help=p.help,
+                                                      autocompletion=p.complete))
                for p in doctor_spec.PARAMS]
     return inspect.Signature([path, *options], return_annotation=int)
 

@@ -10,6 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, List, Optional
 
+from generator.cli import completion
+from generator.report import formats_help
+
 
 @dataclass(frozen=True)
 class Param:
@@ -19,12 +22,14 @@ class Param:
     default: Any
     help: str
     metavar: str | None = None
+    complete: Any = None     # a shell-completion function of the value typed so far (cli/completion.py)
 
 
 PATH_HELP = "A folder inside the workspace (default: the current folder)."
 
 PARAMS: tuple[Param, ...] = (
-    Param("format", ("--format", "-f"), str, "text", "Output: text, json, github, sarif (markdown with --list-checks).", "FORMAT"),
+    Param("format", ("--format", "-f"), str, "text", formats_help(" (markdown with --list-checks)"), "FORMAT",
+          completion.formats),
     Param("fix", ("--fix",), bool, False, "Make safe repairs, list them, then check again."),
     Param("unsafe_fixes", ("--unsafe-fixes",), bool, False, "Also make the unsafe repairs (implies --fix unless --diff)."),
     Param("diff", ("--diff",), bool, False, "Show the repairs --fix would make as a unified diff; write nothing (exit 1 if any)."),

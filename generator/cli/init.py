@@ -8,6 +8,7 @@ from typing import List, Optional
 
 import typer
 
+from generator.cli import completion
 from generator.cli._common import handles_errors
 
 
@@ -16,7 +17,7 @@ def register(app: typer.Typer) -> None:
     @handles_errors
     def init(
         path: Optional[Path] = typer.Argument(None, metavar="PATH", help="Folder to create (default: a new folder named after the workspace)."),
-        template: str = typer.Option("multiply", "--template", "-t", help="Template to render (see `osmosis template list`)."),
+        template: str = typer.Option("multiply", "--template", "-t", autocompletion=completion.templates, help="Template to render (see `osmosis template list`)."),
         defaults: bool = typer.Option(False, "--defaults", help="Use default answers; ask nothing."),
         data: List[str] = typer.Option([], "--data", "-d", help="Answer a question: KEY=VALUE (repeatable)."),
         here: bool = typer.Option(False, "--here", help="Render into the current folder."),

@@ -14,7 +14,7 @@ def register(app: typer.Typer) -> None:
     @app.command("rehearse")
     @handles_errors
     def rehearse(
-        rollouts: List[str] = typer.Argument(None, metavar="[ROLLOUT]...", show_default=False, help="Rollouts to rehearse (default: every rollout)."),
+        rollouts: List[str] = typer.Argument(None, metavar="ROLLOUT", show_default=False, help="Rollouts to rehearse (default: every rollout)."),
         config: Optional[Path] = typer.Option(None, "--config", metavar="FILE", help="The eval config to run (default: configs/eval/<rollout>.toml)."),
         dataset_file: Optional[Path] = typer.Option(None, "--dataset-file", metavar="FILE", help="Rows to rehearse with (default: data/<rollout>.jsonl)."),
         rows: Optional[str] = typer.Option(None, "--rows", metavar="SPEC", help="Source rows, e.g. 0-3,7 (default: 0-3); each runs three times."),

@@ -7,6 +7,7 @@ from typing import List
 
 import typer
 
+from generator.cli import completion
 from generator.cli._common import handles_errors
 
 rollout_app = typer.Typer(help="Rollouts in a workspace.\n\nExample: osmosis rollout new adder --template multiply --data integration=openai-agents", no_args_is_help=True)
@@ -20,7 +21,7 @@ def register(app: typer.Typer) -> None:
 @handles_errors
 def new(
     name: str = typer.Argument(..., metavar="NAME", help="Rollout name (lowercase letters, digits, hyphens)."),
-    template: str = typer.Option("multiply", "--template", "-t", help="Template: a bundled name (osmosis template list), a local folder, or a git URL."),
+    template: str = typer.Option("multiply", "--template", "-t", autocompletion=completion.templates, help="Template: a bundled name (osmosis template list), a local folder, or a git URL."),
     workspace: Path = typer.Option(Path("."), "--workspace", "-w", help="The workspace (default: current folder)."),
     data: List[str] = typer.Option([], "--data", "-d", help="Answer a question: KEY=VALUE (repeatable)."),
     defaults: bool = typer.Option(False, "--defaults", help="Use default answers; ask nothing."),

@@ -13,9 +13,9 @@ def register(app: typer.Typer) -> None:
     @app.command("update")
     @handles_errors
     def update(
-        path: Path = typer.Argument(Path("."), metavar="PATH", help="The workspace (default: current folder)."),
+        path: Path = typer.Argument(Path("."), metavar="PATH", help="The workspace.", show_default="current folder"),
         check: bool = typer.Option(False, "--check", help="Change nothing; exit 1 when behind the installed templates."),
-        conflict: str = typer.Option("inline", "--conflict", help="How to show conflicts: inline (conflict markers in the file) or rej (your file kept, <file>.rej beside it)."),
+        conflict: str = typer.Option("inline", "--conflict", metavar="[inline|rej]", help="How to show conflicts: inline (conflict markers in the file) or rej (your file kept, <file>.rej beside it)."),
         trust: bool = typer.Option(False, "--trust", help="Allow a non-bundled template's tasks, migrations and Jinja extensions."),
         dry_run: bool = typer.Option(False, "--dry-run", help="Change nothing; print what each file would get: new, unchanged, replaced, merged, conflict, left alone."),
         adopt: bool = typer.Option(False, "--adopt", help="Take over a workspace `osmosis init` did not make (e.g. a copy of the platform's template): replaces the files its .osmosis/template.json manages (AGENTS.md, CLAUDE.md, configs/AGENTS.md, configs/*/default.toml, the skills) with osmosis's versions, keeps pyproject.toml, uv.lock, README.md, .gitignore, .env.example and .github/ as they are, adds what is missing (schemas, the answers file, .osmosis/update.json) and records the base; rollouts, data and your configs untouched. Needs a clean tree; preview with --dry-run."),

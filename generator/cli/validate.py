@@ -7,7 +7,9 @@ from typing import List, Optional
 
 import typer
 
+from generator.cli import completion
 from generator.cli._common import handles_errors
+from generator.report import formats_help
 
 
 def register(app: typer.Typer) -> None:
@@ -15,7 +17,7 @@ def register(app: typer.Typer) -> None:
     @handles_errors
     def validate(
         paths: List[Path] = typer.Argument(..., metavar="PATH", help="Config, dataset, skill folder or entrypoint files to check."),
-        format: str = typer.Option("text", "--format", "-f", metavar="FORMAT", help="Output: text, json, github, sarif."),
+        format: str = typer.Option("text", "--format", "-f", metavar="FORMAT", help=formats_help(), autocompletion=completion.formats),
         kind: Optional[str] = typer.Option(None, "--kind", metavar="KIND", help="Treat TOML files as this config kind: eval, training or benchmark."),
         strict: Optional[bool] = typer.Option(None, "--strict/--no-strict", help="Warnings fail the run (exit 1)."),
         output_format: str = typer.Option("full", "--output-format", metavar="FORM", help="Text findings: full (with the source line) or concise (one line each)."),

@@ -13,7 +13,7 @@ The one wing that executes workspace code. `doctor` and `validate` never import 
 - `children.py`: every child in its own process group, the group ended whole (timeout, Ctrl-C, exit);
 - `runner.py`: finds the SDK's `osmosis`, runs `osmosis eval run`, stops every child on Ctrl-C;
 - `preflight.py`: a Harbor rollout's `uv sync` and the SDK's import of its entrypoint;
-- `outcome.py`: reads the SDK's `index.jsonl`, `metrics.json`, `logs.txt` and the rollout's tracebacks;
+- `outcome.py`: reads the SDK's `index.jsonl`, `logs.txt` and the rollout's tracebacks;
 - `verdicts.py`: runs, gold rewarded, reward discriminates, reward not constant, timings;
 - `render.py`: text and JSON output.
 """

@@ -15,13 +15,34 @@ from typing import TextIO
 from generator.core.diagnostics import Diagnostic, Severity, Summary, printable
 from generator.core.rules import Rule
 
-# Format name -> module; the keys are the CLI's --format choices for findings.
-REPORTERS: dict[str, str] = {
-    "text": "generator.report.text",
-    "json": "generator.report.json",
-    "github": "generator.report.github",
-    "sarif": "generator.report.sarif",
+@dataclass(frozen=True)
+class Format:
+    """One output format for findings: its module (``write(report, stream)``) and what the commands
+    must do for it. Each column is read where it matters, so a new format is one row here."""
+
+    module: str
+    lists_fixes: bool = False  # the report lists --fix's repairs (Report.fixes); otherwise they go to stderr
+    describes_rules: bool = False  # the report describes every rule (Report.rules: all rules loaded)
+    statistics: bool = False  # `doctor --statistics` can be written in it
+
+
+# Format name -> what it is; the keys are the CLI's --format choices for findings, in help order.
+REPORTERS: dict[str, Format] = {
+    "text": Format("generator.report.text", lists_fixes=True, statistics=True),
+    "json": Format("generator.report.json", lists_fixes=True, statistics=True),
+    "github": Format("generator.report.github"),
+    "sarif": Format("generator.report.sarif", describes_rules=True),
 }
+
+
+def formats(**columns: bool) -> tuple[str, ...]:
+    """The format names whose columns have the given values, in table order: ``formats(statistics=True)``."""
+    return tuple(name for name, fmt in REPORTERS.items() if all(getattr(fmt, k) == v for k, v in columns.items()))
+
+
+def formats_help(extra: str = "") -> str:
+    """The --format help of a command that prints findings, from the table."""
+    return f"Output: {', '.join(REPORTERS)}{extra}."
 
 
 @dataclass
@@ -83,7 +104,7 @@ Writer = Callable[[Report, TextIO], None]
 def get_reporter(name: str) -> Writer:
     """The ``write(report, stream)`` function of format ``name`` (one of :data:`REPORTERS`), fed
     :func:`shown` reports: no format ever prints a control character a file name, key or value held."""
-    write = importlib.import_module(REPORTERS[name]).write
+    write = importlib.import_module(REPORTERS[name].module).write
     return lambda report, stream: write(shown(report), stream)
 
 

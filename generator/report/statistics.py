@@ -11,9 +11,9 @@ from collections import Counter
 from typing import TextIO
 
 from generator.core.rules import rule_url
-from generator.report import Report
+from generator.report import Report, formats
 
-FORMATS = ("text", "json")
+FORMATS = formats(statistics=True)
 
 
 def rows(report: Report) -> list[dict]:

@@ -147,8 +147,18 @@ _NUMBER_TYPES = {"int": (int, "a whole number"), "float": (float, "a number")}
 
 def refuse_mistyped(spec: dict[str, dict[str, Any]], answers: dict[str, str], label: str) -> None:
     """Refuse (exit 2) a `--data` answer that copier could not cast to its question's type: copier's
-    own error is Python's `invalid literal for int()`, which names neither the question nor the type."""
+    own error is Python's `invalid literal for int()`, which names neither the question nor the type.
+    An answer outside a question's fixed choices is refused here too, before any render, with the
+    closest choice (copier's own refusal comes after a second of rendering, with no suggestion)."""
+    from generator.core.suggest import closest
+
     for name, value in answers.items():
+        offered = _choice_values(spec.get(name, {}).get("choices"))
+        if offered and isinstance(value, str) and value not in offered:
+            guess = closest(value, offered)
+            raise UserError(f"--data {name}={value}: template {label} offers {', '.join(offered)} for {name}"
+                            + (f"; did you mean {guess!r}?" if guess else ""),
+                            hint=f"for example --data {name}={guess or offered[0]}")
         kind = _NUMBER_TYPES.get(str(spec.get(name, {}).get("type", "")))
         if kind is None or not isinstance(value, str):
             continue
@@ -158,6 +168,14 @@ def refuse_mistyped(spec: dict[str, dict[str, Any]], answers: dict[str, str], la
             example = spec[name].get("default", 1)
             raise UserError(f"--data {name}={value}: template {label} expects {kind[1]} for {name}, not {value!r}",
                             hint=f"for example --data {name}={example}") from None
+
+
+def _choice_values(choices: Any) -> list[str]:
+    """The values a question's fixed `choices` allow (a list, `[label, value]` pairs or a label -> value
+    mapping); none when they are computed by Jinja, which only copier can evaluate."""
+    items = list(choices.values()) if isinstance(choices, dict) else choices if isinstance(choices, list) else []
+    values = [str(i[1] if isinstance(i, (list, tuple)) and len(i) == 2 else i) for i in items]
+    return [] if any("{{" in v or "{%" in v for v in values) else values
 
 
 def rule_text(validator: str | None) -> str | None:

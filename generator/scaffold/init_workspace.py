@@ -79,9 +79,12 @@ def init_command(
     ws_data = {k: v for k, v in answers.items() if k in ws_questions}
     ro_data = {k: v for k, v in answers.items() if k in ro_questions}
     user_defaults = {}
-    for name in ("checker_source", "rehearse_max_parallel"):  # recorded, never asked: CI setup is not a first-minute choice
-        if name in ws_questions:
-            ws_data.setdefault(name, ws_questions[name].get("default"))
+    checker_note = None
+    if "checker_source" in ws_questions and "checker_source" not in ws_data:
+        # recorded, never asked at a terminal (CI setup is not a first-minute choice): where this checker came from
+        ws_data["checker_source"], checker_note = _checker_source()
+    if "rehearse_max_parallel" in ws_questions:  # recorded, never asked, as checker_source
+        ws_data.setdefault("rehearse_max_parallel", ws_questions["rehearse_max_parallel"].get("default"))
     if suggested:
         (user_defaults if interactive else ws_data)["workspace_name"] = suggested
 
@@ -103,7 +106,7 @@ def init_command(
                             user_defaults=user_defaults)
         ro_answers = render(rollout_template.path, staging, data=ro_data, defaults=not interactive,
                             unsafe=trust and not rollout_template.bundled)
-        rollout = str(ro_answers.get("rollout_name") or rollout_template.name)
+        rollout = str(ro_answers.get("rollout_name") or _rendered_rollout(staging, rollout_template.name))
         from generator.scaffold import pristine
         from generator.scaffold.registration import register_rollout
 
@@ -162,8 +165,26 @@ def init_command(
         else:
             typer.echo("git: created a repository with a first commit.")
     print_next_steps(shown, rollout, _rollout_sources(target / "rollouts" / rollout), here=target == cwd,
-                     git_steps=git_steps, has_remote=outer is not None and _has_remote(outer), root=target)
+                     git_steps=git_steps, has_remote=outer is not None and _has_remote(outer), root=target,
+                     notes=[checker_note] if checker_note else [])
     return 0
+
+
+def _rendered_rollout(staging: Path, template: str) -> str:
+    """The rollout a template without a `rollout_name` answer rendered: its one folder under rollouts/
+    (a local template's name is its path, which is no rollout name), else the template folder's name."""
+    folders = [p.name for p in (staging / "rollouts").iterdir() if p.is_dir()] if (staging / "rollouts").is_dir() else []
+    return folders[0] if len(folders) == 1 else Path(template.rstrip("/\\")).name or template
+
+
+def _checker_source() -> tuple[str, str | None]:
+    """The `checker_source` that installs this checker again in CI (PEP 610's record of how it was
+    installed), and a next-steps note when CI cannot reach it (a local folder or wheel)."""
+    from generator import __version__
+    from generator.core.install_origin import checker_source_for, local_note, running_checker
+
+    origin = running_checker(__version__)
+    return checker_source_for(origin), local_note(origin)
 
 
 def resolve_template(name: str, trust: bool = False) -> TemplateSource:
@@ -326,7 +347,7 @@ def eval_run_step(rollout: str, root: Path) -> str:
 
 
 def print_next_steps(shown: str, rollout: str, sources: list[str], *, here: bool, git_steps: list[str] = (),
-                     has_remote: bool = False, root: Path) -> None:
+                     has_remote: bool = False, root: Path, notes: list[str] = ()) -> None:
     steps = [] if here else [f"cd {shlex.quote(shown)}"]
     code = ", ".join(f"rollouts/{rollout}/{name}" for name in sources) or f"rollouts/{rollout}/"
     steps += [
@@ -344,6 +365,7 @@ def print_next_steps(shown: str, rollout: str, sources: list[str], *, here: bool
         f"{PLATFORM} dataset upload data/{rollout}.jsonl   # osmosis-ai: the platform dataset the configs name",
         f"{PLATFORM} eval submit configs/eval/{rollout}.toml   # osmosis-ai: asks before it spends credits",
         f"{PLATFORM} train submit configs/training/{rollout}.toml   # osmosis-ai: once that evaluation passed",
+        *notes,
     ]
     typer.echo("\n" + NEXT_STEPS_HEADER)
     for step in steps:

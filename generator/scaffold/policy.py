@@ -4,7 +4,8 @@ files.
 The platform's workspace template keeps it in `.osmosis/template.json` (path lists `overwriteManaged`
 and `additive`) and `.osmosis/template-ignore` (gitignore-style opt-outs, the user's). Those are the
 one format: our templates emit them, `update` and `update --adopt` read them, and a workspace made by
-osmosis-workspace 0.1.0 has its `.osmosis-ownership.toml` turned into them by its next update
+a pre-release build of osmosis-workspace has its `.osmosis-ownership.toml` (the pre-release
+ownership file) turned into them by its next update
 (``migration``; the caller lands it with the rest of the update, all or nothing).
 
 - `overwriteManaged`: the templates' text. We merge three ways instead of overwriting: unedited files
@@ -45,7 +46,8 @@ else:  # pragma: no cover
 POLICY_FILE = ".osmosis/template.json"
 IGNORE_FILE = ".osmosis/template-ignore"
 RECORD_FILE = ".osmosis/update.json"  # ours: what `osmosis update` manages beyond the platform's lists
-LEGACY_FILE = ".osmosis-ownership.toml"  # osmosis-workspace 0.1.0's format, migrated by `update`
+# the pre-release ownership file: what builds before the first release (0.1.0) wrote; `update` migrates it
+PRE_RELEASE_FILE = ".osmosis-ownership.toml"
 KEYS = {"overwriteManaged": "managed", "additive": "additive"}
 RECORDS = (".copier-answers.yml", "rollouts/*/.copier-answers.yml", ".osmosis/schemas/**", RECORD_FILE)
 _CAP = 1 << 20  # a list of path patterns
@@ -105,8 +107,8 @@ def parse_ignore(text: str, source: str = IGNORE_FILE) -> IgnoreRules:
         raise UserError(f"{source} holds {err}", hint="a line names paths of the workspace; shorten the file") from None
 
 
-def parse_legacy(text: str, source: str = LEGACY_FILE) -> dict[str, tuple[str, ...]]:
-    """0.1.0's `[update]` lists `managed`, `shared` (merged like managed; adopting kept the user's) and
+def parse_pre_release(text: str, source: str = PRE_RELEASE_FILE) -> dict[str, tuple[str, ...]]:
+    """The pre-release ownership file's `[update]` lists `managed`, `shared` (merged like managed; adopting kept the user's) and
     `additive`, mapped onto the platform's two: managed and shared become `overwriteManaged` (same
     order, so the same list decides), the policy file itself gives way to the two that replace it."""
     from generator.core.bounded import toml_loads
@@ -122,7 +124,7 @@ def parse_legacy(text: str, source: str = LEGACY_FILE) -> dict[str, tuple[str, .
         raise UserError(f"{source} must hold one [update] table with lists {', '.join(lists)}"
                         + (f" (unknown: {', '.join(unknown)})" if unknown else ""))
     got = {name: _patterns(table.get(name, []), f"[update] {name}", source) for name in lists}
-    additive = tuple(p for p in got["additive"] if p != LEGACY_FILE)
+    additive = tuple(p for p in got["additive"] if p != PRE_RELEASE_FILE)
     additive += tuple(p for p in (POLICY_FILE, IGNORE_FILE) if p not in additive)
     return {"managed": tuple(dict.fromkeys(got["managed"] + got["shared"])), "additive": additive}
 
@@ -195,7 +197,7 @@ def _record(root: Path) -> dict[str, tuple[str, ...]] | None:
 
 
 def load(root: Path) -> Policy:
-    """The workspace's policy: its `.osmosis/template.json` (else a 0.1.0 `.osmosis-ownership.toml`
+    """The workspace's policy: its `.osmosis/template.json` (else the pre-release `.osmosis-ownership.toml`
     read as its mapping, else the bundled default) joined with our `.osmosis/update.json` when it has
     one, with its `.osmosis/template-ignore`."""
     record = _record(root)
@@ -204,9 +206,9 @@ def load(root: Path) -> Policy:
         if record is None:
             return Policy(parse_json(text), POLICY_FILE, _ignore(root))
         return Policy(joined(parse_json(text), record), f"{POLICY_FILE} or {RECORD_FILE}", _ignore(root))
-    legacy = _read(root, LEGACY_FILE)
-    if legacy is not None:
-        return Policy(parse_legacy(legacy), LEGACY_FILE, _ignore(root))
+    pre_release = _read(root, PRE_RELEASE_FILE)
+    if pre_release is not None:
+        return Policy(parse_pre_release(pre_release), PRE_RELEASE_FILE, _ignore(root))
     return Policy(default_policy().lists, default_policy().source, _ignore(root))
 
 
@@ -248,18 +250,18 @@ def record_migration(root: Path) -> tuple[Policy, dict[str, tuple[bytes | None, 
 def migration(root: Path, base_dir: Path, new_dir: Path) -> tuple[Policy, dict[str, tuple[bytes | None, str]]] | None:
     """For a workspace still on `.osmosis-ownership.toml`: the policy this update follows and the
     writes that move it to the platform's files, rel -> (content or None to remove, note); None when
-    there is nothing to migrate. An untouched 0.1.0 policy becomes the new templates' files; an edited
+    there is nothing to migrate. An untouched pre-release policy becomes the new templates' files; an edited
     one, its mapping (the edits kept)."""
-    legacy = _read(root, LEGACY_FILE)
-    if legacy is None:
+    pre_release = _read(root, PRE_RELEASE_FILE)
+    if pre_release is None:
         return None
     if (root / POLICY_FILE).exists() or (root / POLICY_FILE).is_symlink():
-        raise UserError(f"both {LEGACY_FILE} and {POLICY_FILE} are here; one ownership format per workspace",
-                        hint=f"{POLICY_FILE} is the policy: copy what you still need from {LEGACY_FILE} into it, "
-                             f"delete {LEGACY_FILE}, commit, and update again")
-    lists = parse_legacy(legacy)
-    base = _read(base_dir, LEGACY_FILE)
-    untouched = base is not None and parse_legacy(base, f"the last render's {LEGACY_FILE}") == lists
+        raise UserError(f"both {PRE_RELEASE_FILE} and {POLICY_FILE} are here; one ownership format per workspace",
+                        hint=f"{POLICY_FILE} is the policy: copy what you still need from {PRE_RELEASE_FILE} into it, "
+                             f"delete {PRE_RELEASE_FILE}, commit, and update again")
+    lists = parse_pre_release(pre_release)
+    base = _read(base_dir, PRE_RELEASE_FILE)
+    untouched = base is not None and parse_pre_release(base, f"the last render's {PRE_RELEASE_FILE}") == lists
     new_json, new_record = _read(new_dir, POLICY_FILE), _read(new_dir, RECORD_FILE)
     if untouched and new_json is not None and new_record is not None:
         content, record = new_json.encode(), new_record.encode()
@@ -269,9 +271,9 @@ def migration(root: Path, base_dir: Path, new_dir: Path) -> tuple[Policy, dict[s
     ignore = _read(root, IGNORE_FILE)
     new_ignore = _read(new_dir, IGNORE_FILE)
     writes: dict[str, tuple[bytes | None, str]] = {
-        LEGACY_FILE: (None, f"replaced by {POLICY_FILE}, the platform's format"),
-        POLICY_FILE: (content, f"from {LEGACY_FILE}" + ("" if untouched else ", your edits kept")),
-        RECORD_FILE: (record, f"from {LEGACY_FILE}: what osmosis manages beyond the platform's lists"),
+        PRE_RELEASE_FILE: (None, f"replaced by {POLICY_FILE}, the platform's format"),
+        POLICY_FILE: (content, f"from {PRE_RELEASE_FILE}" + ("" if untouched else ", your edits kept")),
+        RECORD_FILE: (record, f"from {PRE_RELEASE_FILE}: what osmosis manages beyond the platform's lists"),
     }
     if ignore is None and new_ignore is not None:
         writes[IGNORE_FILE] = (new_ignore.encode(), "your opt-outs go here")

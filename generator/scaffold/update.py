@@ -118,7 +118,7 @@ def update(root: Path, *, conflict: str, trust: bool, dry_run: bool = False, ver
         new_dir.mkdir()
         pristine.extract(repo, pristine.base_commit(repo, root, ref) or ref, base_dir, label=ref)
         pristine.render_pristine(root, new_dir, trust=trust)
-        # a 0.1.0 workspace moves to the platform's policy files in the same journal as the update
+        # a workspace on the pre-release ownership file moves to the platform's policy files in the same journal as the update
         # and one whose template.json still holds our own patterns moves them to our record (policy.RECORD_FILE)
         migrated = policy.migration(root, base_dir, new_dir) or policy.record_migration(root)
         rules, extra = migrated if migrated else (policy.load(root), {})

@@ -1,10 +1,10 @@
 """Issue 20, point 6: one ownership format per workspace, the platform's. A workspace made by
-osmosis-workspace 0.1.0 carries `.osmosis-ownership.toml`; its next `osmosis update` turns it into the
+A workspace made before the first release carries `.osmosis-ownership.toml` (the pre-release ownership file); its next `osmosis update` turns it into the
 platform's `.osmosis/template.json` + `.osmosis/template-ignore` in the same journal as the update (all
 or nothing), an untouched policy into the new templates' files, an edited one into its mapping.
 
-The 0.1.0 workspace is made for real: `osmosis init` from a copy of the workspace template whose
-policy is 0.1.0's file (tests/lifecycle/legacy_ownership_0_1_0.toml, as that release shipped it)."""
+The pre-release workspace is made for real: `osmosis init` from a copy of the workspace template whose
+policy is the pre-release file (tests/lifecycle/pre_release_ownership.toml, as those builds wrote it)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import pytest
 from lifecycle_helpers import cli, commit_all, git, snapshot
 
 REPO = Path(__file__).resolve().parents[2]
-LEGACY = Path(__file__).with_name("legacy_ownership_0_1_0.toml").read_text()
+LEGACY = Path(__file__).with_name("pre_release_ownership.toml").read_text()
 SKILL = ".agents/skills/deploy-models/SKILL.md"
 
 
@@ -31,11 +31,11 @@ def _statuses(output: str) -> dict[str, str]:
 
 @pytest.fixture
 def old_ws(tmp_path, monkeypatch):
-    """A workspace as 0.1.0 made it (its pristine ref included), with a skill the new release changes."""
+    """A workspace as a pre-release build made it (its pristine ref included), with a skill the new release changes."""
     from generator.core import resources
     from generator.scaffold import catalog, policy
 
-    old = tmp_path / "templates-0.1.0"  # the bundled templates as 0.1.0 shipped its workspace policy
+    old = tmp_path / "templates-pre-release"  # the bundled templates as pre-release builds shipped the policy
     shutil.copytree(REPO / "templates", old, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.rmtree(old / "workspace" / "template" / ".osmosis")
     (old / "workspace" / "template" / ".osmosis-ownership.toml").write_text(LEGACY)

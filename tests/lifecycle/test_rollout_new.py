@@ -58,7 +58,7 @@ def test_root_files_are_edited_keeping_comments_and_order(ws):
 
 
 def test_a_workspace_made_with_uv_members_keeps_them(ws):
-    # Workspaces made by 0.1.0 list their rollouts as uv workspace members; rollout new leaves the
+    # Workspaces made by pre-release builds list their rollouts as uv workspace members; rollout new leaves the
     # list as it is (the new rollout is a project of its own, with its own lock).
     pyproject = ws / "pyproject.toml"
     pyproject.write_text(pyproject.read_text() + '\n[tool.uv.workspace]\nmembers = ["rollouts/multiply"]\n')

@@ -39,14 +39,86 @@ def one_line_failure(proc: subprocess.CompletedProcess) -> str:
 # ----------------------------------------------------------------------------- build and check
 
 
+def released_changelog(tmp_path: Path) -> Path:
+    """CHANGELOG.md as the release commit makes it: the [Unreleased] notes moved under this version."""
+    text = (REPO / "CHANGELOG.md").read_text(encoding="utf-8")
+    start = text.index("## [Unreleased]")
+    end = text.index("\n## [", start + 1)
+    pending = text[text.index("\n", start) + 1:end].strip()
+    heading = text.index("\n", end + 1)  # the version's heading line; its body follows
+    out = tmp_path / "CHANGELOG.md"
+    out.write_text(text[:start] + "## [Unreleased]\n" + text[end:heading + 1] + (f"\n{pending}\n" if pending else "")
+                   + text[heading + 1:], encoding="utf-8")
+    return out
+
+
+def repacked(dist: Path, into: Path, drop: str) -> Path:
+    """A copy of ``dist`` whose artifacts leave out every member whose name ends with ``drop``."""
+    into.mkdir()
+    for path in dist.iterdir():
+        if path.suffix == ".whl":
+            with zipfile.ZipFile(path) as src, zipfile.ZipFile(into / path.name, "w") as dst:
+                for item in src.infolist():
+                    if not item.filename.endswith(drop):
+                        dst.writestr(item, src.read(item))
+        else:
+            with tarfile.open(path) as src, tarfile.open(into / path.name, "w:gz") as dst:
+                for member in src.getmembers():
+                    if not member.name.endswith(drop):
+                        dst.addfile(member, src.extractfile(member) if member.isfile() else None)
+    return into
+
+
 @pytest.mark.slow
-def test_built_artifacts_pass_the_release_check_for_their_tag(release_dist):
+def test_built_artifacts_pass_the_release_check_for_their_tag(release_dist, tmp_path):
     # twine check --strict, the wheel installed with its dependencies into a new virtualenv, and both
-    # console scripts answering --version with the tag's version: what the workflow runs before publishing
-    proc = release_check("check", "--dist", release_dist, "--tag", f"v{__version__}")
+    # console scripts answering --version with the tag's version: what the workflow runs before publishing.
+    # The changelog is this one as the release commit makes it (notes land under [Unreleased] until then).
+    proc = release_check("check", "--dist", release_dist, "--tag", f"v{__version__}",
+                         "--changelog", released_changelog(tmp_path))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.strip() == (f"release check passed: osmosis-workspace {__version__} matches tag v{__version__}; "
-                                   "twine check, clean install and --version ok")
+                                   "license, one version, twine check, clean install and --version ok")
+
+
+@pytest.mark.slow
+def test_a_tag_with_notes_left_under_unreleased_stops_the_release(release_dist, tmp_path):
+    changelog = released_changelog(tmp_path)
+    text = changelog.read_text(encoding="utf-8")
+    changelog.write_text(text.replace("## [Unreleased]\n", "## [Unreleased]\n\n### Fixed\n\n- late\n", 1), encoding="utf-8")
+    line = one_line_failure(release_check("check", "--dist", release_dist, "--tag", f"v{__version__}", "--changelog", changelog))
+    assert "[Unreleased] section is not empty at tag" in line
+    # without a tag (a pull request's check) pending notes are what [Unreleased] is for
+    empty_headings = text.replace("## [Unreleased]\n", "## [Unreleased]\n\n### Added\n\n", 1)
+    changelog.write_text(empty_headings, encoding="utf-8")  # headings alone are no notes
+    proc = release_check("check", "--dist", release_dist, "--tag", f"v{__version__}", "--changelog", changelog)
+    assert proc.returncode == 0, proc.stderr
+
+
+@pytest.mark.slow
+def test_a_dist_without_the_license_text_stops_the_release(release_dist, tmp_path):
+    bare = repacked(release_dist, tmp_path / "bare", "LICENSE")
+    line = one_line_failure(release_check("check", "--dist", bare))
+    assert line.endswith("carry no LICENSE file; Apache-2.0 requires its text in every copy "
+                         "(pyproject.toml license-files and the sdist include list)")
+    assert ".tar.gz and " in line and ".whl carry" in line
+
+
+@pytest.mark.slow
+def test_a_version_that_disagrees_anywhere_stops_the_release(release_dist, tmp_path):
+    sys.path.insert(0, str(SCRIPT.parent))
+    try:
+        import release_check as script
+    finally:
+        sys.path.remove(str(SCRIPT.parent))
+    checkout = tmp_path / "checkout"
+    for rel, _ in script._VERSION_SPOTS:
+        (checkout / rel).parent.mkdir(parents=True, exist_ok=True)
+        (checkout / rel).write_bytes((REPO / rel).read_bytes())
+    action = checkout / "action.yml"
+    action.write_text(action.read_text(encoding="utf-8").replace(f"@v{__version__}", "@v0.0.9", 1), encoding="utf-8")
+    line = one_line_failure(release_check("check", "--dist", release_dist, "--repo", checkout))
+    assert line.endswith(f"the version is {__version__} but action.yml says 0.0.9 (docs/releasing.md, step 2)")
 
 
 @pytest.mark.slow
@@ -64,8 +136,12 @@ def test_the_artifacts_carry_the_one_version_and_the_changelog(release_dist):
     with tarfile.open(sdist) as tf:
         names = tf.getnames()
     assert f"osmosis_workspace-{__version__}/CHANGELOG.md" in names
+    assert f"osmosis_workspace-{__version__}/LICENSE" in names
     with zipfile.ZipFile(wheel) as zf:
         assert "generator/_bundled/templates/workspace/copier.yml" in zf.namelist()
+        license_text = zf.read(f"osmosis_workspace-{__version__}.dist-info/licenses/LICENSE").decode()
+    assert license_text == (REPO / "LICENSE").read_text(encoding="utf-8")
+    assert "Apache License" in license_text and "Version 2.0, January 2004" in license_text
 
 
 @pytest.mark.slow
@@ -89,6 +165,15 @@ def test_the_version_is_written_once():
     # The bundled workspace template's fallback for a plain `copier copy` (osmosis always passes it).
     copier_yml = yaml.safe_load((REPO / "templates/workspace/copier.yml").read_text(encoding="utf-8"))
     assert copier_yml["osmosis_version"]["default"] == __version__
+    # What the release check reads agrees (it looks in every file the steps below name, and more).
+    sys.path.insert(0, str(SCRIPT.parent))
+    try:
+        import release_check as script
+    finally:
+        sys.path.remove(str(SCRIPT.parent))
+    mentions = script.version_mentions(REPO)
+    assert {v for _, v in mentions} == {__version__}, mentions
+    assert {rel for rel, _ in mentions} == {rel for rel, _ in script._VERSION_SPOTS}
     # The usage examples pin the current release.
     for rel in ("README.md", "docs/integrations.md", "action.yml", ".pre-commit-hooks.yaml"):
         text = (REPO / rel).read_text(encoding="utf-8")

@@ -15,6 +15,7 @@ from generator.check.families import access  # noqa: E402,F401  (LAY011, LAY012:
 from generator.check.families import locks  # noqa: E402,F401  (DEP: the uv.lock files uv sync installs from)
 from generator.check.families import git_origin  # noqa: E402,F401  (GIT006, GIT007: the origin submit needs)
 from generator.check.families import dataset_overlap  # noqa: E402,F401  (DAT029: eval rows in the training dataset)
+from generator.check.families import checker_source  # noqa: E402,F401  (LAY120, LAY121: where CI installs the checker from)
 
 
 def all_rules() -> list[Rule]:

@@ -177,7 +177,7 @@ def check_locks(ws: Workspace) -> list[Diagnostic]:
     members = _members(root)
     found += _project_findings(ws, ws.root, ws.root)
     for folder in ws.rollout_dirs:
-        # A workspace made by 0.1.0 lists its rollouts as uv workspace members: their lock is the
+        # A workspace made by a pre-release build lists its rollouts as uv workspace members: their lock is the
         # root's, whose absence the root's own finding already reports.
         if not any(fnmatch.fnmatchcase(ws.rel(folder), m.rstrip("/")) for m in members):
             # one unit per rollout for doctor's cache: its own pyproject and lock, and whether the policy is ours
