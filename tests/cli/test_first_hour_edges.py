@@ -45,7 +45,7 @@ def test_template_inspect_lists_the_workspace_questions_init_accepts():
         assert f"\n{name} (str)" in text
     assert "osmosis init NAME --template multiply --defaults --data workspace_name=NAME --data description=..." in text
     data = json.loads(cli("template", "inspect", "multiply", "--json").stdout)
-    assert {q["name"] for q in data["init_questions"]} == {"workspace_name", "description", "checker_source"}
+    assert {q["name"] for q in data["init_questions"]} == {"workspace_name", "description", "checker_source", "rehearse_max_parallel"}
 
 
 def test_init_accepts_what_inspect_lists(tmp_path):

@@ -28,20 +28,26 @@ def test_ci_workflow_is_a_valid_github_workflow_running_doctor(make_workspace):
     # CI installs the version that generated the workspace, not whatever is newest, from the one place
     # both jobs read (checker_source, recorded at init: tests/init/test_generated_ci.py runs these steps)
     assert data["env"]["OSMOSIS_CHECKER"] == f"osmosis-workspace=={__version__}"
-    assert sum("pip install --disable-pip-version-check --quiet $OSMOSIS_CHECKER" in r for r in runs) == 2
+    # every job that runs the checker (doctor; rehearse's affected, per-rollout and summary jobs) installs it the same way
+    assert sum("pip install --disable-pip-version-check --quiet $OSMOSIS_CHECKER" in r for r in runs) == 4
     assert "osmosis doctor --format github" in runs
     assert any(u.startswith("actions/setup-python@") for u in uses)
 
 
 def test_ci_workflow_rehearses_pull_requests_on_python_312_with_uv(make_workspace):
     ws = make_workspace(git=False)
-    job = yaml.safe_load((ws / ".github/workflows/osmosis.yml").read_text())["jobs"]["rehearse"]
-    assert job["if"] == "github.event_name == 'pull_request'"
+    jobs = yaml.safe_load((ws / ".github/workflows/osmosis.yml").read_text())["jobs"]
+    # pull requests only: the affected job gates the matrix, the summary job follows both whatever they did
+    assert jobs["affected"]["if"] == "github.event_name == 'pull_request'"
+    assert jobs["rehearse"]["needs"] == "affected" and jobs["rehearse"]["if"] == "needs.affected.outputs.count != '0'"
+    assert jobs["rehearse-summary"]["if"] == "always() && github.event_name == 'pull_request'"
+    job = jobs["rehearse"]
     versions = [s["with"]["python-version"] for s in job["steps"] if s.get("uses", "").startswith("actions/setup-python@")]
     runs = [s.get("run", "") for s in job["steps"]]
     assert versions == ["3.12"]
-    assert "$OSMOSIS_CHECKER" in runs[-3] and " uv\n" in runs[-3]
-    assert runs[-2:] == ["uv sync", "osmosis-workspace rehearse"]
+    assert "$OSMOSIS_CHECKER" in runs[-4] and " uv\n" in runs[-4]
+    assert runs[-3] == "uv sync"
+    assert 'osmosis-workspace rehearse "$ROLLOUT" --format json' in runs[-2]
 
 
 def test_git_ignores_secrets_and_caches_but_not_the_example(make_workspace):

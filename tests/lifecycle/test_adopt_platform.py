@@ -172,8 +172,8 @@ def test_doctor_strict_after_adopting_shows_only_true_findings(adopted):
     codes = {d["code"] for d in found}
     # the platform's configs never asked for our `#:schema` line; none of them is a file "runs use" unless it is
     assert "CFG022" not in codes and "GIT001" not in codes
-    # what stays is true of this copy: no lock files (DEP001), no `origin` yet (GIT006)
-    assert codes <= {"DEP001", "GIT006"}, found
+    # what stays is true of this copy: no lock files (DEP001), no `origin` yet (GIT009)
+    assert codes <= {"DEP001", "GIT009"}, found
     assert {d["path"] for d in found if d["code"] == "DEP001"} == {"uv.lock", "rollouts/my-rollout/uv.lock"}
 
 
