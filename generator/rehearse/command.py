@@ -17,6 +17,7 @@ from generator.rehearse.cases import build
 from generator.rehearse.child_env import child_env
 from generator.rehearse.outcome import read_outcome, wrong_port
 from generator.rehearse.preflight import run_preflight
+from generator.rehearse.probe_verdicts import load_settings
 from generator.rehearse.render import Rehearsed, write
 from generator.rehearse.runner import eval_argv, find_sdk, run_eval
 from generator.rehearse.scripted_model import Script, ScriptedModel
@@ -110,12 +111,13 @@ def _preflight_only(root: Path, sdk: Path, plan: planning.RolloutPlan, timeout: 
 
 
 def rehearse_one(root: Path, sdk: Path, plan: planning.RolloutPlan, timeout: float, progress: bool,
-                 cancel: threading.Event | None = None) -> Rehearsed:
+                 cancel: threading.Event | None = None, probes: bool = True) -> Rehearsed:
     out = _output_root(root)
     rel_out = "/".join((*OUTPUT, plan.name))
     if _sandboxed(root, plan.name):
         return _preflight_only(root, sdk, plan, timeout)
-    rehearsal = build(plan.rows, plan.with_gold)
+    settings = load_settings(root)
+    rehearsal = build(plan.rows, plan.with_gold, probes)
     _clear_previous(out, plan.name)
     dataset = out / f"{plan.name}.rehearsal.jsonl"
     safe_write.write_text(root, dataset, rehearsal.jsonl())
@@ -130,7 +132,7 @@ def rehearse_one(root: Path, sdk: Path, plan: planning.RolloutPlan, timeout: flo
         watcher = Progress(plan.name, out / plan.name, len(rehearsal.cases), progress)
         process = run_eval(argv, root, env, out / plan.name, timeout, watcher.tick, cancel)
     outcome = read_outcome(rehearsal, out / plan.name, root, process)
-    judgement = judge(plan, outcome)
+    judgement = judge(plan, outcome, script.sent, settings, probes)
     if script.calls.get("judge"):
         judgement.notes.append(
             f"the grader called a model itself ({script.calls['judge']} calls): they reached the scripted model, which "
@@ -142,15 +144,15 @@ def rehearse_one(root: Path, sdk: Path, plan: planning.RolloutPlan, timeout: flo
 
 
 def _run_all(root: Path, sdk: Path, plans: list[planning.RolloutPlan], timeout: float, progress: bool,
-             jobs: int) -> list[Rehearsed]:
+             jobs: int, probes: bool = True) -> list[Rehearsed]:
     """Each plan rehearsed, ``jobs`` at a time; Ctrl-C stops every run (and its server) before it returns."""
     if jobs <= 1 or len(plans) == 1:
-        return [rehearse_one(root, sdk, plan, timeout, progress) for plan in plans]
+        return [rehearse_one(root, sdk, plan, timeout, progress, None, probes) for plan in plans]
     from concurrent.futures import ThreadPoolExecutor
 
     cancel = threading.Event()
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(rehearse_one, root, sdk, plan, timeout, progress, cancel) for plan in plans]
+        futures = [pool.submit(rehearse_one, root, sdk, plan, timeout, progress, cancel, probes) for plan in plans]
         try:
             return [f.result() for f in futures]
         except KeyboardInterrupt:
@@ -162,7 +164,7 @@ def _run_all(root: Path, sdk: Path, plans: list[planning.RolloutPlan], timeout: 
 
 
 def rehearse_command(path: Path, rollouts: list[str], config: Path | None, dataset_file: Path | None, rows: str | None,
-                     format: str, timeout: float | None, sdk: Path | None, jobs: int = 1) -> int:
+                     format: str, timeout: float | None, sdk: Path | None, jobs: int = 1, probes: bool = True) -> int:
     if format not in ("text", "json"):
         raise UserError(f"--format {format!r}: expected text or json")
     if timeout is not None and timeout <= 0:
@@ -181,10 +183,11 @@ def rehearse_command(path: Path, rollouts: list[str], config: Path | None, datas
     if find_git_root(root) is None:
         raise UserError(f"{root} is not a git work tree, and the SDK's eval run runs only in one",
                         hint="run `git init` there (the platform runs the code you push anyway)")
+    load_settings(root)   # a bad [tool.osmosis.rehearse] stops here, before any run
     runner = find_sdk(root, sdk)
     progress = format == "text" and sys.stderr.isatty()
     if jobs < 1:
         raise UserError("--jobs must be at least 1")
-    results = _run_all(root, runner, plans, timeout or DEFAULT_TIMEOUT_S, progress, jobs)
+    results = _run_all(root, runner, plans, timeout or DEFAULT_TIMEOUT_S, progress, jobs, probes)
     write(results, format, sys.stdout)
     return EXIT_OK if all(r.judgement.ok for r in results) else EXIT_FINDINGS
