@@ -3,14 +3,16 @@
 The one wing that executes workspace code. `doctor` and `validate` never import it.
 
 - `plan.py`: what to rehearse (rollouts, their eval configs, their local rows) read from the workspace;
-- `cases.py`: the rehearsal dataset, three passes (gold, wrong, empty) per source row, each row
-  carrying a marker the scripted model reads back;
+- `cases.py`: the rehearsal dataset, three passes (gold, wrong, empty) per source row and the probes
+  (`probe_cases.py`), each row carrying a marker the scripted model reads back;
+- `probes.py`: every verdict and probe as one table (name, what is sent, threshold, hint);
 - `answers.py`: what the scripted model says (the answer in the format the prompt asks for, a judge's score);
 - `scripted_model.py`: the OpenAI-compatible server on 127.0.0.1 (chat completions, streamed or not,
   tool calls, `/v1/models`);
 - `child_env.py`: the environment the SDK and the rollout get (every provider key and base URL replaced);
 - `runner.py`: finds the SDK's `osmosis`, runs `osmosis eval run`, stops every child on Ctrl-C;
 - `outcome.py`: reads the SDK's `index.jsonl`, `metrics.json`, `logs.txt` and the rollout's tracebacks;
-- `verdicts.py`: runs, gold rewarded, reward discriminates, reward not constant, timings;
+- `verdicts.py`: the base verdicts (runs, finite, in range, gold rewarded, discriminates, not constant,
+  timings); `probe_verdicts.py`: each probe against its row's gold and wrong rewards;
 - `render.py`: text and JSON output.
 """

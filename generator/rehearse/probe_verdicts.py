@@ -101,7 +101,7 @@ def _fails(name: str, row: Row, gold: float | None, wrong: float | None, low: fl
             return None
         if reward >= gold - SAME:
             return "it earned what the gold earns: the grader ignores the part that is wrong"
-        return None if reward >= wrong - SAME else "it earned less than a wrong answer: near misses are punished"
+        return None if reward >= wrong - TOLERANCE * width - SAME else "it earned less than a wrong answer: near misses are punished"
     if wrong is None:
         return None
     return None if reward <= wrong + TOLERANCE * width + SAME else "it earned more than the row's wrong answer"
@@ -112,8 +112,9 @@ def judge_probe(name: str, rollout: str, rows: list[Row], sent: dict[int, str], 
     mine = [r for r in rows if r.case.pass_name == name]
     entry = BY_NAME[name]
     if not mine:
-        reason = _NOT_BUILT.get(name, "no row to probe") if not built else "not run (--no-probes)"
-        return Verdict(name, None, f"not built: {reason}" if built else reason, [])
+        if not built:
+            return Verdict(name, None, "not run (--no-probes)", [])
+        return Verdict(name, None, f"not built: {_NOT_BUILT.get(name, 'no row to probe')}", [])
     golds, wrongs = _by_row(rows, "gold"), _by_row(rows, "wrong")
     stochastic = settings.is_stochastic(rollout)
     figures, failing = [], []
