@@ -95,7 +95,7 @@ def _fails(name: str, row: Row, gold: float | None, wrong: float | None, low: fl
     if name == "determinism":
         if gold is None or stochastic:
             return None
-        return None if abs(reward - gold) <= SAME else f"the same gold answer earned {reward:g}, then {gold:g}"
+        return None if abs(reward - gold) <= SAME else f"the same gold answer earned {gold:g}, then {reward:g}"
     if name == "partly right":
         if gold is None or wrong is None:
             return None
