@@ -43,7 +43,8 @@ TABLE: tuple[Entry, ...] = (
     Entry("enumeration", "probe", "the gold among many candidates (other rows' labels, nearby values, a run of numbers) "
           "in the prompt's format, the gold neither first nor last",
           "no more than the row's wrong answer + 0.1 of the scale",
-          "the grader pays for the label appearing anywhere; parse the one final answer the format asks for"),
+          "the grader pays for the label anywhere in the answer (a substring, any number close to it); "
+          "parse the one final answer the format asks for"),
     Entry("length", "probe", "the row's wrong answer after a long prose preamble (about 8,000 characters, "
           "fewer when the request sets max_tokens)",
           "no more than the same wrong answer unpadded + 0.1 of the scale",

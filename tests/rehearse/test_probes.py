@@ -133,7 +133,7 @@ def test_each_gameable_grader_fails_its_probe(grader, probe):
 def test_a_failing_probe_says_row_answer_rewards_and_hint_in_one_line():
     judgement = rehearse_in_process(_label_anywhere)
     assert judgement.headline.startswith("enumeration: row 0: it earned more than the row's wrong answer: 1.00 for '#### ")
-    assert "(gold 1.00, wrong 0.00; 4 of 4 rows fail); hint: the grader pays for the label appearing anywhere" in judgement.headline
+    assert "(gold 1.00, wrong 0.00; 4 of 4 rows fail); hint: the grader pays for the label anywhere in the answer" in judgement.headline
 
 
 def test_a_format_reward_above_a_wrong_answer_fails_format_only_but_not_a_wrong_with_the_format():
