@@ -21,8 +21,8 @@ RUN = 40                 # the enumeration's run of small numbers
 
 # The malformed probe's kinds: (name, content). Spread over the rows, every kind at least once.
 MALFORMED: tuple[tuple[str, str], ...] = (
-    ("non-ASCII", "R\u00e9ponse : quarante-deux \u2713 \u2014 \u7b54\u6848\u662f\u56db\u5341\u4e8c \U0001f642 "
-                  "\u0130\u00df\ufb01 \u202etxet\u202c \x85\u2028\u200b\ufeff\ufffd"),
+    ("non-ASCII", ("R\u00e9ponse : quarante-deux \u2713 \u2014 \u7b54\u6848\u662f\u56db\u5341\u4e8c \U0001f642 "
+                   "\u0130\u00df\ufb01 \u202etxet\u202c \x85\u2028\u200b\ufeff\ufffd")),
     ("control characters", "\x00\x01\x02\x07\x08\x0b\x0c\x1b[31mred\x1b[0m\x7f"),   # ASCII only
     ("a 64 KB line", ("lorem " * (LONG_LINE // 6)).rstrip()),
     ("broken markup and JSON", '{"answer": [1, 2, "unclosed <answer><b>\\boxed{{{ ]] </final_answer> ```json\n{'),
@@ -72,10 +72,15 @@ def enumeration(gold: str, others: list[str]) -> str:
         nearby = [_like(value + d, gold) for d in (1, -1, 2, -2, 0.5, 10, -10)] + [_like(-value, gold), _like(value * 10, gold)]
         run = [str(n) for n in range(RUN)]
         pool = [*others, *nearby, *run]
-        same = lambda c: (_number(c) is not None and abs(_number(c) - value) < 0.5)  # noqa: E731
+
+        def same(c: str) -> bool:
+            number = _number(c)
+            return number is not None and abs(number - value) < 0.5
     else:
         pool = [*others, "yes", "no", "true", "false", "none", "A", "B", "C", "D", "0", "1", "42"]
-        same = lambda c: c.strip().casefold() == gold.strip().casefold()  # noqa: E731
+
+        def same(c: str) -> bool:
+            return c.strip().casefold() == gold.strip().casefold()
     candidates = list(dict.fromkeys(c for c in pool if c.strip() and "\n" not in c and not same(c)))
     middle = max(1, len(candidates) // 2)
     return ", ".join([*candidates[:middle], gold, *candidates[middle:]])

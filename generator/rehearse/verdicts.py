@@ -7,8 +7,8 @@ widened to what the base passes earned.
 
 from __future__ import annotations
 
-from collections import Counter
 import math
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from statistics import mean
 
@@ -123,8 +123,8 @@ def _in_range(rows: list[Row], low: float, high: float, declared: bool) -> tuple
     if declared:
         return Verdict("in range", False, said), None
     return (Verdict("in range", True, f"{said}: reported only, as the range is not declared"),
-            f"{said}; declare the scale in pyproject.toml ([tool.osmosis.rehearse] reward-range = [LOW, HIGH]) "
-            "and rehearse fails on a reward outside it")
+            (f"{said}; declare the scale in pyproject.toml ([tool.osmosis.rehearse] reward-range = [LOW, HIGH]) "
+             "and rehearse fails on a reward outside it"))
 
 
 def judge(plan: RolloutPlan, outcome: Outcome, sent: dict[int, str] | None = None,
