@@ -22,7 +22,7 @@ UNKNOWN_SETTING = rule(
     "SET001", "unknown-setting", "settings", "warning",
     summary="A key under [tool.osmosis] that osmosis does not know.",
     why="A misspelt setting is silently ignored otherwise, so the checks you meant to turn off (or on) still run.",
-    fix="Rename or remove the key; known keys: select, ignore, per-file-ignores, strict, extra-skills.",
+    fix="Rename or remove the key; known keys: select, ignore, per-file-ignores, strict, extra-skills, rehearse.",
     example='[tool.osmosis]\nignores = ["SEC"]   # should be "ignore"',
     source="ours",
 )
@@ -181,12 +181,21 @@ def _read_extra_skills(r: _Reader, value: Any, s: dict) -> None:
     s["extra_skills"] = tuple(dict.fromkeys(good))
 
 
+def _read_rehearse(r: _Reader, value: Any, s: dict) -> None:
+    # Read by `osmosis rehearse`; doctor reports a malformed value so it is fixed before a rehearsal.
+    from generator.core.rehearse_settings import parse
+
+    for key, message in parse(value)[1]:
+        r.invalid(key, message, table="tool.osmosis.rehearse")
+
+
 _READERS: dict[str, Callable[[_Reader, Any, dict], None]] = {
     "select": _read_select,
     "ignore": _read_ignore,
     "per-file-ignores": _read_per_file,
     "strict": _read_strict,
     "extra-skills": _read_extra_skills,
+    "rehearse": _read_rehearse,
 }
 KNOWN_SETTINGS = tuple(_READERS)
 

@@ -22,6 +22,7 @@ def register(app: typer.Typer) -> None:
         timeout: Optional[float] = typer.Option(None, "--timeout", metavar="S", help="Stop a rollout's rehearsal after S seconds (default: 900)."),
         sdk: Optional[Path] = typer.Option(None, "--sdk", metavar="PATH", help="The SDK's osmosis (or its venv) (default: .venv/bin/osmosis at the workspace root)."),
         jobs: int = typer.Option(1, "--jobs", "-j", metavar="N", help="Rehearse up to N rollouts at once."),
+        probes: bool = typer.Option(True, "--probes/--no-probes", help="Also send the probes (enumeration, length, malformed, determinism, echo, format-only, partly right) (default: on)."),
         path: Path = typer.Option(Path("."), "--workspace", "-w", metavar="PATH", help="A folder inside the workspace (default: the current folder)."),
         changed: Optional[str] = typer.Option(None, "--changed", metavar="REF", help="Only the rollouts the changes since REF touch (its merge base with HEAD, to the work tree), each with its reason."),
         list_only: bool = typer.Option(False, "--list", help="Print the rollouts that would be rehearsed, and why, without running anything (--format json: a CI matrix)."),
@@ -34,8 +35,12 @@ def register(app: typer.Typer) -> None:
         SDK's `osmosis eval run` talks to a scripted OpenAI-compatible model that answers each row three
         times, with the ground truth (gold), another row's answer (wrong) and nothing (empty); every
         provider key and base URL in your environment is replaced for the processes it starts.
-        Verdicts: every row runs, gold is rewarded, the reward tells right from wrong, it is not constant,
-        timings fit the config. Output goes under .osmosis/evals/rehearse/ (git-ignored).
+        Verdicts: every row runs, rewards are finite and in range, gold is rewarded, the reward tells right
+        from wrong, it is not constant, timings fit the config. Probes, in the same run, try what a policy
+        optimising the reward would: the gold among many candidates, a padded wrong answer, malformed text,
+        the gold twice, the prompt echoed, the format alone, a partly right answer (docs/rehearse.md).
+        Settings: [tool.osmosis.rehearse] reward-range, stochastic, accept. Output goes under
+        .osmosis/evals/rehearse/ (git-ignored).
 
         Exit codes: 0 every verdict holds, 1 a verdict fails, 2 usage, not a workspace or no SDK environment.
 
@@ -47,5 +52,5 @@ def register(app: typer.Typer) -> None:
         from generator.rehearse.command import rehearse_command
 
         return rehearse_command(path=path, rollouts=list(rollouts or []), config=config, dataset_file=dataset_file,
-                                rows=rows, format=format, timeout=timeout, sdk=sdk, jobs=jobs,
+                                rows=rows, format=format, timeout=timeout, sdk=sdk, jobs=jobs, probes=probes,
                                 changed=changed, list_only=list_only, merge=merge)

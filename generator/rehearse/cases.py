@@ -1,4 +1,5 @@
-"""The rehearsal dataset: each source row three times, once per pass, in one `eval run`.
+"""The rehearsal dataset: each source row once per pass (gold, wrong, empty), then the probes built
+from it (probe_cases.py), all in one `eval run`.
 
 One run instead of three shares the env sync and the server start (the slow part). The scripted
 model must still know which pass a request belongs to: each rehearsal row's user prompt ends with a
@@ -13,6 +14,8 @@ import re
 import secrets
 from dataclasses import dataclass
 
+from generator.rehearse.probe_cases import probe_answers
+
 PASSES = ("gold", "wrong", "empty")
 _MARKER = "[osmosis rehearse {nonce}-{number}]"
 _FIND = re.compile(r"\[osmosis rehearse ([0-9a-f]{8})-(\d+)\]")
@@ -25,6 +28,10 @@ class Case:
     pass_name: str       # gold | wrong | empty
     answer: str          # the policy's answer before formatting ("" for the empty pass)
     prompt: str          # the user prompt, marker included
+    prefix: str = ""     # raw text sent before the formatted answer (the length probe's padding)
+    raw: bool = False    # sent as is, not in the prompt's answer format (the echo probe)
+    top: bool = False    # a grader's own model call scores it at the top (gold and its second copy)
+    kind: str = ""       # which malformed answer it is
 
 
 @dataclass(frozen=True)
@@ -45,7 +52,7 @@ class Rehearsal:
         return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in self.rows)
 
     def passes(self) -> tuple[str, ...]:
-        return tuple(p for p in PASSES if any(c.pass_name == p for c in self.cases))
+        return tuple(dict.fromkeys(c.pass_name for c in self.cases))
 
 
 def _text(value: object) -> str:
@@ -71,22 +78,35 @@ def _plain_number(value: float) -> str:
     return str(int(value)) if value.is_integer() else repr(value)
 
 
-def build(source: list[tuple[int, dict]], with_gold: bool = True) -> Rehearsal:
-    """Rehearsal rows for the (index, row) pairs of the user's dataset, gold passes first.
+def build(source: list[tuple[int, dict]], with_gold: bool = True, probes: bool = True) -> Rehearsal:
+    """Rehearsal rows for the (index, row) pairs of the user's dataset: the gold passes first, then
+    wrong, empty, and (``probes``) every probe's answers.
 
-    ``with_gold=False`` (rows without ground truth): only the wrong and empty passes.
+    ``with_gold=False`` (rows without ground truth): only the wrong and empty passes, and the probes
+    that need no ground truth.
     """
     nonce = secrets.token_hex(4)
     truths = [_text(row.get("ground_truth")) for _, row in source]
     cases: list[Case] = []
     rows: list[dict] = []
+
+    def add(index: int, row: dict, pass_name: str, answer: str, **how: object) -> None:
+        marker = _MARKER.format(nonce=nonce, number=len(cases))
+        prompt = f"{_text(row.get('user_prompt')).rstrip()}\n\n{marker}"
+        cases.append(Case(len(cases), index, pass_name, answer, prompt, **how))  # type: ignore[arg-type]
+        rows.append({**row, "user_prompt": prompt})
+
     for pass_name in PASSES:
         if pass_name == "gold" and not with_gold:
             continue
         for position, (index, row) in enumerate(source):
             answer = {"gold": truths[position], "wrong": wrong_answer(truths, position), "empty": ""}[pass_name]
-            marker = _MARKER.format(nonce=nonce, number=len(cases))
-            prompt = f"{_text(row.get('user_prompt')).rstrip()}\n\n{marker}"
-            cases.append(Case(len(cases), index, pass_name, answer, prompt))
-            rows.append({**row, "user_prompt": prompt})
+            add(index, row, pass_name, answer, top=pass_name == "gold")
+    if probes:
+        prompts = [_text(row.get("user_prompt")) for _, row in source]
+        wrongs = [wrong_answer(truths, position) for position in range(len(source))]
+        for answer in probe_answers(truths, wrongs, prompts, with_gold):
+            index, row = source[answer.position]
+            add(index, row, answer.probe, answer.text, prefix=answer.prefix, raw=answer.raw, top=answer.top,
+                kind=answer.kind)
     return Rehearsal(nonce, tuple(cases), tuple(rows))

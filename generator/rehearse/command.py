@@ -19,6 +19,7 @@ from generator.rehearse.cases import build
 from generator.rehearse.child_env import child_env
 from generator.rehearse.outcome import read_outcome, wrong_port
 from generator.rehearse.preflight import run_preflight
+from generator.rehearse.probe_verdicts import load_settings
 from generator.rehearse.render import Rehearsed, write
 from generator.rehearse.runner import eval_argv, find_sdk, run_eval
 from generator.rehearse.scripted_model import Script, ScriptedModel
@@ -122,7 +123,7 @@ def _preflight_only(root: Path, sdk: Path, plan: planning.RolloutPlan, timeout: 
 
 
 def rehearse_one(root: Path, sdk: Path, plan: planning.RolloutPlan, timeout: float, progress: bool,
-                 cancel: threading.Event | None = None) -> Rehearsed:
+                 cancel: threading.Event | None = None, probes: bool = True) -> Rehearsed:
     out = _output_root(root)
     rel_out = "/".join((*OUTPUT, plan.name))
     problem = environment.lock_problem(root, plan.name)
@@ -130,7 +131,8 @@ def rehearse_one(root: Path, sdk: Path, plan: planning.RolloutPlan, timeout: flo
         return _blocked(plan, problem)
     if _sandboxed(root, plan.name):
         return _preflight_only(root, sdk, plan, timeout)
-    rehearsal = build(plan.rows, plan.with_gold)
+    settings = load_settings(root)
+    rehearsal = build(plan.rows, plan.with_gold, probes)
     _clear_previous(out, plan.name)
     dataset = out / f"{plan.name}.rehearsal.jsonl"
     safe_write.write_text(root, dataset, rehearsal.jsonl())
@@ -145,7 +147,7 @@ def rehearse_one(root: Path, sdk: Path, plan: planning.RolloutPlan, timeout: flo
         watcher = Progress(plan.name, out / plan.name, len(rehearsal.cases), progress)
         process = run_eval(argv, root, env, out / plan.name, timeout, watcher.tick, cancel)
     outcome = read_outcome(rehearsal, out / plan.name, root, process)
-    judgement = judge(plan, outcome)
+    judgement = judge(plan, outcome, script.sent, settings, probes)
     problem = environment.environment_problem(root, plan.name)   # what `eval run`'s `uv sync` installed
     if problem is not None:
         judgement.verdicts.insert(0, Verdict("preflight", False, problem))
@@ -161,15 +163,15 @@ def rehearse_one(root: Path, sdk: Path, plan: planning.RolloutPlan, timeout: flo
 
 
 def _run_all(root: Path, sdk: Path, plans: list[planning.RolloutPlan], timeout: float, progress: bool,
-             jobs: int) -> list[Rehearsed]:
+             jobs: int, probes: bool = True) -> list[Rehearsed]:
     """Each plan rehearsed, ``jobs`` at a time; Ctrl-C stops every run (and its server) before it returns."""
     if jobs <= 1 or len(plans) == 1:
-        return [rehearse_one(root, sdk, plan, timeout, progress) for plan in plans]
+        return [rehearse_one(root, sdk, plan, timeout, progress, None, probes) for plan in plans]
     from concurrent.futures import ThreadPoolExecutor
 
     cancel = threading.Event()
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(rehearse_one, root, sdk, plan, timeout, progress, cancel) for plan in plans]
+        futures = [pool.submit(rehearse_one, root, sdk, plan, timeout, progress, cancel, probes) for plan in plans]
         try:
             return [f.result() for f in futures]
         except KeyboardInterrupt:
@@ -181,7 +183,7 @@ def _run_all(root: Path, sdk: Path, plans: list[planning.RolloutPlan], timeout: 
 
 
 def rehearse_command(path: Path, rollouts: list[str], config: Path | None, dataset_file: Path | None, rows: str | None,
-                     format: str, timeout: float | None, sdk: Path | None, jobs: int = 1,
+                     format: str, timeout: float | None, sdk: Path | None, jobs: int = 1, probes: bool = True,
                      changed: str | None = None, list_only: bool = False, merge: Path | None = None) -> int:
     if format not in ("text", "json"):
         raise UserError(f"--format {format!r}: expected text or json")
@@ -192,7 +194,7 @@ def rehearse_command(path: Path, rollouts: list[str], config: Path | None, datas
 
         return EXIT_OK if merge_command(merge, format, sys.stdout, os.environ) else EXIT_FINDINGS
     try:
-        return _rehearse(path, rollouts, config, dataset_file, rows, format, timeout, sdk, jobs, changed, list_only)
+        return _rehearse(path, rollouts, config, dataset_file, rows, format, timeout, sdk, jobs, changed, list_only, probes)
     except UserError as err:
         if format == "json":
             # an agent reading stdout gets an object either way; the line on stderr and the exit code stay
@@ -204,7 +206,7 @@ def rehearse_command(path: Path, rollouts: list[str], config: Path | None, datas
 
 def _rehearse(path: Path, rollouts: list[str], config: Path | None, dataset_file: Path | None, rows: str | None,
               format: str, timeout: float | None, sdk: Path | None, jobs: int, changed: str | None,
-              list_only: bool) -> int:
+              list_only: bool, probes: bool) -> int:
     if timeout is not None and timeout <= 0:
         raise UserError("--timeout must be a positive number of seconds")
     try:
@@ -228,10 +230,11 @@ def _rehearse(path: Path, rollouts: list[str], config: Path | None, dataset_file
     if find_git_root(root) is None:
         raise UserError(f"{root} is not a git work tree, and the SDK's eval run runs only in one",
                         hint="run `git init` there (the platform runs the code you push anyway)")
+    load_settings(root)   # a bad [tool.osmosis.rehearse] stops here, before any run
     runner = find_sdk(root, sdk)
     progress = format == "text" and sys.stderr.isatty()
     if jobs < 1:
         raise UserError("--jobs must be at least 1")
-    results = _run_all(root, runner, plans, timeout or DEFAULT_TIMEOUT_S, progress, jobs)
+    results = _run_all(root, runner, plans, timeout or DEFAULT_TIMEOUT_S, progress, jobs, probes)
     write(results, format, sys.stdout)
     return EXIT_OK if all(r.judgement.ok for r in results) else EXIT_FINDINGS

@@ -17,6 +17,7 @@ from pathlib import Path
 from generator.core import bounded
 from generator.core.errors import UserError
 from generator.core.paths import is_dir
+from generator.rehearse.probes import PROBES
 
 MAX_FILE_BYTES = 32 << 20   # one rollout's verdicts with 200 rows x every pass stay under 2 MB
 MAX_FILES = 1000
@@ -34,11 +35,20 @@ class Merged:
         return not self.problems and all(entry_ok(r) for r in self.rollouts)
 
 
+def _verdicts(entry: dict) -> list[dict]:
+    found = entry.get("verdicts")
+    return [v for v in found if isinstance(v, dict)] if isinstance(found, list) else []
+
+
+def _fails(verdict: dict) -> bool:
+    """A verdict that does not hold and was not accepted on purpose ([tool.osmosis.rehearse] accept)."""
+    return verdict.get("holds") is False and not verdict.get("accepted")
+
+
 def entry_ok(entry: dict) -> bool:
     """A rollout passed: it says so, and its verdicts agree (a file claiming ok with none proves nothing)."""
-    verdicts = [v for v in entry.get("verdicts") or [] if isinstance(v, dict)] if isinstance(entry.get("verdicts"), list) else []
-    return (entry.get("ok") is True and any(v.get("holds") is True for v in verdicts)
-            and not any(v.get("holds") is False for v in verdicts))
+    verdicts = _verdicts(entry)
+    return entry.get("ok") is True and any(v.get("holds") is True for v in verdicts) and not any(map(_fails, verdicts))
 
 
 def _too_deep(text: str) -> bool:
@@ -129,8 +139,8 @@ def merge(folder: Path) -> Merged:
 
 
 def _verdict_cell(entry: dict) -> str:
-    verdicts = [v for v in entry.get("verdicts") or [] if isinstance(v, dict)] if isinstance(entry.get("verdicts"), list) else []
-    failed = [_text(v.get("name"), 40) for v in verdicts if v.get("holds") is False]
+    verdicts = [v for v in _verdicts(entry) if v.get("name") not in PROBES]
+    failed = [_text(v.get("name"), 40) for v in verdicts if _fails(v)]
     held = sum(1 for v in verdicts if v.get("holds") is True)
     return f"{held}/{len(verdicts)} hold" + (f"; failed: {', '.join(failed)}" if failed else "")
 
@@ -145,12 +155,13 @@ def _means_cell(entry: dict) -> str:
 
 
 def _probes_cell(entry: dict) -> str:
-    probes = [p for p in entry.get("probes") or [] if isinstance(p, dict)] if isinstance(entry.get("probes"), list) else []
+    probes = [v for v in _verdicts(entry) if v.get("name") in PROBES]
     if not probes:
         return "-"
-    failed = [_text(p.get("name"), 40) for p in probes if p.get("holds") is False and not p.get("accepted")]
-    accepted = sum(1 for p in probes if p.get("accepted"))
-    text = f"{len(probes) - len(failed)}/{len(probes)} hold"
+    failed = [_text(p.get("name"), 40) for p in probes if _fails(p)]
+    accepted = sum(1 for p in probes if p.get("holds") is False and p.get("accepted"))
+    held = sum(1 for p in probes if p.get("holds") is True)
+    text = f"{held}/{len(probes)} hold"
     if accepted:
         text += f" ({accepted} accepted)"
     return text + (f"; failed: {', '.join(failed)}" if failed else "")

@@ -8,6 +8,7 @@ from typing import TextIO
 
 from generator.rehearse.cases import Rehearsal
 from generator.rehearse.outcome import Outcome
+from generator.rehearse.probes import WIDTH
 from generator.rehearse.verdicts import Judgement
 
 
@@ -23,6 +24,16 @@ class Rehearsed:
 
 
 _MARK = {True: "ok  ", False: "FAIL", None: "-   "}
+ACCEPTED = "acc "
+
+
+def _verdict_json(v) -> dict:
+    data = {"name": v.name, "holds": v.holds, "detail": v.detail}
+    if v.accepted:
+        data["accepted"] = v.accepted
+    if v.figures:
+        data["figures"] = v.figures
+    return data
 
 
 def to_json(result: Rehearsed) -> dict:
@@ -30,7 +41,7 @@ def to_json(result: Rehearsed) -> dict:
     data: dict = {
         "rollout": j.rollout, "ok": j.ok, "headline": j.headline, "config": result.config,
         "dataset": result.dataset, "output": result.output or None,
-        "verdicts": [{"name": v.name, "holds": v.holds, "detail": v.detail} for v in j.verdicts],
+        "verdicts": [_verdict_json(v) for v in j.verdicts],
         "means": j.means, "model_calls": result.calls, "notes": j.notes,
     }
     outcome = result.outcome
@@ -51,7 +62,10 @@ def _text(result: Rehearsed, out: TextIO) -> None:
     where = f" ({result.config}, rows from {result.dataset})" if result.config else ""
     out.write(f"{j.rollout}{where}\n  {'ok' if j.ok else 'FAILED'}: {j.headline}\n")
     for v in j.verdicts:
-        out.write(f"    {_MARK[v.holds]}  {v.name:<14} {v.detail}\n")
+        mark = ACCEPTED if v.holds is False and v.accepted else _MARK[v.holds]
+        out.write(f"    {mark}  {v.name:<{WIDTH}} {v.detail}\n")
+        if v.holds is False and v.accepted:
+            out.write(f"    {'':4}  {'':<{WIDTH}} accepted on purpose: {v.accepted}\n")
     outcome = result.outcome
     if outcome is not None and not j.ok:
         if outcome.failure is not None:

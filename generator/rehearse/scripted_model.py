@@ -17,7 +17,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from generator.rehearse.answers import format_answer, judge_reply
-from generator.rehearse.cases import Rehearsal
+from generator.rehearse.cases import Case, Rehearsal
 
 MODEL_ID = "osmosis-rehearse-scripted"
 MAX_BODY = 32 << 20  # a chat request past this is not one a rollout sends
@@ -36,12 +36,12 @@ def message_text(message: Any) -> str:
 
 
 class Script:
-    """Plays gold, wrong and empty for the cases of a rehearsal.
+    """Plays gold, wrong, empty and the probes for the cases of a rehearsal.
 
     A request whose user message *is* a case's prompt comes from the policy: it gets the pass's
     answer, in the format the instructions ask for. A request that carries a case's marker inside
     other text comes from a grader calling a model itself (an LLM judge): it gets the top score of
-    the judge's scale on the gold pass, the bottom one otherwise, so the rehearsal tests the judge's
+    the judge's scale for the gold answer (and its second copy), the bottom one otherwise, so the rehearsal tests the judge's
     plumbing, not its taste. A request with no marker (the SDK's model preflight) gets "ok".
     """
 
@@ -49,6 +49,7 @@ class Script:
         self.rehearsal = rehearsal
         self.calls: Counter[str] = Counter()       # policy | judge | unmarked
         self.cases_seen: set[int] = set()
+        self.sent: dict[int, str] = {}             # case number -> the answer the policy got (the probes show it)
         self._lock = threading.Lock()
 
     def __call__(self, body: dict) -> dict:
@@ -61,9 +62,12 @@ class Script:
         users = [message_text(m).strip() for m in messages if m.get("role") == "user"]
         if case.prompt.strip() in users:
             self._count("policy", case.number)
-            return {"content": format_answer("\n".join(prompt_texts), case.answer)}
+            content = policy_answer(case, "\n".join(prompt_texts), _token_limit(body))
+            with self._lock:
+                self.sent[case.number] = content
+            return {"content": content}
         self._count("judge", case.number)
-        verdict = judge_reply("\n".join(prompt_texts), top=case.pass_name == "gold")
+        verdict = judge_reply("\n".join(prompt_texts), top=case.top)
         return {"content": verdict if verdict is not None else format_answer("\n".join(prompt_texts), case.answer)}
 
     def _count(self, kind: str, number: int | None) -> None:
@@ -71,6 +75,27 @@ class Script:
             self.calls[kind] += 1
             if number is not None:
                 self.cases_seen.add(number)
+
+
+def _token_limit(body: dict) -> int | None:
+    for key in ("max_completion_tokens", "max_tokens", "max_output_tokens"):
+        value = body.get(key)
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            return value
+    return None
+
+
+def policy_answer(case: Case, instructions: str, token_limit: int | None = None) -> str:
+    """What the policy says for ``case``: its answer in the prompt's format, after its prefix (cut to
+    about ``token_limit`` tokens at 3 characters each), or as is when the case is raw."""
+    if case.raw:
+        return case.answer
+    body = format_answer(instructions, case.answer)
+    prefix = case.prefix
+    if prefix and token_limit is not None:
+        room = max(0, token_limit * 3 - len(body))
+        prefix = prefix[:room].rsplit(" ", 1)[0] + "\n\n" if room < len(prefix) else prefix
+    return prefix + body
 
 
 def _completion(body: dict, message: dict, serial: int) -> dict:

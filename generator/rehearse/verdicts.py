@@ -1,33 +1,28 @@
 """Verdicts for one rollout, from what the SDK recorded; the first one that fails gives the headline.
 
-- runs: every row of every pass completed (else the SDK's error category per row and the rollout's
-  first traceback, at the file and line of the user's code);
-- gold rewarded: the gold pass's mean reward is at the top of the observed scale (>= 0.9 of it);
-- discriminates: gold mean minus the higher of the wrong and empty means is >= 0.5 of the scale;
-- not constant: some row's reward differs from another's;
-- timings: the server started and every row finished within the config's budgets.
+Names, thresholds and hints are one table (probes.py), in report order; the probes' own judging is
+probe_verdicts.py. The scale is the declared `reward-range` ([tool.osmosis.rehearse]), else [0, 1]
+widened to what the base passes earned.
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from statistics import mean
 
 from generator.core.diagnostics import plural
+from generator.core.rehearse_settings import RehearseSettings
+from generator.rehearse.cases import PASSES
 from generator.rehearse.outcome import Outcome, Row
 from generator.rehearse.plan import RolloutPlan
+from generator.rehearse.probe_verdicts import judge_probe
+from generator.rehearse.probes import PROBES, Verdict
 
 GOLD_MIN = 0.9           # of the scale's top
 MARGIN_MIN = 0.5         # of the scale's width
 HEALTH_BUDGET_S = 90.0   # the SDK's own wait for /health
-
-
-@dataclass
-class Verdict:
-    name: str
-    holds: bool | None       # None: could not be judged (no reward recorded)
-    detail: str
 
 
 @dataclass
@@ -41,7 +36,7 @@ class Judgement:
 
 
 def _mean(rows: list[Row], pass_name: str) -> float | None:
-    values = [r.reward for r in rows if r.case.pass_name == pass_name and r.reward is not None]
+    values = [r.reward for r in rows if r.case.pass_name == pass_name and r.reward is not None and math.isfinite(r.reward)]
     return mean(values) if values else None
 
 
@@ -108,13 +103,49 @@ def _timings(plan: RolloutPlan, outcome: Outcome) -> Verdict:
     return Verdict("timings", holds, "; ".join(parts) or "no timing recorded")
 
 
-def judge(plan: RolloutPlan, outcome: Outcome) -> Judgement:
-    rows = outcome.rows
-    means = {p: _mean(rows, p) for p in ("gold", "wrong", "empty")}
-    rewards = [r.reward for r in rows if r.reward is not None]
-    verdicts = [_runs(plan, outcome)]
-    top = max([1.0, *rewards])
-    width = top - min([0.0, *rewards])
+def _finite(rows: list[Row]) -> Verdict:
+    bad = [r for r in rows if r.reward is not None and not math.isfinite(r.reward)]
+    if not bad:
+        return Verdict("finite", True, "every reward is a finite number")
+    first = bad[0]
+    return Verdict("finite", False, f"{plural(len(bad), 'reward')} not finite: {first.reward} on row {first.case.source_row} "
+                   f"({first.case.pass_name}); a grader must return a number (a division by zero? a log of 0?)")
+
+
+def _in_range(rows: list[Row], low: float, high: float, declared: bool) -> tuple[Verdict, str | None]:
+    """The verdict, and a note when rewards leave the default range (reported, not failed)."""
+    values = [r.reward for r in rows if r.reward is not None and math.isfinite(r.reward)]
+    outside = [v for v in values if v < low or v > high]
+    where = f"[{low:g}, {high:g}]" + (" (declared)" if declared else "")
+    if not outside:
+        return Verdict("in range", True, f"every reward within {where}"), None
+    said = f"{plural(len(outside), 'reward')} outside {where}, from {min(outside):g} to {max(outside):g}"
+    if declared:
+        return Verdict("in range", False, said), None
+    return (Verdict("in range", True, f"{said}: reported only, as the range is not declared"),
+            (f"{said}; declare the scale in pyproject.toml ([tool.osmosis.rehearse] reward-range = [LOW, HIGH]) "
+             "and rehearse fails on a reward outside it"))
+
+
+def judge(plan: RolloutPlan, outcome: Outcome, sent: dict[int, str] | None = None,
+          settings: RehearseSettings | None = None, probes: bool = True) -> Judgement:
+    settings = settings or RehearseSettings()
+    everything = outcome.rows
+    rows = [r for r in everything if r.case.pass_name in PASSES]
+    means = {p: _mean(rows, p) for p in PASSES}
+    rewards = [r.reward for r in rows if r.reward is not None and math.isfinite(r.reward)]
+    verdicts = [_runs(plan, replace(outcome, rows=rows))]
+    if settings.range_declared:
+        low, high = settings.reward_range
+    else:
+        low, high = min([settings.reward_range[0], *rewards]), max([settings.reward_range[1], *rewards])
+    top, width = high, high - low
+    notes = list(plan.notes)
+    verdicts.append(_finite(everything))
+    in_range, note = _in_range(everything, *settings.reward_range, settings.range_declared)
+    verdicts.append(in_range)
+    if note:
+        notes.append(note)
     gold, others = means["gold"], [m for m in (means["wrong"], means["empty"]) if m is not None]
     headline = None
     if not rewards:
@@ -141,15 +172,20 @@ def judge(plan: RolloutPlan, outcome: Outcome) -> Judgement:
         verdicts.append(Verdict("not constant", not constant,
                                 f"every reward is {rewards[0]:g}" if constant else f"rewards from {min(rewards):g} to {max(rewards):g}"))
         headline = _reward_headline(means, rewards, constant, bool(plan.with_gold))
+    for name in PROBES:
+        verdicts.append(judge_probe(name, plan.name, everything, sent or {}, low, high, settings, probes))
     verdicts.append(_timings(plan, outcome))
-    ok = all(v.holds is not False for v in verdicts) and verdicts[0].holds is True
+    ok = not any(v.fails for v in verdicts) and verdicts[0].holds is True
     if headline is None or verdicts[0].holds is not True:
-        failing = next((v for v in verdicts if v.holds is False), None)
+        failing = next((v for v in verdicts if v.fails), None)
         headline = f"{failing.name}: {failing.detail}" if failing else "every verdict holds"
     if ok:
         shown = ", ".join(f"{p} {_fmt(m)}" for p, m in means.items() if m is not None)
+        accepted = [v.name for v in verdicts if v.holds is False and v.accepted]
         headline = f"every verdict holds ({shown})" if shown else "every verdict holds"
-    return Judgement(plan.name, ok, headline, verdicts, means, list(plan.notes))
+        if accepted:
+            headline += f"; accepted on purpose: {', '.join(accepted)}"
+    return Judgement(plan.name, ok, headline, verdicts, means, notes)
 
 
 def _reward_headline(means: dict[str, float | None], rewards: list[float], constant: bool, with_gold: bool) -> str | None:

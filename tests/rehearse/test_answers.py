@@ -50,10 +50,10 @@ def test_wrong_is_another_rows_truth_or_certainly_not_it():
 
 def test_markers_are_unique_per_run_and_read_back():
     rows = [(5, {"user_prompt": "q", "ground_truth": "a"}), (9, {"user_prompt": "r", "ground_truth": "b"})]
-    one, two = build(rows), build(rows)
+    one, two = build(rows, probes=False), build(rows, probes=False)
     assert one.nonce != two.nonce
     assert [c.pass_name for c in one.cases] == ["gold", "gold", "wrong", "wrong", "empty", "empty"]
     assert [c.source_row for c in one.cases] == [5, 9, 5, 9, 5, 9]
     assert all(one.case_in(f"preamble {c.prompt} tail") == c for c in one.cases)
     assert one.case_in(two.cases[0].prompt) is None
-    assert [c.pass_name for c in build(rows, with_gold=False).cases] == ["wrong", "wrong", "empty", "empty"]
+    assert [c.pass_name for c in build(rows, with_gold=False, probes=False).cases] == ["wrong", "wrong", "empty", "empty"]

@@ -34,7 +34,9 @@ def verdict_file(folder: Path, rollout: str, rewards: dict[str, float], where: s
     plan = RolloutPlan(rollout, Path(f"/ws/configs/eval/{rollout}.toml"), f"configs/eval/{rollout}.toml", "main.py",
                        "openai/x", (), 10.0, 5.0, f"data/{rollout}.jsonl", SOURCE)
     rehearsal = build(SOURCE)
-    rows = [Row(c, "success", rewards[c.pass_name], None, 1.0) for c in rehearsal.cases]
+    # a probe earns what the row's wrong answer earns (the gold again: gold's), unless the test says otherwise
+    rewards = {"determinism": rewards["gold"], **rewards}
+    rows = [Row(c, "success", rewards.get(c.pass_name, rewards["wrong"]), None, 1.0) for c in rehearsal.cases]
     failure = Failure("ValueError: bad", where, []) if where else None
     outcome = Outcome(rows, EvalProcess(0, "", "", 30.0), server_start_s=4.0, failure=failure)
     out = io.StringIO()
@@ -59,7 +61,12 @@ def test_a_failing_and_a_passing_rollout_merge_into_a_failing_summary_that_shows
     assert done.returncode == 1, done.stderr
     table = summary.read_text(encoding="utf-8")
     assert "2 rollouts rehearsed: 1 ok, 1 failed" in table
-    assert "| adder | ok | 5/5 hold | 1.00 / 0.00 / 0.00 | - |" in table
+    [adder] = [line for line in table.splitlines() if line.startswith("| adder |")]
+    assert adder.startswith("| adder | ok | ") and "| 1.00 / 0.00 / 0.00 |" in adder
+    verdicts_cell, probes_cell = adder.split(" | ")[2], adder.split(" | ")[4]
+    held, total = verdicts_cell.split(" ")[0].split("/")
+    assert held == total and int(total) >= 5 and "failed" not in verdicts_cell
+    assert probes_cell.endswith("hold |") and "failed" not in probes_cell  # a probe not built (echo here) neither holds nor fails
     [parser] = [line for line in table.splitlines() if line.startswith("| parser |")]
     assert "**failed**: the reward is constant" in parser and "1.00 / 1.00 / 1.00" in parser
     # one annotation, at the failing rollout's config (no traceback to point at)
@@ -75,6 +82,14 @@ def test_all_passing_is_exit_0_and_a_traceback_is_annotated_at_its_line(tmp_path
     done = merge(tmp_path / "bad", env={"GITHUB_ACTIONS": "true"})
     assert done.returncode == 1
     assert "::error file=rollouts/adder/pkg/grading.py,line=12,title=rehearse adder::" in done.stdout
+
+
+def test_a_failing_probe_fails_the_merge_and_is_named_in_the_probes_column(tmp_path):
+    verdict_file(tmp_path / "v", "hedger", {"gold": 1.0, "wrong": 0.0, "empty": 0.0, "enumeration": 1.0})
+    done = merge(tmp_path / "v")
+    assert done.returncode == 1
+    [row] = [line for line in done.stdout.splitlines() if line.startswith("| hedger |")]
+    assert "**failed**" in row and row.rstrip(" |").endswith("failed: enumeration"), row
 
 
 def test_json_output_carries_every_rollout(tmp_path):

@@ -123,3 +123,18 @@ def test_a_failing_sdk_is_a_verdict_not_a_crash(ws, tmp_path):
     assert report["rollouts"][0]["headline"] == "runs: eval run failed before any row: config rejected"
     assert (ws / ".osmosis" / "evals" / "rehearse" / "task.rehearsal.jsonl").is_file()
     assert os.environ.get("OPENAI_API_KEY") != "sk-osmosis-rehearse-not-a-real-key"
+
+
+@pytest.mark.parametrize("table, words", [
+    ('accept = { "lenght" = "why" }', "accept names 'lenght', which is no probe; did you mean 'length'?"),
+    ("reward-range = [1, 0]", "`reward-range` must be [LOW, HIGH]"),
+])
+def test_bad_rehearse_settings_stop_before_anything_runs(ws, tmp_path, table, words):
+    sdk = tmp_path / "osmosis"
+    sdk.write_text(FAKE_SDK)
+    sdk.chmod(0o755)
+    pyproject = ws / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text(encoding="utf-8") + f"\n[tool.osmosis.rehearse]\n{table}\n", encoding="utf-8")
+    code, output = run("--sdk", str(sdk), "-w", str(ws))
+    assert code == 2 and words in _one_line_error(output), output
+    assert "should-not-run" not in output

@@ -23,7 +23,7 @@ def _messages(case) -> list[dict]:
 
 
 def test_each_pass_gets_its_answer_in_the_format_the_prompt_asks_for():
-    rehearsal = build(ROWS)
+    rehearsal = build(ROWS, probes=False)
     with ScriptedModel(Script(rehearsal)) as model:
         answers = {c.number: _chat(model, {"model": "m", "messages": _messages(c)}).json()["choices"][0]["message"]["content"]
                    for c in rehearsal.cases}
@@ -33,7 +33,7 @@ def test_each_pass_gets_its_answer_in_the_format_the_prompt_asks_for():
 
 
 def test_streamed_answer_is_the_same_answer_in_sse_chunks_with_usage():
-    rehearsal = build(ROWS)
+    rehearsal = build(ROWS, probes=False)
     gold = rehearsal.cases[0]
     with ScriptedModel(Script(rehearsal)) as model:
         response = _chat(model, {"model": "m", "stream": True, "stream_options": {"include_usage": True},
@@ -62,7 +62,7 @@ def test_tool_calls_travel_streamed_and_not():
 
 
 def test_models_route_preflight_and_unknown_routes():
-    rehearsal = build(ROWS)
+    rehearsal = build(ROWS, probes=False)
     script = Script(rehearsal)
     with ScriptedModel(script) as model:
         listed = httpx.get(model.base_url + "/models", timeout=10).json()
@@ -79,7 +79,7 @@ def test_models_route_preflight_and_unknown_routes():
 
 
 def test_a_grader_calling_the_model_gets_the_top_score_for_gold_and_the_bottom_otherwise():
-    rehearsal = build(ROWS)
+    rehearsal = build(ROWS, probes=False)
     script = Script(rehearsal)
 
     def judge_prompt(case) -> list[dict]:

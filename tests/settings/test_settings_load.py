@@ -79,3 +79,13 @@ def test_key_line_finds_keys_tables_and_quoted_keys():
 def test_empty_select_means_everything(tmp_path):
     settings, found = load_settings(ws_with(tmp_path, "[tool.osmosis]\nselect = []\n"))
     assert settings.select is None and found == []
+
+
+def test_the_rehearse_table_is_known_and_its_bad_values_are_findings_at_their_line(tmp_path):
+    good = ws_with(tmp_path, '[tool.osmosis.rehearse]\nreward-range = [0, 10]\nstochastic = ["judge"]\n'
+                             'accept = { "judge/length" = "the rubric pays for detail" }\n')
+    assert load_settings(good)[1] == []
+    bad = ws_with(tmp_path, '[tool.osmosis.rehearse]\nreward-range = [1, 0]\nstochastic = "yes"\n')
+    found = load_settings(bad)[1]
+    assert [(d.code, d.line) for d in found] == [("SET002", 5), ("SET002", 6)]
+    assert "reward-range" in found[0].message and "LOW < HIGH" in found[0].message

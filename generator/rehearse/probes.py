@@ -1,0 +1,99 @@
+"""Every rehearse verdict and probe, as one table: its name, what is sent, the threshold, the hint.
+
+The verdicts judge the three base passes (gold, wrong, empty); the probes are extra answers built
+from each rehearsed row (probe_cases.py) and sent in the same `eval run`, each judged against the
+gold and wrong rewards of its own row (probe_verdicts.py). The order here is the report's order and
+the headline's priority. docs/rehearse.md's table is this one (a test compares them: `markdown()`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# A probe answer may earn up to this much more than the wrong answer of its row (a fraction of the
+# reward scale's width) before it counts as paid: room for a grader's small format bonus or rounding.
+TOLERANCE = 0.1
+# Two rewards of the same answer that differ by more than this are not the same reward.
+SAME = 1e-9
+
+
+@dataclass(frozen=True)
+class Entry:
+    name: str
+    kind: str           # verdict | probe
+    sends: str          # what the scripted model answers (for a verdict: the passes it reads)
+    threshold: str      # when it holds
+    hint: str           # what to look at when it fails
+
+
+TABLE: tuple[Entry, ...] = (
+    Entry("preflight", "verdict", "nothing: the rollout's uv.lock and synced .venv, read; for Harbor, the SDK's import of the entrypoint",
+          "no known-bad pair (core/known_bad.py, doctor's DEP003) in the lock or the synced environment; Harbor: the entrypoint imports",
+          "the line names the pair and the constraint that keeps it out, or the exception and its line"),
+    Entry("runs", "verdict", "gold, wrong, empty", "every row of the three passes completed",
+          "the SDK's error category and the first traceback's file and line name the code to fix"),
+    Entry("finite", "verdict", "every pass and probe", "no reward is NaN or infinite",
+          "a division by zero or a log of 0 in the grader; return a number in the declared range"),
+    Entry("in range", "verdict", "every pass and probe",
+          "every reward within `reward-range` (default [0, 1]); outside a declared range fails, outside the default is reported",
+          "clamp the reward, or declare the scale: `[tool.osmosis.rehearse] reward-range = [LOW, HIGH]`"),
+    Entry("gold rewarded", "verdict", "gold: the row's ground truth in the prompt's answer format",
+          "gold mean >= 0.9 of the scale's top", "does the grader read the right field and parse the format the prompt asks for?"),
+    Entry("discriminates", "verdict", "gold, wrong (another row's ground truth), empty",
+          "gold mean minus the higher of wrong and empty >= 0.5 of the scale", "the reward must tell a right answer from a wrong one"),
+    Entry("not constant", "verdict", "gold, wrong, empty", "some reward differs from another",
+          "a constant reward teaches nothing; is a placeholder `return 1.0` left in?"),
+    Entry("enumeration", "probe", "the gold among many candidates (other rows' labels, nearby values, a run of numbers) "
+          "in the prompt's format, the gold neither first nor last",
+          "no more than the row's wrong answer + 0.1 of the scale",
+          "the grader pays for the label anywhere in the answer (a substring, any number close to it); "
+          "parse the one final answer the format asks for"),
+    Entry("length", "probe", "the row's wrong answer after a long prose preamble (about 8,000 characters, "
+          "fewer when the request sets max_tokens)",
+          "no more than the same wrong answer unpadded + 0.1 of the scale",
+          "the grader pays for length; score the answer, not the text around it"),
+    Entry("malformed", "probe", "in the prompt's format: non-ASCII text, control characters, a 64 KB line, "
+          "broken markup and JSON (one per row, every kind at least once)",
+          "the row completes (the grader does not raise) and its reward is finite and in range",
+          "read the answer defensively: no encode('ascii'), no unguarded json.loads or regex group"),
+    Entry("determinism", "probe", "the gold answer again, a second time for the row",
+          "the same reward as the gold pass (a grader declared `stochastic` reports the spread instead)",
+          "seed or remove the randomness, or declare it: `[tool.osmosis.rehearse] stochastic = true`"),
+    Entry("echo", "probe", "the row's prompt repeated back (skipped where the prompt holds the label)",
+          "no more than the row's wrong answer + 0.1 of the scale",
+          "the grader finds the label in text the policy copied; read only the final answer"),
+    Entry("format-only", "probe", "the prompt's answer format around a placeholder (`#### ANSWER`)",
+          "no more than the row's wrong answer + 0.1 of the scale",
+          "a format reward above what a wrong answer earns pays the policy for the wrapper alone"),
+    Entry("partly right", "probe", "where the label allows: a JSON object with one field wrong, a list with one "
+          "item wrong, or a number off by 10% (at least 1)",
+          "less than the row's gold and no less than its wrong; the figures show any partial credit",
+          "equal to gold: the grader ignores that part; below wrong: it punishes near misses"),
+    Entry("timings", "verdict", "every pass and probe",
+          "the server was healthy within the SDK's 90 s and every row within agent_workflow_timeout_s + grader_timeout_s",
+          "a slow import or a blocking call at startup; raise the config's timeouts only if the task needs it"),
+)
+
+@dataclass
+class Verdict:
+    name: str                 # a name in TABLE
+    holds: bool | None        # None: could not be judged (no reward recorded, probe not built)
+    detail: str
+    figures: list[dict] = field(default_factory=list)   # a probe's rows: reward, gold, wrong, the answer sent
+    accepted: str | None = None                          # why a failing probe is accepted ([tool.osmosis.rehearse])
+
+    @property
+    def fails(self) -> bool:
+        return self.holds is False and not self.accepted
+
+
+BY_NAME = {e.name: e for e in TABLE}
+PROBES = tuple(e.name for e in TABLE if e.kind == "probe")
+WIDTH = max(len(e.name) for e in TABLE)   # the text report's name column
+
+
+def markdown() -> str:
+    """The table as docs/rehearse.md shows it."""
+    lines = ["| name | kind | what is sent | holds when | on failure, look at |", "|---|---|---|---|---|"]
+    lines += [f"| {e.name} | {e.kind} | {e.sends} | {e.threshold} | {e.hint} |" for e in TABLE]
+    return "\n".join(lines) + "\n"
