@@ -14,13 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from generator.check.families.config_rules import (
-    CONFIG_NAME_MISMATCH, DATASET_NOT_FOUND, ENTRYPOINT_NOT_FOUND, ENTRYPOINT_NOT_PYTHON, ENTRYPOINT_OUTSIDE, ROLLOUT_NOT_FOUND,
+    CONFIG_NAME_MISMATCH, CONFIG_NOT_TOML, DATASET_NOT_FOUND, ENTRYPOINT_NOT_FOUND, ENTRYPOINT_NOT_PYTHON, ENTRYPOINT_OUTSIDE, ROLLOUT_NOT_FOUND,
     SCHEMA_DIRECTIVE,
 )
 from generator.core.diagnostics import Diagnostic, quoted
 from generator.core.paths import is_dir, unusable_path
 from generator.core.schemas import CONFIG_KINDS, schema_directive, schema_filename
 from generator.core.workspace import DATASET_SUFFIXES, Workspace
+from generator.check.registry import workspace_check
 from generator.formats.toml_locate import TomlDoc
 
 
@@ -258,3 +259,47 @@ def plan_schema_directives(ws: Workspace) -> list[tuple[str, bytes, str]]:
                 new = line + newline + text
             changed.append((ws.rel(path), new.encode("utf-8"), f"{ws.rel(path)}: first line set to `{line}`"))
     return changed
+
+
+# -- CFG028: a config the SDK refuses for its name --------------------------------------------------
+
+
+@workspace_check("configs")
+def check_config_suffixes(ws: Workspace) -> list[Diagnostic]:
+    """Files in configs/eval/ and configs/training/ meant as configs whose names do not end in `.toml`:
+    a near miss of the suffix, or TOML text with an [experiment] table (notes and READMEs are neither)."""
+    from generator.formats.datasets.extensions import _one_edit
+
+    found = []
+    for kind in ("eval", "training"):  # the SDK's config_dir checks (benchmark configs are not path-checked)
+        base = ws.root / "configs" / kind
+        if not is_dir(base) or base in ws.unreadable:
+            continue
+        try:
+            entries = sorted(base.iterdir())[:500]
+        except OSError:
+            continue
+        for path in entries:
+            name = path.name
+            suffix = path.suffix
+            if suffix == ".toml" or name.startswith(".") or not path.is_file():
+                continue
+            near = suffix.lower() == ".toml" or (len(suffix) > 2 and _one_edit(suffix.lower(), ".toml"))
+            if not near and not _experiment_toml(ws, path):
+                continue
+            stem = name[: -len(suffix)] if near else (name[: -len(suffix)] if suffix else name)
+            found.append(CONFIG_NOT_TOML.at(
+                ws.rel(path), f"{name} is not named *.toml: `eval run` and submit refuse it, and doctor checked nothing in it",
+                hint=f"Rename it to configs/{kind}/{stem}.toml.",
+            ))
+    return found
+
+
+def _experiment_toml(ws: Workspace, path: Path) -> bool:
+    if path.suffix.lower() in (".md", ".py", ".json", ".yaml", ".yml") or ws.outside(path):
+        return False
+    text = ws.read_text(path)
+    if not text or "[experiment]" not in text:
+        return False
+    data = TomlDoc.parse(text).data
+    return isinstance(data, dict) and isinstance(data.get("experiment"), dict)
