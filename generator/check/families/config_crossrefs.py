@@ -266,12 +266,23 @@ def plan_schema_directives(ws: Workspace) -> list[tuple[str, bytes, str]]:
 
 @workspace_check("configs")
 def check_config_suffixes(ws: Workspace) -> list[Diagnostic]:
-    """Files in configs/eval/ and configs/training/ meant as configs whose names do not end in `.toml`:
-    a near miss of the suffix, or TOML text with an [experiment] table (notes and READMEs are neither)."""
+    """CFG028 for each file in configs/eval/ or configs/training/ meant as a config but not named *.toml."""
+    return [CONFIG_NOT_TOML.at(ws.rel(path), f"{path.name} is not named *.toml: `eval run` and submit refuse it, and doctor checked nothing in it",
+                               hint=f"Rename it to configs/{kind}/{stem}.toml.") for kind, path, stem in misnamed_configs(ws)]
+
+
+def misnamed_configs(ws: Workspace) -> list[tuple[str, Path, str]]:
+    """(kind, path, stem) of the files in configs/eval/ and configs/training/ meant as configs whose
+    names do not end in `.toml`: a near miss of the suffix, or TOML text with an [experiment] table
+    (notes and READMEs are neither). Benchmark configs are not path-checked by the SDK."""
+    return ws.memo("misnamed_configs", lambda: _misnamed_configs(ws))
+
+
+def _misnamed_configs(ws: Workspace) -> list[tuple[str, Path, str]]:
     from generator.formats.datasets.extensions import _one_edit
 
     found = []
-    for kind in ("eval", "training"):  # the SDK's config_dir checks (benchmark configs are not path-checked)
+    for kind in ("eval", "training"):
         base = ws.root / "configs" / kind
         if not is_dir(base) or base in ws.unreadable:
             continue
@@ -280,18 +291,12 @@ def check_config_suffixes(ws: Workspace) -> list[Diagnostic]:
         except OSError:
             continue
         for path in entries:
-            name = path.name
             suffix = path.suffix
-            if suffix == ".toml" or name.startswith(".") or not path.is_file():
+            if suffix == ".toml" or path.name.startswith(".") or not path.is_file():
                 continue
             near = suffix.lower() == ".toml" or (len(suffix) > 2 and _one_edit(suffix.lower(), ".toml"))
-            if not near and not _experiment_toml(ws, path):
-                continue
-            stem = name[: -len(suffix)] if near else (name[: -len(suffix)] if suffix else name)
-            found.append(CONFIG_NOT_TOML.at(
-                ws.rel(path), f"{name} is not named *.toml: `eval run` and submit refuse it, and doctor checked nothing in it",
-                hint=f"Rename it to configs/{kind}/{stem}.toml.",
-            ))
+            if near or _experiment_toml(ws, path):
+                found.append((kind, path, path.name[: -len(suffix)] if suffix else path.name))
     return found
 
 
