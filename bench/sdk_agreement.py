@@ -214,6 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sdk-python", required=True)
     parser.add_argument("--before", type=Path, help="another osmosis-workspace source tree for the 'before' column")
     parser.add_argument("--only", choices=("config", "dataset", "entrypoint", "backend", "runtime"))
+    parser.add_argument("--ids", help="only these mutations (comma-separated ids)")
     parser.add_argument("-o", "--output", type=Path)
     args = parser.parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="sdk-agreement-"))
@@ -223,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for case in MUTATIONS:
         ident, family, kind = case[:3]
-        if args.only and family != args.only:
+        if (args.only and family != args.only) or (args.ids and ident not in args.ids.split(",")):
             continue
         ws = work / ident
         mutate(base, ws, case)

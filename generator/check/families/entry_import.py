@@ -126,9 +126,8 @@ def _bound(tree: ast.Module) -> set[str]:
             names.add(node.name)
         elif isinstance(node, ast.MatchMapping) and node.rest:
             names.add(node.rest)
-        elif type(node).__name__ in ("TypeVar", "ParamSpec", "TypeVarTuple", "TypeAlias"):
-            name = getattr(node, "name", None)
-            names.add(name.id if isinstance(name, ast.Name) else name) if name else None
+        elif type(node).__name__ in ("TypeVar", "ParamSpec", "TypeVarTuple"):  # PEP 695 (3.12 trees)
+            names.add(node.name)  # type: ignore[attr-defined]
     return names
 
 
