@@ -32,10 +32,12 @@ _BUILTINS = frozenset(dir(builtins)) | {
     "__name__", "__file__", "__doc__", "__spec__", "__loader__", "__package__", "__builtins__", "__path__",
     "__cached__", "__annotations__", "__dict__", "__debug__", "ExceptionGroup", "BaseExceptionGroup",
     "EncodingWarning", "aiter", "anext", "PythonFinalizationError",
+    "__qualname__", "__module__", "__firstlineno__", "__static_attributes__",  # bound in every class body
 }  # fmt: skip
 _DYNAMIC = frozenset({"globals", "vars", "exec", "eval", "locals", "__import__"})
 _EXITS = frozenset({"sys.exit", "os._exit", "os.abort", "builtins.exit", "builtins.quit"})
 _RUNNER_SETS = "_OSMOSIS_"  # the variables `eval run` itself sets (_OSMOSIS_ROLLOUT_PORT, ...)
+_ALWAYS_SET = frozenset({"PATH", "HOME"})  # set in every shell and container the rollout runs in
 _PREFLIGHT = " Where the code hides this from a reader, `osmosis rehearse` reports it in its preflight."
 
 
@@ -199,7 +201,7 @@ def _required_env(resolver: Resolver, module: Module, path: str) -> list[Diagnos
             if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
                 base = resolver.resolve(module, node.value)
                 key = _key(module, node.slice)
-                if isinstance(base, Ext) and base.dotted == "os.environ" and key and not key.startswith(_RUNNER_SETS):
+                if isinstance(base, Ext) and base.dotted == "os.environ" and key and not key.startswith(_RUNNER_SETS) and key not in _ALWAYS_SET:
                     found.append(_at(REQUIRED_ENV_AT_IMPORT, path, node,
                                      f"os.environ[{key!r}] at module level: importing {module.path.name} raises KeyError wherever {key} is not set",
                                      hint=f'Read it inside run()/grade(), or os.environ.get("{key}") with a default.'))

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 if sys.version_info < (3, 10):
     raise RuntimeError("needs Python 3.10")
 TOKEN = os.environ.get("JUDGE_API_KEY")
+HOME = os.environ["HOME"]
 REGION = os.environ["REGION"] if "REGION" in os.environ else "us"
 try:
     EXTRA = UNDEFINED_ON_PURPOSE
@@ -38,6 +39,7 @@ SIZES = [n * 2 for n in range(3)]
 class Holder:
     limit = 3
     doubled = limit * 2
+    label = __qualname__
 
     def method(self, items: "Sequence[int]") -> int:
         return later_bound(items)
