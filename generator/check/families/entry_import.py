@@ -164,13 +164,15 @@ def _unbound(module: Module, path: str) -> list[Diagnostic]:
 def _exits(resolver: Resolver, module: Module, path: str) -> list[Diagnostic]:
     for stmt in _unconditional(module):
         if isinstance(stmt, ast.Raise):
-            return [_at(EXIT_AT_IMPORT, path, stmt, f"`raise` at module level: importing {module.path.name} always fails")]
+            return [_at(EXIT_AT_IMPORT, path, stmt, f"`raise` at module level: importing {module.path.name} always fails",
+                        hint="Remove it, or move it into the function that needs it." + _PREFLIGHT)]
         if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
             callee = resolver.resolve(module, stmt.value.func)
             name = stmt.value.func.id if isinstance(stmt.value.func, ast.Name) else None
             if (isinstance(callee, Ext) and callee.dotted in _EXITS) or (name in ("exit", "quit") and name not in module.bindings):
                 shown = callee.dotted if isinstance(callee, Ext) and callee.dotted in _EXITS else name
-                return [_at(EXIT_AT_IMPORT, path, stmt, f"{shown}() at module level: importing {module.path.name} always exits")]
+                return [_at(EXIT_AT_IMPORT, path, stmt, f"{shown}() at module level: importing {module.path.name} always exits",
+                            hint="Remove it, or move it into the function that decides to stop." + _PREFLIGHT)]
     return []
 
 
@@ -204,7 +206,7 @@ def _required_env(resolver: Resolver, module: Module, path: str) -> list[Diagnos
                 if isinstance(base, Ext) and base.dotted == "os.environ" and key and not key.startswith(_RUNNER_SETS) and key not in _ALWAYS_SET:
                     found.append(_at(REQUIRED_ENV_AT_IMPORT, path, node,
                                      f"os.environ[{key!r}] at module level: importing {module.path.name} raises KeyError wherever {key} is not set",
-                                     hint=f'Read it inside run()/grade(), or os.environ.get("{key}") with a default.'))
+                                     hint=f'Read it inside run()/grade(), or os.environ.get("{key}") with a default.' + _PREFLIGHT))
     return found
 
 
