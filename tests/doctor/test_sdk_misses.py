@@ -20,26 +20,26 @@ MAIN = "rollouts/multiply/main.py"
 WF = "rollouts/multiply/multiply_rollout/workflow.py"
 PORT = 'port=int(os.environ.get("_OSMOSIS_ROLLOUT_PORT", "8000"))'
 BACKEND = "backend = LocalBackend("
-NEW = {"CFG028", "ENT032", "ENT033", "ENT034", "ENT035"}
+NEW = {"CFG031", "ENT037", "ENT038", "ENT039", "ENT040"}
 TOUCHED = NEW | {"DAT001", "ENT022", "ENT027", "ENT028", "ENT029"}
 PLATFORM_TEMPLATE = Path(__file__).resolve().parents[1] / "cases" / "workspace_template"
 
 # (id, file, old, new, the error doctor must report); old "MOVE" renames the file to new
 MUTATIONS = [
-    ("eval-config-tml", "configs/eval/multiply.toml", "MOVE", "configs/eval/multiply.tml", "CFG028"),
-    ("training-config-upper", "configs/training/multiply.toml", "MOVE", "configs/training/multiply.TOML", "CFG028"),
+    ("eval-config-tml", "configs/eval/multiply.toml", "MOVE", "configs/eval/multiply.tml", "CFG031"),
+    ("training-config-upper", "configs/training/multiply.toml", "MOVE", "configs/training/multiply.TOML", "CFG031"),
     ("data-ndjson", "data/multiply.jsonl", "MOVE", "data/multiply.ndjson", "DAT001"),
     ("data-txt", "data/multiply.jsonl", "MOVE", "data/multiply.txt", "DAT001"),
     ("data-tsv", "data/multiply.jsonl", "MOVE", "data/multiply.tsv", "DAT001"),
     ("data-pq", "data/multiply.jsonl", "MOVE", "data/multiply.pq", "DAT001"),
     ("data-no-extension", "data/multiply.jsonl", "MOVE", "data/multiply", "DAT001"),
-    ("unbound-backnd", MAIN, "create_rollout_server(backend=backend)", "create_rollout_server(backend=backnd)", "ENT032"),
-    ("grader-import-removed", MAIN, "import MultiplyGrader, grader_config", "import grader_config", "ENT032"),
-    ("import-osmosis", MAIN, "import os\n", "import os\n\nimport osmosis\n", "ENT033"),
-    ("import-misspelt", WF, "from strands import tool", "from strandz import tool", "ENT033"),
-    ("raise-at-import", MAIN, BACKEND, 'raise RuntimeError("not ready")\n' + BACKEND, "ENT034"),
-    ("exit-at-import", MAIN, "import os\n", "import os\nimport sys\n\nsys.exit(1)\n", "ENT034"),
-    ("required-env", MAIN, BACKEND, 'KEY = os.environ["MULTIPLY_API_KEY"]\n' + BACKEND, "ENT035"),
+    ("unbound-backnd", MAIN, "create_rollout_server(backend=backend)", "create_rollout_server(backend=backnd)", "ENT037"),
+    ("grader-import-removed", MAIN, "import MultiplyGrader, grader_config", "import grader_config", "ENT037"),
+    ("import-osmosis", MAIN, "import os\n", "import os\n\nimport osmosis\n", "ENT038"),
+    ("import-misspelt", WF, "from strands import tool", "from strandz import tool", "ENT038"),
+    ("raise-at-import", MAIN, BACKEND, 'raise RuntimeError("not ready")\n' + BACKEND, "ENT039"),
+    ("exit-at-import", MAIN, "import os\n", "import os\nimport sys\n\nsys.exit(1)\n", "ENT039"),
+    ("required-env", MAIN, BACKEND, 'KEY = os.environ["MULTIPLY_API_KEY"]\n' + BACKEND, "ENT040"),
     ("grader-path-unknown", MAIN, "grader=MultiplyGrader,", 'grader="multiply_rollout.grader:MultiplyGraderX",', "ENT027"),
     ("grader-path-no-colon", MAIN, "grader=MultiplyGrader,", 'grader="multiply_rollout.grader.MultiplyGrader",', "ENT028"),
     ("workflow-config-dict", MAIN, "workflow_config=workflow_config,", 'workflow_config={"name": "multiply"},', "ENT028"),

@@ -261,12 +261,12 @@ def plan_schema_directives(ws: Workspace) -> list[tuple[str, bytes, str]]:
     return changed
 
 
-# -- CFG028: a config the SDK refuses for its name --------------------------------------------------
+# -- CFG031: a config the SDK refuses for its name --------------------------------------------------
 
 
 @workspace_check("configs")
 def check_config_suffixes(ws: Workspace) -> list[Diagnostic]:
-    """CFG028 for each file in configs/eval/ or configs/training/ meant as a config but not named *.toml."""
+    """CFG031 for each file in configs/eval/ or configs/training/ meant as a config but not named *.toml."""
     return [CONFIG_NOT_TOML.at(ws.rel(path), f"{path.name} is not named *.toml: `eval run` and submit refuse it, and doctor checked nothing in it",
                                hint=f"Rename it to configs/{kind}/{stem}.toml.") for kind, path, stem in misnamed_configs(ws)]
 

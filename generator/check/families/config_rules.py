@@ -262,7 +262,7 @@ CONFIG_OUTSIDE = _rule(
 
 
 CONFIG_NOT_TOML = _rule(
-    "CFG028", "config-suffix-not-toml", "error",
+    "CFG031", "config-suffix-not-toml", "error",
     summary="A file under configs/eval/ or configs/training/ is meant as a config (a `.toml` near miss such as `.tml` or `.TOML`, or TOML with an [experiment] table) but its name does not end in `.toml`.",
     why="`osmosis eval run`, `eval submit` and `train submit` accept a config only if its name ends in exactly `.toml` (osmosis-ai 0.3.8 platform/cli/workspace_directory_contract.py `ensure_workspace_directory_config_path`), and doctor checks only those files: this one is refused and was never checked.",
     fix="Rename it to <name>.toml (lower case).",

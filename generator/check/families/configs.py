@@ -434,7 +434,7 @@ def check_configs(ws: Workspace) -> list[Diagnostic]:
                 experiment = (data or {}).get("experiment")
                 if isinstance(experiment, dict) and isinstance(experiment.get("rollout"), str):
                     eval_rollouts.add(experiment["rollout"])
-    # an eval config the SDK refuses for its name is CFG028's one finding, not a missing config too
+    # an eval config the SDK refuses for its name is CFG031's one finding, not a missing config too
     eval_rollouts |= {stem for kind, _, stem in misnamed_configs(ws) if kind == "eval"}
     for folder in ws.rollout_dirs:
         if folder.name not in eval_rollouts:

@@ -1,7 +1,7 @@
 """What fails the moment the entrypoint is imported, as a reader of the code can see it (part of the
-entrypoints family): a name bound nowhere (ENT032), a module nothing in the rollout's environment
-provides (ENT033), an unconditional `raise` / `sys.exit()` (ENT034), a required environment
-variable read at module level (ENT035).
+entrypoints family): a name bound nowhere (ENT037), a module nothing in the rollout's environment
+provides (ENT038), an unconditional `raise` / `sys.exit()` (ENT039), a required environment
+variable read at module level (ENT040).
 
 Only code that runs at import is judged: module-level statements, class bodies, decorators and
 defaults, never a function's body. Every doubt is resolved towards silence: a module with a star
@@ -48,7 +48,7 @@ def _at(rule, path: str, node: ast.AST, message: str, hint: str | None = None) -
 
 def import_findings(resolver: Resolver, module: Module, show: Display, folder: Path,
                     provided: frozenset[str] | None) -> list[Diagnostic]:
-    """ENT032-ENT035 for one module the entrypoint imports (or the entrypoint itself)."""
+    """ENT037-ENT040 for one module the entrypoint imports (or the entrypoint itself)."""
     if module.tree is None:
         return []
     path = show(module.path)
@@ -105,7 +105,7 @@ def _unconditional(module: Module) -> Iterator[ast.stmt]:
         yield stmt
 
 
-# -- ENT032: a name bound nowhere ------------------------------------------------------------------
+# -- ENT037: a name bound nowhere ------------------------------------------------------------------
 
 
 def _bound(tree: ast.Module) -> set[str]:
@@ -158,7 +158,7 @@ def _unbound(module: Module, path: str) -> list[Diagnostic]:
     return found
 
 
-# -- ENT034: raise / sys.exit() at module level ----------------------------------------------------
+# -- ENT039: raise / sys.exit() at module level ----------------------------------------------------
 
 
 def _exits(resolver: Resolver, module: Module, path: str) -> list[Diagnostic]:
@@ -176,7 +176,7 @@ def _exits(resolver: Resolver, module: Module, path: str) -> list[Diagnostic]:
     return []
 
 
-# -- ENT035: os.environ["X"] at module level -------------------------------------------------------
+# -- ENT040: os.environ["X"] at module level -------------------------------------------------------
 
 
 def _key(module: Module, node: ast.AST) -> str | None:
@@ -210,7 +210,7 @@ def _required_env(resolver: Resolver, module: Module, path: str) -> list[Diagnos
     return found
 
 
-# -- ENT033: an import nothing in the environment provides -----------------------------------------
+# -- ENT038: an import nothing in the environment provides -----------------------------------------
 
 # Distributions whose import names differ from their names beyond case, dashes and python-/-py affixes.
 _IMPORT_NAMES = {

@@ -203,7 +203,7 @@ def _rollout_findings(resolver: Resolver, folder: Path, entries: list[Path], tar
 
 
 def _import_time_findings(resolver: Resolver, folder: Path, entry_modules: list[Module], show: Display) -> list[Diagnostic]:
-    """ENT032-ENT035 on the entrypoints and every rollout module they import (what submit's import runs)."""
+    """ENT037-ENT040 on the entrypoints and every rollout module they import (what submit's import runs)."""
     modules = {id(m): m for e in entry_modules for m in [e, *imported_modules(resolver, e)]}
     provided = entry_import.provided_modules(folder) if modules else None
     return [d for m in modules.values() for d in entry_import.import_findings(resolver, m, show, folder, provided)]

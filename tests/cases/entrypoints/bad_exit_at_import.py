@@ -1,4 +1,4 @@
-# expect: ENT034 18:1
+# expect: ENT039 18:1
 import os
 
 from osmosis_ai.rollout import AgentWorkflow, Grader, LocalBackend

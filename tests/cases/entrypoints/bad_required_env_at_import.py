@@ -1,4 +1,4 @@
-# expect: ENT035 18:13
+# expect: ENT040 18:13
 import os
 
 from osmosis_ai.rollout import AgentWorkflow, Grader, LocalBackend

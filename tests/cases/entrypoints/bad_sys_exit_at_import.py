@@ -1,4 +1,4 @@
-# expect: ENT034 20:1
+# expect: ENT039 20:1
 import os
 
 from osmosis_ai.rollout import AgentWorkflow, Grader, LocalBackend

@@ -1,4 +1,4 @@
-# expect: ENT032 19:37
+# expect: ENT037 19:37
 import os
 
 from osmosis_ai.rollout import AgentWorkflow, Grader, LocalBackend

@@ -1,5 +1,5 @@
-# expect: ENT033 4:1
-# expect: ENT033 9:1 pkg/grading.py
+# expect: ENT038 4:1
+# expect: ENT038 9:1 pkg/grading.py
 # expect: ENT027 21:43
 import osmosis  # noqa: F401  (the SDK's module is osmosis_ai)
 import os
