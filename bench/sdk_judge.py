@@ -34,7 +34,9 @@ def _short(exc: BaseException) -> str:
 
 def judge_config(ws: Path, kind: str, rel: str | None = None) -> dict:
     from osmosis_ai.platform.cli.shared_config import validate_workspace_rollout_paths
-    from osmosis_ai.platform.cli.workspace_directory_contract import ensure_workspace_directory_config_path
+    from osmosis_ai.platform.cli.workspace_directory_contract import (
+        ensure_workspace_directory_config_path,
+    )
 
     path = ws / (rel or f"configs/{kind}/{ROLLOUT}.toml")
     try:

@@ -20,7 +20,12 @@ import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from generator.check.families.sdk_rules import EXIT_AT_IMPORT, IMPORT_NOT_PROVIDED, REQUIRED_ENV_AT_IMPORT, UNBOUND_NAME
+from generator.check.families.sdk_rules import (
+    EXIT_AT_IMPORT,
+    IMPORT_NOT_PROVIDED,
+    REQUIRED_ENV_AT_IMPORT,
+    UNBOUND_NAME,
+)
 from generator.core.diagnostics import Diagnostic
 from generator.formats.pyast import Ext, Module, Resolver
 from generator.formats.pyclasses import guarded_imports, local_module
@@ -122,9 +127,7 @@ def _bound(tree: ast.Module) -> set[str]:
             names.add(node.arg)
         elif isinstance(node, ast.Global | ast.Nonlocal):
             names.update(node.names)
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            names.add(node.name)
-        elif isinstance(node, ast.MatchAs | ast.MatchStar) and node.name:
+        elif isinstance(node, ast.ExceptHandler | ast.MatchAs | ast.MatchStar) and node.name:
             names.add(node.name)
         elif isinstance(node, ast.MatchMapping) and node.rest:
             names.add(node.rest)
@@ -281,7 +284,7 @@ def provided_modules(folder: Path) -> frozenset[str] | None:
 
 
 def _declared(folder: Path) -> list[str]:
-    from generator.core.bounded import Unreadable, read_capped, toml_loads
+    from generator.core.bounded import read_capped, toml_loads
     from generator.core.pep440 import requirement_name
 
     try:

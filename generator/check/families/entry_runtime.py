@@ -187,7 +187,7 @@ def _import_paths(resolver: Resolver, module: Module, path: str, call: ast.Call)
         ref = value.value
         if ":" not in ref:
             found.append(_at(CALL_ARGUMENTS, path, kw.value, f"{kw.arg}={ref!r} is not a 'module:attr' import path: LocalBackend raises ValueError when built",
-                             hint=f"Pass the object itself, or write the path as 'package.module:Name'."))
+                             hint="Pass the object itself, or write the path as 'package.module:Name'."))
             continue
         dotted, _, attr = ref.rpartition(":")
         target = local_module(resolver, module, dotted)
