@@ -141,10 +141,34 @@ MUTATIONS: list[tuple[str, str, str, str, str | None, str]] = [
     ("ent-ok-no-grader-config", "entrypoint", "", MAIN, "    grader_config=grader_config,\n", ""),
     ("ent-ok-extra-import", "entrypoint", "", MAIN, "import os\n", "import os\nimport json  # noqa: F401\n"),
     ("ent-ok-server-kw", "entrypoint", "", MAIN, "create_rollout_server(backend=backend)", "create_rollout_server(backend=backend, configure_logging=False)"),
+    # -- issue 29 point 8: what doctor missed (old "MOVE" renames the file to new) ---------------------
+    ("eval-suffix-tml", "config", "eval", EVAL, "MOVE", "configs/eval/multiply.tml"),
+    ("train-suffix-tml", "config", "training", TRAIN, "MOVE", "configs/training/multiply.tml"),
+    ("train-suffix-upper", "config", "training", TRAIN, "MOVE", "configs/training/multiply.TOML"),
+    ("data-ndjson", "dataset", "", DATA, "MOVE", "data/multiply.ndjson"),
+    ("data-txt", "dataset", "", DATA, "MOVE", "data/multiply.txt"),
+    ("data-tsv", "dataset", "", DATA, "MOVE", "data/multiply.tsv"),
+    ("data-pq", "dataset", "", DATA, "MOVE", "data/multiply.pq"),
+    ("data-no-extension", "dataset", "", DATA, "MOVE", "data/multiply"),
+    ("ent-unbound-name", "entrypoint", "", MAIN, "create_rollout_server(backend=backend)", "create_rollout_server(backend=backnd)"),
+    ("ent-grader-import-removed", "entrypoint", "", MAIN, "import MultiplyGrader, grader_config", "import grader_config"),
+    ("ent-import-osmosis", "entrypoint", "", MAIN, "import os\n", "import os\n\nimport osmosis\n"),
+    ("ent-import-misspelt", "entrypoint", "", WF, "from strands import tool", "from strandz import tool"),
+    ("ent-raise-at-import", "entrypoint", "", MAIN, "backend = LocalBackend(", 'raise RuntimeError("not ready")\nbackend = LocalBackend('),
+    ("ent-exit-at-import", "entrypoint", "", MAIN, "import os\n", "import os\nimport sys\n\nsys.exit(1)\n"),
+    ("ent-env-at-import", "entrypoint", "", MAIN, "backend = LocalBackend(", 'KEY = os.environ["MULTIPLY_API_KEY"]\nbackend = LocalBackend('),
+    ("ent-grader-path-unknown", "entrypoint", "", MAIN, "    grader=MultiplyGrader,\n", '    grader="multiply_rollout.grader:MultiplyGraderX",\n'),
+    ("ent-grader-path-no-colon", "entrypoint", "", MAIN, "    grader=MultiplyGrader,\n", '    grader="multiply_rollout.grader.MultiplyGrader",\n'),
+    ("ent-workflow-config-dict", "entrypoint", "", MAIN, "    workflow_config=workflow_config,\n", '    workflow_config={"name": "multiply"},\n'),
+    ("ent-port-constant", "entrypoint", "", MAIN, PORT, 'port=int(os.environ.get(PORT_ENV, "8000"))'),
+    ("ent-backend-none", "entrypoint", "", MAIN, "create_rollout_server(backend=backend)", "create_rollout_server(backend=None)"),
+    ("ent-ok-grader-path", "entrypoint", "", MAIN, "    grader=MultiplyGrader,\n", '    grader="multiply_rollout.grader:MultiplyGrader",\n'),
+    ("ent-ok-env-get", "entrypoint", "", MAIN, "backend = LocalBackend(", 'KEY = os.environ.get("MULTIPLY_API_KEY")\nbackend = LocalBackend('),
     ("ent-sync-grade", "runtime", "", GR, "    async def grade(self", "    def grade(self"),
     ("ent-sync-run", "runtime", "", WF, "    async def run(self", "    def run(self"),
 ]
-_EXTRA_SETUP = {"ent-ok-port-variable": (MAIN, "app = create_rollout_server(", 'PORT_NUMBER = int(os.environ.get("_OSMOSIS_ROLLOUT_PORT", "8000"))\napp = create_rollout_server(')}
+_EXTRA_SETUP = {"ent-ok-port-variable": (MAIN, "app = create_rollout_server(", 'PORT_NUMBER = int(os.environ.get("_OSMOSIS_ROLLOUT_PORT", "8000"))\napp = create_rollout_server('),
+                "ent-port-constant": (MAIN, "backend = LocalBackend(", 'PORT_ENV = "ROLLOUT_LISTEN"\nbackend = LocalBackend(')}
 FAMILY_CODES = {
     "config": ("CFG", "SEC"), "backend": ("CFG", "SEC"), "dataset": ("DAT",),
     "entrypoint": ("ENT", "CFG026", "LAY111"), "runtime": ("ENT",),
@@ -155,6 +179,9 @@ def mutate(base: Path, target: Path, case: tuple) -> None:
     ident, _, _, rel, old, new = case
     shutil.copytree(base, target, symlinks=True)
     path = target / rel
+    if old == "MOVE":
+        path.rename(target / new)
+        return
     text = path.read_text(encoding="utf-8", errors="surrogateescape")
     if ident in _EXTRA_SETUP:
         _, o, n = _EXTRA_SETUP[ident]
@@ -187,6 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sdk-python", required=True)
     parser.add_argument("--before", type=Path, help="another osmosis-workspace source tree for the 'before' column")
     parser.add_argument("--only", choices=("config", "dataset", "entrypoint", "backend", "runtime"))
+    parser.add_argument("--ids", help="only these mutations (comma-separated ids)")
     parser.add_argument("-o", "--output", type=Path)
     args = parser.parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="sdk-agreement-"))
@@ -196,14 +224,15 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for case in MUTATIONS:
         ident, family, kind = case[:3]
-        if args.only and family != args.only:
+        if (args.only and family != args.only) or (args.ids and ident not in args.ids.split(",")):
             continue
         ws = work / ident
         mutate(base, ws, case)
         if family in ("backend", "runtime"):
             sdk = {"ok": None, "why": "not judged locally"}
         else:
-            judged = subprocess.run([args.sdk_python, str(HERE / "sdk_judge.py"), str(ws), family, kind],
+            moved = case[5] if case[4] == "MOVE" else case[3]  # the file the SDK is handed
+            judged = subprocess.run([args.sdk_python, str(HERE / "sdk_judge.py"), str(ws), family, kind, moved],
                                     capture_output=True, text=True, timeout=400)
             sdk = json.loads(judged.stdout.strip().splitlines()[-1]) if judged.returncode == 0 else {"ok": None, "why": judged.stderr[-300:]}
         row = {"id": ident, "family": family, "sdk_ok": sdk["ok"], "sdk_why": sdk.get("why", ""),

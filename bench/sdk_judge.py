@@ -1,7 +1,7 @@
 """The SDK's own verdict on one mutated workspace; run inside a Python 3.12 environment holding the
 real osmosis-ai (never by osmosis-workspace itself, which does not import the SDK).
 
-    python sdk_judge.py WORKSPACE FAMILY KIND      # prints one JSON line
+    python sdk_judge.py WORKSPACE FAMILY KIND [FILE]   # prints one JSON line (FILE: the config or dataset, workspace-relative)
 
 FAMILY is what the mutation touched:
 - ``config`` (KIND eval|training): the submit loader (load_*_submit_config), the rollout-path
@@ -32,11 +32,16 @@ def _short(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}"
 
 
-def judge_config(ws: Path, kind: str) -> dict:
+def judge_config(ws: Path, kind: str, rel: str | None = None) -> dict:
     from osmosis_ai.platform.cli.shared_config import validate_workspace_rollout_paths
+    from osmosis_ai.platform.cli.workspace_directory_contract import (
+        ensure_workspace_directory_config_path,
+    )
 
-    path = ws / "configs" / kind / f"{ROLLOUT}.toml"
+    path = ws / (rel or f"configs/{kind}/{ROLLOUT}.toml")
     try:
+        # where and how the config is named: submit and `eval run` both check it first
+        ensure_workspace_directory_config_path(path, ws, config_dir=f"configs/{kind}", command_label="Config")
         if kind == "eval":
             from osmosis_ai.platform.cli import eval_run
             from osmosis_ai.platform.cli.eval_config import load_eval_submit_config
@@ -61,11 +66,11 @@ def judge_config(ws: Path, kind: str) -> dict:
     return {"ok": True}
 
 
-def judge_dataset(ws: Path) -> dict:
+def judge_dataset(ws: Path, rel: str | None = None) -> dict:
     from osmosis_ai.platform.cli.dataset import validate
 
     try:
-        validate(str(ws / "data" / f"{ROLLOUT}.jsonl"))
+        validate(str(ws / (rel or f"data/{ROLLOUT}.jsonl")))
     except BaseException as exc:  # noqa: BLE001
         return {"ok": False, "why": _short(exc)}
     return {"ok": True}
@@ -121,7 +126,8 @@ def judge_entrypoint(ws: Path, timeout: float = 120.0) -> dict:
 
 def main(argv: list[str]) -> int:
     ws, family, kind = Path(argv[0]).resolve(), argv[1], argv[2] if len(argv) > 2 else ""
-    verdict = {"config": lambda: judge_config(ws, kind), "dataset": lambda: judge_dataset(ws),
+    rel = argv[3] if len(argv) > 3 else None  # the file the mutation left (a renamed config or dataset)
+    verdict = {"config": lambda: judge_config(ws, kind, rel), "dataset": lambda: judge_dataset(ws, rel),
                "entrypoint": lambda: judge_entrypoint(ws)}[family]()
     print(json.dumps(verdict))
     return 0

@@ -200,6 +200,12 @@ CASES = [
     ("ENT030", sub(MAIN, 'if __name__ == "__main__":', "if False:"), "ENT030", MAIN, None),
     ("ENT031", sub(MAIN, "from multiply_rollout.grader", "from .multiply_rollout.grader"), "ENT031", MAIN, 14),
     ("CFG026", sub(EVAL, 'entrypoint = "main.py"', 'entrypoint = "README.md"'), "CFG026", EVAL, 11),
+    # issue 29: more the real osmosis-ai 0.3.8 refuses (tests/doctor/test_sdk_misses.py has the rest)
+    ("CFG031", lambda r: (r / EVAL).rename(r / "configs/eval/multiply.tml"), "CFG031", "configs/eval/multiply.tml", None),
+    ("ENT037", sub(MAIN, "create_rollout_server(backend=backend)", "create_rollout_server(backend=backnd)"), "ENT037", MAIN, 23),
+    ("ENT038", sub(MAIN, "import os\n", "import os\n\nimport osmosis\n"), "ENT038", MAIN, 11),
+    ("ENT039", sub(MAIN, "backend = LocalBackend(", 'raise RuntimeError("not ready")\nbackend = LocalBackend('), "ENT039", MAIN, 17),
+    ("ENT040", sub(MAIN, "backend = LocalBackend(", 'KEY = os.environ["MULTIPLY_API_KEY"]\nbackend = LocalBackend('), "ENT040", MAIN, 17),
     # 25 rows / batch 8 = 4 steps per epoch x 2 epochs = 8 steps: a checkpoint every 9 is never saved
     ("CFG027", sub(TRAIN, "checkpoint_save_freq = 4", "checkpoint_save_freq = 9"), "CFG027", TRAIN, 29),
     ("GIT006", lambda r: git(r, "remote", "rename", "origin", "upstream"), "GIT006", None, None),

@@ -15,6 +15,7 @@ from typing import Any
 
 from generator.check.families.config_rules import (
     CONFIG_NAME_MISMATCH,
+    CONFIG_NOT_TOML,
     DATASET_NOT_FOUND,
     ENTRYPOINT_NOT_FOUND,
     ENTRYPOINT_NOT_PYTHON,
@@ -28,6 +29,7 @@ from generator.core.paths import is_dir, unusable_path
 from generator.core.tool_folders import in_tool_folder_of
 from generator.core.schemas import CONFIG_KINDS, schema_directive, schema_filename
 from generator.core.workspace import Workspace
+from generator.check.registry import workspace_check
 from generator.formats.toml_locate import TomlDoc
 
 
@@ -282,3 +284,52 @@ def plan_schema_directives(ws: Workspace) -> list[tuple[str, bytes, str]]:
                 new = line + newline + text
             changed.append((ws.rel(path), new.encode("utf-8"), f"{ws.rel(path)}: first line set to `{line}`"))
     return changed
+
+
+# -- CFG031: a config the SDK refuses for its name --------------------------------------------------
+
+
+@workspace_check("configs")
+def check_config_suffixes(ws: Workspace) -> list[Diagnostic]:
+    """CFG031 for each file in configs/eval/ or configs/training/ meant as a config but not named *.toml."""
+    return [CONFIG_NOT_TOML.at(ws.rel(path), f"{path.name} is not named *.toml: `eval run` and submit refuse it, and doctor checked nothing in it",
+                               hint=f"Rename it to configs/{kind}/{stem}.toml.") for kind, path, stem in misnamed_configs(ws)]
+
+
+def misnamed_configs(ws: Workspace) -> list[tuple[str, Path, str]]:
+    """(kind, path, stem) of the files in configs/eval/ and configs/training/ meant as configs whose
+    names do not end in `.toml`: a near miss of the suffix, or TOML text with an [experiment] table
+    (notes and READMEs are neither). Benchmark configs are not path-checked by the SDK."""
+    return ws.memo("misnamed_configs", lambda: _misnamed_configs(ws))
+
+
+def _misnamed_configs(ws: Workspace) -> list[tuple[str, Path, str]]:
+    from generator.formats.datasets.extensions import _one_edit
+
+    found = []
+    for kind in ("eval", "training"):
+        base = ws.root / "configs" / kind
+        if not is_dir(base) or base in ws.unreadable:
+            continue
+        try:
+            entries = sorted(base.iterdir())[:500]
+        except OSError:
+            continue
+        for path in entries:
+            suffix = path.suffix
+            if suffix == ".toml" or path.name.startswith(".") or not path.is_file():
+                continue
+            near = suffix.lower() == ".toml" or (len(suffix) > 2 and _one_edit(suffix.lower(), ".toml"))
+            if near or _experiment_toml(ws, path):
+                found.append((kind, path, path.name[: -len(suffix)] if suffix else path.name))
+    return found
+
+
+def _experiment_toml(ws: Workspace, path: Path) -> bool:
+    if path.suffix.lower() in (".md", ".py", ".json", ".yaml", ".yml") or ws.outside(path):
+        return False
+    text = ws.read_text(path)
+    if not text or "[experiment]" not in text:
+        return False
+    data = TomlDoc.parse(text).data
+    return isinstance(data, dict) and isinstance(data.get("experiment"), dict)

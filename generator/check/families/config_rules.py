@@ -291,6 +291,16 @@ CONFIG_OUTSIDE = _rule(
 )
 
 
+CONFIG_NOT_TOML = _rule(
+    "CFG031", "config-suffix-not-toml", "error",
+    summary="A file under configs/eval/ or configs/training/ is meant as a config (a `.toml` near miss such as `.tml` or `.TOML`, or TOML with an [experiment] table) but its name does not end in `.toml`.",
+    why="`osmosis eval run`, `eval submit` and `train submit` accept a config only if its name ends in exactly `.toml` (osmosis-ai 0.3.8 platform/cli/workspace_directory_contract.py `ensure_workspace_directory_config_path`), and doctor checks only those files: this one is refused and was never checked.",
+    fix="Rename it to <name>.toml (lower case).",
+    example="configs/eval/multiply.tml",
+    source="osmosis_ai/platform/cli/workspace_directory_contract.py",
+)
+
+
 HARNESS_SECRET = _rule(
     "CFG025", "benchmark-harness-secret", "error",
     summary="A benchmark agent's `harness_api_key_secret` does not fit its harness (cursor-cli needs CURSOR_API_KEY; other harnesses take none).",

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from generator.check.families.config_crossrefs import _cross_file, _plain, _show
+from generator.check.families.config_crossrefs import _cross_file, _plain, _show, misnamed_configs
 from generator.check.families.config_rules import (
     _KIND_TABLES, BRANCH_AND_COMMIT, CONFIG_OUTSIDE, DUPLICATE_SECRET, FAMILY, HARNESS_KEYS, HARNESS_SECRET,
     BENCHMARK_SECRET_IN_ENV, INVALID_COMMIT_SHA, INVALID_ENV_NAME, INVALID_ROLLOUT_NAME, INVALID_SECRET_NAME, INVALID_VALUE,
@@ -434,6 +434,8 @@ def check_configs(ws: Workspace) -> list[Diagnostic]:
                 experiment = (data or {}).get("experiment")
                 if isinstance(experiment, dict) and isinstance(experiment.get("rollout"), str):
                     eval_rollouts.add(experiment["rollout"])
+    # an eval config the SDK refuses for its name is CFG031's one finding, not a missing config too
+    eval_rollouts |= {stem for kind, _, stem in misnamed_configs(ws) if kind == "eval"}
     for folder in ws.rollout_dirs:
         if folder.name not in eval_rollouts:
             found.append(ROLLOUT_WITHOUT_EVAL.at(

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from generator.check.families.data_rules import KINDS as DATA_KINDS
 from generator.check.registry import workspace_check
-from generator.formats.datasets.extensions import suggested_name
+from generator.formats.datasets.extensions import ALIASES, suggested_name
 from generator.formats.datasets.findings import Findings
 from generator.core.diagnostics import Diagnostic
 from generator.check.registry import Rule, family_rules
@@ -33,7 +33,7 @@ _rule = family_rules(FAMILY)
 
 UNKNOWN_FORMAT = _rule(
     "DAT001", "dataset-unknown-format", "error",
-    summary="The dataset's extension is not one the platform reads (.jsonl, .csv, .parquet, in any letter case); a .json file included.",
+    summary="The dataset's extension is not one the platform reads (.jsonl, .csv, .parquet, in any letter case); a .json file included, and `data/<name>.<other>` or an extensionless `data/<name>` when a config names the platform dataset <name> and data/ holds no readable file of it (else such a name is only DAT020's warning).",
     why="The platform picks the parser by extension; any other file, a JSON array (.json) too, is rejected at upload.",
     fix="Convert the file to JSON lines (.jsonl: one object a line), CSV or parquet and name it so.",
     example="data/train.json   # convert: jq -c '.[]' data/train.json > data/train.jsonl",
@@ -392,6 +392,40 @@ def _misnamed(path: Path, display: str) -> list[Diagnostic]:
     return [MISNAMED.at(display, message, hint=hint)]
 
 
+# Not datasets whatever their stem: notes, code, pictures (a config naming "multiply" and a
+# data/multiply.md beside it is documentation).
+_NOT_DATA = frozenset({".md", ".rst", ".py", ".sh", ".ipynb", ".png", ".jpg", ".jpeg", ".svg", ".pdf", ".html", ".toml", ".yaml", ".yml"})
+
+
+def _named_without_file(ws: Workspace, datasets: set[Path]) -> dict[str, str]:
+    """Platform dataset names the configs use for which data/ holds no file the SDK reads, each with
+    the first config naming it (the file the upload would start from, `data/<name>.<ext>`, is missing)."""
+    from generator.check.config_refs import workspace_configs
+
+    readable = {p.name.rpartition(".")[0] for p in datasets if p.suffix.lower() in PLATFORM_SUFFIXES}
+    named: dict[str, str] = {}
+    for config in workspace_configs(ws):
+        value = config.experiment_str("dataset")
+        if value and "/" not in value and "\\" not in value and not value.lower().endswith(PLATFORM_SUFFIXES) and value not in readable:
+            named.setdefault(value, ws.rel(config.path))
+    return named
+
+
+def _named_unreadable(path: Path, display: str, named: dict[str, str]) -> list[Diagnostic]:
+    """DAT001 (an error, not DAT020's warning) for data/<name>.<other> or data/<name> when a config
+    names the platform dataset <name> and no .jsonl/.csv/.parquet of it exists: the upload of this
+    file, the one the config's dataset comes from, is refused."""
+    stem, dot, ext = path.name.rpartition(".")
+    stem, suffix = (stem, "." + ext.lower()) if dot and stem else (path.name, "")
+    if stem not in named or suffix in _NOT_DATA or path.name.startswith("."):
+        return []
+    suggestion = stem + (ALIASES.get(suffix) or ".jsonl")
+    return [UNKNOWN_FORMAT.at(
+        display, f"{named[stem]} names dataset {stem!r}, and its file here is {'extensionless' if not suffix else suffix}, a format the SDK does not "
+        "read (.jsonl, .csv, .parquet): `osmosis dataset upload` and `eval run --dataset-file` refuse it",
+        hint=f"Convert or rename it to {suggestion} (the format its rows are in: .jsonl, .csv or .parquet).")]
+
+
 def outside_finding(display: str, why: str | None = None) -> Diagnostic:
     """DAT019 for a dataset that links out of the workspace (doctor and validate alike)."""
     return OUTSIDE_WORKSPACE.at(display, why or "links to a file outside the workspace; not checked")
@@ -428,6 +462,7 @@ def check_data_folder(ws: Workspace) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     datasets = set(ws.data_files)
     entries = ws.data_entries
+    named = _named_without_file(ws, datasets)
     for done, path in enumerate(entries):
         if len(found) >= RUN_FINDINGS_CAP:
             left = sum(1 for p in entries[done:] if p in datasets)
@@ -436,7 +471,7 @@ def check_data_folder(ws: Workspace) -> list[Diagnostic]:
             break
         display = path.relative_to(ws.root).as_posix() if path.is_relative_to(ws.root) else ws.rel(path)
         if path not in datasets:
-            found.extend(_misnamed(path, display))
+            found.extend(_named_unreadable(path, display, named) or _misnamed(path, display))
         elif ws.outside(path):
             found.append(outside_finding(display))
         else:

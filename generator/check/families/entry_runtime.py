@@ -133,10 +133,74 @@ def _sdk_calls(resolver: Resolver, module: Module, path: str, target: Target) ->
             if missing and not renamed:  # a renamed argument is ENT021's one finding
                 problems.append(f"missing {', '.join(m + '=' for m in missing)}")
         if problems:
+            problems[-1] += " (TypeError when it runs)"
+        problems += _value_problems(module, node, name)
+        found += _import_paths(resolver, module, path, node) if name == "LocalBackend" else []
+        if problems:
             accepted = ", ".join(sorted(sig.accepted_keywords)) or "none"
             found.append(_at(CALL_ARGUMENTS, path, node,
-                             f"{name}(...) under osmosis-ai {exports.label}: {'; '.join(problems)} (TypeError when it runs)",
+                             f"{name}(...) under osmosis-ai {exports.label}: {'; '.join(problems)}",
                              hint=f"{name} takes: {accepted}."))
+    return found
+
+
+def _module_value(module: Module, expr: ast.AST) -> ast.AST:
+    """``expr``, or the value a module-level name is last assigned (one step)."""
+    if isinstance(expr, ast.Name):
+        site = module.bindings.get(expr.id)
+        if isinstance(site, ast.Assign | ast.AnnAssign) and site.value is not None:
+            return site.value
+    return expr
+
+
+_NOT_AN_OBJECT = {ast.Dict: "a dict", ast.List: "a list", ast.Set: "a set", ast.Tuple: "a tuple", ast.DictComp: "a dict",
+                  ast.ListComp: "a list", ast.JoinedStr: "an f-string"}
+
+
+# Parameters None breaks although the call accepts it (osmosis-ai 0.3.8): the server's lifespan calls
+# backend.shutdown as it starts; LocalBackend stores workflow=None and fails on the first rollout.
+_NOT_NONE = {"create_rollout_server": ("backend",), "LocalBackend": ("workflow",)}
+
+
+def _value_problems(module: Module, call: ast.Call, name: str) -> list[str]:
+    """None where the SDK needs an object; a dict (or other literal) where LocalBackend takes a class,
+    a config object or a 'module:attr' path (it reads `.concurrency` off the config when built)."""
+    problems = []
+    for kw in call.keywords:
+        value = _module_value(module, kw.value) if kw.arg else None
+        if kw.arg in _NOT_NONE.get(name, ()) and isinstance(value, ast.Constant) and value.value is None:
+            problems.append(f"{kw.arg}=None, where it needs a real object (the server or rollout fails when it is first used)")
+        elif name == "LocalBackend" and kw.arg in _LOCAL_BACKEND_KEYWORDS:
+            kind = _NOT_AN_OBJECT.get(type(value)) or ("a number" if isinstance(value, ast.Constant) and isinstance(value.value, int | float) else None)
+            if kind:
+                problems.append(f"{kw.arg}= is given {kind}, not a class, config object or 'module:attr' path "
+                                "(AttributeError or TypeError when the backend is built or used)")
+    return problems
+
+
+def _import_paths(resolver: Resolver, module: Module, path: str, call: ast.Call) -> list[Diagnostic]:
+    """LocalBackend's 'module:attr' strings (resolved by import when the backend is built): a string
+    without ':' (ValueError) or naming what the rollout's own package does not define (ImportError)."""
+    found = []
+    for kw in call.keywords:
+        value = _module_value(module, kw.value) if kw.arg in _LOCAL_BACKEND_KEYWORDS else None
+        if not (isinstance(value, ast.Constant) and isinstance(value.value, str)):
+            continue
+        ref = value.value
+        if ":" not in ref:
+            found.append(_at(CALL_ARGUMENTS, path, kw.value, f"{kw.arg}={ref!r} is not a 'module:attr' import path: LocalBackend raises ValueError when built",
+                             hint="Pass the object itself, or write the path as 'package.module:Name'."))
+            continue
+        dotted, _, attr = ref.rpartition(":")
+        target = local_module(resolver, module, dotted)
+        if target is None:
+            if _local_package(resolver, module, dotted) is not None:
+                found.append(_at(LOCAL_NAME_MISSING, path, kw.value, f"{kw.arg}={ref!r}: no module {dotted} in the rollout (ImportError when the backend is built)",
+                                 hint=_module_hint(resolver, module, dotted)))
+        elif target.tree is not None and not answers_any_name(target) and attr not in target.bindings:
+            close = difflib.get_close_matches(attr, [n for n in target.bindings if not n.startswith("_")], n=1, cutoff=0.6)
+            found.append(_at(LOCAL_NAME_MISSING, path, kw.value, f"{kw.arg}={ref!r}: {target.path.name} does not define {attr} (ImportError when the backend is built)",
+                             hint=f"Did you mean {dotted}:{close[0]}?" if close else None))
     return found
 
 
@@ -225,6 +289,11 @@ def _port_problem(module: Module, call: ast.Call, variable: str) -> str | None:
     port = next((kw.value for kw in call.keywords if kw.arg == "port"), None)
     if port is None:
         return "uvicorn.run(...) has no port=, so it listens on uvicorn's default 8000"
+    read = _env_keys(module, port)
+    if read:  # the port is read from the environment under a name a reader can see (a module constant too)
+        if variable in read or any(k in WRONG_PORT_VARIABLES for k in read):
+            return None  # right, or ENT022's finding at the line reading it
+        return f"the server's port is read from {read[0]}"
     strings = _strings(module, port)
     if variable in strings:
         return None
@@ -236,6 +305,30 @@ def _port_problem(module: Module, call: ast.Call, variable: str) -> str | None:
     if others:
         return f"the server's port is read from {others[0]}"
     return None  # computed some other way: not knowable statically
+
+
+def _env_keys(module: Module, expr: ast.AST) -> list[str]:
+    """The variable names ``expr`` reads with os.environ.get / os.getenv / os.environ[...], each a
+    string or a module-level constant holding one."""
+    keys = []
+    for node in ast.walk(expr):
+        arg = None
+        if isinstance(node, ast.Call) and node.args and isinstance(node.func, ast.Attribute | ast.Name):
+            func = node.func
+            shape = (func.attr, getattr(func.value, "attr", getattr(func.value, "id", ""))) if isinstance(func, ast.Attribute) else (func.id, "")
+            if shape in (("get", "environ"), ("getenv", "os"), ("getenv", "")):
+                arg = node.args[0]
+        elif isinstance(node, ast.Subscript) and getattr(node.value, "attr", getattr(node.value, "id", "")) == "environ":
+            arg = node.slice
+        key = _constant(module, arg) if arg is not None else None
+        if key:
+            keys.append(key)
+    return keys
+
+
+def _constant(module: Module, node: ast.AST) -> str | None:
+    value = _module_value(module, node)
+    return value.value if isinstance(value, ast.Constant) and isinstance(value.value, str) else None
 
 
 def _strings(module: Module, expr: ast.AST) -> set[str]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from generator.check.config_refs import workspace_configs
-from generator.check.families import entry_runtime, sdk_compat, sdk_requirements, sdk_structure
+from generator.check.families import entry_import, entry_runtime, sdk_compat, sdk_requirements, sdk_structure
 from generator.check.families.entrypoint_rules import (
     FAMILY, HARD_CODED_CLIENT, INVALID_ROLLOUT_PYPROJECT, LOOP_SYNC_RUN, LOOP_WITHOUT_INSTANCE, LOOP_WITHOUT_NAME,
     LOOP_WITHOUT_TOOLS, MISSING_ENTRYPOINT, MISSING_ROLLOUT_PYPROJECT, MISSING_SDK_DEPENDENCY, MULTIPLE_GRADERS,
@@ -192,6 +192,7 @@ def _rollout_findings(resolver: Resolver, folder: Path, entries: list[Path], tar
     for path in [*paths, *(m.path for m in extra if all(real_path(m.path) != real_path(p) for p in paths))]:
         found += sdk_compat.api_findings(resolver, resolver.module(path), show, target)
         found += entry_runtime.module_findings(resolver, resolver.module(path), show, target)
+    found += _import_time_findings(resolver, folder, entry_modules, show)
     # An entrypoint whose import fails (ENT019, ENT027) has no classes to count: the import is the one finding.
     failing = {d.path for d in found if d.code in ("ENT019", "ENT027")}
     found = [d for d in found if not (d.code == NO_WORKFLOW.code and d.path in failing)]
@@ -201,6 +202,13 @@ def _rollout_findings(resolver: Resolver, folder: Path, entries: list[Path], tar
             f"rollout {folder.name!r} has no {DEFAULT_ENTRYPOINT} and no config names another entrypoint",
         ))
     return found
+
+
+def _import_time_findings(resolver: Resolver, folder: Path, entry_modules: list[Module], show: Display) -> list[Diagnostic]:
+    """ENT037-ENT040 on the entrypoints and every rollout module they import (what submit's import runs)."""
+    modules = {id(m): m for e in entry_modules for m in [e, *imported_modules(resolver, e)]}
+    provided = entry_import.provided_modules(folder) if modules else None
+    return [d for m in modules.values() for d in entry_import.import_findings(resolver, m, show, folder, provided)]
 
 
 def _rel(ws: Workspace, path: Path) -> str:

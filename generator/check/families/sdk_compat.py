@@ -283,6 +283,10 @@ class _Ctx:
 
     def _port(self, arg: ast.AST) -> None:
         wanted = self.gen.port_variable
+        if isinstance(arg, ast.Name):  # a module-level constant holding the name: PORT_ENV = "ROLLOUT_PORT"
+            site = self.module.bindings.get(arg.id)
+            value = getattr(site, "value", None) if isinstance(site, ast.Assign | ast.AnnAssign) else None
+            arg = value if isinstance(value, ast.Constant) else arg
         if wanted and isinstance(arg, ast.Constant) and arg.value in WRONG_PORT_VARIABLES:
             self._add(WRONG_PORT, arg, f"the server's port is read from {arg.value}, but {self.under} the rollout is started with {wanted} set",
                       hint=f'Read {wanted}: port=int(os.environ.get("{wanted}", "8000")).')

@@ -1,4 +1,4 @@
-"""The SDK-generation rules of the entrypoints family (ENT016-ENT031, ENT035-ENT036)."""
+"""The SDK-generation and import-time rules of the entrypoints family (ENT016-ENT031, ENT035-ENT040)."""
 
 from __future__ import annotations
 
@@ -179,4 +179,48 @@ RELATIVE_IMPORT = _rule(
     fix="Import absolutely from the rollout's package: `from my_rollout.workflow import MyWorkflow`.",
     example="from .multiply_rollout.workflow import MultiplyWorkflow",
     source="osmosis_ai/eval/local/_server_bootstrap.py",
+)
+
+
+# -- what fails when the entrypoint is imported (check/families/entry_import.py) ------------------
+
+_IMPORT_RUN = ("submit imports the entrypoint (osmosis-ai 0.3.8 platform/cli/rollout_entrypoint.py) and `eval run` runs it "
+               "as a script (eval/local/_server_bootstrap.py): ")
+UNBOUND_NAME = _rule(
+    "ENT037", "unbound-name-at-import", "error",
+    summary="Code that runs at import (module level, a class body, a decorator or default) uses a name the module never binds (not assigned, defined, imported, nor a builtin).",
+    why=_IMPORT_RUN + "a name bound nowhere raises NameError there, so submit refuses the rollout and every `eval run` fails before /health. Typical causes: a typo (`backnd`), an import removed while its name is still used.",
+    fix="Fix the spelling (the hint suggests the closest bound name), or import or define the name.",
+    example="app = create_rollout_server(backend=backnd)",
+    source="osmosis_ai/platform/cli/rollout_entrypoint.py; osmosis_ai/eval/local/_server_bootstrap.py",
+)
+
+
+IMPORT_NOT_PROVIDED = _rule(
+    "ENT038", "import-not-in-environment", "error",
+    summary="A module the entrypoint imports (directly or through the rollout's own modules) is neither the standard library, the rollout's own code, nor installed by any package the rollout declares or locks (uv.lock).",
+    why=_IMPORT_RUN + "the rollout runs in the environment its pyproject and uv.lock install, so an import nothing there provides raises ModuleNotFoundError: a misspelt package, `import osmosis` for `osmosis_ai`, a dependency never added. Checked only when the rollout has a uv.lock; an import inside `try: ... except ImportError` is left alone.",
+    fix="Fix the module's name (the hint suggests the closest installed one), or add its package: `uv add PACKAGE` in the rollout folder.",
+    example="import osmosis   # the SDK's module is osmosis_ai",
+    source="osmosis_ai/platform/cli/rollout_entrypoint.py; osmosis_ai/platform/cli/workspace_directory_contract.py",
+)
+
+
+EXIT_AT_IMPORT = _rule(
+    "ENT039", "exit-at-import", "error",
+    summary="A `raise` or `sys.exit()` (also `exit()`, `quit()`, `os._exit()`) runs unconditionally at module level.",
+    why=_IMPORT_RUN + "an exception or SystemExit raised at import ends both: submit reports the import failure and `eval run`'s server exits before /health answers.",
+    fix="Remove the statement, or move it into the function that needs it (or under a condition that really holds only when the rollout cannot work).",
+    example='raise NotImplementedError("TODO")   # at module level',
+    source="osmosis_ai/platform/cli/rollout_entrypoint.py; osmosis_ai/eval/local/_server_bootstrap.py",
+)
+
+
+REQUIRED_ENV_AT_IMPORT = _rule(
+    "ENT040", "required-env-at-import", "error",
+    summary="Module-level code reads an environment variable with `os.environ[\"NAME\"]`, which raises KeyError when it is not set.",
+    why=_IMPORT_RUN + "wherever the variable is not set (submit imports the entrypoint in your own shell, where a secret the platform injects is usually absent) the KeyError fails the import. Read it where it is used (inside run or grade), or with os.environ.get and a default.",
+    fix='Read it at run time, or use os.environ.get("NAME") and handle None (declare secrets in the config\'s [secrets] required).',
+    example='API_KEY = os.environ["JUDGE_API_KEY"]   # at module level',
+    source="osmosis_ai/platform/cli/rollout_entrypoint.py",
 )
