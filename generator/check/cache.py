@@ -176,7 +176,11 @@ def _git_inputs(tree: _Tree, git_root: Path) -> None:
         if key in ("core.excludesfile", "core.attributesfile"):
             named[key] = value  # the last one wins, as in git
     for value in named.values():
-        tree.add(os.path.join(str(git_root), os.path.expanduser(value)))
+        path = os.path.join(str(git_root), os.path.expanduser(value))
+        if os.path.isdir(path):  # git reads no folder there; a repository's own config may name `/`
+            tree.lines.append(f"{path}\0folder")
+        else:
+            tree.add(path)
 
 
 def _package_identity() -> str:

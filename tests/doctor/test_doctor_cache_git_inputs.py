@@ -67,3 +67,16 @@ def test_a_git_folder_reached_through_a_link_is_in_the_key(make_workspace, run, 
     after = answer(run, ws)
     assert after == answer(run, ws, "--no-cache")
     assert any(code == "GIT001" for code, _, _ in after), after
+
+
+def test_an_ignore_file_named_as_a_folder_is_not_walked(make_workspace, run, home):
+    """A repository's own config may name `/` as its excludesFile: the key does not walk the disk."""
+    import subprocess
+    import time
+
+    ws = make_workspace()
+    subprocess.run(["git", "config", "core.excludesFile", "/"], cwd=ws, check=True)
+    answer(run, ws)
+    started = time.monotonic()
+    assert answer(run, ws) == answer(run, ws, "--no-cache")
+    assert time.monotonic() - started < 10
