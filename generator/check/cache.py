@@ -8,7 +8,8 @@ What "unchanged" means: the checks are whole-workspace functions that list folde
 at permissions and ask git, so their one honest input set is the whole tree. The key hashes every
 entry under the root (path, type, mode, size, content hash, link target; a tool's folder, as
 core/tool_folders.py recognises it and every check leaves it unread, as one line), the git folder (all but its objects and logs, which change only with the refs and index
-it does hash), git's user config files, the journal key, the variables doctor reads (GIT_*, PRE_COMMIT, OSMOSIS_*),
+it does hash; through a `.git` link too), git's user config files, every configuration value git reads (an
+`include` may name any file) and the ignore and attributes files it names, the journal key, the variables doctor reads (GIT_*, PRE_COMMIT, OSMOSIS_*),
 the user id, the Python version, this package's files and the families run. Any change re-runs
 the checks, but for the units a check hands to `Workspace.remember`; a content hash is reused from the previous run only for a file whose size, mtime, ctime
 and inode are unchanged and which was not modified within two seconds of being hashed.
@@ -154,6 +155,34 @@ class _Tree:
         return sha
 
 
+def _git_inputs(tree: _Tree, git_root: Path) -> None:
+    """What git reads for the checks besides the paths the key names: the git folder behind a `.git`
+    link, every configuration value (an `include` may name any file), and the ignore and attributes
+    files the configuration names (`core.excludesFile = ~/.gitignore_global`)."""
+    from generator.core import safe_git
+
+    git_dir = git_root / ".git"
+    if os.path.islink(git_dir):
+        tree.add(os.path.realpath(git_dir), skip=SKIP_IN_GIT)
+    try:
+        listed = safe_git.run_capped(git_root, "config", "--list", "--show-origin", "-z", limit=1 << 20)
+    except safe_git.GitError:
+        tree.lines.append("git config\0unreadable")
+        return
+    tree.lines.append(hashlib.sha256(listed).hexdigest())
+    named = {}
+    for item in listed.split(b"\0")[1::2]:  # origin, then key\nvalue
+        key, _, value = item.decode("utf-8", "surrogateescape").partition("\n")
+        if key in ("core.excludesfile", "core.attributesfile"):
+            named[key] = value  # the last one wins, as in git
+    for value in named.values():
+        path = os.path.join(str(git_root), os.path.expanduser(value))
+        if os.path.isdir(path):  # git reads no folder there; a repository's own config may name `/`
+            tree.lines.append(f"{path}\0folder")
+        else:
+            tree.add(path)
+
+
 def _package_identity() -> str:
     """This package's files (size and mtime): an edited checkout is a different tool."""
     import generator
@@ -203,6 +232,7 @@ class Cache:
             tree.add(root, left=frozenset({f"{root}/.git", *tool_folders(root)}))
             if git_root is not None:
                 tree.add(str(git_root / ".git"), skip=SKIP_IN_GIT)
+                _git_inputs(tree, git_root)
                 if git_root != ws.root:  # the ignore files between the repository's root and the workspace
                     for parent in ws.root.resolve().parents:
                         tree.add(str(parent / ".gitignore"))

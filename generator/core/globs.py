@@ -11,6 +11,9 @@ from __future__ import annotations
 from functools import lru_cache
 
 MAX_GLOB = 1024  # characters; a policy pattern is a path, and paths are shorter
+# characters of one file's patterns together: each path is matched against every pattern (and each
+# folder above it), so a thousand long ones took minutes; real policy files hold a few hundred bytes
+MAX_GLOB_TOTAL = 16 << 10
 
 # a character, `?`, `*`, `**`; `**/` is two: _OPT (reads nothing: on to the loop, or past it) and
 # _DIRS (reads anything, leaves after a `/`; not skippable, or `a/**/b` would match `a/xb`)
@@ -121,6 +124,7 @@ class IgnoreRules:
 
     def __init__(self, text: str):
         self.rules: list[tuple[str, bool, bool]] = []  # (glob, re-include, folders only)
+        self.chars = 0
         for raw in text.splitlines():
             line = raw.rstrip(" \t\r")
             if not line or line.startswith("#"):
@@ -140,6 +144,9 @@ class IgnoreRules:
             if len(line) > MAX_GLOB:
                 raise ValueError(f"a pattern of {len(line)} characters (at most {MAX_GLOB})")
             self.rules.append((line, negate, dir_only))
+            self.chars += len(line)
+            if self.chars > MAX_GLOB_TOTAL:
+                raise ValueError(f"patterns of more than {MAX_GLOB_TOTAL} characters together")
             if len(self.rules) > MAX_IGNORE_RULES:
                 raise ValueError(f"more than {MAX_IGNORE_RULES} patterns")
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.core.bounded import Unreadable, read_capped, toml_loads
+from generator.core.pep440 import normalise_name
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -40,6 +41,9 @@ _HEADER = r"(?!\[package\]\n)\[\[?[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\]\]?"
 _LINE = rf"(?:#[^\n]*|{_HEADER}|{_ONE_LINE}|{_KEY} = \[\n(?:{_ITEM})*\]|{_KEY} = \[\[\n(?:{_ITEM})*\]\])?\n"
 _FORM = re.compile(rf"(?:{_LINE})*")  # the lines uv writes; one C-speed match, under a millisecond for 600 KB
 _NAME_VERSION = re.compile(r'\n\[\[package\]\]\nname = "[^"\\\n]*"\nversion = "')  # a literal start: a fast search
+# uv writes names normalised and normalises any it reads (`LiteLLM` is litellm), so only a lock whose
+# names are all normal can be searched by the normal name
+_NORMAL_NAME = re.compile(r'\n\[\[package\]\]\nname = "[a-z0-9]+(?:-[a-z0-9]+)*"\n')
 
 
 def _canonical(text: str) -> bool:
@@ -52,7 +56,8 @@ def _canonical(text: str) -> bool:
     heads = text.count("\n" + _PACKAGE)
     named = text.count(f'\n{_PACKAGE}name = "')
     versions = 0 if first < 0 else text.count('\nversion = "', first)
-    return named == heads and versions == len(_NAME_VERSION.findall(text))
+    return (named == heads == len(_NORMAL_NAME.findall(text))
+            and versions == len(_NAME_VERSION.findall(text)))
 
 
 @dataclass(frozen=True)
@@ -77,7 +82,7 @@ class UvLock:
         return start + 1, len(self.text) if end < 0 else end + 1
 
     def _parsed(self, name: str) -> list[dict]:
-        return [p for p in self.packages or [] if p.get("name") == name]
+        return [p for p in self.packages or [] if isinstance(p.get("name"), str) and normalise_name(p["name"]) == name]
 
     def pin(self, name: str) -> Pin | None:
         """The first version the lock records for package ``name`` (normalised), with its line."""

@@ -112,7 +112,7 @@ def skipped(ls: OsmosisServer, params) -> None:
     ls.window_show_message(types.ShowMessageParams(
         types.MessageType.Warning,
         f"osmosis: a message of {size // (1024 * 1024)} MB from the editor was skipped (over the "
-        f"{wire.MAX_MESSAGE // (1024 * 1024)} MB limit); a document that large is not checked"))
+        f"{wire.MAX_MESSAGE // (1024 * 1024)} MB or {wire.MAX_VALUES:,} JSON values a message may have); a document that large is not checked"))
 
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)

@@ -22,6 +22,19 @@ KILL = getattr(signal, "SIGKILL", signal.SIGTERM)  # Windows has no SIGKILL (nor
 SWEEP_GRACE_S = 2.0   # what is left of a group gets this long after SIGTERM before SIGKILL
 TERM_GRACE_S = 5.0
 _TICK = 0.05
+OUTPUT_CAP = 16 << 20  # of a child's output, the tail kept: its result and its failure are its last lines
+
+
+def read_tail(handle, cap: int = OUTPUT_CAP) -> str:
+    """The last ``cap`` bytes of the temporary file ``handle`` a child wrote (from a line's start when
+    cut), any bytes decoded: a rollout that logs gigabytes, or prints bytes that are not UTF-8, is read
+    bounded and without an exception."""
+    size = os.fstat(handle.fileno()).st_size
+    handle.buffer.seek(max(0, size - cap))  # the bytes beneath the text layer (no os.pread on Windows)
+    data = handle.buffer.read(cap)
+    if size > cap:
+        data = data.split(b"\n", 1)[-1]
+    return data.decode("utf-8", "replace")
 
 
 def start(argv: Sequence[str], cwd: Path, env: Mapping[str, str], stdout, stderr) -> subprocess.Popen:
@@ -99,6 +112,4 @@ def run(argv: Sequence[str], cwd: Path, env: Mapping[str, str], timeout: float) 
             timed_out = True
         finally:  # a timeout, or Ctrl-C while waiting: nothing of the group stays behind
             stop(process, ((signal.SIGTERM, TERM_GRACE_S), (KILL, TERM_GRACE_S)))
-        out.seek(0)
-        err.seek(0)
-        return Finished(None if timed_out else process.returncode, out.read(), err.read(), timed_out)
+        return Finished(None if timed_out else process.returncode, read_tail(out), read_tail(err), timed_out)

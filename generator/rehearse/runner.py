@@ -140,9 +140,7 @@ def run_eval(argv: list[str], cwd: Path, env: Mapping[str, str], run_dir: Path, 
         else:
             if not (timed_out or stopped):
                 stop(process, run_dir)  # it ended by itself: nothing it started stays (the group, the recorded server)
-        out.seek(0)
-        err.seek(0)
-        stdout, stderr = out.read(), err.read()
+        stdout, stderr = children.read_tail(out), children.read_tail(err)
     if interrupted:
         raise KeyboardInterrupt
     return EvalProcess(process.returncode, stdout, stderr, time.monotonic() - started, timed_out, interrupted, stopped)

@@ -36,7 +36,7 @@ from pathlib import Path
 
 from generator.core.bounded import json_loads
 from generator.core.errors import UserError
-from generator.core.globs import MAX_GLOB, IgnoreRules, covers
+from generator.core.globs import MAX_GLOB, MAX_GLOB_TOTAL, IgnoreRules, covers
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -85,6 +85,9 @@ def _patterns(value: object, what: str, source: str) -> tuple[str, ...]:
     if long := next((v for v in value if len(v) > MAX_GLOB), None):
         raise UserError(f"{source}: {what} holds a pattern of {len(long)} characters (at most {MAX_GLOB})",
                         hint="a pattern names paths of the workspace; shorten it")
+    if (total := sum(map(len, value))) > MAX_GLOB_TOTAL:
+        raise UserError(f"{source}: {what} holds patterns of {total} characters together (at most {MAX_GLOB_TOTAL})",
+                        hint="a pattern names paths of the workspace; a folder's pattern covers all below it")
     return tuple(v.strip().lstrip("/") for v in value)
 
 

@@ -37,6 +37,9 @@ FORMS = {
     "literal version": lambda t: t.replace(f'version = "{BAD}"', f"version = '{BAD}'"),
     "tab indent": lambda t: t.replace(f'name = "litellm"\nversion', f'\tname = "litellm"\nversion'),
     "crlf": lambda t: t.replace("\n", "\r\n"),
+    # uv normalises a package's name when it reads one (PEP 503): any case is the same package
+    "capitalised name": lambda t: t.replace('name = "litellm"\nversion', 'name = "LiteLLM"\nversion'),
+    "capitalised other pin": lambda t: t.replace('name = "mcp"\nversion', 'name = "MCP"\nversion'),
 }
 
 

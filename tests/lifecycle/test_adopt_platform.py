@@ -239,3 +239,27 @@ def test_a_broken_record_is_one_line_and_exit_2(tmp_path, text, expected):
     result = cli("update", ws, "--dry-run")
     assert result.exit_code == 2 and expected in result.output and ".osmosis/update.json" in result.output
     assert "Traceback" not in result.output
+
+
+# Attack round: every pattern within its 1,024 characters, but a thousand of them: each path was
+# matched against them all (and every folder above it), 11 s a path for the opt-outs, so `osmosis update`
+# ran for over ten minutes. A file's patterns now hold at most MAX_GLOB_TOTAL characters together.
+_SLOW = ["?*" * 500 + str(i) for i in range(1000)]
+
+
+@pytest.mark.parametrize("rel, text", [
+    (".osmosis/template-ignore", "\n".join(_SLOW) + "\n"),
+    (".osmosis/update.json", json.dumps({"overwriteManaged": _SLOW[:500]})),
+])
+def test_a_policy_of_many_long_patterns_is_refused_quickly(tmp_path, rel, text):
+    import time
+
+    ws = tmp_path / "ws"
+    assert cli("init", ws, "--defaults").exit_code == 0
+    (ws / rel).write_text(text)
+    commit_all(ws, "slow patterns")
+    started = time.monotonic()
+    result = cli("update", ws, "--dry-run")
+    assert time.monotonic() - started < 20
+    assert result.exit_code == 2 and "characters" in result.output and rel in result.output, result.output
+    assert "Traceback" not in result.output

@@ -221,3 +221,28 @@ def test_a_request_after_shutdown_gets_an_error(tmp_path):
     answered = {b["id"]: b for b in bodies if "id" in b}
     assert set(answered) == {1, 4, 5}, bodies
     assert answered[5]["error"]["code"] == -32600 and "shutting down" in answered[5]["error"]["message"]
+
+
+def test_a_message_of_a_million_values_is_skipped_not_built(tmp_path):
+    """Attack round: a 57 MB body of `{},{},...` is under the 64 MB cap, and building its values took
+    1.5 GB; it is skipped like an oversized one (the server goes on, memory stays low)."""
+    flood = b'{"jsonrpc":"2.0","method":"$/anything","params":[' + b"{}," * 20_000_000 + b"{}]}"
+    hover = frame({"jsonrpc": "2.0", "id": 2, "method": "textDocument/hover", "params": {
+        "textDocument": {"uri": (tmp_path / "x.toml").as_uri()}, "position": {"line": 0, "character": 0}}})
+    code, bodies, err, peak = talk(INITIALIZE + frame(flood) + hover + GOODBYE, tmp_path)
+    assert code == 0, err
+    assert {b["id"] for b in bodies if "id" in b} == {1, 2, 99}
+    shown = [b["params"]["message"] for b in bodies if b.get("method") == "window/showMessage"]
+    assert len(shown) == 1 and "skipped" in shown[0] and "JSON values" in shown[0], shown
+    assert "Traceback" not in err
+    assert peak < 500, peak
+
+
+def test_a_large_text_buffer_with_many_commas_is_still_read():
+    from generator.lsp.wire import MAX_VALUES, Frames
+
+    import io
+
+    body = json.dumps({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+        "uri": "file:///x.csv", "languageId": "csv", "version": 1, "text": 'a,"b",\\c\n' * (MAX_VALUES // 2)}}}).encode()
+    assert Frames(io.BytesIO(body)).read(len(body)) == body
