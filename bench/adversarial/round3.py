@@ -17,7 +17,7 @@ from pathlib import Path
 from cases import Case, Plan, Sandbox, copy_base
 
 ROLLOUT = "rollouts/my-rollout"
-PACKAGE = "my_rollout_rollout"
+PACKAGE = "my_rollout"
 
 
 def _answer(run) -> str:

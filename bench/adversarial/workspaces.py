@@ -17,7 +17,7 @@ FILES = {
     "eval-config": "configs/eval/my-rollout.toml", "training-config": "configs/training/my-rollout.toml",
     "pyproject": "pyproject.toml", "rollout-pyproject": f"{R}/pyproject.toml", "env-example": ".env.example",
     "skill": SKILL, "jsonl": "data/my-rollout.jsonl", "csv": "data/extra.csv", "parquet": "data/extra.parquet",
-    "main": f"{R}/main.py", "workflow": f"{R}/my_rollout_rollout/workflow.py", "answers": f"{R}/.copier-answers.yml",
+    "main": f"{R}/main.py", "workflow": f"{R}/my_rollout/workflow.py", "answers": f"{R}/.copier-answers.yml",
     "ownership": ".osmosis/template.json", "schema": SCHEMA, "gitignore": ".gitignore", "agents-md": "AGENTS.md",
 }
 CMDS = ("doctor", "fix", "validate")

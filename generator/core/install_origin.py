@@ -10,10 +10,11 @@ machine has.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
+
+from generator.core.bounded import json_loads
 
 DISTRIBUTION = "osmosis-workspace"
 _MAX_DIRECT_URL = 64 * 1024  # a direct_url.json is a few hundred bytes; anything larger is not one
@@ -47,7 +48,7 @@ def from_direct_url(text: str | None, version: str) -> Origin:
     if text is None:
         return Origin("index", version)
     try:
-        data = json.loads(text[:_MAX_DIRECT_URL])
+        data = json_loads(text[:_MAX_DIRECT_URL])
     except ValueError:
         return Origin("index", version)
     if not isinstance(data, dict) or not isinstance(data.get("url"), str):

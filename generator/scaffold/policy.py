@@ -241,7 +241,7 @@ def record_migration(root: Path) -> tuple[Policy, dict[str, tuple[bytes | None, 
         return None
     lists = parse_json(text)
     try:
-        data = json.loads(text)
+        data = json_loads(text)
     except ValueError:  # pragma: no cover - parse_json said it is JSON
         data = {}
     head = {k: v for k, v in data.items() if k not in KEYS} if isinstance(data, dict) else {}

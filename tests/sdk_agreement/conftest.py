@@ -40,6 +40,9 @@ def platform_template(tmp_path: Path) -> Path:
     git(root, "remote", "add", "origin", "https://github.com/Osmosis-AI/workspace-template.git")  # a clone has it
     git(root, "add", "-f", ".osmosis")  # its update policy is tracked although .gitignore names .osmosis/**
     commit_all(root, "template")
+    # and a clone's remote-tracking branch with HEAD on it (a clone never pushed would be GIT008)
+    git(root, "update-ref", "refs/remotes/origin/main", "HEAD")
+    git(root, "branch", "-q", "--set-upstream-to=origin/main", "main")
     return root
 
 

@@ -93,7 +93,7 @@ def test_secret_in_both_secrets_and_env_is_only_a_warning(tmp_path: Path):
     path = tmp_path / "b.toml"
     path.write_text(BASE + '[secrets]\nrequired = ["W"]\n[env]\nW = "x"\n' + AGENT, encoding="utf-8")
     [finding] = check_config_file(path, "benchmark", None, "b.toml")
-    assert (finding.code, finding.severity.value) == ("CFG013", "warning")
+    assert (finding.code, finding.severity.value) == ("CFG030", "warning")  # the advice-only variant of CFG013
 
 
 def test_kind_is_found_from_the_folder_or_the_tables(tmp_path: Path):

@@ -148,8 +148,8 @@ ACCEPTED = [
                                                     ['s,"1 * 7"x,7'] + [f"s,{i} * 7,{7 * i}" for i in range(2, 6)]),
      ["DAT023"], "appends that text to the field"),
     ("jsonl-nan-in-an-extra-column", "x.jsonl",
-     b"".join(b'{"system_prompt": "s", "user_prompt": "q", "ground_truth": "1", "score": %s}\n' % c
-              for c in (b"1.5", b"NaN", b"2", b"Infinity", b"-Infinity")), ["DAT023"] * 3, "Python's json"),
+     b"".join(b'{"system_prompt": "s", "user_prompt": "q%d", "ground_truth": "1", "score": %s}\n' % (i, c)
+              for i, c in enumerate((b"1.5", b"NaN", b"2", b"Infinity", b"-Infinity"))), ["DAT023"] * 3, "Python's json"),
     ("whitespace-only-values", "x.jsonl", _jsonl([_row(0, user_prompt="   "), _row(1, ground_truth=" \t")]
                                                   + [_row(i) for i in range(2, 5)]), ["DAT024", "DAT024"], "only whitespace"),
     ("whitespace-only-csv-cell", "x.csv", _csv("system_prompt,user_prompt,ground_truth",
@@ -207,4 +207,4 @@ def test_a_leniently_read_record_spanning_lines_keeps_later_line_numbers(tmp_pat
     path.write_bytes(_csv("system_prompt,user_prompt,ground_truth",
                           ['s,"1"x,"7', 'seven"', "s,,14", "s,3 * 7,21", "s,4 * 7,28", "s,5 * 7,35"]))
     found = [(d.code, d.line, d.severity.value) for d in check_dataset_file(path, "x.csv")]
-    assert found == [("DAT004", 2, "warning"), ("DAT009", 4, "error")]
+    assert found == [("DAT023", 2, "warning"), ("DAT009", 4, "error")]  # DAT023: the lenient reading, a warning of its own

@@ -37,6 +37,14 @@ SHAPES = {
     "uv run --with ruff ruff format --check rollouts/<rollout>": (
         f"uv run --with ruff ruff format --check rollouts/{ROLLOUT}", "ran"),
     "uv run --with ruff ruff check rollouts/<rollout>": (f"uv run --with ruff ruff check rollouts/{ROLLOUT}", "ran"),
+    # the platform commands configs/AGENTS.md names: here (no login, no origin) each must be refused by the
+    # platform CLI itself, with its own error envelope, not by uv or an argument parser
+    "uv run osmosis eval run": (f"uv run osmosis --json {EVAL}", "confirm"),
+    "uv run osmosis dataset upload": ("uv run osmosis --json dataset upload data/rows.jsonl", "refused"),
+    "uv run osmosis eval submit configs/eval/<rollout>.toml": (
+        f"uv run osmosis --json eval submit configs/eval/{ROLLOUT}.toml", "refused"),
+    "uv run osmosis train submit configs/training/<rollout>.toml": (
+        f"uv run osmosis --json train submit configs/training/{ROLLOUT}.toml", "refused"),
 }
 
 
@@ -88,6 +96,10 @@ def test_each_prescribed_uv_run_command_works_there(adopted, shape, monkeypatch)
         # the error envelope goes to stderr; uv's own progress lines come before it
         error = json.loads([line for line in done.stderr.splitlines() if line.startswith("{")][-1])["error"]
         assert error["code"] == "INTERACTIVE_REQUIRED" and "2 rollouts x model" in error["details"]["prompt"], error
+    elif works == "refused":  # the platform CLI parsed the command and refused it for want of a login or origin
+        assert done.returncode != 0, output[-3000:]
+        error = json.loads([line for line in done.stderr.splitlines() if line.startswith("{")][-1])["error"]
+        assert error["code"] in ("VALIDATION", "AUTH_REQUIRED", "INTERACTIVE_REQUIRED"), error
     elif works == "ok":
         assert done.returncode == 0, output[-3000:]
     else:  # a linter ran: clean (0) or findings (1), never a missing tool (2 and up)
