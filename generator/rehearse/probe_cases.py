@@ -98,9 +98,10 @@ def _off(value: object) -> object:
     return None if value is not None else "x"
 
 
-def partly_right(gold: str) -> str | None:
-    """The label with one part wrong: one field of a JSON object, one item of a list, or the number off
-    by a clear margin. None when the label has no parts (a word, a sentence)."""
+def partly_right(gold: str, part: int = -1) -> str | None:
+    """The label with one part wrong: one field of a JSON object, one item of a list (``part``, counted
+    modulo their number: the rows of a rehearsal take the parts in turn, so each part is shown to count),
+    or the number off by a clear margin. None when the label has no parts (a word, a sentence)."""
     number = _number(gold)
     if number is not None:
         return _like(_far(number), gold)
@@ -111,10 +112,11 @@ def partly_right(gold: str) -> str | None:
     compact = ", " not in gold and ": " not in gold
     separators = (",", ":") if compact else None
     if isinstance(parsed, dict) and len(parsed) >= 2:
-        key = list(parsed)[-1]
+        key = list(parsed)[part % len(parsed)]
         return json.dumps({**parsed, key: _off(parsed[key])}, ensure_ascii=False, separators=separators)
     if isinstance(parsed, list) and len(parsed) >= 2:
-        return json.dumps([*parsed[:-1], _off(parsed[-1])], ensure_ascii=False, separators=separators)
+        index = part % len(parsed)
+        return json.dumps([*parsed[:index], _off(parsed[index]), *parsed[index + 1:]], ensure_ascii=False, separators=separators)
     return None
 
 
@@ -143,6 +145,6 @@ def probe_answers(truths: list[str], wrongs: list[str], prompts: list[str], with
         yield ProbeAnswer("format-only", p, PLACEHOLDER)
     if with_gold:
         for p in rows:
-            partial = partly_right(truths[p])
+            partial = partly_right(truths[p], p)
             if partial is not None and partial.strip() != truths[p].strip():
                 yield ProbeAnswer("partly right", p, partial)

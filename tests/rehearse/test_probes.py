@@ -222,3 +222,35 @@ def test_json_carries_every_probes_figures():
     figures = {v["name"]: v.get("figures") for v in data["verdicts"]}
     assert all(figures[p] for p in PROBES), figures
     json.dumps(data)
+
+
+def test_the_rows_take_a_labels_parts_in_turn():
+    gold = '{"name": "Ana", "city": "Lima", "age": 34}'
+    changed = [next(k for k, v in json.loads(partly_right(gold, row)).items() if json.loads(gold)[k] != v) for row in range(4)]
+    assert changed == ["name", "city", "age", "name"]
+
+
+PEOPLE = [(i, {"user_prompt": f"Who is person {i}? Answer as JSON.",
+               "ground_truth": json.dumps({"name": n, "city": c, "age": a})})
+          for i, (n, c, a) in enumerate([("Ana", "Lima", 34), ("Bo", "Oslo", 51), ("Cy", "Rome", 27), ("Di", "Kyiv", 45)])]
+
+
+def _per_field(text: str, label: str, ignore: tuple[str, ...] = ()) -> float:
+    """1/3 per matching field of the JSON object after the last ####; ``ignore``d fields always count as right."""
+    try:
+        got = json.loads(text.rsplit("####", 1)[-1].strip())
+    except ValueError:
+        return 0.0
+    want = json.loads(label)
+    if not isinstance(got, dict):
+        return 0.0
+    return sum(1 for k in want if k in ignore or got.get(k) == want[k]) / len(want)
+
+
+def test_a_per_field_grader_shows_its_partial_credit_and_one_that_ignores_a_field_fails():
+    sound = rehearse_in_process(_per_field, rows=PEOPLE)
+    [partial] = [v for v in sound.verdicts if v.name == "partly right"]
+    assert partial.holds is True and "partial credit on 4 of 4 rows" in partial.detail, partial.detail
+    blind = rehearse_in_process(lambda text, label: _per_field(text, label, ignore=("city",)), rows=PEOPLE)
+    [partial] = [v for v in blind.verdicts if v.name == "partly right"]
+    assert partial.holds is False and "row 1" in partial.detail, partial.detail  # row 1 got the city wrong, paid as gold
