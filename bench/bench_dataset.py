@@ -162,7 +162,7 @@ def run(cmd: list[str], cwd: Path = ROOT) -> Sample:
 
 
 def ours(path: Path) -> list[str]:
-    return [sys.executable, "-m", "generator", "dataset", "validate", str(path)]
+    return [sys.executable, "-m", "osmosis_workspace", "dataset", "validate", str(path)]
 
 
 def jq(path: Path) -> list[str]:
@@ -195,7 +195,7 @@ def bench_pair(path: Path, runs: int) -> tuple[Series, Series]:
 
 
 def bench_before(path: Path, runs: int, before: Path) -> tuple[Series, Series]:
-    """This checkout against ``before`` (another checkout's `python -m generator`), round by round."""
+    """This checkout against ``before`` (another checkout's `python -m osmosis_workspace`), round by round."""
     mine, theirs = Series("osmosis"), Series("before")
     run(ours(path)), run(ours(path), before)
     for _ in range(runs):
@@ -220,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5, help="timed runs per tool and file (median reported)")
     parser.add_argument("--json", type=Path, help="also write the raw samples here")
     parser.add_argument("--before", type=Path, metavar="CHECKOUT",
-                        help="compare with another checkout of this repository (its `python -m generator`) instead of jq, "
+                        help="compare with another checkout of this repository (its `python -m osmosis_workspace`) instead of jq, "
                              "JSON lines only: the cost of a change to the dataset checks")
     args = parser.parse_args(argv)
     if args.runs < 1:

@@ -29,7 +29,7 @@ import workspaces  # noqa: E402
 from measure import Command, measure, run_once  # noqa: E402
 
 PY = sys.executable
-OSMOSIS = [PY, "-m", "generator"]
+OSMOSIS = [PY, "-m", "osmosis_workspace"]
 
 
 def bench_env(cache: Path) -> dict[str, str]:

@@ -35,7 +35,7 @@ IDENTITY = {"GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@example.invalid",
 
 def _osmosis(ws: Path, *args: str, env: dict | None = None, ok=(0,)) -> tuple[float, str]:
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "generator", *args], cwd=ws, capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-m", "osmosis_workspace", *args], cwd=ws, capture_output=True, text=True,
                           env={**os.environ, **IDENTITY, **(env or {})}, timeout=1800)
     seconds = time.perf_counter() - started
     if done.returncode not in ok:

@@ -55,7 +55,7 @@ def main() -> int:
     if args.make:
         _make(args.make, args.rows, args.groups, args.files)
         return 0
-    py = [sys.executable, "-m", "generator"]
+    py = [sys.executable, "-m", "osmosis_workspace"]
     print(f"{'shape':>24} {'exit':>4} {'wall s':>7} {'peak MiB':>9}")
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)

@@ -87,9 +87,9 @@ def profile_workspace(ws: Path, env: dict | None) -> dict:
 
     config = f"configs/eval/{base_rollout(ws)}.toml"
     return {
-        "osmosis --help": profile_command(["-m", "generator", "--help"], ws, env),
-        "osmosis doctor": profile_command(["-m", "generator", "doctor", "."], ws, env),
-        "osmosis validate": profile_command(["-m", "generator", "validate", config], ws, env),
+        "osmosis --help": profile_command(["-m", "osmosis_workspace", "--help"], ws, env),
+        "osmosis doctor": profile_command(["-m", "osmosis_workspace", "doctor", "."], ws, env),
+        "osmosis validate": profile_command(["-m", "osmosis_workspace", "validate", config], ws, env),
     }
 
 

@@ -28,8 +28,8 @@ sys.path[:0] = [str(HERE.parent), str(HERE.parent / "tests" / "sdk_real")]
 
 import sdk_harness as h  # noqa: E402
 
-from generator.rehearse.child_env import child_env  # noqa: E402
-from generator.rehearse.scripted_model import ScriptedModel  # noqa: E402
+from osmosis_workspace.rehearse.child_env import child_env  # noqa: E402
+from osmosis_workspace.rehearse.scripted_model import ScriptedModel  # noqa: E402
 
 TARGET = 2.0
 PROBES_TARGET = 1.5
@@ -53,7 +53,7 @@ def _plain(env: h.SdkEnv, ws: Path, rollout: str, rows: str) -> float:
 def _rehearse(env: h.SdkEnv, ws: Path, rows: str, probes: bool = False) -> float:
     child = {k: v for k, v in os.environ.items() if k != "VIRTUAL_ENV"}
     child.update({"UV_PYTHON": env.base_python, "UV_PYTHON_DOWNLOADS": "never"})
-    argv = [sys.executable, "-m", "generator", "rehearse", "--rows", rows, "--probes" if probes else "--no-probes"]
+    argv = [sys.executable, "-m", "osmosis_workspace", "rehearse", "--rows", rows, "--probes" if probes else "--no-probes"]
     started = time.perf_counter()
     done = subprocess.run(argv, cwd=ws, env=child, capture_output=True, text=True, timeout=900)
     seconds = time.perf_counter() - started

@@ -48,7 +48,7 @@ def _template(dest: Path, *, depth: int = 0, files: int = 0, sparse_mb: int = 0)
 
 def _workspace(root: Path, env: dict) -> Path:
     ws = root / "ws"
-    subprocess.run([sys.executable, "-m", "generator", "init", str(ws), "--template", "blank", "--defaults"],
+    subprocess.run([sys.executable, "-m", "osmosis_workspace", "init", str(ws), "--template", "blank", "--defaults"],
                    env=env, cwd=root, check=True, capture_output=True)
     return ws
 
@@ -84,7 +84,7 @@ def main() -> int:
             root = Path(tmp)
             template = _template(root / "tpl", **kw)
             ws = _workspace(root, env)
-            argv = [sys.executable, "-m", "generator", "rollout", "new", "second", "--template", str(template),
+            argv = [sys.executable, "-m", "osmosis_workspace", "rollout", "new", "second", "--template", str(template),
                     "--workspace", str(ws), "--defaults"]
             code, wall, peak, said = _run(argv, env, root)
             print(f"{label:>10} {size:>6} {code:>4} {wall:>7.2f} {peak:>9.0f}  {said}", flush=True)

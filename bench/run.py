@@ -8,7 +8,7 @@ Rows, references and targets, and the latest results: docs/performance.md.
 
 Every command runs as its own child process: a warm-up round, then --runs timed rounds (median
 reported), subject and reference interleaved round by round. Peak memory is the child's ru_maxrss
-from os.wait4. `osmosis` runs as `python -m generator` from this checkout (so the numbers are for
+from os.wait4. `osmosis` runs as `python -m osmosis_workspace` from this checkout (so the numbers are for
 this source tree, whatever else is installed), and so does each Python reference (`python -m
 check_jsonschema`, `python -c ...`): both sides pay the same interpreter start-up.
 
@@ -123,7 +123,7 @@ class Bench:
 
     @property
     def osmosis(self) -> list[str]:
-        return [PY, "-m", "generator"]
+        return [PY, "-m", "osmosis_workspace"]
 
     def cmd(self, argv, **kw) -> Command:
         return Command(argv, env=self.env, **kw)

@@ -202,7 +202,7 @@ def mutate(base: Path, target: Path, case: tuple) -> None:
 
 def doctor_errors(source: Path, ws: Path, family: str) -> list[str]:
     env = {**os.environ, "PYTHONPATH": str(source)}
-    done = subprocess.run([sys.executable, "-m", "generator", "doctor", str(ws), "--format", "json"],
+    done = subprocess.run([sys.executable, "-m", "osmosis_workspace", "doctor", str(ws), "--format", "json"],
                           cwd=source, env=env, capture_output=True, text=True, timeout=300)
     report = json.loads(done.stdout)
     prefixes = FAMILY_CODES[family]
@@ -219,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="sdk-agreement-"))
     base = work / "base"
-    subprocess.run([sys.executable, "-m", "generator", "init", str(base), "--template", "multiply", "--defaults", "--no-git"],
+    subprocess.run([sys.executable, "-m", "osmosis_workspace", "init", str(base), "--template", "multiply", "--defaults", "--no-git"],
                    cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True, capture_output=True)
     rows = []
     for case in MUTATIONS:

@@ -1,4 +1,4 @@
-from generator.entry import main
+from osmosis_workspace.entry import main
 
 if __name__ == "__main__":
     main()

@@ -29,7 +29,7 @@ def make_workspace(tmp_path):
     `osmosis init --defaults` through the CLI into ``tmp_path/<name>`` and returns that path."""
     from typer.testing import CliRunner
 
-    from generator.cli import app
+    from osmosis_workspace.cli import app
 
     def make(template: str = "multiply", name: str = "demo", git: bool = True, data: tuple[str, ...] = ()) -> Path:
         target = tmp_path / name
@@ -77,7 +77,7 @@ def _multiply_once(tmp_path_factory):
     """One `osmosis init --template multiply` (with git and an origin) per test session, to copy."""
     from typer.testing import CliRunner
 
-    from generator.cli import app
+    from osmosis_workspace.cli import app
 
     target = tmp_path_factory.mktemp("pristine") / "demo"
     result = CliRunner().invoke(app, ["init", str(target), "--template", "multiply", "--defaults", "--data", "workspace_name=demo"])

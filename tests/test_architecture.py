@@ -1,6 +1,6 @@
 """The package's folders are its architecture: imports run one way between the wings, with no circle.
 
-cli -> (scaffold | lsp -> check | rehearse) -> (formats | report) -> core. docs/ARCHITECTURE.md draws the same picture.
+cli -> (scaffold | lsp -> check | rehearse) -> (readers | report) -> core. docs/ARCHITECTURE.md draws the same picture.
 """
 
 from __future__ import annotations
@@ -14,15 +14,15 @@ PACKAGE = Path(__file__).resolve().parents[1] / "generator"
 # wing -> the wings it may import (besides itself)
 ALLOWED = {
     "core": set(),
-    "formats": {"core"},
+    "readers": {"core"},
     "report": {"core"},
-    "check": {"core", "formats", "report"},
-    "scaffold": {"core", "formats"},
+    "check": {"core", "readers", "report"},
+    "scaffold": {"core", "readers"},
     # the one wing that runs workspace code (`osmosis rehearse`); doctor and validate never reach it
-    "rehearse": {"core", "formats"},
+    "rehearse": {"core", "readers"},
     # `osmosis lsp`: doctor's findings in an editor; the one wing that imports pygls
-    "lsp": {"core", "formats", "report", "check"},
-    "cli": {"core", "formats", "report", "check", "scaffold", "rehearse", "lsp"},
+    "lsp": {"core", "readers", "report", "check"},
+    "cli": {"core", "readers", "report", "check", "scaffold", "rehearse", "lsp"},
 }
 MAX_LINES = 450  # "about 400": a module past this is two modules
 
@@ -32,7 +32,7 @@ def _modules() -> dict[str, Path]:
     for path in PACKAGE.rglob("*.py"):
         if "_bundled" in path.parts:
             continue
-        parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        parts = ["osmosis_workspace", *path.relative_to(PACKAGE).with_suffix("").parts]  # the folder generator/ imports as osmosis_workspace
         if parts[-1] == "__init__":
             parts.pop()
         found[".".join(parts)] = path
@@ -43,12 +43,12 @@ def _imports(modules: dict[str, Path]) -> dict[str, set[str]]:
     edges: dict[str, set[str]] = defaultdict(set)
     for name, path in modules.items():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module and node.module.startswith("generator"):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module and node.module.startswith("osmosis_workspace"):
                 for alias in node.names:
                     child = f"{node.module}.{alias.name}"
                     edges[name].add(child if child in modules else node.module)
             elif isinstance(node, ast.Import):
-                edges[name].update(a.name for a in node.names if a.name.startswith("generator"))
+                edges[name].update(a.name for a in node.names if a.name.startswith("osmosis_workspace"))
     return edges
 
 
@@ -58,8 +58,8 @@ def _wing(module: str) -> str | None:
 
 
 def test_every_module_lives_in_a_wing():
-    loose = [m for m in _modules() if m.count(".") >= 1 and _wing(m) is None and m not in ("generator.__main__", "generator.entry")]
-    assert loose == [], f"modules outside core/formats/report/check/scaffold/rehearse/lsp/cli: {loose}"
+    loose = [m for m in _modules() if m.count(".") >= 1 and _wing(m) is None and m not in ("osmosis_workspace.__main__", "osmosis_workspace.entry")]
+    assert loose == [], f"modules outside core/readers/report/check/scaffold/rehearse/lsp/cli: {loose}"
 
 
 def test_imports_run_one_way_between_wings():
@@ -130,8 +130,8 @@ def test_only_the_scaffold_wing_imports_copier():
 def test_doctor_and_validate_never_reach_the_wing_that_runs_code():
     """Only `cli/rehearse.py` imports the rehearse wing: the static commands cannot run a workspace."""
     importers = sorted(src for src, targets in _imports(_modules()).items()
-                       if any(t.startswith("generator.rehearse") for t in targets) and not src.startswith("generator.rehearse"))
-    assert importers == ["generator.cli.rehearse"], importers
+                       if any(t.startswith("osmosis_workspace.rehearse") for t in targets) and not src.startswith("osmosis_workspace.rehearse"))
+    assert importers == ["osmosis_workspace.cli.rehearse"], importers
 
 
 def test_only_the_lsp_wing_imports_pygls_and_only_cli_lsp_imports_it():
@@ -144,7 +144,7 @@ def test_only_the_lsp_wing_imports_pygls_and_only_cli_lsp_imports_it():
         if (isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in ("pygls", "lsprotocol"))
         or (isinstance(node, ast.Import) and any(a.name.split(".")[0] in ("pygls", "lsprotocol") for a in node.names))
     )
-    assert importers and all(_wing(m) == "lsp" or m == "generator.cli.lsp" for m in importers), importers
+    assert importers and all(_wing(m) == "lsp" or m == "osmosis_workspace.cli.lsp" for m in importers), importers
     wing = sorted(src for src, targets in _imports(modules).items()
-                  if any(t.startswith("generator.lsp") for t in targets) and not src.startswith("generator.lsp"))
-    assert wing == ["generator.cli.lsp"], wing
+                  if any(t.startswith("osmosis_workspace.lsp") for t in targets) and not src.startswith("osmosis_workspace.lsp"))
+    assert wing == ["osmosis_workspace.cli.lsp"], wing

@@ -30,7 +30,7 @@ def _inherit_dependencies(python: Path) -> None:
 
     Paths listed in a .pth file are appended after the venv's own site-packages, and .pth files inside
     them are not processed, so the editable install of this checkout stays invisible: only the wheel
-    provides `generator`.
+    provides `osmosis_workspace`.
     """
     site = run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"]).stdout.strip()
     (Path(site) / "_test_run_dependencies.pth").write_text("\n".join(_site_dirs_of_this_run()) + "\n")
@@ -50,7 +50,7 @@ def install_wheel(wheel: Path, venv: Path) -> Path:
 
 
 def wheel_env() -> dict[str, str]:
-    """This run's environment without PYTHONPATH, so nothing but the wheel can provide `generator`."""
+    """This run's environment without PYTHONPATH, so nothing but the wheel can provide `osmosis_workspace`."""
     return {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
 
 
@@ -63,7 +63,7 @@ def test_wheel_installs_and_initialises_a_workspace(tmp_path, release_wheel):
     env = wheel_env()
     work = tmp_path / "work"
     work.mkdir()
-    where = run([python, "-c", "import generator, generator.core.resources as r; print(generator.__file__); "
+    where = run([python, "-c", "import osmosis_workspace, osmosis_workspace.core.resources as r; print(osmosis_workspace.__file__); "
                  "print(r.templates_dir()); print(r.skills_dir())"], cwd=work, env=env).stdout.split()
     assert all(Path(p).is_relative_to(venv) for p in where), where
     assert all("_bundled" in p for p in where[1:]), where
@@ -97,7 +97,7 @@ def test_wheel_installs_and_initialises_a_workspace(tmp_path, release_wheel):
 
     # issue 23: rules explain themselves from the wheel, with the docs link its metadata names
     explained = run([venv / BIN / "osmosis", "rule", "CFG003", "--format", "json"], cwd=work, env=env).stdout
-    from generator.core.rules import DOCS_URL, REPOSITORY_URL
+    from osmosis_workspace.core.rules import DOCS_URL, REPOSITORY_URL
 
     assert json.loads(explained)["url"] == f"{DOCS_URL}#cfg003"
     urls = run([python, "-c", "import importlib.metadata as m; print('\\n'.join(m.metadata('osmosis-workspace').get_all('Project-URL')))"]).stdout

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.core.rules import DOCS_URL
+from osmosis_workspace.core.rules import DOCS_URL
 from tests.doctor.test_watch import Stream, ctrl_c
 from tests.test_wheel import REPO, install_wheel, run, wheel_env
 
@@ -47,7 +47,7 @@ def osmosis(release_wheel, tmp_path_factory) -> Wheel:
     home = tmp_path_factory.mktemp("wheel-linter")
     python = install_wheel(release_wheel, home / "venv")
     wheel = Wheel(python.parent, home / "doctor-cache")
-    where = run([python, "-c", "import generator; print(generator.__file__)"], cwd=home, env=wheel.env).stdout.strip()
+    where = run([python, "-c", "import osmosis_workspace; print(osmosis_workspace.__file__)"], cwd=home, env=wheel.env).stdout.strip()
     assert Path(where).is_relative_to(home / "venv"), where  # the wheel's code, not this checkout's
     return wheel
 

@@ -57,7 +57,7 @@ USER_MARK = "# campaign: the user's own edit"
 def _run_cli(env: dict, *argv) -> None:
     import sys
 
-    done = subprocess.run([sys.executable, "-m", "generator", *map(str, argv)], env=env, capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "osmosis_workspace", *map(str, argv)], env=env, capture_output=True,
                           text=True, timeout=300)
     if done.returncode != 0:
         raise RuntimeError(f"building a base failed: {argv}\n{done.stdout}\n{done.stderr}")

@@ -44,9 +44,9 @@ def _root_lines(sb: Sandbox) -> list[str]:
 
 
 def shell_run(sb: Sandbox, pre: str, *argv, stdout: str = "pipe", cwd: Path | None = None) -> Run:
-    """`python -m generator ARGV` started by `sh -c` after ``pre`` (`ulimit`, a closed stream, ...)."""
+    """`python -m osmosis_workspace ARGV` started by `sh -c` after ``pre`` (`ulimit`, a closed stream, ...)."""
     args = [str(a) for a in argv]
-    cmd = f"{pre} exec {shlex.join([PY, '-m', 'generator', *args])}"
+    cmd = f"{pre} exec {shlex.join([PY, '-m', 'osmosis_workspace', *args])}"
     started = time.monotonic()
     proc = subprocess.Popen(["sh", "-c", cmd], cwd=cwd or sb.work, env=sb.env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)

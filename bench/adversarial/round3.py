@@ -272,7 +272,7 @@ def _stdout_of(sb: Sandbox, *argv) -> bytes:
     """The CLI's stdout alone, as bytes (sb.run keeps stdout and stderr together)."""
     import sys
 
-    done = subprocess.run([sys.executable, "-m", "generator", *map(str, argv)], cwd=sb.work, env=sb.env,
+    done = subprocess.run([sys.executable, "-m", "osmosis_workspace", *map(str, argv)], cwd=sb.work, env=sb.env,
                           capture_output=True, timeout=sb.timeout)
     return done.stdout
 

@@ -58,7 +58,7 @@ def lsp_session(sb: Sandbox, data: bytes, until, wait: float = 30.0) -> tuple[Ru
     started = time.monotonic()
     err_path = sb.root / "tmp" / f"lsp-stderr-{uuid.uuid4().hex}"
     with err_path.open("wb") as err:
-        proc = subprocess.Popen([PY, "-m", "generator", "lsp"], cwd=sb.ws if sb.ws.is_dir() else sb.work, env=sb.env,
+        proc = subprocess.Popen([PY, "-m", "osmosis_workspace", "lsp"], cwd=sb.ws if sb.ws.is_dir() else sb.work, env=sb.env,
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, start_new_session=True)
         _watch_peak(proc)
         out = bytearray()

@@ -111,7 +111,7 @@ def _watch_peak(proc: subprocess.Popen) -> None:
 
 
 def _start(argv: list[str], cwd: Path, env: dict[str, str], privdrop: bool) -> subprocess.Popen:
-    full = [PY, "-m", "generator", *argv]
+    full = [PY, "-m", "osmosis_workspace", *argv]
     if privdrop and os.geteuid() == 0:
         full = PRIVDROP + full
     proc = subprocess.Popen(full, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,

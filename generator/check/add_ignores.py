@@ -14,15 +14,15 @@ import ast
 from collections.abc import Callable
 from pathlib import Path
 
-from generator.core.diagnostics import Diagnostic
-from generator.core.workspace import Workspace
-from generator.check import suppress
+from osmosis_workspace.core.diagnostics import Diagnostic
+from osmosis_workspace.core.workspace import Workspace
+from osmosis_workspace.check import suppress
 
 NOT_FOR = ("SET003", "SET004", "SET005")  # findings about suppressions and baselines themselves
 
 
 def _same_toml(a: str, b: str) -> bool:
-    from generator.core.bounded import toml_loads
+    from osmosis_workspace.core.bounded import toml_loads
 
     try:
         return toml_loads(a) == toml_loads(b)
@@ -38,7 +38,7 @@ def _same_python(a: str, b: str) -> bool:
 
 
 def _same_yaml(a: str, b: str) -> bool:
-    from generator.formats.yamlio import YAMLError, safe_load
+    from osmosis_workspace.readers.yamlio import YAMLError, safe_load
 
     try:
         return safe_load(a) == safe_load(b)
@@ -138,7 +138,7 @@ def plan(ws: Workspace, diagnostics: list[Diagnostic]) -> tuple[dict[str, str], 
 
 def write(ws: Workspace, changed: dict[str, str]) -> None:
     """The edited files, all or nothing (core/journal.py)."""
-    from generator.core import journal
+    from osmosis_workspace.core import journal
 
     journal.apply(ws.root, "doctor --add-ignores", [journal.Change(rel, content=text.encode("utf-8")) for rel, text in changed.items()])
 

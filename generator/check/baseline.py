@@ -16,11 +16,11 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from generator.core.bounded import json_loads
-from generator.core.diagnostics import Diagnostic
-from generator.core.errors import UserError
-from generator.core.workspace import Workspace
-from generator.check.registry import rule
+from osmosis_workspace.core.bounded import json_loads
+from osmosis_workspace.core.diagnostics import Diagnostic
+from osmosis_workspace.core.errors import UserError
+from osmosis_workspace.core.workspace import Workspace
+from osmosis_workspace.check.registry import rule
 
 FORMAT = 1
 KIND = "osmosis-doctor-baseline"

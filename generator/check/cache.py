@@ -29,9 +29,9 @@ import sys
 import time
 from pathlib import Path
 
-from generator.core.diagnostics import Diagnostic, Severity
-from generator.core.tool_folders import tool_folders
-from generator.core.workspace import Workspace
+from osmosis_workspace.core.diagnostics import Diagnostic, Severity
+from osmosis_workspace.core.tool_folders import tool_folders
+from osmosis_workspace.core.workspace import Workspace
 
 FORMAT = 2
 KEEP = 16  # entries kept per workspace: a few branches' worth
@@ -51,8 +51,8 @@ def cache_home() -> Path:
 def _write_atomic(folder: Path, name: str, data: bytes) -> None:
     """Through the one writer (exclusive temp file, never through a link); a file another run
     replaced meanwhile is left to it: either run's entry is as good."""
-    from generator.core.errors import UserError
-    from generator.core.safe_write import write_bytes
+    from osmosis_workspace.core.errors import UserError
+    from osmosis_workspace.core.safe_write import write_bytes
 
     try:
         write_bytes(folder, folder / name, data, mode=0o600, durable=False)
@@ -159,7 +159,7 @@ def _git_inputs(tree: _Tree, git_root: Path) -> None:
     """What git reads for the checks besides the paths the key names: the git folder behind a `.git`
     link, every configuration value (an `include` may name any file), and the ignore and attributes
     files the configuration names (`core.excludesFile = ~/.gitignore_global`)."""
-    from generator.core import safe_git
+    from osmosis_workspace.core import safe_git
 
     git_dir = git_root / ".git"
     if os.path.islink(git_dir):
@@ -185,10 +185,10 @@ def _git_inputs(tree: _Tree, git_root: Path) -> None:
 
 def _package_identity() -> str:
     """This package's files (size and mtime): an edited checkout is a different tool."""
-    import generator
+    import osmosis_workspace
 
-    root = Path(generator.__file__).parent
-    h = hashlib.sha256(f"{generator.__version__}\0{sys.version}".encode())
+    root = Path(osmosis_workspace.__file__).parent
+    h = hashlib.sha256(f"{osmosis_workspace.__version__}\0{sys.version}".encode())
     for folder, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__")
         for name in sorted(files):
@@ -248,7 +248,7 @@ class Cache:
         self.fresh = tree.fresh
         env = sorted((k, v) for k, v in os.environ.items()
                      if (k.startswith(("GIT_", "OSMOSIS_")) or k == "PRE_COMMIT") and k != "OSMOSIS_DOCTOR_CACHE")
-        from generator.check.families import CHECKS
+        from osmosis_workspace.check.families import CHECKS
 
         checks = [f"{family}:{getattr(fn, '__module__', '')}.{getattr(fn, '__qualname__', '')}" for family, fn in CHECKS if family in families]
         shared = [FORMAT, _package_identity(), env, os.getuid() if hasattr(os, "getuid") else 0, str(ws.root)]
@@ -266,7 +266,7 @@ class Cache:
     def _read_json(self, name: str):
         """A cache file as JSON, or None: the folder is anyone's who can write it, so what it holds is
         bounded (size, depth) and every use checks its types; a bad file is a miss, never an error."""
-        from generator.core.bounded import Unreadable, json_loads, read_capped
+        from osmosis_workspace.core.bounded import Unreadable, json_loads, read_capped
 
         try:
             return json_loads(read_capped(self.folder / name, FILE_CAP))
@@ -275,9 +275,9 @@ class Cache:
 
     def load(self, key: str):
         """The cached RunResult of ``key``, or None (none, or one that does not decode: ignored)."""
-        from generator.check.pipeline.run import RunResult
-        from generator.check.pipeline.findings import Finding
-        from generator.check.suppress import Suppression
+        from osmosis_workspace.check.pipeline.run import RunResult
+        from osmosis_workspace.check.pipeline.attributed import Finding
+        from osmosis_workspace.check.suppress import Suppression
 
         data = self._read_json(f"{key}.json")
         if not (isinstance(data, dict) and data.get("format") == FORMAT and _count(data.get("files_read"))

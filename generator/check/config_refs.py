@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.core.workspace import CONFIG_KINDS, Workspace
-from generator.formats.toml_locate import TomlDoc
+from osmosis_workspace.core.workspace import CONFIG_KINDS, Workspace
+from osmosis_workspace.readers.toml_locate import TomlDoc
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ LOCAL_DATASET_SUFFIXES = (".jsonl", ".csv", ".parquet")
 def local_dataset_file(ws: Workspace, name: str, suffixes: tuple[str, ...] = LOCAL_DATASET_SUFFIXES) -> Path | None:
     """The file under data/ that holds the platform dataset ``name`` (core/dataset_names.local_copy, the one
     mapping), None when there is none, ``name`` is no plain name, or the file is unreadable or a link."""
-    from generator.core.dataset_names import local_copy
+    from osmosis_workspace.core.dataset_names import local_copy
 
     path = local_copy(ws.root, name, suffixes)
     return None if path is None or path in ws.unreadable or path.is_symlink() else path

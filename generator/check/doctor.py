@@ -12,22 +12,22 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
-from generator.core.errors import EXIT_OK, UserError
-from generator.check.registry import Rule
-from generator.core.workspace import NotAWorkspace, Workspace
-from generator.report import REPORTERS, formats
-from generator.check.pipeline import CheckCrashed, Outcome, Selection, diagnose, run_checks, selection_for  # noqa: F401
+from osmosis_workspace.core.errors import EXIT_OK, UserError
+from osmosis_workspace.check.registry import Rule
+from osmosis_workspace.core.workspace import NotAWorkspace, Workspace
+from osmosis_workspace.report import REPORTERS, formats
+from osmosis_workspace.check.pipeline import CheckCrashed, Outcome, Selection, diagnose, run_checks, selection_for  # noqa: F401
 
 FINDING_FORMATS = tuple(REPORTERS)  # the reporters' table decides; see report.Format for each one's columns
 LIST_FORMATS = ("text", "json", "markdown")
 
 
 def load_rules() -> list[Rule]:
-    """Every rule, the settings family's included (they live outside generator.check.families)."""
-    import generator.check.baseline  # noqa: F401
-    import generator.check.settings  # noqa: F401
-    import generator.check.suppress  # noqa: F401
-    from generator.check.families import all_rules
+    """Every rule, the settings family's included (they live outside osmosis_workspace.check.families)."""
+    import osmosis_workspace.check.baseline  # noqa: F401
+    import osmosis_workspace.check.settings  # noqa: F401
+    import osmosis_workspace.check.suppress  # noqa: F401
+    from osmosis_workspace.check.families import all_rules
 
     return all_rules()
 
@@ -38,7 +38,7 @@ def split_selectors(values: Iterable[str] | None) -> tuple[str, ...]:
 
 
 def check_selectors(option: str, selectors: tuple[str, ...]) -> None:
-    from generator.check.settings import known_selector, suggest_code
+    from osmosis_workspace.check.settings import known_selector, suggest_code
 
     for s in selectors:
         if not known_selector(s):
@@ -92,7 +92,7 @@ def output_stream(output: Path | None) -> Iterator[TextIO]:
 def write_named_file(output: Path, data: bytes, what: str) -> None:
     """``data`` to the file the user named, through `core/safe_write.py` (never through a link, never
     outside the working folder or, for a path outside it, the file's own folder)."""
-    from generator.core import safe_write
+    from osmosis_workspace.core import safe_write
 
     target = Path(os.path.abspath(output))
     try:
@@ -111,10 +111,10 @@ def write_named_file(output: Path, data: bytes, what: str) -> None:
 def emit(report, fmt: str, output: Path | None, statistics: bool = False) -> None:
     """Write ``report`` in ``fmt`` (its counts per rule with ``statistics``) to ``output`` (a file) or
     stdout; with a file, the verdict line still goes to stdout, so a run never ends without a word."""
-    from generator.report import get_reporter, shown
+    from osmosis_workspace.report import get_reporter, shown
 
     if statistics:
-        from generator.report import statistics as stats
+        from osmosis_workspace.report import statistics as stats
 
         def writer(report, stream):
             stats.write(shown(report), fmt, stream)
@@ -124,8 +124,8 @@ def emit(report, fmt: str, output: Path | None, statistics: bool = False) -> Non
         report.color = report.color and output is None and use_color(stream)
         writer(report, stream)
     if output is not None:
-        from generator.core.diagnostics import printable
-        from generator.report.text import verdict
+        from osmosis_workspace.core.diagnostics import printable
+        from osmosis_workspace.report.text import verdict
 
         print(f"{verdict(report)} (report written to {printable(str(output))})")
 
@@ -140,7 +140,7 @@ def find_workspace(path: Path) -> Workspace:
 
 
 def list_checks_command(fmt: str, selectors: tuple[str, ...], ignore: tuple[str, ...], output: Path | None) -> int:
-    from generator.report import catalog
+    from osmosis_workspace.report import catalog
 
     fmt = check_format(fmt, LIST_FORMATS, "--list-checks")
     rules = load_rules()
@@ -188,14 +188,14 @@ def doctor_command(
     load_rules()
     check_selectors("--select", cli_select)
     check_selectors("--ignore", cli_ignore)
-    from generator.check.settings import refuse_unknown_codes
+    from osmosis_workspace.check.settings import refuse_unknown_codes
 
     refuse_unknown_codes(ws)  # before --fix writes anything
 
     wanted = Selection(select=tuple(cli_select) or None, ignore=tuple(cli_ignore)).active  # --fix repairs what they leave checked
 
     if diff:
-        from generator.check.fix import diff_command
+        from osmosis_workspace.check.fix import diff_command
 
         if fmt != "text":
             raise UserError(f"--diff prints a unified diff; --format {fmt} does not apply to it")
@@ -204,7 +204,7 @@ def doctor_command(
             return diff_command(ws, unsafe_fixes, wanted, stream)
     fixes: list[str] = []
     if fix:
-        from generator.check.fix import apply_fixes
+        from osmosis_workspace.check.fix import apply_fixes
 
         fixes = apply_fixes(ws, unsafe_fixes, wanted)
         ws = Workspace(ws.root)  # a fresh snapshot: the fixes changed files the old one cached
@@ -215,12 +215,12 @@ def doctor_command(
 
     recorded = None
     if baseline is not None and write_baseline is None and not add_ignores:
-        from generator.check.baseline import Baseline
+        from osmosis_workspace.check.baseline import Baseline
 
         recorded = Baseline.load(baseline, ws)
     cache = None
     if not no_cache:
-        from generator.check.cache import Cache
+        from osmosis_workspace.check.cache import Cache
 
         cache = Cache.for_workspace(ws)
     outcome = diagnose(ws, cli_select, cli_ignore, strict, verbose, baseline=recorded, cache=cache)
@@ -229,8 +229,8 @@ def doctor_command(
     if add_ignores:
         return _add_ignores(ws, outcome.diagnostics)
 
-    from generator.check.source_lines import workspace_source
-    from generator.report import Report
+    from osmosis_workspace.check.source_lines import workspace_source
+    from osmosis_workspace.report import Report
 
     report = Report(
         rules=load_rules() if REPORTERS[fmt].describes_rules else [],  # only a format that describes every rule loads them all
@@ -249,7 +249,7 @@ def doctor_command(
         source=workspace_source(ws) if fmt == "text" and output_format == "full" else None,
     )
     if fix and fmt == "text" and not fixes:
-        from generator.check.fix import hidden_unsafe
+        from osmosis_workspace.check.fix import hidden_unsafe
 
         print(f"Nothing to fix automatically.{'' if unsafe_fixes else hidden_unsafe(ws, wanted)}", file=sys.stderr)
     emit(report, fmt, output, statistics)
@@ -276,7 +276,7 @@ def _refuse_ignored_options(*, format: str, output: Path | None, statistics: boo
 
 
 def _write_baseline(ws: Workspace, diagnostics: list, target: Path) -> int:
-    from generator.check import baseline
+    from osmosis_workspace.check import baseline
 
     write_named_file(target, baseline.render(ws, diagnostics), "the baseline")
     count = len(diagnostics)
@@ -286,7 +286,7 @@ def _write_baseline(ws: Workspace, diagnostics: list, target: Path) -> int:
 
 
 def _add_ignores(ws: Workspace, diagnostics: list) -> int:
-    from generator.check import add_ignores
+    from osmosis_workspace.check import add_ignores
 
     changed, refused, silenced = add_ignores.plan(ws, diagnostics)
     add_ignores.write(ws, changed)

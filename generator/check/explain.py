@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import sys
 
-from generator.core.errors import EXIT_OK, UserError
-from generator.core.rules import Rule
-from generator.core.suggest import closest
+from osmosis_workspace.core.errors import EXIT_OK, UserError
+from osmosis_workspace.core.rules import Rule
+from osmosis_workspace.core.suggest import closest
 
 RULE_FORMATS = ("text", "json")
 
 
 def find_rule(code: str, rules: list[Rule]) -> Rule:
     """The rule called ``code`` (its code in any case, or its name), or one line saying what exists."""
-    from generator.check.settings import suggest_code
+    from osmosis_workspace.check.settings import suggest_code
 
     wanted = code.strip()
     for r in rules:
@@ -32,8 +32,8 @@ def find_rule(code: str, rules: list[Rule]) -> Rule:
 
 
 def rule_command(code: str | None, all_rules: bool = False, format: str = "text") -> int:
-    from generator.check.doctor import check_format, load_rules
-    from generator.report import catalog
+    from osmosis_workspace.check.doctor import check_format, load_rules
+    from osmosis_workspace.report import catalog
 
     fmt = check_format(format, RULE_FORMATS, "`osmosis rule`")
     rules = load_rules()

@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from generator.core.journal import PREFIX, Change
-from generator.core.paths import is_inside
-from generator.core.resources import SKILL_NAMES, skills_dir, templates_dir
-from generator.core.workspace import AGENT_FILES, REQUIRED_FOLDERS, Workspace
+from osmosis_workspace.core.journal import PREFIX, Change
+from osmosis_workspace.core.paths import is_inside
+from osmosis_workspace.core.resources import SKILL_NAMES, skills_dir, templates_dir
+from osmosis_workspace.core.workspace import AGENT_FILES, REQUIRED_FOLDERS, Workspace
 
 ANSWERS_FILE = ".copier-answers.yml"
 
@@ -61,7 +61,7 @@ def _grouped(paths: list[str], depth: int) -> dict[str, int]:
 
 def plan_skills(ws: Workspace, planned: list[Fix]) -> list[Fix]:
     """The bundled skills' missing files, copied back; a file the user changed is kept as it is."""
-    from generator.core.assets import placement, skill_files
+    from osmosis_workspace.core.assets import placement, skill_files
 
     if not ws.opted_in:
         return []  # our bundle is not forced on a workspace that did not opt in
@@ -86,7 +86,7 @@ def plan_skills(ws: Workspace, planned: list[Fix]) -> list[Fix]:
 def plan_links(ws: Workspace, planned: list[Fix]) -> list[Fix]:
     """`.claude/skills/<name>` -> `../../.agents/skills/<name>` for every skill, when missing, broken or absolute.
     A dangling link has nothing behind it to lose; a working one (even elsewhere) is the user's."""
-    from generator.core.assets import AGENT_SKILLS, CLAUDE_SKILLS
+    from osmosis_workspace.core.assets import AGENT_SKILLS, CLAUDE_SKILLS
 
     root = ws.root
     links = root / CLAUDE_SKILLS
@@ -118,7 +118,7 @@ def plan_links(ws: Workspace, planned: list[Fix]) -> list[Fix]:
 
 def plan_schemas(ws: Workspace, planned: list[Fix]) -> list[Fix]:
     """`.osmosis/schemas/` is osmosis's own copy of `osmosis schema <kind>`: rewritten when it differs."""
-    from generator.core.assets import placement, schema_files
+    from osmosis_workspace.core.assets import placement, schema_files
 
     if not ws.opted_in:
         return []  # our convention (Workspace.opted_in); writing them would opt the workspace in
@@ -133,7 +133,7 @@ def plan_schemas(ws: Workspace, planned: list[Fix]) -> list[Fix]:
 
 def _answers(root: Path) -> dict:
     """The workspace template's answers (names in AGENTS.md), with the template's defaults beneath."""
-    from generator.formats import yamlio
+    from osmosis_workspace.readers import yamlio
 
     answers: dict = {}
     try:
@@ -183,9 +183,9 @@ def plan_template_files(ws: Workspace, planned: list[Fix]) -> list[Fix]:
 
 def plan_claude_pointer(ws: Workspace, planned: list[Fix]) -> list[Fix]:
     """LAY008 (unsafe): `@AGENTS.md` appended to a CLAUDE.md that does not point at AGENTS.md."""
-    from generator.check.families.layout import check_claude_md
-    from generator.core.bounded import Unreadable, read_capped
-    from generator.core.workspace import MAX_TEXT_BYTES
+    from osmosis_workspace.check.families.layout import check_claude_md
+    from osmosis_workspace.core.bounded import Unreadable, read_capped
+    from osmosis_workspace.core.workspace import MAX_TEXT_BYTES
 
     path = ws.root / "CLAUDE.md"
     if path.is_symlink() or not path.is_file() or not check_claude_md(ws):
@@ -210,8 +210,8 @@ def _from_family(code: str, planner: Callable[[Workspace], list[tuple[str, bytes
 
 
 def planners() -> tuple[Planner, ...]:
-    from generator.check.families.config_crossrefs import plan_schema_directives
-    from generator.check.families.secrets import plan_env_example
+    from osmosis_workspace.check.families.config_crossrefs import plan_schema_directives
+    from osmosis_workspace.check.families.secrets import plan_env_example
 
     return (plan_folders, plan_template_files, plan_skills, plan_links, plan_schemas,
             _from_family("CFG022", plan_schema_directives), _from_family("SEC005", plan_env_example),
@@ -220,8 +220,8 @@ def planners() -> tuple[Planner, ...]:
 
 def allowed_by(unsafe: bool, wanted: Callable[[str], bool] = lambda code: True) -> Callable[[str], bool]:
     """Which codes' fixes to make: the safe ones (and with ``unsafe`` the unsafe ones) that ``wanted`` names."""
-    import generator.check.families  # noqa: F401  (declares every fixable rule)
-    from generator.check.registry import RULES
+    import osmosis_workspace.check.families  # noqa: F401  (declares every fixable rule)
+    from osmosis_workspace.check.registry import RULES
 
     fixabilities = ("safe", "unsafe") if unsafe else ("safe",)
     return lambda code: code in RULES and RULES[code].fixability in fixabilities and wanted(code)
@@ -244,8 +244,8 @@ def apply_fixes(ws: Workspace, unsafe: bool = False, wanted: Callable[[str], boo
     """Make every allowed fix on ``ws`` through one journal; one line per change made.
     First takes back what a killed `init`, `rollout new` or `update` left (LAY112), so the other
     repairs see the workspace as it was."""
-    from generator.core import journal
-    from generator.core.errors import UserError
+    from osmosis_workspace.core import journal
+    from osmosis_workspace.core.errors import UserError
 
     allowed = allowed_by(unsafe, wanted)
     done: list[str] = []
@@ -320,7 +320,7 @@ def diff_command(ws: Workspace, unsafe: bool, wanted: Callable[[str], bool], str
     nothing is written. Exit 1 when there is something to change, as ruff does, else 0."""
     import sys
 
-    from generator.core.errors import EXIT_FINDINGS, EXIT_OK
+    from osmosis_workspace.core.errors import EXIT_FINDINGS, EXIT_OK
 
     allowed = allowed_by(unsafe, wanted)
     taken_back = interrupted_runs(ws.root) if allowed("LAY112") else []
@@ -344,7 +344,7 @@ def diff_command(ws: Workspace, unsafe: bool, wanted: Callable[[str], bool], str
 
 def hidden_unsafe(ws: Workspace, wanted: Callable[[str], bool]) -> str:
     """A sentence on the unsafe fixes --unsafe-fixes would add ("" when there are none)."""
-    from generator.check.registry import RULES
+    from osmosis_workspace.check.registry import RULES
 
     unsafe = [f for f in plan(ws, lambda code: wanted(code) and code in RULES and RULES[code].fixability == "unsafe") if f.what]
     if not unsafe:

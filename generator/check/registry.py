@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from generator.core.diagnostics import Diagnostic, Severity
-from generator.core.rules import FAMILIES, FIXABILITY, Rule  # noqa: F401  (the table's types; checks import them from here)
-from generator.core.workspace import Workspace
+from osmosis_workspace.core.diagnostics import Diagnostic, Severity
+from osmosis_workspace.core.rules import FAMILIES, FIXABILITY, Rule  # noqa: F401  (the table's types; checks import them from here)
+from osmosis_workspace.core.workspace import Workspace
 
 RULES: dict[str, Rule] = {}
 

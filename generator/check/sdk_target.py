@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.core.pep440 import Requirement, Specifier, Version
-from generator.core.sdk_generations import (
+from osmosis_workspace.core.pep440 import Requirement, Specifier, Version
+from osmosis_workspace.core.sdk_generations import (
     GENERATIONS,
     KNOWN_RELEASES,
     ON_INDEX,
@@ -21,7 +21,7 @@ from generator.core.sdk_generations import (
     Generation,
     generation_of,
 )
-from generator.formats.toml_locate import TomlDoc
+from osmosis_workspace.readers.toml_locate import TomlDoc
 
 # Versions past the newest we know: a requirement admitting them is open to an API this table
 # does not describe yet.
@@ -138,9 +138,9 @@ def sdk_requirements(path: Path, text: str | None) -> list[Declared]:
 
 
 def _locked(lock_text: str | None, spec: Specifier) -> Version | None:
-    from generator.formats import uvlock
+    from osmosis_workspace.readers import uvlock
 
-    # The SDK's blocks only (formats/uvlock.py): a full parse of a lock costs more than the rest of a run.
+    # The SDK's blocks only (readers/uvlock.py): a full parse of a lock costs more than the rest of a run.
     if not lock_text:
         return None
     # a text without uv's header still answers by block search, as it always did

@@ -10,11 +10,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from generator.core.diagnostics import Diagnostic
-from generator.core.names import name_problem
-from generator.check.registry import RULES, rule
-from generator.core.suggest import closest
-from generator.core.workspace import Workspace
+from osmosis_workspace.core.diagnostics import Diagnostic
+from osmosis_workspace.core.names import name_problem
+from osmosis_workspace.check.registry import RULES, rule
+from osmosis_workspace.core.suggest import closest
+from osmosis_workspace.core.workspace import Workspace
 
 PYPROJECT = "pyproject.toml"
 
@@ -183,7 +183,7 @@ def _read_extra_skills(r: _Reader, value: Any, s: dict) -> None:
 
 def _read_rehearse(r: _Reader, value: Any, s: dict) -> None:
     # Read by `osmosis rehearse`; doctor reports a malformed value so it is fixed before a rehearsal.
-    from generator.core.rehearse_settings import parse
+    from osmosis_workspace.core.rehearse_settings import parse
 
     for key, message in parse(value)[1]:
         r.invalid(key, message, table="tool.osmosis.rehearse")
@@ -211,7 +211,7 @@ def load_settings(ws: Workspace) -> tuple[Settings, list[Diagnostic]]:
 
 def refuse_unknown_codes(ws: Workspace) -> None:
     """Raise a UserError (exit 2) naming the first unknown code in select/ignore/per-file-ignores."""
-    from generator.core.errors import UserError
+    from osmosis_workspace.core.errors import UserError
 
     unknown = ws.memo("settings", lambda: _read_settings(ws))[2]
     if unknown:

@@ -12,8 +12,8 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from generator.core.diagnostics import Diagnostic
-from generator.core.workspace import MAX_TEXT_BYTES, Workspace
+from osmosis_workspace.core.diagnostics import Diagnostic
+from osmosis_workspace.core.workspace import MAX_TEXT_BYTES, Workspace
 
 _TEXT_KINDS = (".toml", ".py", ".md", ".yml", ".yaml", ".cfg", ".txt")
 _NEVER_SHOWN = ("SEC",)
@@ -24,7 +24,7 @@ Reader = Callable[[Diagnostic], "str | None"]
 def source_reader(read: Callable[[str], str | None]) -> Reader:
     """A function from a finding to the raw text of its line (None when it has none to show);
     ``read`` gives a finding's file text by its path."""
-    from generator.check.families.secrets import known_credential
+    from osmosis_workspace.check.families.secrets import known_credential
 
     def line_of(d: Diagnostic) -> str | None:
         if d.path is None or d.line is None or d.code.startswith(_NEVER_SHOWN) or not d.path.endswith(_TEXT_KINDS):
@@ -50,8 +50,8 @@ def files_source(files: dict[str, tuple[Path, Workspace | None]]) -> Reader:
     """Lines of the files `validate` checked, by the path its findings show: through the file's
     workspace when it has one (nothing through a link out of it), else never through a link nor
     from a file the system generates (`/proc/self/environ` holds a CI job's secrets)."""
-    from generator.core.bounded import Unreadable, read_capped
-    from generator.core.paths import system_file
+    from osmosis_workspace.core.bounded import Unreadable, read_capped
+    from osmosis_workspace.core.paths import system_file
 
     def read(display: str) -> str | None:
         path, ws = files.get(display, (None, None))

@@ -15,11 +15,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.core.paths import own_python_files
-from generator.core.diagnostics import Diagnostic
-from generator.core.workspace import Workspace
-from generator.check.registry import matches, rule
-from generator.check.settings import UNKNOWN_CODE, known_selector, suggest_code
+from osmosis_workspace.core.paths import own_python_files
+from osmosis_workspace.core.diagnostics import Diagnostic
+from osmosis_workspace.core.workspace import Workspace
+from osmosis_workspace.check.registry import matches, rule
+from osmosis_workspace.check.settings import UNKNOWN_CODE, known_selector, suggest_code
 
 HASH = re.compile(r"#\s*osmosis:\s*ignore(-file)?\[([^\]]*)\]", re.IGNORECASE)
 HTML = re.compile(r"<!--\s*osmosis:\s*ignore(-file)?\[([^\]]*)\]\s*-->", re.IGNORECASE)

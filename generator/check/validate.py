@@ -15,19 +15,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.core.diagnostics import Diagnostic
-from generator.core.errors import UserError
-from generator.core.paths import is_file, is_inside, system_file, walk
-from generator.core.tool_folders import PRUNED
-from generator.core.workspace import CONFIG_KINDS, DATASET_SUFFIXES, NotAWorkspace, Workspace, find_root
+from osmosis_workspace.core.diagnostics import Diagnostic
+from osmosis_workspace.core.errors import UserError
+from osmosis_workspace.core.paths import is_file, is_inside, system_file, walk
+from osmosis_workspace.core.tool_folders import PRUNED
+from osmosis_workspace.core.workspace import CONFIG_KINDS, DATASET_SUFFIXES, NotAWorkspace, Workspace, find_root
 
 # kind -> (module, function); imported only when a path of that kind is validated.
 FILE_FUNCTIONS: dict[str, tuple[str, str]] = {
-    "config": ("generator.check.families.configs", "check_config_file"),
-    "dataset": ("generator.check.families.datasets", "check_dataset_file"),
-    "skill": ("generator.check.families.skills", "check_skill_dir"),
-    "entrypoint": ("generator.check.families.entrypoints", "check_entrypoint_file"),
-    "unreadable": ("generator.check.families.access", "check_unreadable_path"),
+    "config": ("osmosis_workspace.check.families.configs", "check_config_file"),
+    "dataset": ("osmosis_workspace.check.families.datasets", "check_dataset_file"),
+    "skill": ("osmosis_workspace.check.families.skills", "check_skill_dir"),
+    "entrypoint": ("osmosis_workspace.check.families.entrypoints", "check_entrypoint_file"),
+    "unreadable": ("osmosis_workspace.check.families.access", "check_unreadable_path"),
 }
 # Folders a walk never enters: tooling, caches, and .claude/skills (links to .agents/skills).
 SKIP_DIRS = frozenset({".git", ".osmosis", ".claude", "venv", "node_modules", "__pycache__", *PRUNED})
@@ -71,7 +71,7 @@ def classify_file(path: Path, forced_kind: str | None) -> Target:
 
 def _did_you_mean(path: Path) -> str:
     """"; did you mean x.jsonl?" for a nearly-dataset name (x.jsnol, x.ndjson), as doctor's DAT020 says."""
-    from generator.formats.datasets.extensions import suggested_name
+    from osmosis_workspace.readers.datasets.extensions import suggested_name
 
     suggestion = suggested_name(path.name)
     return f"; did you mean {suggestion}?" if suggestion else ""
@@ -196,7 +196,7 @@ def _display(path: Path, ws: Workspace | None) -> str:
 
 
 def _run(target: Target, fn: Callable, ws: Workspace | None, display: str) -> list[Diagnostic]:
-    from generator.check.pipeline.run import CheckCrashed
+    from osmosis_workspace.check.pipeline.run import CheckCrashed
 
     # One rule with doctor: nothing is read through a link out of the workspace (`data/x.csv ->
     # /proc/self/environ` would print a CI job's secrets as "column names"), nor, outside any
@@ -210,13 +210,13 @@ def _run(target: Target, fn: Callable, ws: Workspace | None, display: str) -> li
         if target.kind == "config":
             found = list(fn(target.path, target.config_kind, ws, display)) + _config_secrets(target.path, ws, display)
             if ws is not None and ws.where(target.path) != "out":
-                from generator.check.families.gitsync import check_config_pins  # git only when asked
+                from osmosis_workspace.check.families.gitsync import check_config_pins  # git only when asked
 
                 found += check_config_pins(ws, ws.root / display, target.config_kind)
             return _directive_follows_folder(target, found)
         return list(fn(target.path, display))
     except PermissionError as err:  # a path the walk could not see ahead: still a finding, not a crash
-        from generator.check.families.access import from_error
+        from osmosis_workspace.check.families.access import from_error
 
         if ws is None or (found := from_error(ws, err)) is None:
             raise CheckCrashed(f"the {target.kind} check crashed on {display}: {type(err).__name__}: {err}") from err
@@ -229,19 +229,19 @@ def linked_out(kind: str, display: str, why: str | None = None) -> Diagnostic:
     """The finding doctor makes for a path that leads out of the workspace through a link: validate
     (the pre-commit hook hands it changed files) reads no more outside the workspace than doctor does."""
     if kind == "dataset":
-        from generator.check.families.datasets import outside_finding
+        from osmosis_workspace.check.families.datasets import outside_finding
 
         return outside_finding(display, why)
     message = f"{display} {why or 'leads outside the workspace through a symlink; not checked'}"
     if kind == "skill":
-        from generator.check.families.skill_rules import SKILL_PATH_ESCAPES
+        from osmosis_workspace.check.families.skill_rules import SKILL_PATH_ESCAPES
 
         return SKILL_PATH_ESCAPES.at(display, message)
     if kind == "config":
-        from generator.check.families.config_rules import CONFIG_OUTSIDE
+        from osmosis_workspace.check.families.config_rules import CONFIG_OUTSIDE
 
         return CONFIG_OUTSIDE.at(display, message)
-    from generator.check.families.layout import ROLLOUT_OUTSIDE
+    from osmosis_workspace.check.families.layout import ROLLOUT_OUTSIDE
 
     return ROLLOUT_OUTSIDE.at(display, message)
 
@@ -251,7 +251,7 @@ def _with_markers(target: Target, found: list[Diagnostic], display: str) -> list
     in a conflicted file (its parse or syntax errors only repeat it)."""
     if target.kind == "unreadable":
         return found
-    from generator.check.families.leftovers import drop_explained, file_marker_findings
+    from osmosis_workspace.check.families.leftovers import drop_explained, file_marker_findings
 
     return drop_explained(file_marker_findings(target.path, display) + found)
 
@@ -269,8 +269,8 @@ def _directive_follows_folder(target: Target, found: list[Diagnostic]) -> list[D
 def _config_secrets(path: Path, ws: Workspace | None, display: str) -> list[Diagnostic]:
     """Credentials in a config: doctor reports them as its own family, so check_config_file does
     not; validate (the pre-commit hook on a changed config) must catch them too."""
-    from generator.check.families.secrets import check_config_secrets
-    from generator.formats.toml_locate import TomlDoc
+    from osmosis_workspace.check.families.secrets import check_config_secrets
+    from osmosis_workspace.readers.toml_locate import TomlDoc
 
     if ws is not None:
         text = ws.read_text(path)
@@ -286,9 +286,9 @@ def _filtered(found: list[Diagnostic], target: Target, ws: Workspace | None) -> 
     """Apply the workspace's [tool.osmosis] select/ignore and inline suppressions, as doctor does."""
     if ws is None:
         return found
-    from generator.check import suppress
-    from generator.check.pipeline.selection import selection_for
-    from generator.check.settings import load_settings, refuse_unknown_codes
+    from osmosis_workspace.check import suppress
+    from osmosis_workspace.check.pipeline.selection import selection_for
+    from osmosis_workspace.check.settings import load_settings, refuse_unknown_codes
 
     refuse_unknown_codes(ws)
     settings, _ = load_settings(ws)
@@ -313,8 +313,8 @@ def validate_command(
     only: str | None = None,
     output_format: str = "full",
 ) -> int:
-    from generator.check.doctor import check_format, check_output_format, emit, load_rules
-    from generator.report import REPORTERS, Group, Report
+    from osmosis_workspace.check.doctor import check_format, check_output_format, emit, load_rules
+    from osmosis_workspace.report import REPORTERS, Group, Report
 
     fmt = check_format(format, tuple(REPORTERS), "findings")
     output_format = check_output_format(output_format)
@@ -346,7 +346,7 @@ def validate_command(
             continue
         found = sorted(_filtered(_with_markers(target, _run(target, fn, ws, display), display), target, ws), key=Diagnostic.sort_key)
         if ws is not None and file_strict is None:
-            from generator.check.settings import load_settings
+            from osmosis_workspace.check.settings import load_settings
 
             file_strict = load_settings(ws)[0].strict
         groups.append(Group(display, found))
@@ -355,7 +355,7 @@ def validate_command(
         everything += found
 
     only_ws = next(iter(workspaces.by_root.values())) if len(workspaces.by_root) == 1 else None
-    from generator.check.families import all_rules
+    from osmosis_workspace.check.families import all_rules
 
     report = Report(
         rules=all_rules() if REPORTERS[fmt].describes_rules else [],  # only such a format needs every rule
@@ -372,7 +372,7 @@ def validate_command(
         output_format=output_format,
     )
     if fmt == "text" and output_format == "full":
-        from generator.check.source_lines import files_source
+        from osmosis_workspace.check.source_lines import files_source
 
         report.source = files_source(files)
     emit(report, fmt, None)

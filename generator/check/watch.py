@@ -15,8 +15,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from generator.core.diagnostics import printable
-from generator.core.errors import EXIT_OK, UserError
+from osmosis_workspace.core.diagnostics import printable
+from osmosis_workspace.core.errors import EXIT_OK, UserError
 
 INTERVAL = 0.5  # seconds between polls
 MAX_ENTRIES = 50_000
@@ -31,7 +31,7 @@ Snapshot = dict[str, tuple[int, int]]
 
 def snapshot(root: Path) -> Snapshot:
     """{relative path: (mtime in ns, size)} of the workspace's files and links, bounded."""
-    from generator.core.journal import PREFIX
+    from osmosis_workspace.core.journal import PREFIX
 
     seen: Snapshot = {}
     stack: list[tuple[str, str, int]] = [(str(root), "", 0)]
@@ -95,7 +95,7 @@ def _redraw(stream, what: list[str]) -> None:
 
 def watch_command(path: Path, run: Callable[[], int], refuse: list[str] = (), interval: float | None = None) -> int:
     """Run ``run`` (one doctor), then again after every change under the workspace; Ctrl-C ends it, exit 0."""
-    from generator.check.doctor import find_workspace
+    from osmosis_workspace.check.doctor import find_workspace
 
     if refuse:
         raise UserError(f"--watch cannot be combined with {refuse[0]}", hint="run that once, without --watch")

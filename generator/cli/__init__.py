@@ -10,7 +10,7 @@ _APP_NAMES = ("app", "main", "command_paths")
 
 def __getattr__(name: str) -> Any:
     if name in _APP_NAMES:
-        from generator.cli import typer_app as module
+        from osmosis_workspace.cli import typer_app as module
 
         return getattr(module, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

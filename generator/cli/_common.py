@@ -1,4 +1,4 @@
-"""Shared glue for the typer command modules: a command body's outcome (cli/outcome.py) as typer's exit."""
+"""Shared glue for the typer command modules: a command body's outcome (cli/exit_status.py) as typer's exit."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import TypeVar
 
 import typer
 
-from generator.cli.outcome import (  # noqa: F401  re-exported for the typer app
+from osmosis_workspace.cli.exit_status import (  # noqa: F401  re-exported for the typer app
     end_on_machine_error,
     internal_error_line,
     machine_error_line,

@@ -7,9 +7,9 @@ from typing import List, Optional
 
 import typer
 
-from generator.cli import completion
-from generator.cli._common import handles_errors
-from generator.report import formats_help
+from osmosis_workspace.cli import completion
+from osmosis_workspace.cli._common import handles_errors
+from osmosis_workspace.report import formats_help
 
 dataset_app = typer.Typer(
     help="Dataset commands.\n\nExample: osmosis dataset validate data/multiply.jsonl",
@@ -32,6 +32,6 @@ def validate(
 
     Example: osmosis dataset validate data/multiply.jsonl
     """
-    from generator.check.validate import validate_command
+    from osmosis_workspace.check.validate import validate_command
 
     return validate_command(paths=files, format=format, kind=None, strict=strict, only="dataset")

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import typer
 
-from generator.cli import doctor_spec
-from generator.cli._common import handles_errors
+from osmosis_workspace.cli import doctor_spec
+from osmosis_workspace.cli._common import handles_errors
 
 
 def _signature() -> inspect.Signature:

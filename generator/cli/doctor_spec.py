@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, List, Optional
 
-from generator.cli import completion
-from generator.report import formats_help
+from osmosis_workspace.cli import completion
+from osmosis_workspace.report import formats_help
 
 
 @dataclass(frozen=True)
@@ -116,7 +116,7 @@ def run(path: Path, format: str, fix: bool, unsafe_fixes: bool, diff: bool, watc
         select: list[str], ignore: list[str], list_checks: bool, output: Path | None, verbose: bool,
         output_format: str, statistics: bool, add_ignores: bool, write_baseline: Path | None,
         baseline: Path | None, no_cache: bool) -> int:
-    from generator.check.doctor import doctor_command
+    from osmosis_workspace.check.doctor import doctor_command
 
     fix = (fix or unsafe_fixes) and not diff
 
@@ -124,7 +124,7 @@ def run(path: Path, format: str, fix: bool, unsafe_fixes: bool, diff: bool, watc
         writer = "doctor --fix" if fix else "doctor --add-ignores" if add_ignores else None
         if writer is None:  # a plain check takes no lock, and does not load its module
             return check()
-        from generator.core import lock
+        from osmosis_workspace.core import lock
 
         with lock.workspace(path, writer):
             return check()
@@ -138,7 +138,7 @@ def run(path: Path, format: str, fix: bool, unsafe_fixes: bool, diff: bool, watc
         )
 
     if watch:
-        from generator.check.watch import watch_command
+        from osmosis_workspace.check.watch import watch_command
 
         return watch_command(path, once, refuse=[n for n, on in (("--fix", fix), ("--diff", diff), ("--list-checks", list_checks), ("--output", output),
                                                                    ("--add-ignores", add_ignores), ("--write-baseline", write_baseline)) if on])

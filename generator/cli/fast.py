@@ -7,19 +7,19 @@ the typer app takes over, so every message stays typer's."""
 
 from __future__ import annotations
 
-from generator.core.errors import EXIT_INTERRUPTED
+from osmosis_workspace.core.errors import EXIT_INTERRUPTED
 
 
 def start(argv: list[str]) -> int | None:
     """The exit code of a doctor run started without typer, or None for the typer app to handle."""
     if argv[:1] != ["doctor"]:
         return None
-    from generator.cli import doctor_spec
+    from osmosis_workspace.cli import doctor_spec
 
     values = doctor_spec.parse_plain(argv[1:])
     if values is None:
         return None
-    from generator.cli.outcome import run_body, sound_streams
+    from osmosis_workspace.cli.exit_status import run_body, sound_streams
 
     sound_streams()
     try:

@@ -1,4 +1,4 @@
-"""`osmosis init`: signature only; the work is in generator.scaffold.init_workspace."""
+"""`osmosis init`: signature only; the work is in osmosis_workspace.scaffold.init_workspace."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import List, Optional
 
 import typer
 
-from generator.cli import completion
-from generator.cli._common import handles_errors
+from osmosis_workspace.cli import completion
+from osmosis_workspace.cli._common import handles_errors
 
 
 def register(app: typer.Typer) -> None:
@@ -29,8 +29,8 @@ def register(app: typer.Typer) -> None:
 
         Example: osmosis init my-agent --template multiply --defaults
         """
-        from generator.core import lock, safe_git
-        from generator.scaffold.init_workspace import init_command
+        from osmosis_workspace.core import lock, safe_git
+        from osmosis_workspace.scaffold.init_workspace import init_command
         safe_git.forget_outer_repository()  # copier runs git too: an exported GIT_DIR must reach none
 
         with lock.hold(Path(os.path.abspath(path if path is not None and not here else ".")), "init"):

@@ -1,10 +1,10 @@
-"""`osmosis lsp`: signature only; the server is generator.lsp.server (needs the `[lsp]` extra)."""
+"""`osmosis lsp`: signature only; the server is osmosis_workspace.lsp.server (needs the `[lsp]` extra)."""
 
 from __future__ import annotations
 
 import typer
 
-from generator.cli._common import handles_errors
+from osmosis_workspace.cli._common import handles_errors
 
 INSTALL = "`osmosis lsp` needs pygls: pip install 'osmosis-workspace[lsp]' (or add pygls>=2 and lsprotocol to the same environment)"
 
@@ -26,10 +26,10 @@ def register(app: typer.Typer) -> None:
             import lsprotocol  # noqa: F401
             import pygls  # noqa: F401
         except ImportError:
-            from generator.core.errors import UserError
+            from osmosis_workspace.core.errors import UserError
 
             raise UserError(INSTALL) from None
-        from generator.lsp.server import serve
+        from osmosis_workspace.lsp.server import serve
 
         serve()
         return 0

@@ -1,4 +1,4 @@
-"""`osmosis rehearse`: signature only; the work is in generator.rehearse.command."""
+"""`osmosis rehearse`: signature only; the work is in osmosis_workspace.rehearse.command."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import List, Optional
 
 import typer
 
-from generator.cli._common import handles_errors
+from osmosis_workspace.cli._common import handles_errors
 
 
 def register(app: typer.Typer) -> None:
@@ -49,7 +49,7 @@ def register(app: typer.Typer) -> None:
 
         Example: osmosis rehearse multiply --rows 0-3
         """
-        from generator.rehearse.command import rehearse_command
+        from osmosis_workspace.rehearse.command import rehearse_command
 
         return rehearse_command(path=path, rollouts=list(rollouts or []), config=config, dataset_file=dataset_file,
                                 rows=rows, format=format, timeout=timeout, sdk=sdk, jobs=jobs, probes=probes,

@@ -7,8 +7,8 @@ from typing import List
 
 import typer
 
-from generator.cli import completion
-from generator.cli._common import handles_errors
+from osmosis_workspace.cli import completion
+from osmosis_workspace.cli._common import handles_errors
 
 rollout_app = typer.Typer(help="Rollouts in a workspace.\n\nExample: osmosis rollout new adder --template multiply --data integration=openai-agents", no_args_is_help=True)
 
@@ -34,8 +34,8 @@ def new(
 
     Example: osmosis rollout new adder --template multiply --data integration=openai-agents --defaults
     """
-    from generator.core import lock, safe_git
-    from generator.scaffold.rollout_new import rollout_new_command
+    from osmosis_workspace.core import lock, safe_git
+    from osmosis_workspace.scaffold.rollout_new import rollout_new_command
     safe_git.forget_outer_repository()  # copier runs git too: an exported GIT_DIR must reach none
 
     with lock.workspace(workspace, "rollout new"):

@@ -1,4 +1,4 @@
-"""`osmosis rule`: signature only; the work is in generator.check.explain."""
+"""`osmosis rule`: signature only; the work is in osmosis_workspace.check.explain."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Optional
 
 import typer
 
-from generator.cli._common import handles_errors
+from osmosis_workspace.cli._common import handles_errors
 
 
 def register(app: typer.Typer) -> None:
@@ -23,6 +23,6 @@ def register(app: typer.Typer) -> None:
 
         Example: osmosis rule CFG003 --format json
         """
-        from generator.check.explain import rule_command
+        from osmosis_workspace.check.explain import rule_command
 
         return rule_command(code=code, all_rules=all_rules, format=format)

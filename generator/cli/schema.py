@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from generator.cli._common import handles_errors
+from osmosis_workspace.cli._common import handles_errors
 
 
 def register(app: typer.Typer) -> None:
@@ -21,6 +21,6 @@ def register(app: typer.Typer) -> None:
 
         Example: osmosis schema eval > eval.schema.json
         """
-        from generator.core.schemas import schema_command
+        from osmosis_workspace.core.schemas import schema_command
 
         return schema_command(kind=kind, write=write)

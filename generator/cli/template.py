@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from generator.cli._common import handles_errors
+from osmosis_workspace.cli._common import handles_errors
 
 template_app = typer.Typer(help="Bundled templates.\n\nExample: osmosis template list", no_args_is_help=True)
 
@@ -20,7 +20,7 @@ def list_templates(json_output: bool = typer.Option(False, "--json", help="Print
 
     Example: osmosis template list --json
     """
-    from generator.scaffold.template_commands import list_command
+    from osmosis_workspace.scaffold.template_commands import list_command
 
     return list_command(json_output=json_output)
 
@@ -35,6 +35,6 @@ def inspect_template(
 
     Example: osmosis template inspect multiply --json
     """
-    from generator.scaffold.template_commands import inspect_command
+    from osmosis_workspace.scaffold.template_commands import inspect_command
 
     return inspect_command(name=name, json_output=json_output)

@@ -10,11 +10,11 @@ import sys
 
 import typer
 
-from generator import __version__
-from generator.cli import typer_compat
-from generator.cli import dataset, doctor, init, lsp, rehearse, rollout, rule, schema, template, update, validate
-from generator.cli.outcome import end_on_machine_error, internal_error_line, machine_error_line, quiet_broken_pipe, sound_streams
-from generator.core.errors import EXIT_INTERNAL, UserError
+from osmosis_workspace import __version__
+from osmosis_workspace.cli import typer_compat
+from osmosis_workspace.cli import dataset, doctor, init, lsp, rehearse, rollout, rule, schema, template, update, validate
+from osmosis_workspace.cli.exit_status import end_on_machine_error, internal_error_line, machine_error_line, quiet_broken_pipe, sound_streams
+from osmosis_workspace.core.errors import EXIT_INTERNAL, UserError
 
 HELP = """Create and check Osmosis RL training workspaces.
 
@@ -79,7 +79,7 @@ def command_paths() -> set[tuple[str, ...]]:
 
 def main() -> None:
     """Console-script entry point: user errors exit 2 (or as they say), internal errors exit 3."""
-    from generator.cli.platform_cli import platform_command, refusal
+    from osmosis_workspace.cli.platform_cli import platform_command, refusal
 
     sound_streams()
     if (command := platform_command(sys.argv[1:], command_paths())) is not None:

@@ -1,4 +1,4 @@
-"""Three adjustments to typer >= 0.29 internals, applied once by generator.cli. All are guarded: on
+"""Three adjustments to typer >= 0.29 internals, applied once by osmosis_workspace.cli. All are guarded: on
 a typer without those internals they do nothing and typer's own behaviour stands.
 
 1. Help labels. Typer 0.29 labels values by Python type (`--data <list[str]>`, `path <path>`),

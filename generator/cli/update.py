@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from generator.cli._common import handles_errors
+from osmosis_workspace.cli._common import handles_errors
 
 
 def register(app: typer.Typer) -> None:
@@ -27,8 +27,8 @@ def register(app: typer.Typer) -> None:
         """
         from contextlib import nullcontext
 
-        from generator.core import lock, safe_git
-        from generator.scaffold.update import update_command
+        from osmosis_workspace.core import lock, safe_git
+        from osmosis_workspace.scaffold.update import update_command
         safe_git.forget_outer_repository()  # copier runs git too: an exported GIT_DIR must reach none
 
         with nullcontext() if (check or dry_run) else lock.workspace(path, "update"):
@@ -38,7 +38,7 @@ def register(app: typer.Typer) -> None:
 
 def _unfinished(root: Path) -> list[str]:
     """Conflicts a previous `osmosis update` left (markers, .rej files), as `path[:line]  what`."""
-    from generator.check.families.leftovers import unresolved_findings
-    from generator.core.workspace import Workspace
+    from osmosis_workspace.check.families.leftovers import unresolved_findings
+    from osmosis_workspace.core.workspace import Workspace
 
     return [f"{d.path}{f':{d.line}' if d.line else ''}  {d.code} {d.message}" for d in unresolved_findings(Workspace(root))]

@@ -1,4 +1,4 @@
-"""`osmosis validate`: signature only; the work is in generator.check.validate."""
+"""`osmosis validate`: signature only; the work is in osmosis_workspace.check.validate."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from typing import List, Optional
 
 import typer
 
-from generator.cli import completion
-from generator.cli._common import handles_errors
-from generator.report import formats_help
+from osmosis_workspace.cli import completion
+from osmosis_workspace.cli._common import handles_errors
+from osmosis_workspace.report import formats_help
 
 
 def register(app: typer.Typer) -> None:
@@ -26,6 +26,6 @@ def register(app: typer.Typer) -> None:
 
         Example: osmosis validate configs/eval/multiply.toml data/multiply.jsonl
         """
-        from generator.check.validate import validate_command
+        from osmosis_workspace.check.validate import validate_command
 
         return validate_command(paths=paths, format=format, kind=kind, strict=strict, output_format=output_format)

@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.core import resources, safe_write
-from generator.core.paths import is_inside
+from osmosis_workspace.core import resources, safe_write
+from osmosis_workspace.core.paths import is_inside
 
 AGENT_SKILLS = Path(".agents/skills")
 CLAUDE_SKILLS = Path(".claude/skills")
@@ -134,7 +134,7 @@ def write_schemas(dest: Path, *, overwrite: bool = False) -> AssetReport:
 
 def schema_files() -> Iterator[tuple[Path, bytes]]:
     """(workspace-relative path, bytes) of each shipped JSON Schema's copy in a workspace."""
-    from generator.core.schemas import KINDS, WORKSPACE_SCHEMA_DIR, schema_bytes, schema_filename
+    from osmosis_workspace.core.schemas import KINDS, WORKSPACE_SCHEMA_DIR, schema_bytes, schema_filename
 
     for kind in KINDS:
         yield Path(WORKSPACE_SCHEMA_DIR) / schema_filename(kind), schema_bytes(kind)

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from generator.core.paths import is_file
-from generator.core.workspace import DATASET_SUFFIXES
+from osmosis_workspace.core.paths import is_file
+from osmosis_workspace.core.workspace import DATASET_SUFFIXES
 
 PLATFORM_SUFFIXES = (".jsonl", ".csv", ".parquet")
 

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from generator.core.bounded import json_loads
+from osmosis_workspace.core.bounded import json_loads
 
 DISTRIBUTION = "osmosis-workspace"
 _MAX_DIRECT_URL = 64 * 1024  # a direct_url.json is a few hundred bytes; anything larger is not one

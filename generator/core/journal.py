@@ -33,12 +33,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.core import lock, safe_git
-from generator.core.bounded import json_loads
-from generator.core.errors import UserError
-from generator.core.names import UNDO_PREFIX
-from generator.core.paths import is_inside
-from generator.core.template_guard import has_git_segment
+from osmosis_workspace.core import lock, safe_git
+from osmosis_workspace.core.bounded import json_loads
+from osmosis_workspace.core.errors import UserError
+from osmosis_workspace.core.names import UNDO_PREFIX
+from osmosis_workspace.core.paths import is_inside
+from osmosis_workspace.core.template_guard import has_git_segment
 
 PREFIX = UNDO_PREFIX
 JOURNAL = "journal.json"
@@ -223,7 +223,7 @@ def _seal(body: bytes) -> str:
 
 
 def _write_journal(undo: Path, journal: dict) -> None:
-    from generator.core import safe_write
+    from osmosis_workspace.core import safe_write
 
     body = json.dumps(journal, sort_keys=True).encode("utf-8")
     # atomic (exclusive temporary file, fsync, rename): the journal exists whole or not at all
@@ -265,7 +265,7 @@ def read_journal(undo: Path) -> tuple[dict | None, bool]:
 
 
 def _make(root: Path, change: Change) -> None:
-    from generator.core import safe_write
+    from osmosis_workspace.core import safe_write
 
     dest = root / change.rel
     if change.source is not None:
@@ -302,7 +302,7 @@ def _roll_back(root: Path, undo: Path, journal: dict) -> list[str]:
         if before["kind"] == "link":
             os.symlink(before["target"], dest)
         elif before["kind"] == "file":
-            from generator.core import safe_write
+            from osmosis_workspace.core import safe_write
 
             safe_write.write_bytes(root, dest, (undo / before["backup"]).read_bytes())
             os.chmod(dest, before.get("mode", 0o644))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from generator.core.pep440 import Specifier, Version
+from osmosis_workspace.core.pep440 import Specifier, Version
 
 
 @dataclass(frozen=True)

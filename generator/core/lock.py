@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from generator.core.errors import UserError
+from osmosis_workspace.core.errors import UserError
 
 try:
     import fcntl
@@ -148,7 +148,7 @@ def hold(path: Path, what: str) -> Iterator[None]:
 
 def workspace(path: Path | None, what: str):
     """`hold` on the workspace holding ``path`` (its root, however the user spelled it), else on ``path``."""
-    from generator.core.workspace import NotAWorkspace, find_root
+    from osmosis_workspace.core.workspace import NotAWorkspace, find_root
 
     target = Path(os.path.abspath(path if path is not None else Path.cwd()))
     try:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.core.diagnostics import Diagnostic, Severity
+from osmosis_workspace.core.diagnostics import Diagnostic, Severity
 
 # Where each rule is documented: its `### CODE` section of docs/checks.md, whose anchor GitHub
 # derives from the heading (`#cfg001`). A test holds this to pyproject's [project.urls] Repository.

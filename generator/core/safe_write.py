@@ -22,7 +22,7 @@ import secrets
 import stat
 from pathlib import Path
 
-from generator.core.errors import UserError
+from osmosis_workspace.core.errors import UserError
 
 _DIR_FD = {os.open, os.replace, os.stat, os.unlink} <= os.supports_dir_fd
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -44,7 +44,7 @@ def _shown(root: Path, path: Path) -> str:
 
 def _folder(root: Path, path: Path) -> Path:
     """The real folder ``path`` goes into, checked to be inside ``root`` and outside `.git`."""
-    from generator.core.template_guard import has_git_segment
+    from osmosis_workspace.core.template_guard import has_git_segment
 
     shown = _shown(root, path)
     real_root = Path(os.path.realpath(root))
@@ -220,7 +220,7 @@ def make_link(root: Path, path: Path, target: str) -> None:
 def copy_tree(source: Path, root: Path, durable: bool = True) -> None:
     """Copy the files and links under ``source`` into ``root``, each through this module's writers
     (`shutil.copytree` into an existing folder follows a link it finds there)."""
-    from generator.core.paths import walk
+    from osmosis_workspace.core.paths import walk
 
     for current, dirnames, filenames in walk(source):
         rel_dir = Path(os.path.relpath(current, source))

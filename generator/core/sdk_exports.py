@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from generator.core.pep440 import Version
-from generator.core.sdk_generations import generation_of
+from osmosis_workspace.core.pep440 import Version
+from osmosis_workspace.core.sdk_generations import generation_of
 
 _DATA = Path(__file__).with_name("sdk_exports.json")
 

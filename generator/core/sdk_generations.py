@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from generator.core.pep440 import Version
+from osmosis_workspace.core.pep440 import Version
 
 SDK_PACKAGE = "osmosis_ai"
 SDK_DISTRIBUTION = "osmosis-ai"

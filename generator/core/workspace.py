@@ -14,9 +14,9 @@ from pathlib import Path
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from generator.core.bounded import toml_loads, utf8_size_over
-from generator.core.paths import is_dir, is_file, rglob_files
-from generator.core.tool_folders import PRUNED, tool_folders
+from osmosis_workspace.core.bounded import toml_loads, utf8_size_over
+from osmosis_workspace.core.paths import is_dir, is_file, rglob_files
+from osmosis_workspace.core.tool_folders import PRUNED, tool_folders
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -111,7 +111,7 @@ _MARKER_READ_BYTES = 65_536  # enough for any root pyproject's dependency list; 
 
 
 def _mentions_osmosis(path: Path) -> bool:
-    from generator.core.bounded import read_head
+    from osmosis_workspace.core.bounded import read_head
 
     return b"osmosis" in read_head(path, _MARKER_READ_BYTES).lower()  # a FIFO named pyproject.toml reads as b""
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from generator.core.diagnostics import Diagnostic, printable
-from generator.core.rules import Rule
+from osmosis_workspace.core.diagnostics import Diagnostic, printable
+from osmosis_workspace.core.rules import Rule
 
 SOURCE = "osmosis"
 SEVERITY = {"error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning,

@@ -17,10 +17,10 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
-from generator import __version__
-from generator.core.errors import UserError
-from generator.lsp import convert, wire
-from generator.lsp.session import Checked, Session, path_uri
+from osmosis_workspace import __version__
+from osmosis_workspace.core.errors import UserError
+from osmosis_workspace.lsp import convert, wire
+from osmosis_workspace.lsp.session import Checked, Session, path_uri
 
 SETTLE = 0.4  # seconds of no typing before an edited buffer is checked
 
@@ -117,7 +117,7 @@ def skipped(ls: OsmosisServer, params) -> None:
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)
 def hover(ls: OsmosisServer, params: types.HoverParams) -> types.Hover | None:
-    from generator.check.registry import RULES
+    from osmosis_workspace.check.registry import RULES
 
     codes = [code for d, code in ls.shown.get(params.text_document.uri, []) if convert.contains(d.range, params.position)]
     rules = [RULES[c] for c in dict.fromkeys(codes) if c in RULES]
@@ -130,7 +130,7 @@ def hover(ls: OsmosisServer, params: types.HoverParams) -> types.Hover | None:
 @server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
                 types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
 def code_action(ls: OsmosisServer, params: types.CodeActionParams) -> list[types.CodeAction]:
-    from generator.check.registry import RULES
+    from osmosis_workspace.check.registry import RULES
 
     uri = params.text_document.uri
     root = ls.session.root_of(uri)

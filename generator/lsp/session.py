@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-from generator.core.bounded import Unreadable, read_capped
-from generator.core.diagnostics import Diagnostic
-from generator.core.workspace import MAX_TEXT_BYTES, NotAWorkspace, Workspace
+from osmosis_workspace.core.bounded import Unreadable, read_capped
+from osmosis_workspace.core.diagnostics import Diagnostic
+from osmosis_workspace.core.workspace import MAX_TEXT_BYTES, NotAWorkspace, Workspace
 
 
 def uri_path(uri: str) -> Path | None:
@@ -72,7 +72,7 @@ class Session:
 
     def check(self, root: Path) -> Checked:
         """Doctor's findings over ``root`` (one run at a time: the checks share module-level caches)."""
-        from generator.check.doctor import diagnose, load_rules
+        from osmosis_workspace.check.doctor import diagnose, load_rules
 
         with self._lock:
             load_rules()
@@ -104,7 +104,7 @@ class Session:
 
     def fixes(self, root: Path, code: str) -> list:
         """The safe fixes of ``code`` in ``root``'s workspace as it is on disk (`check.fix.Fix`)."""
-        from generator.check.fix import allowed_by, plan
+        from osmosis_workspace.check.fix import allowed_by, plan
 
         with self._lock:
             return [f for f in plan(Workspace(root), allowed_by(False, lambda c: c == code)) if f.change is not None]

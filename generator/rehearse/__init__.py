@@ -14,7 +14,7 @@ The one wing that executes workspace code. `doctor` and `validate` never import 
 - `children.py`: every child in its own process group, the group ended whole (timeout, Ctrl-C, exit);
 - `runner.py`: finds the SDK's `osmosis`, runs `osmosis eval run`, stops every child on Ctrl-C;
 - `preflight.py`: a Harbor rollout's `uv sync` and the SDK's import of its entrypoint;
-- `outcome.py`: reads the SDK's `index.jsonl`, `logs.txt` and the rollout's tracebacks;
+- `run_results.py`: reads the SDK's `index.jsonl`, `logs.txt` and the rollout's tracebacks;
 - `verdicts.py`: the base verdicts (runs, finite, in range, gold rewarded, discriminates, not constant,
   timings); `probe_verdicts.py`: each probe against its row's gold and wrong rewards;
 - `environment.py`: a rollout's lock and synced `.venv` against the known-bad table, before and after its sync;

@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.core import bounded, safe_git
-from generator.core.errors import UserError
-from generator.core.paths import is_dir, is_file
+from osmosis_workspace.core import bounded, safe_git
+from osmosis_workspace.core.errors import UserError
+from osmosis_workspace.core.paths import is_dir, is_file
 
 # Files at the root that every rollout's rehearsal reads (the SDK's environment and settings).
 SHARED = ("pyproject.toml", "uv.lock", ".python-version", "conftest.py")

@@ -14,7 +14,7 @@ import re
 import secrets
 from dataclasses import dataclass
 
-from generator.rehearse.probe_cases import probe_answers
+from osmosis_workspace.rehearse.probe_cases import probe_answers
 
 PASSES = ("gold", "wrong", "empty")
 _MARKER = "[osmosis rehearse {nonce}-{number}]"

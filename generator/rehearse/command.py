@@ -9,21 +9,21 @@ import sys
 import threading
 from pathlib import Path
 
-from generator.core import safe_write
-from generator.core.errors import EXIT_FINDINGS, EXIT_OK, UserError
-from generator.core.paths import is_inside, own_python_files
-from generator.core.workspace import NotAWorkspace, find_git_root, find_root
-from generator.rehearse import environment
-from generator.rehearse import plan as planning
-from generator.rehearse.cases import build
-from generator.rehearse.child_env import child_env
-from generator.rehearse.outcome import read_outcome, wrong_port
-from generator.rehearse.preflight import run_preflight
-from generator.rehearse.probe_verdicts import load_settings
-from generator.rehearse.render import Rehearsed, write
-from generator.rehearse.runner import eval_argv, find_sdk, run_eval
-from generator.rehearse.scripted_model import Script, ScriptedModel
-from generator.rehearse.verdicts import Judgement, Verdict, judge
+from osmosis_workspace.core import safe_write
+from osmosis_workspace.core.errors import EXIT_FINDINGS, EXIT_OK, UserError
+from osmosis_workspace.core.paths import is_inside, own_python_files
+from osmosis_workspace.core.workspace import NotAWorkspace, find_git_root, find_root
+from osmosis_workspace.rehearse import environment
+from osmosis_workspace.rehearse import plan as planning
+from osmosis_workspace.rehearse.cases import build
+from osmosis_workspace.rehearse.child_env import child_env
+from osmosis_workspace.rehearse.run_results import read_outcome, wrong_port
+from osmosis_workspace.rehearse.preflight import run_preflight
+from osmosis_workspace.rehearse.probe_verdicts import load_settings
+from osmosis_workspace.rehearse.render import Rehearsed, write
+from osmosis_workspace.rehearse.runner import eval_argv, find_sdk, run_eval
+from osmosis_workspace.rehearse.scripted_model import Script, ScriptedModel
+from osmosis_workspace.rehearse.verdicts import Judgement, Verdict, judge
 
 OUTPUT = (".osmosis", "evals", "rehearse")   # under the SDK's own git-ignored eval folder
 DEFAULT_TIMEOUT_S = 900.0                     # a cold `uv sync` of a rollout downloads its dependencies
@@ -190,7 +190,7 @@ def rehearse_command(path: Path, rollouts: list[str], config: Path | None, datas
     if merge is not None:
         if rollouts or changed is not None or list_only or config or dataset_file or rows:
             raise UserError("--merge reads verdicts another run wrote: give it no rollouts and no other options but --format")
-        from generator.rehearse.merge import merge_command
+        from osmosis_workspace.rehearse.merge import merge_command
 
         return EXIT_OK if merge_command(merge, format, sys.stdout, os.environ) else EXIT_FINDINGS
     try:
@@ -214,7 +214,7 @@ def _rehearse(path: Path, rollouts: list[str], config: Path | None, dataset_file
     except NotAWorkspace as err:
         raise UserError(str(err)) from None
     if changed is not None or list_only:
-        from generator.rehearse.selection import select
+        from osmosis_workspace.rehearse.selection import select
 
         rollouts = select(root, rollouts, config, changed, list_only, format, sys.stdout)
         if list_only:

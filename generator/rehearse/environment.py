@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.core import known_bad
-from generator.core.bounded import Unreadable, read_capped
-from generator.core.paths import is_dir, is_file
-from generator.core.pep440 import normalise_name
-from generator.formats import uvlock
+from osmosis_workspace.core import known_bad
+from osmosis_workspace.core.bounded import Unreadable, read_capped
+from osmosis_workspace.core.paths import is_dir, is_file
+from osmosis_workspace.core.pep440 import normalise_name
+from osmosis_workspace.readers import uvlock
 
 MAX_LOCK_BYTES = 16 << 20     # a Strands + Harbor lock is about 1 MB
 MAX_DIST_INFOS = 5000         # entries of site-packages looked at

@@ -14,10 +14,10 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.core import bounded
-from generator.core.errors import UserError
-from generator.core.paths import is_dir
-from generator.rehearse.probes import PROBES
+from osmosis_workspace.core import bounded
+from osmosis_workspace.core.errors import UserError
+from osmosis_workspace.core.paths import is_dir
+from osmosis_workspace.rehearse.probes import PROBES
 
 MAX_FILE_BYTES = 32 << 20   # one rollout's verdicts with 200 rows x every pass stay under 2 MB
 MAX_FILES = 1000

@@ -16,10 +16,10 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.core.dataset_names import PLATFORM_SUFFIXES, local_copy, names_a_path
-from generator.core.diagnostics import plural
-from generator.core.errors import UserError
-from generator.core.paths import is_dir, is_file, is_inside
+from osmosis_workspace.core.dataset_names import PLATFORM_SUFFIXES, local_copy, names_a_path
+from osmosis_workspace.core.diagnostics import plural
+from osmosis_workspace.core.errors import UserError
+from osmosis_workspace.core.paths import is_dir, is_file, is_inside
 
 if sys.version_info >= (3, 11):
     import tomllib

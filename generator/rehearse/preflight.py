@@ -12,9 +12,9 @@ import shutil
 from collections.abc import Mapping
 from pathlib import Path
 
-from generator.core.paths import is_file
-from generator.rehearse import children
-from generator.rehearse.outcome import first_traceback
+from osmosis_workspace.core.paths import is_file
+from osmosis_workspace.rehearse import children
+from osmosis_workspace.rehearse.run_results import first_traceback
 
 # Run in the rollout's environment: the SDK's loader, as submit and eval run import an entrypoint.
 _PROBE = (

@@ -13,11 +13,11 @@ import math
 import sys
 from pathlib import Path
 
-from generator.core.errors import UserError
-from generator.core.rehearse_settings import RehearseSettings, parse
-from generator.core.suggest import closest
-from generator.rehearse.outcome import Row
-from generator.rehearse.probes import BY_NAME, PROBES, SAME, TOLERANCE, Verdict
+from osmosis_workspace.core.errors import UserError
+from osmosis_workspace.core.rehearse_settings import RehearseSettings, parse
+from osmosis_workspace.core.suggest import closest
+from osmosis_workspace.rehearse.run_results import Row
+from osmosis_workspace.rehearse.probes import BY_NAME, PROBES, SAME, TOLERANCE, Verdict
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -6,10 +6,10 @@ import json
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from generator.rehearse.cases import Rehearsal
-from generator.rehearse.outcome import Outcome
-from generator.rehearse.probes import WIDTH
-from generator.rehearse.verdicts import Judgement
+from osmosis_workspace.rehearse.cases import Rehearsal
+from osmosis_workspace.rehearse.run_results import Outcome
+from osmosis_workspace.rehearse.probes import WIDTH
+from osmosis_workspace.rehearse.verdicts import Judgement
 
 
 @dataclass

@@ -21,9 +21,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.core.errors import UserError
-from generator.core.paths import is_file
-from generator.rehearse import children
+from osmosis_workspace.core.errors import UserError
+from osmosis_workspace.core.paths import is_file
+from osmosis_workspace.rehearse import children
 
 STOP_GRACE_S = 20.0      # the SDK stops its server and writes its results on SIGINT
 KILL_GRACE_S = 5.0

@@ -16,8 +16,8 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from generator.rehearse.answers import format_answer, judge_reply
-from generator.rehearse.cases import Case, Rehearsal
+from osmosis_workspace.rehearse.answers import format_answer, judge_reply
+from osmosis_workspace.rehearse.cases import Case, Rehearsal
 
 MODEL_ID = "osmosis-rehearse-scripted"
 MAX_BODY = 32 << 20  # a chat request past this is not one a rollout sends

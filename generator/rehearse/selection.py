@@ -7,9 +7,9 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from generator.core.errors import UserError
-from generator.core.workspace import find_git_root
-from generator.rehearse.affected import Affected, affected_by, workspace_rollouts
+from osmosis_workspace.core.errors import UserError
+from osmosis_workspace.core.workspace import find_git_root
+from osmosis_workspace.rehearse.affected import Affected, affected_by, workspace_rollouts
 
 
 def _listing(chosen: list[Affected], changed: str | None, total: int) -> dict:

@@ -12,13 +12,13 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from statistics import mean
 
-from generator.core.diagnostics import plural
-from generator.core.rehearse_settings import RehearseSettings
-from generator.rehearse.cases import PASSES
-from generator.rehearse.outcome import Outcome, Row
-from generator.rehearse.plan import RolloutPlan
-from generator.rehearse.probe_verdicts import judge_probe
-from generator.rehearse.probes import PROBES, Verdict
+from osmosis_workspace.core.diagnostics import plural
+from osmosis_workspace.core.rehearse_settings import RehearseSettings
+from osmosis_workspace.rehearse.cases import PASSES
+from osmosis_workspace.rehearse.run_results import Outcome, Row
+from osmosis_workspace.rehearse.plan import RolloutPlan
+from osmosis_workspace.rehearse.probe_verdicts import judge_probe
+from osmosis_workspace.rehearse.probes import PROBES, Verdict
 
 GOLD_MIN = 0.9           # of the scale's top
 MARGIN_MIN = 0.5         # of the scale's width

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from generator.core.diagnostics import Diagnostic, Severity, Summary, printable
-from generator.core.rules import Rule
+from osmosis_workspace.core.diagnostics import Diagnostic, Severity, Summary, printable
+from osmosis_workspace.core.rules import Rule
 
 @dataclass(frozen=True)
 class Format:
@@ -28,10 +28,10 @@ class Format:
 
 # Format name -> what it is; the keys are the CLI's --format choices for findings, in help order.
 REPORTERS: dict[str, Format] = {
-    "text": Format("generator.report.text", lists_fixes=True, statistics=True),
-    "json": Format("generator.report.json", lists_fixes=True, statistics=True),
-    "github": Format("generator.report.github"),
-    "sarif": Format("generator.report.sarif", describes_rules=True),
+    "text": Format("osmosis_workspace.report.text", lists_fixes=True, statistics=True),
+    "json": Format("osmosis_workspace.report.json", lists_fixes=True, statistics=True),
+    "github": Format("osmosis_workspace.report.github"),
+    "sarif": Format("osmosis_workspace.report.sarif", describes_rules=True),
 }
 
 

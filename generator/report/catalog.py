@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
-from generator.core.diagnostics import plural
-from generator.core.rules import FAMILIES, Rule
+from osmosis_workspace.core.diagnostics import plural
+from osmosis_workspace.core.rules import FAMILIES, Rule
 
 FORMATS = ("text", "json", "markdown")
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from generator.core.diagnostics import Severity
-from generator.report import Report
+from osmosis_workspace.core.diagnostics import Severity
+from osmosis_workspace.report import Report
 
 _COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 

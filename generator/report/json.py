@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
-from generator.core.rules import rule_url
-from generator.report import Report
+from osmosis_workspace.core.rules import rule_url
+from osmosis_workspace.report import Report
 
 SCHEMA_VERSION = 1
 

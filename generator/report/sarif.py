@@ -7,10 +7,10 @@ import json
 from typing import TextIO
 from urllib.parse import quote
 
-from generator import __version__
-from generator.core.diagnostics import Diagnostic, Severity
-from generator.core.rules import REPOSITORY_URL, Rule, rule_url
-from generator.report import Report
+from osmosis_workspace import __version__
+from osmosis_workspace.core.diagnostics import Diagnostic, Severity
+from osmosis_workspace.core.rules import REPOSITORY_URL, Rule, rule_url
+from osmosis_workspace.report import Report
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = REPOSITORY_URL

@@ -10,8 +10,8 @@ import json
 from collections import Counter
 from typing import TextIO
 
-from generator.core.rules import rule_url
-from generator.report import Report, formats
+from osmosis_workspace.core.rules import rule_url
+from osmosis_workspace.report import Report, formats
 
 FORMATS = formats(statistics=True)
 
@@ -35,7 +35,7 @@ def write(report: Report, fmt: str, stream: TextIO) -> None:
         json.dump(data, stream, indent=2, ensure_ascii=False)
         stream.write("\n")
         return
-    from generator.report.text import verdict
+    from osmosis_workspace.report.text import verdict
 
     width = max((len(str(r["count"])) for r in table), default=1)
     out = [f"{r['count']:>{width}}  {r['code']}  {r['severity']:<7}  {'[*] ' if r['fixable'] else ''}{r['name']}" for r in table]

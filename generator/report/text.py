@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from generator.core.diagnostics import Diagnostic, Severity, plural, printable
-from generator.report import Group, Report, worst
+from osmosis_workspace.core.diagnostics import Diagnostic, Severity, plural, printable
+from osmosis_workspace.report import Group, Report, worst
 
 OUTPUT_FORMATS = ("full", "concise")
 SNIPPET = 120  # the most of a source line shown; a longer line is cut around the column

@@ -25,10 +25,10 @@ from typing import Any
 
 import typer
 
-from generator.core import lock
-from generator.core.errors import EXIT_FINDINGS, UserError
-from generator.core.globs import covers
-from generator.scaffold import ownership, pristine
+from osmosis_workspace.core import lock
+from osmosis_workspace.core.errors import EXIT_FINDINGS, UserError
+from osmosis_workspace.core.globs import covers
+from osmosis_workspace.scaffold import ownership, pristine
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -38,11 +38,11 @@ else:  # pragma: no cover
 
 def _answers(root: Path) -> dict[str, Any]:
     """The workspace template's answers, read from what the workspace says about itself."""
-    from generator.core.names import name_problem
+    from osmosis_workspace.core.names import name_problem
 
     project: dict[str, Any] = {}
     try:
-        from generator.core.bounded import toml_loads
+        from osmosis_workspace.core.bounded import toml_loads
 
         project = toml_loads((root / "pyproject.toml").read_text(encoding="utf-8")).get("project") or {}
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, AttributeError):
@@ -62,9 +62,9 @@ def _answers(root: Path) -> dict[str, Any]:
 
 def render_workspace(answers: dict[str, Any], dest: Path) -> None:
     """What `osmosis init` renders at the root, without a rollout: the workspace template and assets."""
-    from generator.core import assets
-    from generator.scaffold import catalog
-    from generator.scaffold.render import render
+    from osmosis_workspace.core import assets
+    from osmosis_workspace.scaffold import catalog
+    from osmosis_workspace.scaffold.render import render
 
     template = catalog.workspace_template()
     render(template.path, dest, data=answers, defaults=True)
@@ -79,7 +79,7 @@ KEPT_ON_ADOPTION = ("pyproject.toml", "uv.lock", "conftest.py", "README.md", ".g
 
 def adoption_base(root: Path, new_dir: Path, policy: ownership.Policy, base_dir: Path) -> None:
     """Fill ``base_dir`` with the base the first update of an adopted workspace merges from."""
-    from generator.scaffold.merge import _files, _read, _write
+    from osmosis_workspace.scaffold.merge import _files, _read, _write
 
     for rel in sorted(_files(new_dir)):
         ours = _read(root / rel)
@@ -110,7 +110,7 @@ def _unignore_schemas(repo: Path, root: Path) -> dict[str, tuple[bytes | None, s
 
 
 def _record(root: Path, policy: ownership.Policy) -> dict[str, tuple[bytes | None, str]]:
-    from generator.scaffold import policy as policies
+    from osmosis_workspace.scaffold import policy as policies
 
     if policy.source != policies.POLICY_FILE:
         return {}  # no template.json (the bundled pair is rendered as is) or already a record
@@ -118,8 +118,8 @@ def _record(root: Path, policy: ownership.Policy) -> dict[str, tuple[bytes | Non
 
 
 def adopt_command(root: Path, *, conflict: str, dry_run: bool, verbose: bool = False) -> int:
-    from generator.scaffold.merge import _require_clean
-    from generator.scaffold.staging import take_back_interrupted
+    from osmosis_workspace.scaffold.merge import _require_clean
+    from osmosis_workspace.scaffold.staging import take_back_interrupted
 
     repo = pristine.git_root(root)
     if repo is None:

@@ -11,10 +11,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from generator.core import resources
-from generator.core.bounded import toml_loads
-from generator.core.errors import UserError
-from generator.scaffold.copier_yml import copier_file
+from osmosis_workspace.core import resources
+from osmosis_workspace.core.bounded import toml_loads
+from osmosis_workspace.core.errors import UserError
+from osmosis_workspace.scaffold.copier_yml import copier_file
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -97,7 +97,7 @@ def workspace_template() -> TemplateInfo:
 def questions(template_dir: Path) -> dict[str, dict[str, Any]]:
     """Question name -> its spec (a bare value in copier.yml is shorthand for its default; keys
     starting with ``_`` are settings)."""
-    from generator.scaffold.copier_yml import load_config
+    from osmosis_workspace.scaffold.copier_yml import load_config
 
     return {
         key: (value if isinstance(value, dict) else {"default": value})
@@ -150,7 +150,7 @@ def refuse_mistyped(spec: dict[str, dict[str, Any]], answers: dict[str, str], la
     own error is Python's `invalid literal for int()`, which names neither the question nor the type.
     An answer outside a question's fixed choices is refused here too, before any render, with the
     closest choice (copier's own refusal comes after a second of rendering, with no suggestion)."""
-    from generator.core.suggest import closest
+    from osmosis_workspace.core.suggest import closest
 
     for name, value in answers.items():
         offered = _choice_values(spec.get(name, {}).get("choices"))

@@ -9,7 +9,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from generator.core.errors import UserError
+from osmosis_workspace.core.errors import UserError
 
 COPIER_FILES = ("copier.yml", "copier.yaml")
 _INCLUDE_FILES = 64
@@ -30,7 +30,7 @@ def copier_file(template_dir: Path) -> Path | None:
 def _copier_loader() -> type:
     import yaml
 
-    from generator.formats import yamlio
+    from osmosis_workspace.readers import yamlio
 
     class _CopierLoader(yamlio.SAFE_LOADER):
         """The safe loader with copier's `!include` tag followed as copier follows it (a glob inside the

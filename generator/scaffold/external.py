@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator.core import safe_git
-from generator.core.diagnostics import with_article
-from generator.core.errors import UserError
-from generator.scaffold.catalog import find_bundled, rollout_templates
-from generator.scaffold.copier_yml import copier_file as config_path
-from generator.scaffold.copier_yml import load_config
+from osmosis_workspace.core import safe_git
+from osmosis_workspace.core.diagnostics import with_article
+from osmosis_workspace.core.errors import UserError
+from osmosis_workspace.scaffold.catalog import find_bundled, rollout_templates
+from osmosis_workspace.scaffold.copier_yml import copier_file as config_path
+from osmosis_workspace.scaffold.copier_yml import load_config
 
 UNSAFE_KEYS = ("_tasks", "_migrations", "_jinja_extensions")
 _GIT_URL = re.compile(r"^(?:[a-z][a-z0-9+.-]*://|git@|gh:|gl:)|\.git/?$", re.IGNORECASE)
@@ -53,7 +53,7 @@ def _rollout_names() -> str:
 
 
 def _clone(url: str) -> Path:
-    from generator.core import lock
+    from osmosis_workspace.core import lock
 
     lock.sweep(Path(tempfile.gettempdir()), "osmosis-template-")  # clones a killed run left
     target = Path(tempfile.mkdtemp(prefix="osmosis-template-"))
@@ -112,7 +112,7 @@ def _resolve(spec: str, *, kind: str | None) -> TemplateSource:
             shutil.rmtree(clone, ignore_errors=True)
             raise UserError(f"{spec} is not a copier template (no copier.yml or copier.yaml at its root)")
         return TemplateSource(spec=spec, path=path, bundled=False, url=spec, _cleanup=[clone])
-    from generator.scaffold.catalog import did_you_mean
+    from osmosis_workspace.scaffold.catalog import did_you_mean
 
     raise UserError(f"unknown template {spec!r}: not a bundled template, a folder, or a git URL{did_you_mean(spec)}",
                     hint=f"bundled rollout templates: {_rollout_names()}")
@@ -156,7 +156,7 @@ def check_trust(source: TemplateSource, *, trust: bool) -> None:
         raise UserError(f"template {source.label} is broken (the template's fault, not osmosis's): "
                         f"_answers_file {answers_file!r} must be a relative path inside what it renders")
     if not source.bundled:
-        from generator.core.template_guard import repository_problems
+        from osmosis_workspace.core.template_guard import repository_problems
 
         # copier runs git inside a template folder that is a repository (a clone of ours never carries these)
         if repo := repository_problems(source.path):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from generator.core.errors import UserError
+from osmosis_workspace.core.errors import UserError
 
 
 def missing_parents(folder: Path) -> list[Path]:

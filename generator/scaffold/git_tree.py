@@ -11,9 +11,9 @@ import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from generator.core import lock
-from generator.core.errors import UserError
-from generator.core.template_guard import has_git_segment
+from osmosis_workspace.core import lock
+from osmosis_workspace.core.errors import UserError
+from osmosis_workspace.core.template_guard import has_git_segment
 
 Git = Callable[..., bytes]  # pristine.git: (cwd, *args, env=..., input=...) -> stdout
 
@@ -162,9 +162,9 @@ def read_tree(git: Git, repo: Path, ref: str, dest: Path, label: str = "the tree
     """Write the folders, files and links of ``ref``'s tree into the empty folder ``dest``, byte for byte.
 
     Not `git archive`: it applies the tree's own `export-ignore` and `export-subst` attributes. The
-    tree is checked whole first (`list_tree`), then written through generator.core.safe_write, so
+    tree is checked whole first (`list_tree`), then written through osmosis_workspace.core.safe_write, so
     even a check missed would not write through a link or outside ``dest``."""
-    from generator.core import safe_write
+    from osmosis_workspace.core import safe_write
 
     entries = list_tree(git, repo, ref, label)
     blobs = [e for e in entries if e[0] != "040000"]

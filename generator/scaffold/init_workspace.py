@@ -17,12 +17,12 @@ from pathlib import Path
 
 import typer
 
-from generator.core import assets, lock, safe_git
-from generator.core.errors import UserError
-from generator.core.names import NAME_RULE_TEXT, name_problem
-from generator.core.workspace import find_git_root
-from generator.scaffold import catalog, folders
-from generator.scaffold.staging import check_target, free_places, make_staging, place, take_back_interrupted
+from osmosis_workspace.core import assets, lock, safe_git
+from osmosis_workspace.core.errors import UserError
+from osmosis_workspace.core.names import NAME_RULE_TEXT, name_problem
+from osmosis_workspace.core.workspace import find_git_root
+from osmosis_workspace.scaffold import catalog, folders
+from osmosis_workspace.scaffold.staging import check_target, free_places, make_staging, place, take_back_interrupted
 
 # Used for the first commit only when git has no identity configured, and said so.
 FALLBACK_NAME = "Osmosis Workspace"
@@ -100,15 +100,15 @@ def init_command(
     staging = make_staging(staging_parent, ".osmosis-init-")
     git_note = None
     try:
-        from generator.scaffold.render import render
+        from osmosis_workspace.scaffold.render import render
 
         ws_answers = render(workspace_template.path, staging, data=ws_data, defaults=not interactive,
                             user_defaults=user_defaults)
         ro_answers = render(rollout_template.path, staging, data=ro_data, defaults=not interactive,
                             unsafe=trust and not rollout_template.bundled)
         rollout = str(ro_answers.get("rollout_name") or _rendered_rollout(staging, rollout_template.name))
-        from generator.scaffold import pristine
-        from generator.scaffold.registration import register_rollout
+        from osmosis_workspace.scaffold import pristine
+        from osmosis_workspace.scaffold.registration import register_rollout
 
         register_rollout(staging, rollout)  # the rollout's secrets in .env.example
         assets.add_all(staging)
@@ -180,8 +180,8 @@ def _rendered_rollout(staging: Path, template: str) -> str:
 def _checker_source() -> tuple[str, str | None]:
     """The `checker_source` that installs this checker again in CI (PEP 610's record of how it was
     installed), and a next-steps note when CI cannot reach it (a local folder or wheel)."""
-    from generator import __version__
-    from generator.core.install_origin import checker_source_for, local_note, running_checker
+    from osmosis_workspace import __version__
+    from osmosis_workspace.core.install_origin import checker_source_for, local_note, running_checker
 
     origin = running_checker(__version__)
     return checker_source_for(origin), local_note(origin)
@@ -190,13 +190,13 @@ def _checker_source() -> tuple[str, str | None]:
 def resolve_template(name: str, trust: bool = False) -> TemplateSource:
     """A bundled rollout template by name, or a local folder / git URL of a copier template.
 
-    Non-bundled templates go through the trust gate (generator.scaffold.external): tasks, migrations and
+    Non-bundled templates go through the trust gate (osmosis_workspace.scaffold.external): tasks, migrations and
     Jinja extensions are refused unless ``trust``. A non-bundled template's name is its path or URL.
     """
     info = catalog.find_bundled(name)
     if info is not None and info.kind == "rollout":
         return TemplateSource(info.name, info.path, bundled=True)
-    from generator.scaffold.external import resolve_checked
+    from osmosis_workspace.scaffold.external import resolve_checked
 
     source = resolve_checked(name, trust=trust, kind="rollout")
     return TemplateSource(source.label, source.path, bundled=source.bundled)  # label: the bundled name, else URL or path

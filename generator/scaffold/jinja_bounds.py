@@ -159,7 +159,7 @@ def template_too_big(src: Any) -> str | None:
     """Why the template folder ``src`` is more than a render may read, or None. Counted before copier
     runs: copier reads each file whole (a 1 GB sparse file was 1 GB of memory) and pays per file and
     per folder level; `.git` (a clone's history) is not counted."""
-    from generator.core.paths import walk
+    from osmosis_workspace.core.paths import walk
 
     files, total = 0, 0
     root = os.fspath(src)

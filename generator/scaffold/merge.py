@@ -6,9 +6,9 @@ import difflib
 import os
 from pathlib import Path
 
-from generator.core import lock, safe_git
-from generator.core.errors import UserError
-from generator.scaffold import pristine
+from osmosis_workspace.core import lock, safe_git
+from osmosis_workspace.core.errors import UserError
+from osmosis_workspace.scaffold import pristine
 
 
 def _require_clean(repo: Path, root: Path) -> None:
@@ -34,7 +34,7 @@ def _read(path: Path) -> bytes | str | None:
 
 
 def _files(base: Path) -> set[str]:
-    from generator.core.template_guard import has_git_segment
+    from osmosis_workspace.core.template_guard import has_git_segment
 
     # a render's `.git/*` (a trusted template may hold one) is never merged into the repository
     found = (p.relative_to(base).as_posix() for p in base.rglob("*") if p.is_symlink() or p.is_file())
@@ -42,7 +42,7 @@ def _files(base: Path) -> set[str]:
 
 
 def _write(root: Path, rel: str, content: bytes | str | None) -> None:
-    from generator.core.paths import is_inside
+    from osmosis_workspace.core.paths import is_inside
 
     dest = root / rel
     if not is_inside(root, dest.parent):
@@ -57,7 +57,7 @@ def _write(root: Path, rel: str, content: bytes | str | None) -> None:
     if isinstance(content, str):
         os.symlink(content, dest)
     else:
-        from generator.core import safe_write
+        from osmosis_workspace.core import safe_write
 
         safe_write.write_bytes(root, dest, content)
 

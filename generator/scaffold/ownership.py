@@ -1,4 +1,4 @@
-"""What `osmosis update` does to each workspace file under the update policy (generator.scaffold.policy:
+"""What `osmosis update` does to each workspace file under the update policy (osmosis_workspace.scaffold.policy:
 the platform's `.osmosis/template.json` and `.osmosis/template-ignore`). For every file the base
 render, the installed templates or the workspace has, one status:
 
@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.scaffold.policy import Policy, default_policy, load  # noqa: F401  (the policy, for callers)
+from osmosis_workspace.scaffold.policy import Policy, default_policy, load  # noqa: F401  (the policy, for callers)
 
 STATUSES = ("new", "unchanged", "replaced", "merged", "conflict", "left alone")
 
@@ -56,7 +56,7 @@ def apply(root: Path, base_dir: Path, new_dir: Path, policy: Policy, *, conflict
     computed in a temporary folder to tell "merged" from "conflict". Paths in ``decided`` are the
     caller's (a policy migration): skipped here.
     """
-    from generator.scaffold.merge import _files, _is_text, _read, _rej, merge_file
+    from osmosis_workspace.scaffold.merge import _files, _is_text, _read, _rej, merge_file
 
     plan = Plan()
     for rel in sorted((_files(base_dir) | _files(new_dir)) - decided):
@@ -129,9 +129,9 @@ def land(root: Path, base_dir: Path, new_dir: Path, policy: Policy, *, conflict:
          what: str, message: str, extra: dict[str, tuple[bytes | None, str]] | None = None) -> Plan:
     """`apply`, then make its writes (and ``extra``'s, already decided) and move the pristine ref to
     ``new_dir``'s render, all or nothing: a failure, Ctrl-C or kill -9 part-way leaves the workspace
-    as it was (generator.core.journal)."""
-    from generator.core import journal
-    from generator.scaffold import pristine
+    as it was (osmosis_workspace.core.journal)."""
+    from osmosis_workspace.core import journal
+    from osmosis_workspace.scaffold import pristine
 
     writes: dict[str, bytes | str | None] = {}
     extra = extra or {}

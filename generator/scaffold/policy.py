@@ -34,9 +34,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from generator.core.bounded import json_loads
-from generator.core.errors import UserError
-from generator.core.globs import MAX_GLOB, MAX_GLOB_TOTAL, IgnoreRules, covers
+from osmosis_workspace.core.bounded import json_loads
+from osmosis_workspace.core.errors import UserError
+from osmosis_workspace.core.globs import MAX_GLOB, MAX_GLOB_TOTAL, IgnoreRules, covers
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -114,7 +114,7 @@ def parse_pre_release(text: str, source: str = PRE_RELEASE_FILE) -> dict[str, tu
     """The pre-release ownership file's `[update]` lists `managed`, `shared` (merged like managed; adopting kept the user's) and
     `additive`, mapped onto the platform's two: managed and shared become `overwriteManaged` (same
     order, so the same list decides), the policy file itself gives way to the two that replace it."""
-    from generator.core.bounded import toml_loads
+    from osmosis_workspace.core.bounded import toml_loads
 
     try:
         data = toml_loads(text)
@@ -159,7 +159,7 @@ def split(lists: dict[str, tuple[str, ...]], ours: dict[str, tuple[str, ...]]
 
 
 def _read(root: Path, rel: str) -> str | None:
-    from generator.core.bounded import Unreadable, read_capped
+    from osmosis_workspace.core.bounded import Unreadable, read_capped
 
     path = root / rel
     if path.is_symlink() or not path.is_file():
@@ -178,7 +178,7 @@ def _ignore(root: Path) -> IgnoreRules | None:
 @lru_cache(maxsize=1)
 def bundled_record() -> dict[str, tuple[str, ...]]:
     """The installed templates' `.osmosis/update.json` lists."""
-    from generator.scaffold.catalog import workspace_template
+    from osmosis_workspace.scaffold.catalog import workspace_template
 
     text = (workspace_template().path / "template" / RECORD_FILE).read_text(encoding="utf-8")
     return parse_json(text, f"the bundled {RECORD_FILE}")
@@ -186,7 +186,7 @@ def bundled_record() -> dict[str, tuple[str, ...]]:
 
 @lru_cache(maxsize=1)
 def default_policy() -> Policy:
-    from generator.scaffold.catalog import workspace_template
+    from osmosis_workspace.scaffold.catalog import workspace_template
 
     folder = workspace_template().path / "template"
     source = f"the bundled {POLICY_FILE} and {RECORD_FILE}"

@@ -22,11 +22,11 @@ from typing import Any
 
 import yaml
 
-from generator import __version__
-from generator.core import safe_git
-from generator.core.errors import UserError
-from generator.core.journal import RefMove
-from generator.formats import yamlio
+from osmosis_workspace import __version__
+from osmosis_workspace.core import safe_git
+from osmosis_workspace.core.errors import UserError
+from osmosis_workspace.core.journal import RefMove
+from osmosis_workspace.readers import yamlio
 
 ANSWERS_FILE = ".copier-answers.yml"
 WORKSPACE = "workspace"
@@ -61,8 +61,8 @@ def fingerprint(template_dir: Path, *, workspace: bool = False) -> str:
     digest = hashlib.sha256()
     _hash_tree(digest, template_dir, "template")
     if workspace:
-        from generator.core.resources import skills_dir
-        from generator.core.schemas import KINDS, schema_bytes
+        from osmosis_workspace.core.resources import skills_dir
+        from osmosis_workspace.core.schemas import KINDS, schema_bytes
 
         _hash_tree(digest, skills_dir(), "skills")
         for kind in KINDS:
@@ -146,7 +146,7 @@ def _template_from_src(src: Any, rel: str) -> str | None:
     src = str(src)
     if src.startswith(BUNDLED_PREFIX):
         return src[len(BUNDLED_PREFIX):]
-    from generator.core.resources import templates_dir
+    from osmosis_workspace.core.resources import templates_dir
 
     try:  # an absolute path into this installation's templates is a bundled template
         return Path(src).resolve().relative_to(templates_dir().resolve()).parts[0]
@@ -160,7 +160,7 @@ def stamp(answers_file: Path, template: str, version: str, root: Path | None = N
     A bundled template's ``_src_path`` becomes ``bundled:<name>``: the absolute path of one machine's
     installation means nothing on another and would make every render differ.
     """
-    from generator.core import safe_write
+    from osmosis_workspace.core import safe_write
 
     root = root or answers_file.parent  # never through a link, nor outside the workspace being written
     try:
@@ -187,7 +187,7 @@ def stamp_tree(root: Path, labels: dict[str, str] | None = None) -> None:
     ``labels`` maps a rollout name to the template it came from when that is not a bundled name
     (a folder or git URL: copier only knows the local copy it rendered).
     """
-    from generator.scaffold import catalog
+    from osmosis_workspace.scaffold import catalog
 
     for entry in recorded(root):
         label = (labels or {}).get(Path(entry.path).parent.name)
@@ -212,7 +212,7 @@ def stamp_tree(root: Path, labels: dict[str, str] | None = None) -> None:
 @contextmanager
 def open_recorded(entry: Recorded) -> Iterator[Any]:
     """The template an answers file names, opened; one that has moved or gone says which rollout needs it."""
-    from generator.scaffold.external import open_template
+    from osmosis_workspace.scaffold.external import open_template
 
     with ExitStack() as stack:
         try:
@@ -229,11 +229,11 @@ def render_pristine(root: Path, dest: Path, *, trust: bool = False) -> list[Reco
 
     Returns the answers it used. External templates are fetched again and pass the trust gate.
     """
-    from generator.core import assets
-    from generator.scaffold import catalog
-    from generator.scaffold.external import check_trust
-    from generator.scaffold.registration import register_rollout
-    from generator.scaffold.render import render
+    from osmosis_workspace.core import assets
+    from osmosis_workspace.scaffold import catalog
+    from osmosis_workspace.scaffold.external import check_trust
+    from osmosis_workspace.scaffold.registration import register_rollout
+    from osmosis_workspace.scaffold.render import render
 
     entries = recorded(root)
     if not entries or not entries[0].is_workspace:
@@ -266,7 +266,7 @@ def _member_order(root: Path):
         import tomllib
     else:  # pragma: no cover
         import tomli as tomllib
-    from generator.core.bounded import toml_loads
+    from osmosis_workspace.core.bounded import toml_loads
 
     try:
         data = toml_loads((root / "pyproject.toml").read_text(encoding="utf-8"))
@@ -305,7 +305,7 @@ def _checked(call):
     try:
         return call()
     except safe_git.OutputTooLarge as err:
-        from generator.scaffold.git_tree import OutputTooLarge
+        from osmosis_workspace.scaffold.git_tree import OutputTooLarge
 
         raise OutputTooLarge(str(err)) from None
     except safe_git.GitMissing:
@@ -331,7 +331,7 @@ def git_root(path: Path) -> Path | None:
         raise UserError(str(err)) from None
     if done.returncode != 0:
         return None
-    from generator.scaffold.git_tree import checked_toplevel
+    from osmosis_workspace.scaffold.git_tree import checked_toplevel
 
     return checked_toplevel(done.stdout)
 
@@ -406,8 +406,8 @@ def record(repo: Path, root: Path, tree_dir: Path, message: str) -> str:
 def prepare_record(repo: Path, root: Path, tree_dir: Path, message: str) -> RefMove:
     """The commit `record` would put on the pristine ref, made but not yet on the ref (``new == old``
     when the render is what the ref holds already). Moving the ref is the caller's, all or nothing
-    with the files (generator.core.journal)."""
-    from generator.scaffold.git_tree import write_tree
+    with the files (osmosis_workspace.core.journal)."""
+    from osmosis_workspace.scaffold.git_tree import write_tree
 
     git_dir = git(repo, "rev-parse", "--absolute-git-dir").decode().strip()
     tree = write_tree(git, repo, git_dir, tree_dir)  # whole and untouched: no .gitignore, no attributes
@@ -433,7 +433,7 @@ def record_after_init(target: Path) -> str | None:
 
 def prepare_after_init(rendered: Path, repo: Path, root: Path) -> RefMove:
     """The pristine commit for a workspace rendered in ``rendered`` that will live at ``root`` in ``repo``."""
-    from generator.core import lock
+    from osmosis_workspace.core import lock
 
     with lock.temp_folder("osmosis-pristine-") as tmp:
         dest = Path(tmp) / "w"
@@ -444,7 +444,7 @@ def prepare_after_init(rendered: Path, repo: Path, root: Path) -> RefMove:
 
 def extract(repo: Path, ref: str, dest: Path, label: str = PRISTINE_REF) -> None:
     """Write the tree of ``ref`` (a commit of the ref named ``label``) into folder ``dest``, byte for
-    byte; a tree osmosis could not have written is refused (see generator.scaffold.git_tree)."""
-    from generator.scaffold.git_tree import read_tree
+    byte; a tree osmosis could not have written is refused (see osmosis_workspace.scaffold.git_tree)."""
+    from osmosis_workspace.scaffold.git_tree import read_tree
 
     read_tree(git, repo, ref, dest, label=label)

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from generator.core.bounded import toml_loads
+from osmosis_workspace.core.bounded import toml_loads
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -23,7 +23,7 @@ Writer = Callable[[Path, str], None]  # (path, new text)
 
 
 def _write_safely(root: Path) -> Writer:
-    from generator.core import safe_write
+    from osmosis_workspace.core import safe_write
 
     return lambda path, text: safe_write.write_text(root, path, text)
 
@@ -80,7 +80,7 @@ def _listed_names(text: str) -> set[str]:
 
 def add_env_example_names(root: Path, names: list[str], rollout: str, write: Writer | None = None) -> bool:
     """Append the ``names`` .env.example lacks (empty values), never touching what is there."""
-    from generator.core.paths import is_inside
+    from osmosis_workspace.core.paths import is_inside
 
     path = root / ENV_EXAMPLE
     if path.is_symlink() and not is_inside(root, path):

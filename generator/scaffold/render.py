@@ -9,10 +9,10 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from generator import __version__
-from generator.formats import yamlio
-from generator.core.errors import UserError
-from generator.core.resources import templates_dir
+from osmosis_workspace import __version__
+from osmosis_workspace.readers import yamlio
+from osmosis_workspace.core.errors import UserError
+from osmosis_workspace.core.resources import templates_dir
 
 
 # pip byte-compiles the bundled templates' own .py files on install; copier skips bytecode only for
@@ -45,7 +45,7 @@ def render(
     from jinja2 import TemplateError
     from yaml import YAMLError
 
-    from generator.scaffold.jinja_bounds import template_too_big
+    from osmosis_workspace.scaffold.jinja_bounds import template_too_big
 
     if (why := template_too_big(src)) is not None:
         raise RenderError(f"template {src.name} is more than osmosis renders: {why}",
@@ -56,10 +56,10 @@ def render(
         # never recorded in the answers, so `osmosis update` moves the pin to the installed version.
         data = {"osmosis_version": __version__, **data}
     if not defaults:
-        from generator.scaffold.prompt_compat import wrap_validation_errors
+        from osmosis_workspace.scaffold.prompt_compat import wrap_validation_errors
 
         wrap_validation_errors()  # a long validator message is shown whole, not cut at the terminal's width
-    from generator.scaffold.jinja_bounds import Budget, TemplateExceeded
+    from osmosis_workspace.scaffold.jinja_bounds import Budget, TemplateExceeded
 
     blocked: list[str] = []
     written: list[str] = []
@@ -94,7 +94,7 @@ def render(
         raise RenderError(f"template {src.name} is broken (the template's fault, not osmosis's): {detail}",
                           hint="fix the template, or report it to its author") from None
     if not trusted:
-        from generator.core.template_guard import describe, output_problems
+        from osmosis_workspace.core.template_guard import describe, output_problems
 
         found = blocked + output_problems(dst, written)
         if found:
@@ -120,11 +120,11 @@ def _worker_class(trusted: bool, blocked: list[str], written: list[str], budget:
     """copier's Worker, seeing every RENDERED path before it is written: for an untrusted template a
     path through `.git` is never written (copier runs git in the destination while rendering, so it
     must not exist even for a moment) and is listed in ``blocked``; the rest go to ``written``. Its
-    Jinja works within ``budget`` (generator.scaffold.jinja_bounds)."""
+    Jinja works within ``budget`` (osmosis_workspace.scaffold.jinja_bounds)."""
     from copier import Worker
 
-    from generator.core.template_guard import has_git_segment
-    from generator.scaffold.jinja_bounds import bound
+    from osmosis_workspace.core.template_guard import has_git_segment
+    from osmosis_workspace.scaffold.jinja_bounds import bound
 
     fixed: dict[str, Any] = {}
 

@@ -16,12 +16,12 @@ from pathlib import Path
 
 import typer
 
-from generator.core import journal, lock
-from generator.core.bounded import toml_loads
-from generator.core.errors import UserError
-from generator.core.names import NAME_RULE_TEXT, name_problem
-from generator.core.workspace import NotAWorkspace, find_root
-from generator.scaffold.registration import planned_registration, register_rollout
+from osmosis_workspace.core import journal, lock
+from osmosis_workspace.core.bounded import toml_loads
+from osmosis_workspace.core.errors import UserError
+from osmosis_workspace.core.names import NAME_RULE_TEXT, name_problem
+from osmosis_workspace.core.workspace import NotAWorkspace, find_root
+from osmosis_workspace.scaffold.registration import planned_registration, register_rollout
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -30,13 +30,13 @@ else:  # pragma: no cover
 
 
 def rollout_new_command(*, name: str, template: str, workspace: Path, data: list[str], defaults: bool, trust: bool) -> int:
-    from generator.scaffold import pristine
-    from generator.scaffold.catalog import questions as catalog_questions
-    from generator.scaffold.catalog import refuse_unasked, resolve_alias
-    from generator.scaffold.external import check_trust, load_config, open_template, questions
-    from generator.scaffold.init_workspace import NEXT_STEPS_HEADER, eval_run_step, parse_data, rollout_test_steps
-    from generator.scaffold import folders
-    from generator.scaffold.staging import files_in, make_staging, take_back_interrupted
+    from osmosis_workspace.scaffold import pristine
+    from osmosis_workspace.scaffold.catalog import questions as catalog_questions
+    from osmosis_workspace.scaffold.catalog import refuse_unasked, resolve_alias
+    from osmosis_workspace.scaffold.external import check_trust, load_config, open_template, questions
+    from osmosis_workspace.scaffold.init_workspace import NEXT_STEPS_HEADER, eval_run_step, parse_data, rollout_test_steps
+    from osmosis_workspace.scaffold import folders
+    from osmosis_workspace.scaffold.staging import files_in, make_staging, take_back_interrupted
 
     if problem := name_problem(name, kind="rollout"):
         raise UserError(problem, hint=f"names use {NAME_RULE_TEXT}")
@@ -68,7 +68,7 @@ def rollout_new_command(*, name: str, template: str, workspace: Path, data: list
         interactive = not defaults and sys.stdin.isatty()
         staging = make_staging(root, ".osmosis-new-")
         try:
-            from generator.scaffold.render import render
+            from osmosis_workspace.scaffold.render import render
 
             render(source.path, staging, data=answers, defaults=not interactive, unsafe=trust and not source.bundled)
             rendered_root = staging / "rollouts" / name
@@ -161,7 +161,7 @@ def _shown(path: Path) -> str:
 
 def _collisions(rendered: list[str], root: Path) -> list[str]:
     """Rendered files that exist in the workspace already, or would be written through a link out of it."""
-    from generator.core.paths import is_inside
+    from osmosis_workspace.core.paths import is_inside
 
     found = []
     for rel in rendered:
@@ -177,8 +177,8 @@ def _pristine_with(root: Path, staging: Path, scratch: Path) -> Path | None:
     Only the new rollout moves forward: the other rollouts keep their old base, so a later
     `osmosis update` still merges their template changes.
     """
-    from generator.core import safe_write
-    from generator.scaffold import pristine
+    from osmosis_workspace.core import safe_write
+    from osmosis_workspace.scaffold import pristine
 
     repo = pristine.git_root(root)
     if repo is None:

@@ -1,4 +1,4 @@
-"""Stage a render in a private folder beside its target, then place it all or nothing (generator.core.journal)."""
+"""Stage a render in a private folder beside its target, then place it all or nothing (osmosis_workspace.core.journal)."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.core import journal
-from generator.core.errors import UserError
-from generator.core.journal import RefMove
-from generator.core.paths import is_inside
-from generator.scaffold import folders
+from osmosis_workspace.core import journal
+from osmosis_workspace.core.errors import UserError
+from osmosis_workspace.core.journal import RefMove
+from osmosis_workspace.core.paths import is_inside
+from osmosis_workspace.scaffold import folders
 
 
 @dataclass
@@ -24,7 +24,7 @@ class Placement:
 def make_staging(parent: Path, prefix: str) -> Path:
     """A staging folder beside where the files go (same filesystem, so moving them in is a rename).
     A folder the user may not write to is their situation to fix, not a bug in osmosis."""
-    from generator.core import lock
+    from osmosis_workspace.core import lock
 
     lock.sweep(parent, prefix)  # what a killed run (kill -9) left; a live run's folder is locked
     try:
@@ -45,7 +45,7 @@ def take_back_interrupted(root: Path) -> None:
     """Undo what a killed osmosis writer left half-done in ``root`` (the caller holds its lock), saying so."""
     import typer
 
-    from generator.core import journal, lock
+    from osmosis_workspace.core import journal, lock
 
     for line in journal.recover(root):
         typer.echo(f"note: {line}", err=True)

@@ -6,7 +6,7 @@ import json
 
 import typer
 
-from generator.scaffold.catalog import (
+from osmosis_workspace.scaffold.catalog import (
     ALIASES,
     RECIPES,
     find_bundled,
@@ -47,7 +47,7 @@ def list_command(json_output: bool) -> int:
 
 def _asked(config: dict) -> list[dict]:
     """The questions a user answers (hidden ones, `when: false`, are osmosis's), each with its rule."""
-    from generator.scaffold.external import questions as template_questions
+    from osmosis_workspace.scaffold.external import questions as template_questions
 
     asked = [q.to_dict() for q in template_questions(config) if q.when is not False]
     for q in asked:
@@ -77,8 +77,8 @@ def inspect_command(name: str, json_output: bool) -> int:
     """`osmosis template inspect`: a template's questions, so an agent can answer them all with --data.
     A bundled rollout template also lists the workspace's own questions, which `osmosis init --data`
     answers together with the rollout's."""
-    from generator.scaffold.catalog import workspace_template
-    from generator.scaffold.external import load_config, open_template, unsafe_features
+    from osmosis_workspace.scaffold.catalog import workspace_template
+    from osmosis_workspace.scaffold.external import load_config, open_template, unsafe_features
 
     name, _ = resolve_alias(name)
     with open_template(name) as source:

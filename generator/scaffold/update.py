@@ -1,9 +1,9 @@
 """`osmosis update`: bring a workspace and its rollouts up to the installed templates and skills.
 
 A real three-way merge per file, offline: base = the pristine render recorded at the last init /
-rollout new / update (``refs/osmosis/pristine``, see generator.scaffold.pristine), ours = the working tree,
+rollout new / update (``refs/osmosis/pristine``, see osmosis_workspace.scaffold.pristine), ours = the working tree,
 theirs = what the installed templates render now for the same answers. Which files may change, and
-how, is the workspace's update policy (generator.scaffold.policy: the platform's
+how, is the workspace's update policy (osmosis_workspace.scaffold.policy: the platform's
 `.osmosis/template.json`): a managed file only the template changed is replaced, one both changed
 is merged with `git merge-file`, and what cannot be merged is left as conflict markers
 (``--conflict inline``) or as the user's file plus a ``<file>.rej`` patch (``--conflict rej``); the user's own files are only added. Exit 1 when conflicts remain.
@@ -16,12 +16,12 @@ from pathlib import Path
 
 import typer
 
-from generator.core import lock
-from generator.core.errors import EXIT_FINDINGS, UserError
-from generator.core.workspace import NotAWorkspace, find_root
-from generator.scaffold import pristine
-from generator.scaffold.merge import _require_clean
-from generator.scaffold.staging import take_back_interrupted
+from osmosis_workspace.core import lock
+from osmosis_workspace.core.errors import EXIT_FINDINGS, UserError
+from osmosis_workspace.core.workspace import NotAWorkspace, find_root
+from osmosis_workspace.scaffold import pristine
+from osmosis_workspace.scaffold.merge import _require_clean
+from osmosis_workspace.scaffold.staging import take_back_interrupted
 
 CONFLICT_MODES = ("inline", "rej")
 
@@ -41,7 +41,7 @@ def update_command(*, path: Path, check: bool, conflict: str, unfinished: Callab
     if check:
         return check_command(root, unfinished)
     if adopt:
-        from generator.scaffold.adopt import adopt_command
+        from osmosis_workspace.scaffold.adopt import adopt_command
 
         return adopt_command(root, conflict=conflict, dry_run=dry_run, verbose=verbose)
     return update(root, conflict=conflict, trust=trust, dry_run=dry_run, verbose=verbose)
@@ -55,7 +55,7 @@ def behind(root: Path) -> list[tuple[str, str, str | None, str]]:
 
     Only the content hash counts: a new package version that leaves a template as it was is current.
     """
-    from generator.scaffold import catalog
+    from osmosis_workspace.scaffold import catalog
 
     stale = []
     entries = pristine.recorded(root)
@@ -96,7 +96,7 @@ def check_command(root: Path, find_unfinished: Callable[[Path], list[str]]) -> i
 
 
 def update(root: Path, *, conflict: str, trust: bool, dry_run: bool = False, verbose: bool = False) -> int:
-    from generator.scaffold import ownership, policy
+    from osmosis_workspace.scaffold import ownership, policy
 
     repo = pristine.git_root(root)
     if repo is None:

@@ -15,7 +15,7 @@ import pytest
 def _run_with_closed_stdout(args: list[str], cwd) -> subprocess.CompletedProcess:
     # The read end is closed before the child writes anything, so its first write (or its final
     # flush) fails with EPIPE, exactly as under `| head -0`.
-    proc = subprocess.Popen([sys.executable, "-m", "generator", *args], cwd=cwd,
+    proc = subprocess.Popen([sys.executable, "-m", "osmosis_workspace", *args], cwd=cwd,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     proc.stdout.close()
     stderr = proc.stderr.read().decode("utf-8", "replace")

@@ -1,5 +1,5 @@
 """Every `osmosis ...` command line in the text we ship must exist: our own CLI (walked from the typer
-app) or the platform CLI (generator.cli.platform_cli, the one list of its commands). An agent that runs a
+app) or the platform CLI (osmosis_workspace.cli.platform_cli, the one list of its commands). An agent that runs a
 command from a skill, AGENTS.md, a reference config or a template comment must not meet "No such
 command" or "No such option"."""
 
@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 import typer
 
-from generator.cli import platform_cli
-from generator.cli import app
-from generator.core.resources import skills_dir, templates_dir
+from osmosis_workspace.cli import platform_cli
+from osmosis_workspace.cli import app
+from osmosis_workspace.core.resources import skills_dir, templates_dir
 
 TEXT_SUFFIXES = {".md", ".jinja", ".toml", ".py", ".yml", ".yaml", ".txt", ".cfg", ".sh", ".json"}
 
@@ -191,7 +191,7 @@ def test_our_own_program_name_is_checked_against_our_cli_only():
 
 def test_platform_table_and_our_app_agree_on_where_refusals_go():
     # A command both CLIs have is ours when typed here; a platform-only one is refused with a pointer.
-    from generator.cli import command_paths
+    from osmosis_workspace.cli import command_paths
 
     ours = command_paths()
     assert set(OURS.commands) - OURS.groups == ours

@@ -11,8 +11,8 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from generator import __version__
-from generator.cli import app
+from osmosis_workspace import __version__
+from osmosis_workspace.cli import app
 
 runner = CliRunner()
 
@@ -39,7 +39,7 @@ def test_version():
 
 
 def test_version_through_the_module_entry_point():
-    out = subprocess.run([sys.executable, "-m", "generator", "--version"], capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-m", "osmosis_workspace", "--version"], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == f"osmosis-workspace {__version__}"
 
 
@@ -51,7 +51,7 @@ def test_show_completion_prints_a_script():
 
 def test_completion_completes_command_names():
     env = {**os.environ, "_OSMOSIS_COMPLETE": "complete_bash", "COMP_WORDS": "osmosis doc", "COMP_CWORD": "1"}
-    out = subprocess.run([sys.executable, "-m", "generator"], capture_output=True, text=True, env=env)
+    out = subprocess.run([sys.executable, "-m", "osmosis_workspace"], capture_output=True, text=True, env=env)
     assert out.returncode == 0 and out.stdout.split() == ["doctor"]
 
 

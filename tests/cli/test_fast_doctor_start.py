@@ -15,9 +15,9 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 
 # Each command through the console scripts' entry (fast start first) or straight into the typer app.
-VIA_ENTRY = "import sys; sys.argv = ['osmosis', *sys.argv[1:]]; from generator.entry import main; main()"
-VIA_TYPER = "import sys; sys.argv = ['osmosis', *sys.argv[1:]]; from generator.cli import main; main()"
-PROBE = ("import json, sys; sys.argv = ['osmosis', *sys.argv[1:]]\nfrom generator.entry import main\n"
+VIA_ENTRY = "import sys; sys.argv = ['osmosis', *sys.argv[1:]]; from osmosis_workspace.entry import main; main()"
+VIA_TYPER = "import sys; sys.argv = ['osmosis', *sys.argv[1:]]; from osmosis_workspace.cli import main; main()"
+PROBE = ("import json, sys; sys.argv = ['osmosis', *sys.argv[1:]]\nfrom osmosis_workspace.entry import main\n"
          "try:\n    main()\nexcept SystemExit:\n    pass\nprint(json.dumps(sorted(sys.modules)), file=sys.stderr)")
 
 
@@ -30,7 +30,7 @@ def run(program: str, cwd: Path, *args: str) -> subprocess.CompletedProcess:
 def workspace(tmp_path_factory) -> Path:
     from typer.testing import CliRunner
 
-    from generator.cli import app
+    from osmosis_workspace.cli import app
 
     target = tmp_path_factory.mktemp("fast") / "ws"
     assert CliRunner().invoke(app, ["init", str(target), "--template", "multiply", "--defaults"]).exit_code == 0
@@ -92,4 +92,4 @@ def test_output_file_and_fix_take_the_fast_start_too(workspace, tmp_path):
     done = run(VIA_ENTRY, workspace, "doctor", "-o", str(report), "--format", "json")
     assert done.returncode == 1 and json.loads(report.read_text())["summary"]["errors"] >= 1
     loaded = set(json.loads(run(PROBE, workspace, "doctor", "--fix").stderr.strip().splitlines()[-1]))
-    assert "typer" not in loaded and "generator.check.fix" in loaded
+    assert "typer" not in loaded and "osmosis_workspace.check.fix" in loaded

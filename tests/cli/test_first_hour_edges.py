@@ -9,8 +9,8 @@ from pathlib import Path
 import typer
 from typer.testing import CliRunner
 
-from generator.cli import app
-from generator.core.workspace import CONFIG_KINDS
+from osmosis_workspace.cli import app
+from osmosis_workspace.core.workspace import CONFIG_KINDS
 
 REPO = Path(__file__).resolve().parents[2]
 runner = CliRunner()
@@ -127,7 +127,7 @@ def test_a_missing_column_without_a_near_miss_gets_a_hint_naming_the_candidates(
 def test_counts_and_articles_agree():
     result = cli("doctor", "--list-checks", "--select", "LAY100")
     assert result.stdout.rstrip().endswith("\n1 check") and "1 checks" not in result.stdout
-    from generator.core.diagnostics import plural, with_article
+    from osmosis_workspace.core.diagnostics import plural, with_article
 
     assert (plural(1, "row"), plural(2, "row"), with_article("eval"), with_article("training")) == \
         ("1 row", "2 rows", "an eval", "a training")

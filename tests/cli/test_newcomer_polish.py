@@ -9,7 +9,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from generator.cli import app
+from osmosis_workspace.cli import app
 
 runner = CliRunner()
 

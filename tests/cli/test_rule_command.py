@@ -7,8 +7,8 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from generator.cli import app
-from generator.core.rules import DOCS_URL
+from osmosis_workspace.cli import app
+from osmosis_workspace.core.rules import DOCS_URL
 
 
 def osmosis(*args: str):
@@ -27,7 +27,7 @@ def test_text_explains_every_section_with_its_docs_link():
 
 
 def test_a_fixable_rule_says_how_it_is_fixed():
-    from generator.check.doctor import load_rules
+    from osmosis_workspace.check.doctor import load_rules
 
     fixable = next(r for r in load_rules() if r.fixable)
     assert "Fixable: yes, `osmosis doctor --fix` repairs it." in osmosis("rule", fixable.code).stdout
@@ -66,7 +66,7 @@ def test_a_prefix_names_the_rules_it_covers():
 
 
 def test_all_explains_every_rule_and_no_code_is_a_usage_error():
-    from generator.check.doctor import load_rules
+    from osmosis_workspace.check.doctor import load_rules
 
     codes = [r.code for r in load_rules()]
     every = osmosis("rule", "--all")

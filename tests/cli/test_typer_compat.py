@@ -1,4 +1,4 @@
-"""generator.cli.typer_compat: plain parameters are converted without pydantic, with typer's errors."""
+"""osmosis_workspace.cli.typer_compat: plain parameters are converted without pydantic, with typer's errors."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import List, Optional
 import typer
 from typer.testing import CliRunner
 
-import generator.cli  # noqa: F401  applies the adjustments
-from generator.cli.typer_compat import _leaf
+import osmosis_workspace.cli  # noqa: F401  applies the adjustments
+from osmosis_workspace.cli.typer_compat import _leaf
 
 
 def test_leaf_types():

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from generator.core.schemas import KINDS, schema_bytes, schema_filename
+from osmosis_workspace.core.schemas import KINDS, schema_bytes, schema_filename
 
 ROWS = [
     {"system_prompt": "Multiply. Answer after ####.", "user_prompt": f"val1 = {i}\nval2 = 2", "ground_truth": str(2 * i)}

@@ -14,7 +14,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from generator.cli import app
+from osmosis_workspace.cli import app
 
 CONFIG = "configs/training/multiply.toml"
 

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from generator.check.families.configs import check_config_file
-from generator.check.families.secrets import check_config_secrets
-from generator.core.schemas import load_schema
-from generator.formats.toml_locate import TomlDoc
-from generator.core.workspace import Workspace
+from osmosis_workspace.check.families.configs import check_config_file
+from osmosis_workspace.check.families.secrets import check_config_secrets
+from osmosis_workspace.core.schemas import load_schema
+from osmosis_workspace.readers.toml_locate import TomlDoc
+from osmosis_workspace.core.workspace import Workspace
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -52,9 +52,9 @@ def findings(path: Path, kind: str, root: Path):
 
 
 def test_corpus_covers_every_config_rule():
-    from generator.check.registry import RULES
+    from osmosis_workspace.check.registry import RULES
 
-    import generator.check.families  # noqa: F401  (fills the table)
+    import osmosis_workspace.check.families  # noqa: F401  (fills the table)
 
     # CFG020 (a rollout without an eval config): tested in test_config_workspace; CFG024 (a config
     # symlinked from outside the workspace) needs a link, not a file: tests/doctor/test_issue3_checklist.py

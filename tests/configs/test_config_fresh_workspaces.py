@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from generator.check.families import run_workspace_checks
-from generator.core.resources import templates_dir
-from generator.core.workspace import Workspace
+from osmosis_workspace.check.families import run_workspace_checks
+from osmosis_workspace.core.resources import templates_dir
+from osmosis_workspace.core.workspace import Workspace
 
 TEMPLATES = sorted(p.name for p in templates_dir().iterdir() if (p / "copier.yml").is_file() and p.name != "workspace")
 

@@ -14,12 +14,12 @@ import tomlkit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator.check.families.configs import check_config_doc, check_config_file, walk
-from generator.check.families.secrets import check_config_secrets
-from generator.core.schemas import load_schema
-from generator.core.schemas.evaluate import is_valid, violations
-from generator.formats.toml_locate import TomlDoc
-from generator.core.workspace import Workspace
+from osmosis_workspace.check.families.configs import check_config_doc, check_config_file, walk
+from osmosis_workspace.check.families.secrets import check_config_secrets
+from osmosis_workspace.core.schemas import load_schema
+from osmosis_workspace.core.schemas.evaluate import is_valid, violations
+from osmosis_workspace.readers.toml_locate import TomlDoc
+from osmosis_workspace.core.workspace import Workspace
 
 from config_workspace import build_workspace
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from generator.cli import app
-from generator.core.schemas import KINDS, load_schema, schema_bytes, schema_directive, schema_filename, schema_path
-from generator.core.schemas.evaluate import unsupported_keywords
+from osmosis_workspace.cli import app
+from osmosis_workspace.core.schemas import KINDS, load_schema, schema_bytes, schema_directive, schema_filename, schema_path
+from osmosis_workspace.core.schemas.evaluate import unsupported_keywords
 
 REPO = Path(__file__).resolve().parents[2]
 CASES = REPO / "tests" / "cases" / "configs"
@@ -90,7 +90,7 @@ def test_cli_prints_exact_bytes(kind):
 
 
 def test_cli_subprocess_prints_exact_bytes():
-    out = subprocess.run([sys.executable, "-m", "generator", "schema", "training"], cwd=REPO,
+    out = subprocess.run([sys.executable, "-m", "osmosis_workspace", "schema", "training"], cwd=REPO,
                          capture_output=True, check=True).stdout
     assert out == schema_bytes("training")
 

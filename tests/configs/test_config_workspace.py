@@ -7,16 +7,16 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from generator.check.families.configs import check_configs, check_config_file
-from generator.cli import app
-from generator.core.workspace import Workspace
+from osmosis_workspace.check.families.configs import check_configs, check_config_file
+from osmosis_workspace.cli import app
+from osmosis_workspace.core.workspace import Workspace
 
 CASES = Path(__file__).resolve().parents[1] / "cases" / "configs"
 
 
 def fix_schema_directives(root):
     """Only CFG022's repair, through the journaled writer `doctor --fix` uses."""
-    from generator.check.fix import apply_fixes
+    from osmosis_workspace.check.fix import apply_fixes
 
     return apply_fixes(Workspace(root), wanted=lambda code: code == "CFG022")
 
@@ -84,7 +84,7 @@ def test_named_local_file_outside_the_dataset_listing_is_checked_as_a_dataset(co
 
 
 def test_files_listed_under_data_are_left_to_the_dataset_family(config_ws, monkeypatch):
-    import generator.check.families.datasets as datasets
+    import osmosis_workspace.check.families.datasets as datasets
 
     def boom(*_):
         raise AssertionError("doctor already checks data/ files")
@@ -168,7 +168,7 @@ def test_unreadable_configs_are_one_finding(tmp_path):
 
 
 def test_kind_is_guessed_from_folder_then_tables(tmp_path):
-    from generator.check.families.configs import guess_config_kind
+    from osmosis_workspace.check.families.configs import guess_config_kind
 
     assert guess_config_kind(tmp_path / "configs" / "training" / "x.toml") == "training"
     assert guess_config_kind(tmp_path / "x.toml", "[sampling]\nrollout_top_p = 1\n") == "training"

@@ -8,8 +8,8 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from generator.cli import app
-from generator.core.schemas import load_schema
+from osmosis_workspace.cli import app
+from osmosis_workspace.core.schemas import load_schema
 
 
 def _findings(ws, relative, old, new):

@@ -1,8 +1,8 @@
-"""generator.formats.toml_locate: positions of headers, keys and values, and tomllib's syntax errors."""
+"""osmosis_workspace.readers.toml_locate: positions of headers, keys and values, and tomllib's syntax errors."""
 
 from __future__ import annotations
 
-from generator.formats.toml_locate import TomlDoc, locate
+from osmosis_workspace.readers.toml_locate import TomlDoc, locate
 
 
 def at(text: str, pos: tuple[int, int]) -> str:

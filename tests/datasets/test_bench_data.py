@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-from generator.check.families.datasets import check_dataset_file
+from osmosis_workspace.check.families.datasets import check_dataset_file
 
 GEN = Path(__file__).resolve().parents[2] / "bench" / "gen_dataset.py"
 

@@ -11,11 +11,11 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from generator.check.families import run_workspace_checks
-from generator.check.families.datasets import check_data_folder
-from generator.cli import app
-from generator.core.diagnostics import Diagnostic
-from generator.core.workspace import Workspace
+from osmosis_workspace.check.families import run_workspace_checks
+from osmosis_workspace.check.families.datasets import check_data_folder
+from osmosis_workspace.cli import app
+from osmosis_workspace.core.diagnostics import Diagnostic
+from osmosis_workspace.core.workspace import Workspace
 from tests.datasets.conftest import good_row, jsonl_bytes
 
 CASES = Path(__file__).resolve().parents[1] / "cases" / "datasets"
@@ -49,7 +49,7 @@ def test_module_entry_point_in_a_subprocess(tmp_path):
     path.write_bytes(jsonl_bytes([good_row(1)]))
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.run(
-        [sys.executable, "-m", "generator", "dataset", "validate", str(path)], capture_output=True, text=True, env=env, cwd=tmp_path
+        [sys.executable, "-m", "osmosis_workspace", "dataset", "validate", str(path)], capture_output=True, text=True, env=env, cwd=tmp_path
     )
     assert proc.returncode == 1, proc.stderr
     assert "DAT011" in proc.stdout and "Traceback" not in proc.stderr

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.check.families.datasets import check_dataset_file
-from generator.check.registry import RULES
+from osmosis_workspace.check.families.datasets import check_dataset_file
+from osmosis_workspace.check.registry import RULES
 
 CASES = Path(__file__).resolve().parents[1] / "cases" / "datasets"
 EXPECTED = json.loads((CASES / "bad" / "expected.json").read_text())

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from generator.check.families import datasets
-from generator.cli import app
-from generator.core.workspace import Workspace
-from generator.formats.datasets import profile
-from generator.formats.datasets.findings import Findings
-from generator.formats.datasets.jsonl import scan_file
+from osmosis_workspace.check.families import datasets
+from osmosis_workspace.cli import app
+from osmosis_workspace.core.workspace import Workspace
+from osmosis_workspace.readers.datasets import profile
+from osmosis_workspace.readers.datasets.capped import Findings
+from osmosis_workspace.readers.datasets.jsonl import scan_file
 
 DATA_CODES = {"DAT026", "DAT027", "DAT028", "DAT029"}
 PLATFORM = Path(__file__).resolve().parents[1] / "cases" / "workspace_template"
@@ -157,7 +157,7 @@ def test_a_small_dataset_is_not_judged_by_its_labels(tmp_path):
 
 
 def test_rows_observed_a_block_at_a_time_give_what_rows_one_by_one_give():
-    from generator.formats.datasets.columns import ColumnSpec
+    from osmosis_workspace.readers.datasets.columns import ColumnSpec
 
     rows = [{"system_prompt": "Multiply." if i % 7 else f"The answer is {3 * i}.", "user_prompt": f"{i % 500} * 3",
              "ground_truth": "yes" if i % 3 else str(3 * i)} for i in range(2000)]

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from generator.check.families import datasets as checks
-from generator.check.families.datasets import check_dataset_file
-from generator.formats.datasets import jsonl
-from generator.formats.datasets.findings import SHOWN_PER_KIND
+from osmosis_workspace.check.families import datasets as checks
+from osmosis_workspace.check.families.datasets import check_dataset_file
+from osmosis_workspace.readers.datasets import jsonl
+from osmosis_workspace.readers.datasets.capped import SHOWN_PER_KIND
 from tests.datasets.conftest import good_row, jsonl_bytes
 
 

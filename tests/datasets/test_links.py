@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from generator.check.families.configs import check_config_file
-from generator.cli import app
-from generator.core.workspace import Workspace
+from osmosis_workspace.check.families.configs import check_config_file
+from osmosis_workspace.cli import app
+from osmosis_workspace.core.workspace import Workspace
 from tests.datasets.conftest import good_row, jsonl_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -91,7 +91,7 @@ def test_validate_a_loop_outside_any_workspace_in_a_subprocess(tmp_path):
     (tmp_path / "b.jsonl").symlink_to("a.jsonl")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.run(
-        [sys.executable, "-m", "generator", "validate", "a.jsonl"], capture_output=True, text=True, env=env, cwd=tmp_path
+        [sys.executable, "-m", "osmosis_workspace", "validate", "a.jsonl"], capture_output=True, text=True, env=env, cwd=tmp_path
     )
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "DAT002" in proc.stdout and "symlink loop" in proc.stdout

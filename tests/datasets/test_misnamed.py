@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from generator.cli import app
-from generator.formats.datasets.extensions import suggested_name
+from osmosis_workspace.cli import app
+from osmosis_workspace.readers.datasets.extensions import suggested_name
 from tests.datasets.conftest import good_row, jsonl_bytes
 
 

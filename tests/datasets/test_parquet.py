@@ -8,7 +8,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from generator.check.families.datasets import check_dataset_file
+from osmosis_workspace.check.families.datasets import check_dataset_file
 from tests.datasets.conftest import good_row
 
 

@@ -12,11 +12,11 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator.check.families.datasets import check_dataset_file
-from generator.formats.datasets.blocks import line_blocks, text_chunks
-from generator.formats.datasets.findings import Findings
-from generator.core.diagnostics import Diagnostic
-from generator.check.registry import RULES
+from osmosis_workspace.check.families.datasets import check_dataset_file
+from osmosis_workspace.readers.datasets.blocks import line_blocks, text_chunks
+from osmosis_workspace.readers.datasets.capped import Findings
+from osmosis_workspace.core.diagnostics import Diagnostic
+from osmosis_workspace.check.registry import RULES
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 NAMES = ["user_prompt", "ground_truth", "label", "system_prompt", "metadata", "User_Prompt", "id", ""]

@@ -9,12 +9,12 @@ import tracemalloc
 
 import pytest
 
-from generator.formats.datasets import jsonl
-from generator.formats.datasets.blocks import line_blocks, text_chunks
-from generator.formats.datasets import profile
-from generator.formats.datasets.csvfile import scan_csv
-from generator.formats.datasets.findings import Findings
-from generator.formats.datasets.jsonarray import scan_json_array
+from osmosis_workspace.readers.datasets import jsonl
+from osmosis_workspace.readers.datasets.blocks import line_blocks, text_chunks
+from osmosis_workspace.readers.datasets import profile
+from osmosis_workspace.readers.datasets.csvfile import scan_csv
+from osmosis_workspace.readers.datasets.capped import Findings
+from osmosis_workspace.readers.datasets.jsonarray import scan_json_array
 from tests.datasets.conftest import good_row, jsonl_bytes
 
 BLOCK = 64 << 10
@@ -161,7 +161,7 @@ def test_line_blocks_any_block_size(block):
 
 
 def test_an_over_long_jsonl_line_is_skipped_not_held(tmp_path, monkeypatch):
-    from generator.formats.datasets import blocks
+    from osmosis_workspace.readers.datasets import blocks
 
     monkeypatch.setattr(blocks, "MAX_LINE", 4096)
     rows = [json.dumps(good_row(i)) for i in range(5)]
@@ -178,7 +178,7 @@ def test_an_over_long_jsonl_line_is_skipped_not_held(tmp_path, monkeypatch):
 
 
 def test_an_over_long_csv_line_stops_the_scan(monkeypatch):
-    from generator.formats.datasets import blocks
+    from osmosis_workspace.readers.datasets import blocks
 
     monkeypatch.setattr(blocks, "MAX_LINE", 4096)
     data = ("user_prompt,ground_truth\nq,1\nq," + "9" * 20_000 + "\nq,3\n").encode()

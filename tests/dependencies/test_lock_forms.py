@@ -65,7 +65,7 @@ def test_a_known_bad_pin_is_found_in_any_form_uv_reads(make_workspace, form):
 
 
 def test_a_lock_of_uvs_own_form_is_read_without_a_full_parse(make_workspace):
-    from generator.formats import uvlock
+    from osmosis_workspace.readers import uvlock
 
     ws = make_workspace(git=False)
     text = (ws / ROLLOUT / "uv.lock").read_text()
@@ -105,7 +105,7 @@ def test_a_lock_past_two_megabytes_is_a_lock(make_workspace):
 
 
 def test_a_lock_past_the_cap_is_not_read(make_workspace):
-    from generator.formats import uvlock
+    from osmosis_workspace.readers import uvlock
 
     ws = make_workspace(git=False)
     lock = ws / ROLLOUT / "uv.lock"

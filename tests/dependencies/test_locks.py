@@ -12,7 +12,7 @@ import subprocess
 import pytest
 from typer.testing import CliRunner
 
-from generator.cli import app
+from osmosis_workspace.cli import app
 
 ROLLOUT = "rollouts/multiply"
 

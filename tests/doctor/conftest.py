@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import generator.check.families as checks_pkg
-import generator.check.settings  # noqa: F401  (registers SET rules before we snapshot)
-import generator.check.suppress  # noqa: F401
-import generator.check.baseline  # noqa: F401
-from generator.check import registry
-from generator.cli import app
+import osmosis_workspace.check.families as checks_pkg
+import osmosis_workspace.check.settings  # noqa: F401  (registers SET rules before we snapshot)
+import osmosis_workspace.check.suppress  # noqa: F401
+import osmosis_workspace.check.baseline  # noqa: F401
+from osmosis_workspace.check import registry
+from osmosis_workspace.cli import app
 
 BAD = re.compile(r"^(.*?)\bbad\b", re.MULTILINE)
 

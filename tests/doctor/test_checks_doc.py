@@ -7,8 +7,8 @@ import json
 import re
 from pathlib import Path
 
-from generator.check.doctor import load_rules
-from generator.report import catalog
+from osmosis_workspace.check.doctor import load_rules
+from osmosis_workspace.report import catalog
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "checks.md"
 
@@ -45,7 +45,7 @@ def test_every_rule_cites_its_source():
 def test_list_checks_shows_the_source_in_every_format():
     from typer.testing import CliRunner
 
-    from generator.cli import app
+    from osmosis_workspace.cli import app
 
     run = CliRunner().invoke
     text = run(app, ["doctor", "--list-checks", "--select", "DAT001"]).stdout
@@ -59,7 +59,7 @@ def test_list_checks_shows_the_source_in_every_format():
 
 def test_rules_declared_without_a_source_still_work():
     # The keyword has a default, so a declaration from before sources existed keeps working.
-    from generator.check.registry import Rule, Severity
+    from osmosis_workspace.check.registry import Rule, Severity
 
     bare = Rule("ZZZ001", "bare", "layout", Severity.WARNING, "s", "w", "f")
     assert bare.source == ""

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.check.doctor import load_rules
+from osmosis_workspace.check.doctor import load_rules
 
 PACKAGE = Path(__file__).resolve().parents[2] / "generator"
 RANGE = re.compile(r"\b([A-Z]{3})(\d{3})-([A-Z]{3})(\d{3})\b")

@@ -62,7 +62,7 @@ def test_a_corrupt_cache_entry_is_ignored(counted, mini_ws, run, doctor_cache):
     run("doctor", mini_ws)
     entries = [p for p in doctor_cache.rglob("*.json")]
     assert entries
-    from generator.check.cache import FORMAT
+    from osmosis_workspace.check.cache import FORMAT
 
     for n, p in enumerate(entries):  # cut short, or the right header over the wrong shapes
         p.write_bytes(b'{"format": 1, "findings": [["con' if n % 2 else json.dumps({"format": FORMAT, "findings": [["configs", {"code": 7}]]}).encode())
@@ -98,7 +98,7 @@ def test_concurrent_runs_share_the_cache_folder(make_workspace, tmp_path):
 
     ws = make_workspace(git=False)
     env = {**os.environ, "OSMOSIS_DOCTOR_CACHE": str(tmp_path / "shared"), "NO_COLOR": "1"}
-    argv = [sys.executable, "-m", "generator", "doctor", str(ws), "-f", "json", "--select", "CFG,LAY,SKL"]
+    argv = [sys.executable, "-m", "osmosis_workspace", "doctor", str(ws), "-f", "json", "--select", "CFG,LAY,SKL"]
     procs = [subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(4)]
     outs = [p.communicate(timeout=120) for p in procs]
     codes_seen = {p.returncode for p in procs}

@@ -140,7 +140,7 @@ def test_a_folder_that_only_looks_like_a_venv_is_in_the_key(make_workspace, run,
         real = ws.parent / "elsewhere"
         venv.rename(real)
         venv.symlink_to(real)
-    from generator.core.tool_folders import tool_folders
+    from osmosis_workspace.core.tool_folders import tool_folders
 
     assert tool_folders(ws) == frozenset()
     run("doctor", ws)

@@ -22,7 +22,7 @@ sys.path.insert(0, str(REPO / "bench"))
 
 import workspaces  # noqa: E402
 
-from generator.check.pipeline import pool  # noqa: E402
+from osmosis_workspace.check.pipeline import pool  # noqa: E402
 
 ROLLOUTS = 24
 
@@ -30,7 +30,7 @@ ROLLOUTS = 24
 @pytest.fixture(scope="module")
 def scaled(tmp_path_factory) -> Path:
     base = tmp_path_factory.mktemp("pool")
-    fresh = workspaces.init_workspace([sys.executable, "-m", "generator"], base / "fresh")
+    fresh = workspaces.init_workspace([sys.executable, "-m", "osmosis_workspace"], base / "fresh")
     ws = workspaces.scaled_copy(fresh, base / "scaled", ROLLOUTS)
     names = sorted(p.name for p in (ws / "rollouts").iterdir() if p.is_dir())
     assert len(names) == ROLLOUTS
@@ -53,7 +53,7 @@ def scaled(tmp_path_factory) -> Path:
 
 def doctor(ws: Path, jobs: str, cache: Path | None) -> tuple[int, list[dict]]:
     env = {**os.environ, "OSMOSIS_DOCTOR_JOBS": jobs, "NO_COLOR": "1"}
-    args = [sys.executable, "-m", "generator", "doctor", "--format", "json"]
+    args = [sys.executable, "-m", "osmosis_workspace", "doctor", "--format", "json"]
     if cache is None:
         args.append("--no-cache")
     else:
@@ -77,7 +77,7 @@ def test_the_pool_gives_the_findings_of_one_process(scaled, tmp_path):
 
 def test_doctor_v_says_the_workers_ran_and_one_process_says_nothing_of_them(scaled):
     def note(jobs: str) -> str:
-        done = subprocess.run([sys.executable, "-m", "generator", "doctor", "-v", "--no-cache"], cwd=scaled, text=True,
+        done = subprocess.run([sys.executable, "-m", "osmosis_workspace", "doctor", "-v", "--no-cache"], cwd=scaled, text=True,
                               capture_output=True, env={**os.environ, "OSMOSIS_DOCTOR_JOBS": jobs, "NO_COLOR": "1"})
         return done.stdout + done.stderr
 
@@ -87,7 +87,7 @@ def test_doctor_v_says_the_workers_ran_and_one_process_says_nothing_of_them(scal
 
 def test_every_unit_lives_in_a_family_the_workers_run():
     """A check that calls Workspace.remember outside UNIT_FAMILIES would never be pooled: keep the list true."""
-    from generator.check.families import CHECKS
+    from osmosis_workspace.check.families import CHECKS
 
     users = set()
     for family, fn in CHECKS:

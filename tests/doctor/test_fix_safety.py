@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from generator.cli import app
+from osmosis_workspace.cli import app
 from test_fix import tree
 
 
@@ -117,7 +117,7 @@ def test_select_limits_what_fix_repairs(broken):
 def test_a_failed_write_takes_every_repair_back(broken, monkeypatch):
     """The repairs land through core/journal.py: a disk full at the second write undoes the first and
     the folder made before it."""
-    from generator.core import journal
+    from osmosis_workspace.core import journal
 
     real, calls = journal._make, []
 

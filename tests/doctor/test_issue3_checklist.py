@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from generator.cli import app
+from osmosis_workspace.cli import app
 
 EVAL = "configs/eval/multiply.toml"
 TRAIN = "configs/training/multiply.toml"
@@ -286,7 +286,7 @@ def test_each_break_is_reported_at_its_place(fresh, edit, code, path, line):
 
 def test_every_workspace_rule_has_a_case_or_a_reason():
     """A new rule needs a case above (or a stated reason it cannot be made from one edit)."""
-    from generator.check.doctor import load_rules
+    from osmosis_workspace.check.doctor import load_rules
 
     elsewhere = {
         # need more than one edit of a fresh workspace, or are exercised by their own suites:
@@ -351,7 +351,7 @@ def test_a_data_file_linked_out_is_named_as_such(fresh):
 
 
 def test_a_huge_config_is_reported_unread_not_parsed(fresh):
-    from generator.core.workspace import MAX_TEXT_BYTES
+    from osmosis_workspace.core.workspace import MAX_TEXT_BYTES
 
     with (fresh / EVAL).open("a", encoding="utf-8") as fh:
         fh.write("\n[advanced]\n" + "".join(f'k{i} = "{i}"\n' for i in range(MAX_TEXT_BYTES // 10)))
@@ -466,7 +466,7 @@ def test_a_named_pipe_among_the_configs_does_not_block(fresh):
     os.mkfifo(fresh / "configs/eval/pipe.toml")
     os.mkfifo(fresh / "data/pipe.jsonl")
     # a subprocess with a timeout: if reading the pipe blocked, the test fails instead of hanging
-    result = subprocess.run([sys.executable, "-m", "generator", "doctor", str(fresh), "--format", "json"],
+    result = subprocess.run([sys.executable, "-m", "osmosis_workspace", "doctor", str(fresh), "--format", "json"],
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 1, result.stderr
     found = [(d["code"], d["path"]) for d in json.loads(result.stdout)["diagnostics"]]

@@ -8,8 +8,8 @@ import subprocess
 import pytest
 from typer.testing import CliRunner
 
-from generator.cli import app
-from generator.core.workspace import NotAWorkspace, find_root
+from osmosis_workspace.cli import app
+from osmosis_workspace.core.workspace import NotAWorkspace, find_root
 
 
 def run(*args):

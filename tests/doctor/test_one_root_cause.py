@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from generator.cli import app
+from osmosis_workspace.cli import app
 
 EVAL = "configs/eval/multiply.toml"
 TRAIN = "configs/training/multiply.toml"

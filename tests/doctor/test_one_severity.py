@@ -11,14 +11,14 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-import generator.check.families  # noqa: F401  (fills the table)
-from generator.check.families.configs import check_config_file
-from generator.check.families.datasets import check_dataset_file
-from generator.check.families.entrypoints import check_entrypoint_file
-from generator.check.families.skills import check_skill_dir
-from generator.check.registry import RULES
-from generator.cli import app
-from generator.core.rules import Rule
+import osmosis_workspace.check.families  # noqa: F401  (fills the table)
+from osmosis_workspace.check.families.configs import check_config_file
+from osmosis_workspace.check.families.datasets import check_dataset_file
+from osmosis_workspace.check.families.entrypoints import check_entrypoint_file
+from osmosis_workspace.check.families.skills import check_skill_dir
+from osmosis_workspace.check.registry import RULES
+from osmosis_workspace.cli import app
+from osmosis_workspace.core.rules import Rule
 
 CASES = Path(__file__).resolve().parents[1] / "cases"
 

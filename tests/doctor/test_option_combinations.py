@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from generator.cli import app
+from osmosis_workspace.cli import app
 
 
 def doctor(root, *args):

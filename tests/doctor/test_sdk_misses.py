@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from generator.cli import app
+from osmosis_workspace.cli import app
 
 MAIN = "rollouts/multiply/main.py"
 WF = "rollouts/multiply/multiply_rollout/workflow.py"

@@ -13,7 +13,7 @@ REPO = Path(__file__).resolve().parents[2]
 PROBE = """
 import json, sys
 sys.argv = ["osmosis", *sys.argv[1:]]
-from generator.cli import main
+from osmosis_workspace.cli import main
 try:
     main()
 except SystemExit:
@@ -31,14 +31,14 @@ def modules_after(cwd: Path, *args: str) -> set[str]:
 def test_doctor_imports_stay_light(make_workspace):
     ws = make_workspace()
     loaded = modules_after(ws, "doctor", "--format", "json")
-    for heavy in ("copier", "pydantic", "jsonschema", "generator.scaffold.render", "generator.check.fix"):
+    for heavy in ("copier", "pydantic", "jsonschema", "osmosis_workspace.scaffold.render", "osmosis_workspace.check.fix"):
         assert heavy not in loaded, heavy
-    assert "generator.report.json" in loaded
-    assert not {"generator.report.sarif", "generator.report.text", "generator.report.github"} & loaded
+    assert "osmosis_workspace.report.json" in loaded
+    assert not {"osmosis_workspace.report.sarif", "osmosis_workspace.report.text", "osmosis_workspace.report.github"} & loaded
 
 
 def test_validate_imports_only_the_families_it_needs(make_workspace):
     ws = make_workspace()
     loaded = modules_after(ws, "validate", "data/multiply.jsonl")
-    assert "generator.check.families.datasets" in loaded
+    assert "osmosis_workspace.check.families.datasets" in loaded
     assert "pydantic" not in loaded and "copier" not in loaded

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.check import validate as validate_files
-from generator.check.validate import Target, collect
+from osmosis_workspace.check import validate as validate_files
+from osmosis_workspace.check.validate import Target, collect
 
 
 @pytest.fixture

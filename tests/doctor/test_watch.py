@@ -12,7 +12,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from generator.cli import app
+from osmosis_workspace.cli import app
 
 
 class Stream:
@@ -54,7 +54,7 @@ def test_watch_checks_again_on_change_and_ctrl_c_exits_0(make_workspace):
     env = {**os.environ, "OSMOSIS_WATCH_INTERVAL": "0.1", "NO_COLOR": "1"}
     # Ctrl-C as a terminal delivers it: a test run started in the background (`.ci/run &`) passes
     # SIGINT on ignored, and a Python that starts with it ignored never raises KeyboardInterrupt.
-    proc = subprocess.Popen([sys.executable, "-m", "generator", "doctor", str(root), "--watch"],
+    proc = subprocess.Popen([sys.executable, "-m", "osmosis_workspace", "doctor", str(root), "--watch"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     out, err = Stream(proc.stdout), Stream(proc.stderr)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.check.families.entrypoints import check_entrypoint_file
+from osmosis_workspace.check.families.entrypoints import check_entrypoint_file
 
 CASES = Path(__file__).resolve().parents[1] / "cases" / "entrypoints"
 _EXPECT = re.compile(r"^# expect: (?P<what>.+)$")

@@ -8,8 +8,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator.check.families.entrypoints import check_entrypoint_file
-from generator.check.registry import RULES
+from osmosis_workspace.check.families.entrypoints import check_entrypoint_file
+from osmosis_workspace.check.registry import RULES
 
 FRAGMENTS = [
     "from osmosis_ai.rollout import AgentWorkflow, Grader, RolloutAgentLoop",

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
-from ws_builder import MAIN_PY, write
+from tests.workspace_builder import MAIN_PY, write
 
-from generator.check.families import run_workspace_checks
-from generator.check.families.entrypoints import check_entrypoint_file, requirement_name
-from generator.cli import app
-from generator.core.workspace import Workspace
+from osmosis_workspace.check.families import run_workspace_checks
+from osmosis_workspace.check.families.entrypoints import check_entrypoint_file, requirement_name
+from osmosis_workspace.cli import app
+from osmosis_workspace.core.workspace import Workspace
 
 SERVER_PY = '''\
 from osmosis_ai.rollout import RolloutAgentLoop, create_app

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from packaging.specifiers import SpecifierSet
 from packaging.version import Version as RefVersion
-from ws_builder import MAIN_PY, write
+from tests.workspace_builder import MAIN_PY, write
 
-from generator.check.families import run_workspace_checks
-from generator.core.diagnostics import Severity
-from generator.core.pep440 import Requirement, Specifier, Version
-from generator.core.sdk_generations import (
+from osmosis_workspace.check.families import run_workspace_checks
+from osmosis_workspace.core.diagnostics import Severity
+from osmosis_workspace.core.pep440 import Requirement, Specifier, Version
+from osmosis_workspace.core.sdk_generations import (
     ATTRIBUTES,
     BY_KEY,
     GENERATIONS,
@@ -27,8 +27,8 @@ from generator.core.sdk_generations import (
     generation_of,
     harbor_arguments_known,
 )
-from generator.check.sdk_target import python_floor_breach, read_target, target_for
-from generator.core.workspace import Workspace
+from osmosis_workspace.check.sdk_target import python_floor_breach, read_target, target_for
+from osmosis_workspace.core.workspace import Workspace
 
 SPECIFIERS = [
     "", ">=0.2", ">=0.2,<0.3", "<0.3", ">=0.3.1,<0.4", "~=0.3.1", "~=0.3", "==0.3.*", "==0.2.*", "!=0.3.8",
@@ -243,7 +243,7 @@ def test_two_concrete_workflows_warn_under_0_3_and_fail_under_0_2(workspace):
 
 
 def test_validate_reads_the_pyproject_beside_the_entrypoint(tmp_path):
-    from generator.check.families.entrypoints import check_entrypoint_file
+    from osmosis_workspace.check.families.entrypoints import check_entrypoint_file
 
     main = write(tmp_path / "main.py", "from osmosis_ai.rollout import create_rollout_server\n" + MAIN_PY)
     assert [d.code for d in check_entrypoint_file(main, "main.py")] == ["ENT019"]  # unpinned: 0.3
@@ -303,7 +303,7 @@ def check_real_sdk_agrees_with_generation_b(python: str) -> None:
 
 def test_a_forked_lock_pin_that_satisfies_the_requirement_is_found_past_the_first():
     """uv.lock pins a package twice in a forked resolution; the pin read without a full parse
-    (formats/uvlock.py) must still pick the one the requirement admits."""
+    (readers/uvlock.py) must still pick the one the requirement admits."""
     lock = ('version = 1\n\n[[package]]\nname = "osmosis-ai"\nversion = "0.2.27"\n\n'
             '[[package]]\nname = "osmosis-ai"\nversion = "0.3.8"\n')
     target = read_target([(Path("p"), '[project]\ndependencies = ["osmosis-ai>=0.3"]\n')], lock)

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from generator.check.families import run_workspace_checks
-from generator.check.families.git_origin import github_problem, parse_remotes, rewrite
-from generator.cli import app
-from generator.core.workspace import Workspace
+from osmosis_workspace.check.families import run_workspace_checks
+from osmosis_workspace.check.families.git_origin import github_problem, parse_remotes, rewrite
+from osmosis_workspace.cli import app
+from osmosis_workspace.core.workspace import Workspace
 
 
 def git(root: Path, *args: str) -> None:

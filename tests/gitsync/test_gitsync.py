@@ -9,11 +9,11 @@ import sys
 from pathlib import Path
 
 from typer.testing import CliRunner
-from ws_builder import build_workspace, git, git_init, write
+from tests.workspace_builder import build_workspace, git, git_init, write
 
-from generator.check.families import run_workspace_checks
-from generator.cli import app
-from generator.core.workspace import Workspace
+from osmosis_workspace.check.families import run_workspace_checks
+from osmosis_workspace.cli import app
+from osmosis_workspace.core.workspace import Workspace
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -178,8 +178,8 @@ def test_gitpython_is_not_imported_outside_git_or_by_other_families(tmp_path):
     root = build_workspace(tmp_path / "demo", git_dir=False)
     code = (
         "import sys; from pathlib import Path;"
-        "from generator.check.families import run_workspace_checks;"
-        "from generator.core.workspace import Workspace;"
+        "from osmosis_workspace.check.families import run_workspace_checks;"
+        "from osmosis_workspace.core.workspace import Workspace;"
         f"ws = Workspace(Path({str(root)!r}));"
         "run_workspace_checks(ws);"
         "assert 'git' not in sys.modules, 'gitpython imported';"
@@ -311,7 +311,7 @@ def test_json_and_sarif_give_git001_the_same_location(repo):
 def test_a_plain_git_pre_commit_hook_judges_the_staged_state(repo):
     # no pre-commit framework: a .git/hooks/pre-commit script that runs doctor (git exports GIT_INDEX_FILE)
     hook = repo / ".git" / "hooks" / "pre-commit"
-    hook.write_text(f"#!/bin/sh\nexec {sys.executable} -m generator doctor --strict --select GIT\n")
+    hook.write_text(f"#!/bin/sh\nexec {sys.executable} -m osmosis_workspace doctor --strict --select GIT\n")
     hook.chmod(0o755)
     write(repo / "rollouts" / "multiply" / "tools.py", "X = 1\n")
     git(repo, "add", "rollouts")

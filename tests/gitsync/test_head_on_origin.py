@@ -7,10 +7,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from ws_builder import git, write
+from tests.workspace_builder import git, write
 
-from generator.check.families import run_workspace_checks
-from generator.core.workspace import Workspace
+from osmosis_workspace.check.families import run_workspace_checks
+from osmosis_workspace.core.workspace import Workspace
 
 
 def git_codes(root: Path) -> list[tuple[str, str]]:

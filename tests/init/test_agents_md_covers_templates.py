@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator.scaffold import catalog
+from osmosis_workspace.scaffold import catalog
 
 try:
     import tomllib
@@ -19,7 +19,7 @@ ROLLOUT_TEMPLATES = [t.name for t in catalog.rollout_templates()]
 def agents_md(tmp_path_factory):
     from typer.testing import CliRunner
 
-    from generator.cli import app
+    from osmosis_workspace.cli import app
 
     ws = tmp_path_factory.mktemp("agents") / "ws"
     result = CliRunner().invoke(app, ["init", str(ws), "--defaults", "--no-git"])
@@ -31,7 +31,7 @@ def agents_md(tmp_path_factory):
 def test_agents_md_names_the_entrypoint_and_scoring_module_of_every_template(agents_md, template, tmp_path):
     from typer.testing import CliRunner
 
-    from generator.cli import app
+    from osmosis_workspace.cli import app
 
     _, text = agents_md
     ws = tmp_path / "ws"
@@ -99,7 +99,7 @@ def test_workspace_readme_quick_start_installs_what_its_commands_run(agents_md):
     readme = (ws / "README.md").read_text(encoding="utf-8")
     quick_start = readme[readme.index("## Quick start"):readme.index("Two packages, two places")]
     # `osmosis doctor`, installed as the generated CI installs it (checker_source, default: this version from PyPI)
-    from generator import __version__
+    from osmosis_workspace import __version__
 
     assert f'pip install "osmosis-workspace=={__version__}"' in quick_start
     # the tests run in the rollout's own locked environment, whose dev group brings pytest

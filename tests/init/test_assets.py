@@ -1,4 +1,4 @@
-"""generator.core.assets: skills, Claude links and schemas are idempotent and never overwrite silently."""
+"""osmosis_workspace.core.assets: skills, Claude links and schemas are idempotent and never overwrite silently."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.core import assets, resources
-from generator.core.schemas import KINDS, schema_bytes
+from osmosis_workspace.core import assets, resources
+from osmosis_workspace.core.schemas import KINDS, schema_bytes
 
 
 @pytest.fixture

@@ -21,9 +21,9 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from generator import __version__
-from generator.cli import app
-from generator.core.install_origin import (Origin, checker_source_for, from_direct_url, local_note, local_path,
+from osmosis_workspace import __version__
+from osmosis_workspace.cli import app
+from osmosis_workspace.core.install_origin import (Origin, checker_source_for, from_direct_url, local_note, local_path,
                                            named_version)
 from tests.test_wheel import BIN, _inherit_dependencies, install_wheel, run, wheel_env
 

@@ -6,7 +6,7 @@ import json
 
 from typer.testing import CliRunner
 
-from generator.cli import app
+from osmosis_workspace.cli import app
 
 
 def test_doctor_finds_nothing_in_a_fresh_workspace(make_workspace):

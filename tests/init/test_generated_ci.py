@@ -24,7 +24,7 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from generator.cli import app
+from osmosis_workspace.cli import app
 
 BIN = "Scripts" if os.name == "nt" else "bin"
 GIT_IDENTITY = {"GIT_AUTHOR_NAME": "ci", "GIT_AUTHOR_EMAIL": "ci@example.invalid",
@@ -101,7 +101,7 @@ def test_the_doctor_job_passes_on_a_fresh_workspace_with_the_checker_from_the_re
     results = run_steps(ws, runner_venv, "doctor", tmp_path)
     assert [p.returncode for p in results] == [0, 0], "\n".join(p.stdout + p.stderr for p in results)
     # the checker that ran is the one the install step put into the runner's virtualenv, not this checkout
-    where = subprocess.run([str(runner_venv / BIN / "python"), "-c", "import generator; print(generator.__file__)"],
+    where = subprocess.run([str(runner_venv / BIN / "python"), "-c", "import osmosis_workspace; print(osmosis_workspace.__file__)"],
                            capture_output=True, text=True, cwd=tmp_path, env=runner_env(runner_venv, {}, {}))
     assert Path(where.stdout.strip()).is_relative_to(runner_venv), where
     assert "::error" not in results[-1].stdout  # doctor's GitHub annotations: no error on a fresh workspace

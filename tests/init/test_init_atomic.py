@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import generator.core.assets
-import generator.scaffold.render
-from generator.cli import app
-from generator.core.errors import UserError
-from generator.scaffold.init_workspace import init_command
+import osmosis_workspace.core.assets
+import osmosis_workspace.scaffold.render
+from osmosis_workspace.cli import app
+from osmosis_workspace.core.errors import UserError
+from osmosis_workspace.scaffold.init_workspace import init_command
 
 
 def run_init(target: Path, **overrides):
@@ -26,7 +26,7 @@ def snapshot(folder: Path) -> dict[str, bytes | None]:
 
 
 def test_rendering_failure_midway_leaves_nothing(tmp_path, monkeypatch):
-    real_render = generator.scaffold.render.render
+    real_render = osmosis_workspace.scaffold.render.render
     calls = []
 
     def render_then_fail(src, dst, **kwargs):
@@ -37,7 +37,7 @@ def test_rendering_failure_midway_leaves_nothing(tmp_path, monkeypatch):
             raise RuntimeError("disk on fire")
         return real_render(src, dst, **kwargs)
 
-    monkeypatch.setattr(generator.scaffold.render, "render", render_then_fail)
+    monkeypatch.setattr(osmosis_workspace.scaffold.render, "render", render_then_fail)
     with pytest.raises(RuntimeError, match="disk on fire"):
         run_init(tmp_path / "ws")
     assert calls == ["workspace", "multiply"]
@@ -48,7 +48,7 @@ def test_ctrl_c_while_adding_skills_leaves_nothing(tmp_path, monkeypatch):
     def interrupted(dest, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(generator.core.assets, "install_skills", interrupted)
+    monkeypatch.setattr(osmosis_workspace.core.assets, "install_skills", interrupted)
     with pytest.raises(KeyboardInterrupt):
         run_init(tmp_path / "ws")
     assert list(tmp_path.iterdir()) == []

@@ -16,7 +16,7 @@ except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 from typer.testing import CliRunner
 
-from generator.cli import app
+from osmosis_workspace.cli import app
 
 REPO = Path(__file__).resolve().parents[2]
 RUNNER = CliRunner()
@@ -240,11 +240,11 @@ def test_inside_an_existing_repository_no_nested_repo(tmp_path, monkeypatch):
 
 def test_subprocess_entry_point(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    proc = subprocess.run([sys.executable, "-m", "generator", "init", "sub", "--defaults", "--no-git"],
+    proc = subprocess.run([sys.executable, "-m", "osmosis_workspace", "init", "sub", "--defaults", "--no-git"],
                           cwd=tmp_path, env=env, capture_output=True, text=True, stdin=subprocess.DEVNULL)
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "sub/rollouts/multiply/main.py").is_file()
-    bad = subprocess.run([sys.executable, "-m", "generator", "init", "sub2", "--data", "rollout_name=Nope"],
+    bad = subprocess.run([sys.executable, "-m", "osmosis_workspace", "init", "sub2", "--data", "rollout_name=Nope"],
                          cwd=tmp_path, env=env, capture_output=True, text=True, stdin=subprocess.DEVNULL)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     assert bad.stderr.startswith("error: the rollout name 'Nope'")
@@ -265,7 +265,7 @@ def test_template_list(tmp_path):
 
 
 def test_template_list_does_not_import_copier():
-    code = ("import sys; from generator.cli import main; sys.argv=['osmosis','template','list'];\n"
+    code = ("import sys; from osmosis_workspace.cli import main; sys.argv=['osmosis','template','list'];\n"
             "try:\n    main()\nexcept SystemExit:\n    pass\n"
             "assert 'copier' not in sys.modules, 'copier imported'")
     proc = subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": str(REPO)},
@@ -313,7 +313,7 @@ def test_an_answer_to_a_question_the_template_skips_is_refused(tmp_path):
 
 def test_rendered_files_follow_the_users_umask(tmp_path):
     """copier copies the template's modes; a user with umask 077 gets private files and folders."""
-    done = subprocess.run(f"umask 077 && {sys.executable} -m generator init ws --defaults --no-git",
+    done = subprocess.run(f"umask 077 && {sys.executable} -m osmosis_workspace init ws --defaults --no-git",
                           shell=True, cwd=tmp_path, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     ws = tmp_path / "ws"

@@ -10,8 +10,8 @@ import stat
 import pytest
 from typer.testing import CliRunner
 
-import generator.scaffold.render
-from generator.cli import app
+import osmosis_workspace.scaffold.render
+from osmosis_workspace.cli import app
 
 
 def init(*args):
@@ -54,7 +54,7 @@ def test_a_failed_init_takes_back_the_parents_it_made(tmp_path, monkeypatch):
     def fail(*args, **kwargs):
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(generator.scaffold.render, "render", fail)
+    monkeypatch.setattr(osmosis_workspace.scaffold.render, "render", fail)
     result = init(tmp_path / "a" / "b" / "c" / "ws")
     assert result.exit_code != 0
     assert list(tmp_path.iterdir()) == [tmp_path / "a"] and list((tmp_path / "a").iterdir()) == []

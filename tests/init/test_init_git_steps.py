@@ -9,7 +9,7 @@ import subprocess
 
 from typer.testing import CliRunner
 
-from generator.cli import app
+from osmosis_workspace.cli import app
 
 
 def cli(*args):

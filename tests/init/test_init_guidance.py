@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from generator.cli import app
+from osmosis_workspace.cli import app
 
 RUNNER = CliRunner()
 REPO = Path(__file__).resolve().parents[2]
@@ -68,7 +68,7 @@ def test_init_force_on_an_existing_workspace_is_refused_and_points_to_rollout_ne
 
 def run_cli(*args: str, cwd) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    return subprocess.run([sys.executable, "-m", "generator", *args], cwd=cwd, env=env, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "osmosis_workspace", *args], cwd=cwd, env=env, capture_output=True,
                           text=True, stdin=subprocess.DEVNULL, timeout=60)
 
 

@@ -27,7 +27,7 @@ def converse(args: list[str], cwd: Path, answers: list[tuple[str, str]], timeout
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
     env = {**os.environ, "PYTHONPATH": str(REPO), "TERM": "dumb", "PROMPT_TOOLKIT_NO_CPR": "1"}
-    proc = subprocess.Popen([sys.executable, "-m", "generator", *args], cwd=cwd, env=env,
+    proc = subprocess.Popen([sys.executable, "-m", "osmosis_workspace", *args], cwd=cwd, env=env,
                             stdin=slave, stdout=slave, stderr=slave, close_fds=True)
     os.close(slave)
     screen, unseen, pending = "", "", list(answers)

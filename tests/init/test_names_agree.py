@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jinja2.sandbox import SandboxedEnvironment
 
-from generator.scaffold import catalog
-from generator.core.names import name_problem
+from osmosis_workspace.scaffold import catalog
+from osmosis_workspace.core.names import name_problem
 
 # copier renders validators in a sandbox with the Ansible core filters (regex_search, ...).
 ENV = SandboxedEnvironment(extensions=["jinja2_ansible_filters.AnsibleCoreFiltersExtension"])

@@ -9,7 +9,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from generator.cli import app
+from osmosis_workspace.cli import app
 
 RECIPES = {"multiply-local-strands": "strands", "multiply-local-openai": "openai-agents",
            "multiply-harbor-strands": "harbor"}

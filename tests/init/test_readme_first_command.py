@@ -1,6 +1,6 @@
 """The README's first command, as a new user runs it from a fresh clone of this repository, gives a
 workspace with its own repository and a clean first commit, and leaves the clone itself untouched.
-(`pip install .` is covered by tests/test_wheel.py; here the installed `osmosis` is `python -m generator`.)"""
+(`pip install .` is covered by tests/test_wheel.py; here the installed `osmosis` is `python -m osmosis_workspace`.)"""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def test_readme_first_command_makes_a_committed_workspace_outside_the_clone(tmp_
     env = {**os.environ, "PYTHONPATH": str(REPO), "GIT_AUTHOR_NAME": "Readme Test", "GIT_AUTHOR_EMAIL": "r@example.invalid",
            "GIT_COMMITTER_NAME": "Readme Test", "GIT_COMMITTER_EMAIL": "r@example.invalid"}
     for step in steps:
-        proc = subprocess.run([sys.executable, "-m", "generator", *step[1:]], cwd=clone, env=env, capture_output=True,
+        proc = subprocess.run([sys.executable, "-m", "osmosis_workspace", *step[1:]], cwd=clone, env=env, capture_output=True,
                               text=True, stdin=subprocess.DEVNULL, timeout=120)
         assert proc.returncode == 0, f"{step}\n{proc.stdout}\n{proc.stderr}"
         assert "already inside the repository" not in proc.stdout

@@ -10,8 +10,8 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from generator.cli import app
-from generator.core.schemas import load_schema
+from osmosis_workspace.cli import app
+from osmosis_workspace.core.schemas import load_schema
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -87,7 +87,7 @@ def test_every_contract_key_is_documented(workspace, kind):
 
 @pytest.mark.parametrize("kind", ["eval", "training"])
 def test_a_filled_in_copy_passes_our_config_check(workspace, kind):
-    from generator.check.families.configs import check_config_file
+    from osmosis_workspace.check.families.configs import check_config_file
 
     text = (workspace / "configs" / kind / "default.toml").read_text(encoding="utf-8")
     filled = re.sub(r"^# (?=[a-z_]+ = |\[[a-z.]+\]$)", "", text, flags=re.M)  # uncomment every key and table

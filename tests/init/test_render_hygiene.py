@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import generator.scaffold.init_workspace
-from generator.scaffold import catalog
-from generator.core import resources
-from generator.cli import app
-from generator.scaffold.render import render
+import osmosis_workspace.scaffold.init_workspace
+from osmosis_workspace.scaffold import catalog
+from osmosis_workspace.core import resources
+from osmosis_workspace.cli import app
+from osmosis_workspace.scaffold.render import render
 
 RUNNER = CliRunner()
 
@@ -80,10 +80,10 @@ def test_ctrl_c_during_the_first_commit_leaves_nothing(tmp_path, monkeypatch):
         subprocess.run(["git", "add", "-A"], cwd=target, check=True)  # `git init` and `git add` done, the commit not yet
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(generator.scaffold.init_workspace, "make_first_commit", interrupted)
+    monkeypatch.setattr(osmosis_workspace.scaffold.init_workspace, "make_first_commit", interrupted)
     monkeypatch.chdir(tmp_path)
     with pytest.raises(KeyboardInterrupt):
-        generator.scaffold.init_workspace.init_command(path=Path("ws"), template="multiply", defaults=True, data=[],
+        osmosis_workspace.scaffold.init_workspace.init_command(path=Path("ws"), template="multiply", defaults=True, data=[],
                                               here=False, force=False, no_git=False, trust=False)
     assert list(tmp_path.iterdir()) == []
 
@@ -98,10 +98,10 @@ def test_ctrl_c_during_the_first_commit_keeps_only_the_users_files(tmp_path, mon
         subprocess.run(["git", "init", "-q", str(folder)], check=True)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(generator.scaffold.init_workspace, "make_first_commit", interrupted)
+    monkeypatch.setattr(osmosis_workspace.scaffold.init_workspace, "make_first_commit", interrupted)
     monkeypatch.chdir(tmp_path)
     with pytest.raises(KeyboardInterrupt):
-        generator.scaffold.init_workspace.init_command(path=Path("mine"), template="multiply", defaults=True, data=[],
+        osmosis_workspace.scaffold.init_workspace.init_command(path=Path("mine"), template="multiply", defaults=True, data=[],
                                               here=False, force=True, no_git=False, trust=False)
     left = sorted(p.relative_to(target).as_posix() for p in target.rglob("*"))
     assert left == ["README.md", "notes", "notes/plan.md"]

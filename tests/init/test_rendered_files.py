@@ -7,7 +7,7 @@ import sys
 
 import yaml
 
-from generator import __version__
+from osmosis_workspace import __version__
 
 try:
     import tomllib

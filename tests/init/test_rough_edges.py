@@ -8,7 +8,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from generator.cli import app
+from osmosis_workspace.cli import app
 
 REPO = Path(__file__).resolve().parents[2]
 RUNNER = CliRunner()
@@ -76,7 +76,7 @@ def _completions(words: str) -> list[str]:
 
 
 def test_shell_completion_offers_format_and_template_values():
-    from generator.report import REPORTERS
+    from osmosis_workspace.report import REPORTERS
 
     for command in ("doctor", "validate x", "dataset validate x"):
         assert _completions(f"osmosis {command} --format ") == list(REPORTERS), command

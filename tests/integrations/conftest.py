@@ -14,6 +14,6 @@ def osmosis_bin(tmp_path_factory) -> Path:
     as the console script would: for tests of things that call `osmosis` by name."""
     bindir = tmp_path_factory.mktemp("bin")
     script = bindir / "osmosis"
-    script.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m generator "$@"\n', encoding="utf-8")
+    script.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m osmosis_workspace "$@"\n', encoding="utf-8")
     script.chmod(0o755)
     return bindir

@@ -29,7 +29,7 @@ def checkout_env(extra_path: Path | None = None) -> dict[str, str]:
 
 
 def osmosis(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "generator", *args], cwd=cwd, env=checkout_env(),
+    return subprocess.run([sys.executable, "-m", "osmosis_workspace", *args], cwd=cwd, env=checkout_env(),
                           capture_output=True, text=True)
 
 

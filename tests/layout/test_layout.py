@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
-from ws_builder import build_workspace, write
+from tests.workspace_builder import build_workspace, write
 
-from generator.check.families import run_workspace_checks
-from generator.cli import app
-from generator.core.schemas import schema_bytes
-from generator.core.workspace import Workspace
+from osmosis_workspace.check.families import run_workspace_checks
+from osmosis_workspace.cli import app
+from osmosis_workspace.core.schemas import schema_bytes
+from osmosis_workspace.core.workspace import Workspace
 
 
 def layout(root: Path) -> list[tuple]:
@@ -194,7 +194,7 @@ def test_doctor_cli_reports_layout_findings_as_json(workspace):
 def test_doctor_subprocess_clean_layout_exits_zero(workspace):
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     done = subprocess.run(
-        [sys.executable, "-m", "generator", "doctor", str(workspace), "--select", "LAY"],
+        [sys.executable, "-m", "osmosis_workspace", "doctor", str(workspace), "--select", "LAY"],
         capture_output=True, text=True, env=env, timeout=60,
     )
     assert done.returncode == 0, done.stdout + done.stderr

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from generator.scaffold.catalog import rollout_templates
-from generator.check.families import run_workspace_checks
-from generator.core.workspace import Workspace
-from ws_builder import GIT_ENV
+from osmosis_workspace.scaffold.catalog import rollout_templates
+from osmosis_workspace.check.families import run_workspace_checks
+from osmosis_workspace.core.workspace import Workspace
+from tests.workspace_builder import GIT_ENV
 
 MINE = ("LAY0", "ENT", "GIT")  # LAY1xx (template placeholders) belongs to another module
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 
 from typer.testing import CliRunner
-from ws_builder import build_workspace
+from tests.workspace_builder import build_workspace
 
-from generator.check.families import run_workspace_checks
-from generator.check.families.leftovers import marker_lines
-from generator.cli import app
-from generator.core.workspace import Workspace
+from osmosis_workspace.check.families import run_workspace_checks
+from osmosis_workspace.check.families.leftovers import marker_lines
+from osmosis_workspace.cli import app
+from osmosis_workspace.core.workspace import Workspace
 
 CONFLICT = "a = 1\n<<<<<<< x (yours)\nb = 2\n=======\nb = 3\n>>>>>>> x (installed template)\n"
 

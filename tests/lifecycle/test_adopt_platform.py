@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from generator.cli import app
+from osmosis_workspace.cli import app
 from lifecycle_helpers import cli, commit_all, git, snapshot
 
 if sys.version_info >= (3, 11):
@@ -93,7 +93,7 @@ def test_a_new_workspace_keeps_the_platforms_lists_and_ours_apart(tmp_path):
     record = json.loads((ws / ".osmosis" / "update.json").read_text())
     assert set(OURS) <= set(record["overwriteManaged"]) and ".osmosis/template.json" in record["additive"]
     assert ".osmosis/update.json" in git(ws, "ls-files", ".osmosis")
-    from generator.scaffold import ownership
+    from osmosis_workspace.scaffold import ownership
 
     policy = ownership.load(ws)  # read as one: what update manages did not change
     for rel in ("pyproject.toml", "uv.lock", "rollouts/multiply/uv.lock", ".github/workflows/osmosis.yml", "AGENTS.md"):
@@ -124,7 +124,7 @@ def test_update_moves_our_patterns_out_of_an_older_template_json(tmp_path):
     assert set(lists["overwriteManaged"]) == PLATFORM_LISTS["overwriteManaged"] | {"notes/**"}
     assert set(lists["additive"]) == PLATFORM_LISTS["additive"]
     assert (ws / ".osmosis" / "update.json").read_bytes() == (BUNDLED / "update.json").read_bytes()
-    from generator.scaffold import ownership
+    from osmosis_workspace.scaffold import ownership
 
     assert ownership.load(ws).owner("pyproject.toml") == "managed"  # still managed, from the record now
     commit_all(ws, "updated")

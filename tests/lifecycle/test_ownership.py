@@ -32,7 +32,7 @@ def _statuses(output: str) -> dict[str, str]:
 @pytest.fixture
 def six_ways(tmp_path, monkeypatch):
     """A workspace and a 'new release' that gives each of the six outcomes at least once."""
-    from generator.core import resources
+    from osmosis_workspace.core import resources
 
     template = tmp_path / "tmpl"
     shutil.copytree(SOURCE, template, ignore=shutil.ignore_patterns("__pycache__"))
@@ -158,7 +158,7 @@ def test_the_policy_is_the_platforms_files_and_tracked(tmp_path):
     tracked = git(ws, "ls-files").split()
     assert ".osmosis/template.json" in tracked and ".osmosis/template-ignore" in tracked
     assert not (ws / ".osmosis-ownership.toml").exists()  # one format: the platform's
-    from generator.scaffold import ownership
+    from osmosis_workspace.scaffold import ownership
 
     policy = ownership.load(ws)
     assert policy.owner("AGENTS.md") == "managed" and policy.owner("configs/eval/default.toml") == "managed"
@@ -260,7 +260,7 @@ def test_adopt_takes_over_without_touching_rollouts_and_then_updates_like_our_ow
     assert cli("update", ws, "--adopt").exit_code == 2  # once adopted, it is an osmosis workspace
 
     # from now on: a newer skill bundle reaches it like any workspace of ours
-    from generator.core import resources
+    from osmosis_workspace.core import resources
 
     bundle = tmp_path / "bundle"
     shutil.copytree(resources.skills_dir(), bundle)

@@ -32,8 +32,8 @@ def _statuses(output: str) -> dict[str, str]:
 @pytest.fixture
 def old_ws(tmp_path, monkeypatch):
     """A workspace as a pre-release build made it (its pristine ref included), with a skill the new release changes."""
-    from generator.core import resources
-    from generator.scaffold import catalog, policy
+    from osmosis_workspace.core import resources
+    from osmosis_workspace.scaffold import catalog, policy
 
     old = tmp_path / "templates-pre-release"  # the bundled templates as pre-release builds shipped the policy
     shutil.copytree(REPO / "templates", old, ignore=shutil.ignore_patterns("__pycache__"))
@@ -101,7 +101,7 @@ def test_an_edited_policy_keeps_its_edits_in_the_platforms_format(old_ws):
 
 
 def test_the_migration_lands_with_the_update_or_not_at_all(old_ws, monkeypatch):
-    from generator.core import journal
+    from osmosis_workspace.core import journal
 
     ws = old_ws
     before = snapshot(ws)

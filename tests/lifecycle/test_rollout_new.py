@@ -127,10 +127,10 @@ def test_works_from_a_subfolder_and_moves_the_pristine_ref_by_that_rollout_only(
 
 def test_installed_entry_point_as_a_subprocess(ws):
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    done = subprocess.run([sys.executable, "-m", "generator", "rollout", "new", "viaproc", "--template", "multiply-openai",
+    done = subprocess.run([sys.executable, "-m", "osmosis_workspace", "rollout", "new", "viaproc", "--template", "multiply-openai",
                            "--workspace", str(ws), "--defaults"], capture_output=True, text=True, env=env, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "Added rollout viaproc" in done.stdout
-    again = subprocess.run([sys.executable, "-m", "generator", "rollout", "new", "viaproc", "--workspace", str(ws), "--defaults"],
+    again = subprocess.run([sys.executable, "-m", "osmosis_workspace", "rollout", "new", "viaproc", "--workspace", str(ws), "--defaults"],
                            capture_output=True, text=True, env=env, timeout=300)
     assert again.returncode == 2 and again.stderr.startswith("error: rollout 'viaproc' already exists")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-import generator.scaffold.rollout_new
+import osmosis_workspace.scaffold.rollout_new
 from lifecycle_helpers import cli, commit_all, git
 
 
@@ -40,20 +40,20 @@ def test_invalid_root_pyproject_is_refused_before_anything_is_written(workspace)
 def test_ctrl_c_while_registering_the_rollout_takes_it_all_back(workspace, monkeypatch):
     before = snapshot(workspace)
     pristine_before = git(workspace, "for-each-ref")
-    real_register = generator.scaffold.registration.register_rollout
+    real_register = osmosis_workspace.scaffold.registration.register_rollout
 
     def interrupted(root, rollout):
         real_register(root, rollout)  # pyproject and .env.example already edited
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(generator.scaffold.rollout_new, "register_rollout", interrupted)
+    monkeypatch.setattr(osmosis_workspace.scaffold.rollout_new, "register_rollout", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        generator.scaffold.rollout_new.rollout_new_command(name="zed", template="llm-judge", workspace=workspace, data=[],
+        osmosis_workspace.scaffold.rollout_new.rollout_new_command(name="zed", template="llm-judge", workspace=workspace, data=[],
                                                   defaults=True, trust=False)
     assert snapshot(workspace) == before
     assert git(workspace, "status", "--porcelain", "--untracked-files=all") == ""
     assert git(workspace, "for-each-ref") == pristine_before
 
-    monkeypatch.setattr(generator.scaffold.rollout_new, "register_rollout", real_register)
+    monkeypatch.setattr(osmosis_workspace.scaffold.rollout_new, "register_rollout", real_register)
     result = cli("rollout", "new", "zed", "--template", "llm-judge", "--defaults", "--workspace", workspace)
     assert result.exit_code == 0, result.output

@@ -201,7 +201,7 @@ def test_bundled_workspace_is_current_and_update_is_a_no_op(tmp_path):
 
 
 def test_skills_from_a_newer_bundle_are_merged(tmp_path, monkeypatch):
-    from generator.core import resources
+    from osmosis_workspace.core import resources
 
     target = tmp_path / "skilled"
     assert cli("init", target, "--defaults").exit_code == 0

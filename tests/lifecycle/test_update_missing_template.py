@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import shutil
 
-from generator.core import resources
+from osmosis_workspace.core import resources
 from lifecycle_helpers import cli, git
 
 

@@ -29,7 +29,7 @@ from test_lsp_server import (
     started,
 )
 
-from generator.core.workspace import MAX_TEXT_BYTES
+from osmosis_workspace.core.workspace import MAX_TEXT_BYTES
 
 
 def peak_mb(pid: int) -> float:
@@ -162,7 +162,7 @@ def test_a_frame_no_editor_sends_ends_the_server_with_one_line_and_exit_2(tmp_pa
 
 
 def test_a_large_frame_is_skipped_in_chunks_and_the_server_goes_on(tmp_path):
-    from generator.lsp.wire import MAX_MESSAGE
+    from osmosis_workspace.lsp.wire import MAX_MESSAGE
 
     text = "x" * (MAX_MESSAGE + 1024)
     did_open = frame({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
@@ -192,7 +192,7 @@ def test_bodies_that_are_not_json_rpc_get_errors_over_stdio(tmp_path):
 
 
 def test_an_entrypoint_buffer_over_the_cap_is_not_parsed(make_workspace):
-    """The entrypoint checks read open buffers through their own resolver (formats/pyast.py): the same cap."""
+    """The entrypoint checks read open buffers through their own resolver (readers/pyast.py): the same cap."""
     root = make_workspace()
     main = root / "rollouts" / "multiply" / "main.py"
     big = main.read_text() + "".join(f"x{i} = {i}\n" for i in range(330_000))
@@ -239,7 +239,7 @@ def test_a_message_of_a_million_values_is_skipped_not_built(tmp_path):
 
 
 def test_a_large_text_buffer_with_many_commas_is_still_read():
-    from generator.lsp.wire import MAX_VALUES, Frames
+    from osmosis_workspace.lsp.wire import MAX_VALUES, Frames
 
     import io
 

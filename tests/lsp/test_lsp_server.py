@@ -16,7 +16,7 @@ from pathlib import Path
 from lsprotocol import types
 from pytest_lsp import LanguageClient, make_test_lsp_client
 
-SERVER = [sys.executable, "-m", "generator", "lsp"]
+SERVER = [sys.executable, "-m", "osmosis_workspace", "lsp"]
 TIMEOUT = 60
 
 
@@ -177,7 +177,7 @@ def test_quick_fix_for_a_safe_rule_only_and_findings_of_every_file_kind(make_wor
 
 def test_lsp_without_pygls_says_how_to_install_it():
     """pygls is installed here, so its absence is simulated: the import system is told it has none."""
-    code = "import sys; sys.modules['pygls'] = None; sys.argv = ['osmosis', 'lsp']; from generator.entry import main; main()"
+    code = "import sys; sys.modules['pygls'] = None; sys.argv = ['osmosis', 'lsp']; from osmosis_workspace.entry import main; main()"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [

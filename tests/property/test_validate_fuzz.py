@@ -14,10 +14,10 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator.core.diagnostics import Diagnostic, Severity
-from generator.check.doctor import load_rules
-from generator.check.registry import RULES
-from generator.check.validate import file_function
+from osmosis_workspace.core.diagnostics import Diagnostic, Severity
+from osmosis_workspace.check.doctor import load_rules
+from osmosis_workspace.check.registry import RULES
+from osmosis_workspace.check.validate import file_function
 
 load_rules()
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -66,7 +66,7 @@ def rehearse(workspace: Path, *args: str, env: dict | None = None, timeout: floa
     child = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
     # `eval run` calls `uv sync`; pin it to the harness's 3.12 so uv never fetches a Python.
     child.update({"UV_PYTHON": h.find_python312(), "UV_PYTHON_DOWNLOADS": "never", **(env or {})})
-    argv = [sys.executable, "-m", "generator", "rehearse", "--format", "json", *args]
+    argv = [sys.executable, "-m", "osmosis_workspace", "rehearse", "--format", "json", *args]
     done = subprocess.run(argv, cwd=workspace, capture_output=True, text=True, timeout=timeout, env=child)
     try:
         report = json.loads(done.stdout)

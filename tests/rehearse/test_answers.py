@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from generator.rehearse.answers import format_answer, judge_reply, score_scale
-from generator.rehearse.cases import build, wrong_answer
+from osmosis_workspace.rehearse.answers import format_answer, judge_reply, score_scale
+from osmosis_workspace.rehearse.cases import build, wrong_answer
 
 
 @pytest.mark.parametrize("instructions, expected", [

@@ -18,7 +18,7 @@ from broken import BREAKS
 from conftest import rehearse, synced
 from typer.testing import CliRunner
 
-from generator.cli import app
+from osmosis_workspace.cli import app
 
 pytestmark = pytest.mark.slow
 
@@ -104,7 +104,7 @@ def test_ctrl_c_stops_the_sdk_and_its_rollout_server(broken_workspace):
     config.write_text(config.read_text(encoding="utf-8").replace("agent_workflow_timeout_s = 5", "agent_workflow_timeout_s = 600"),
                       encoding="utf-8")
     # SIGINT restored as a terminal has it: a test run started in the background passes it on ignored.
-    process = subprocess.Popen([sys.executable, "-m", "generator", "rehearse", "hang", "--rows", "0"], cwd=broken_workspace,
+    process = subprocess.Popen([sys.executable, "-m", "osmosis_workspace", "rehearse", "hang", "--rows", "0"], cwd=broken_workspace,
                                env=child, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     log = broken_workspace / ".osmosis" / "evals" / "rehearse" / "hang" / "logs.txt"
@@ -129,7 +129,7 @@ def test_the_real_verdicts_split_as_a_ci_matrix_merge_into_a_failing_summary_nam
         (folder / f"verdict-{name}.json").write_text(json.dumps({"ok": entry["ok"], "rollouts": [entry]}), encoding="utf-8")
     summary = tmp_path / "summary.md"
     env = {k: v for k, v in os.environ.items() if k != "GITHUB_STEP_SUMMARY"}
-    done = subprocess.run([sys.executable, "-m", "generator", "rehearse", "--merge", str(folder)], capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "osmosis_workspace", "rehearse", "--merge", str(folder)], capture_output=True,
                           text=True, env={**env, "GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": str(summary)}, timeout=60)
     assert done.returncode == 1, done.stderr
     table = summary.read_text(encoding="utf-8")

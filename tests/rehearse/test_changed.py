@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from generator.cli import app
+from osmosis_workspace.cli import app
 
 IDENTITY = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
             "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid"}
@@ -27,7 +27,7 @@ def git(ws: Path, *args: str) -> str:
 
 
 def osmosis(ws: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "generator", *args], cwd=ws, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "osmosis_workspace", *args], cwd=ws, capture_output=True, text=True,
                           env={**os.environ, **IDENTITY, "NO_COLOR": "1"}, timeout=120)
 
 

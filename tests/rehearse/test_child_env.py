@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from generator.rehearse.child_env import DUMMY_KEY, child_env, dropped
+from osmosis_workspace.rehearse.child_env import DUMMY_KEY, child_env, dropped
 
 USER = {
     "PATH": "/usr/bin", "HOME": "/home/u", "LANG": "C.UTF-8", "UV_INDEX_URL": "https://index.example/simple",

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from generator.cli import app
-from generator.core.dataset_names import local_copy, names_a_path
-from generator.rehearse import plan as planning
+from osmosis_workspace.cli import app
+from osmosis_workspace.core.dataset_names import local_copy, names_a_path
+from osmosis_workspace.rehearse import plan as planning
 
 ROW = {"user_prompt": "val1 = 2\nval2 = 3", "ground_truth": "6"}
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from generator.cli import app
-from generator.rehearse import environment
+from osmosis_workspace.cli import app
+from osmosis_workspace.rehearse import environment
 
 SHOULD_NOT_RUN = "#!/bin/sh\necho should-not-run >&2\nexit 9\n"
 

@@ -18,13 +18,13 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from generator.cli import app
-from generator.rehearse.cases import build
-from generator.rehearse.outcome import Failure, Outcome, Row
-from generator.rehearse.plan import RolloutPlan
-from generator.rehearse.render import Rehearsed, write
-from generator.rehearse.runner import EvalProcess
-from generator.rehearse.verdicts import judge
+from osmosis_workspace.cli import app
+from osmosis_workspace.rehearse.cases import build
+from osmosis_workspace.rehearse.run_results import Failure, Outcome, Row
+from osmosis_workspace.rehearse.plan import RolloutPlan
+from osmosis_workspace.rehearse.render import Rehearsed, write
+from osmosis_workspace.rehearse.runner import EvalProcess
+from osmosis_workspace.rehearse.verdicts import judge
 
 SOURCE = [(i, {"user_prompt": f"q{i}", "ground_truth": str(i)}) for i in range(2)]
 
@@ -49,7 +49,7 @@ def verdict_file(folder: Path, rollout: str, rewards: dict[str, float], where: s
 
 def merge(folder: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     child = {k: v for k, v in os.environ.items() if k not in ("GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY")}
-    return subprocess.run([sys.executable, "-m", "generator", "rehearse", "--merge", str(folder), *args],
+    return subprocess.run([sys.executable, "-m", "osmosis_workspace", "rehearse", "--merge", str(folder), *args],
                           capture_output=True, text=True, env={**child, **(env or {})}, timeout=60)
 
 
@@ -139,7 +139,7 @@ def test_a_hostile_or_broken_verdict_file_is_a_failure_never_a_traceback(tmp_pat
 def test_merge_refuses_other_options_and_a_missing_folder(tmp_path):
     done = merge(tmp_path / "nope")
     assert done.returncode == 2 and "no such folder" in done.stderr
-    done = subprocess.run([sys.executable, "-m", "generator", "rehearse", "--merge", str(tmp_path), "--rows", "0-1"],
+    done = subprocess.run([sys.executable, "-m", "osmosis_workspace", "rehearse", "--merge", str(tmp_path), "--rows", "0-1"],
                           capture_output=True, text=True)
     assert done.returncode == 2 and "--merge reads verdicts" in done.stderr
 

@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from generator.core.rehearse_settings import RehearseSettings, parse
-from generator.rehearse.cases import build
-from generator.rehearse.outcome import Outcome, Row
-from generator.rehearse.plan import RolloutPlan
-from generator.rehearse.probe_cases import MALFORMED, enumeration, partly_right
-from generator.rehearse.probes import PROBES, markdown
-from generator.rehearse.runner import EvalProcess
-from generator.rehearse.scripted_model import policy_answer
-from generator.rehearse.verdicts import judge
+from osmosis_workspace.core.rehearse_settings import RehearseSettings, parse
+from osmosis_workspace.rehearse.cases import build
+from osmosis_workspace.rehearse.run_results import Outcome, Row
+from osmosis_workspace.rehearse.plan import RolloutPlan
+from osmosis_workspace.rehearse.probe_cases import MALFORMED, enumeration, partly_right
+from osmosis_workspace.rehearse.probes import PROBES, markdown
+from osmosis_workspace.rehearse.runner import EvalProcess
+from osmosis_workspace.rehearse.scripted_model import policy_answer
+from osmosis_workspace.rehearse.verdicts import judge
 
 REPO = Path(__file__).resolve().parents[2]
 SCORING = REPO / "templates" / "multiply" / "template" / "rollouts" / "{{ rollout_name }}" / "{{ package }}" / "scoring.py"
@@ -212,11 +212,11 @@ def test_every_malformed_kind_is_sent_even_with_fewer_rows():
 def test_the_docs_table_is_the_probe_table():
     doc = (REPO / "docs" / "rehearse.md").read_text(encoding="utf-8")
     assert markdown() in doc, ("docs/rehearse.md's verdict table is stale: paste the output of "
-                               "`python -c 'from generator.rehearse.probes import markdown; print(markdown())'`")
+                               "`python -c 'from osmosis_workspace.rehearse.probes import markdown; print(markdown())'`")
 
 
 def test_json_carries_every_probes_figures():
-    from generator.rehearse.render import Rehearsed, to_json
+    from osmosis_workspace.rehearse.render import Rehearsed, to_json
 
     data = to_json(Rehearsed(rehearse_in_process(_load_scoring())))
     figures = {v["name"]: v.get("figures") for v in data["verdicts"]}

@@ -9,7 +9,7 @@ from conftest import rehearse, synced
 from gameable import GAMEABLE
 from typer.testing import CliRunner
 
-from generator.cli import app
+from osmosis_workspace.cli import app
 
 pytestmark = pytest.mark.slow
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from generator.cli import app
-from generator.rehearse.runner import find_sdk
+from osmosis_workspace.cli import app
+from osmosis_workspace.rehearse.runner import find_sdk
 
 FAKE_SDK = "#!/bin/sh\necho should-not-run >&2\nexit 9\n"
 
@@ -92,7 +92,7 @@ def test_the_sdk_is_found_in_the_workspace_venv_only_when_it_holds_osmosis_ai(ws
 
 
 def test_a_dataset_without_ground_truth_runs_the_other_passes(ws, tmp_path):
-    from generator.rehearse import plan as planning
+    from osmosis_workspace.rehearse import plan as planning
 
     data = tmp_path / "rows.jsonl"
     data.write_text('{"user_prompt": "a"}\n{"user_prompt": "b"}\n')

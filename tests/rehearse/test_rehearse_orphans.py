@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.rehearse import children
-from generator.rehearse.preflight import run_preflight
-from generator.rehearse.runner import run_eval
+from osmosis_workspace.rehearse import children
+from osmosis_workspace.rehearse.preflight import run_preflight
+from osmosis_workspace.rehearse.runner import run_eval
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs /proc (Linux)")
 
@@ -98,7 +98,7 @@ def test_a_preflight_that_exits_leaves_no_background_process(tmp_path, marker):
 
 
 def test_an_eval_run_past_its_timeout_leaves_nothing_running(tmp_path, marker, monkeypatch):
-    monkeypatch.setattr("generator.rehearse.runner.STOP_GRACE_S", 1.0)
+    monkeypatch.setattr("osmosis_workspace.rehearse.runner.STOP_GRACE_S", 1.0)
     sdk = _script(tmp_path / "osmosis", "trap '' INT\n" + _grandchild(marker, "time.sleep(3600)"))
     run_dir = tmp_path / "run"
     run_dir.mkdir()
@@ -124,7 +124,7 @@ def test_the_helper_never_signals_our_own_group():
 def test_the_cli_preflight_with_a_timeout_leaves_nothing_running(tmp_path, marker):
     """End to end: `osmosis rehearse --timeout 3` on a Harbor-looking rollout, the preflight's import hanging."""
     root = tmp_path / "ws"
-    done = subprocess.run([sys.executable, "-m", "generator", "init", str(root), "--template", "blank", "--defaults",
+    done = subprocess.run([sys.executable, "-m", "osmosis_workspace", "init", str(root), "--template", "blank", "--defaults",
                            "--data", "rollout_name=r"], capture_output=True, text=True, timeout=300,
                           env={**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
                                "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid"})
@@ -132,7 +132,7 @@ def test_the_cli_preflight_with_a_timeout_leaves_nothing_running(tmp_path, marke
     main = root / "rollouts" / "r" / "main.py"
     main.write_text(main.read_text() + "\n# backend = HarborBackend(...)  (marks the rollout as Harbor's)\n")
     sdk = _fake_sdk(tmp_path, 'if [ "$1" = sync ]; then exit 0; fi\n' + _grandchild(marker, "time.sleep(3600)"))
-    done = subprocess.run([sys.executable, "-m", "generator", "rehearse", "--sdk", str(sdk.parent.parent), "--timeout", "3",
+    done = subprocess.run([sys.executable, "-m", "osmosis_workspace", "rehearse", "--sdk", str(sdk.parent.parent), "--timeout", "3",
                            "--format", "json"], cwd=root, capture_output=True, text=True, timeout=120)
     assert done.returncode == 1, (done.stdout, done.stderr)
     assert "did not finish within 3 s" in done.stdout

@@ -17,11 +17,11 @@ import json, resource, sys
 from pathlib import Path
 which, spam, run_dir = sys.argv[1], sys.argv[2], Path(sys.argv[3])
 if which == "children":
-    from generator.rehearse import children
+    from osmosis_workspace.rehearse import children
     done = children.run(["sh", "-c", spam], run_dir, {"PATH": "/usr/bin:/bin"}, 120)
     out = done.stdout
 else:
-    from generator.rehearse import runner
+    from osmosis_workspace.rehearse import runner
     done = runner.run_eval(["sh", "-c", spam], run_dir, {"PATH": "/usr/bin:/bin"}, run_dir, 120)
     out = done.stdout
 print(json.dumps({"peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,

@@ -12,7 +12,7 @@ from broken import edit, package
 from conftest import rehearse, synced
 from typer.testing import CliRunner
 
-from generator.cli import app
+from osmosis_workspace.cli import app
 
 pytestmark = pytest.mark.slow
 REAL_LOOKING = "sk-proj-Xq7RealLookingKey0123456789abcdefABCDEF"

@@ -6,8 +6,8 @@ import json
 
 import httpx
 
-from generator.rehearse.cases import build
-from generator.rehearse.scripted_model import MODEL_ID, Script, ScriptedModel
+from osmosis_workspace.rehearse.cases import build
+from osmosis_workspace.rehearse.scripted_model import MODEL_ID, Script, ScriptedModel
 
 ROWS = [(0, {"system_prompt": "Reply with #### and the number.", "user_prompt": "2 * 3?", "ground_truth": "6"}),
         (1, {"system_prompt": "Reply with #### and the number.", "user_prompt": "4 * 5?", "ground_truth": "20"})]

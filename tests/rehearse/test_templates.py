@@ -13,7 +13,7 @@ import pytest
 import sdk_harness as h
 from conftest import rehearse
 
-from generator.rehearse.probes import TABLE
+from osmosis_workspace.rehearse.probes import TABLE
 
 pytestmark = pytest.mark.slow
 CASES = Path(__file__).resolve().parents[1] / "cases" / "workspace_template"

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from generator.rehearse.cases import build
-from generator.rehearse.outcome import Outcome, Row, first_traceback, wrong_port
-from generator.rehearse.plan import RolloutPlan
-from generator.rehearse.runner import EvalProcess
-from generator.rehearse.verdicts import judge
+from osmosis_workspace.rehearse.cases import build
+from osmosis_workspace.rehearse.run_results import Outcome, Row, first_traceback, wrong_port
+from osmosis_workspace.rehearse.plan import RolloutPlan
+from osmosis_workspace.rehearse.runner import EvalProcess
+from osmosis_workspace.rehearse.verdicts import judge
 
 SOURCE = [(i, {"user_prompt": f"q{i}", "ground_truth": str(i)}) for i in range(2)]
 
@@ -77,7 +77,7 @@ def test_wrong_port_is_read_from_the_sdks_log():
 
 def test_rows_that_hit_the_timeout_say_which_budget_and_where_they_waited():
     outcome = _outcome({"gold": None, "wrong": None, "empty": None}, "failed", "timeout")
-    from generator.rehearse.outcome import Failure
+    from osmosis_workspace.rehearse.run_results import Failure
 
     outcome.failure = Failure("asyncio.exceptions.CancelledError", "rollouts/r/pkg/workflow.py:35")
     judgement = judge(_plan(agent=5.0), outcome)

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator import __version__
+from osmosis_workspace import __version__
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / ".github" / "scripts" / "release_check.py"
@@ -138,7 +138,7 @@ def test_the_artifacts_carry_the_one_version_and_the_changelog(release_dist):
     assert f"osmosis_workspace-{__version__}/CHANGELOG.md" in names
     assert f"osmosis_workspace-{__version__}/LICENSE" in names
     with zipfile.ZipFile(wheel) as zf:
-        assert "generator/_bundled/templates/workspace/copier.yml" in zf.namelist()
+        assert "osmosis_workspace/_bundled/templates/workspace/copier.yml" in zf.namelist()
         license_text = zf.read(f"osmosis_workspace-{__version__}.dist-info/licenses/LICENSE").decode()
     assert license_text == (REPO / "LICENSE").read_text(encoding="utf-8")
     assert "Apache License" in license_text and "Version 2.0, January 2004" in license_text
@@ -160,7 +160,7 @@ def test_the_version_is_written_once():
     project = pyproject.split("[project]", 1)[1].split("\n[", 1)[0]
     assert re.search(r"^version\s*=", project, re.M) is None and 'dynamic = ["version"]' in project
     assert '[tool.hatch.version]\npath = "generator/__init__.py"' in pyproject
-    proc = subprocess.run([sys.executable, "-m", "generator", "--version"], capture_output=True, text=True, cwd=REPO)
+    proc = subprocess.run([sys.executable, "-m", "osmosis_workspace", "--version"], capture_output=True, text=True, cwd=REPO)
     assert proc.stdout.strip() == f"osmosis-workspace {__version__}"
     # The bundled workspace template's fallback for a plain `copier copy` (osmosis always passes it).
     copier_yml = yaml.safe_load((REPO / "templates/workspace/copier.yml").read_text(encoding="utf-8"))

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator import __version__
+from osmosis_workspace import __version__
 
 REPO = Path(__file__).resolve().parents[2]
 README_TEST_COMMAND = re.compile(r"^python3 -m venv \.venv && \. \.venv/bin/activate && (pip install -e .*)$", re.M)

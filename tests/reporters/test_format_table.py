@@ -11,10 +11,10 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from generator.check import doctor
-from generator.cli import app
-from generator.report import REPORTERS, Format, formats, get_reporter
-from generator.report import statistics as statistics_format
+from osmosis_workspace.check import doctor
+from osmosis_workspace.cli import app
+from osmosis_workspace.report import REPORTERS, Format, formats, get_reporter
+from osmosis_workspace.report import statistics as statistics_format
 
 REPO = Path(__file__).resolve().parents[2]
 RUNNER = CliRunner()

@@ -5,9 +5,9 @@ from __future__ import annotations
 import io
 import json
 
-from generator.core.diagnostics import Diagnostic, Severity
-from generator.report import Group, Report, get_reporter
-from generator.report.github import escape_data, escape_property
+from osmosis_workspace.core.diagnostics import Diagnostic, Severity
+from osmosis_workspace.report import Group, Report, get_reporter
+from osmosis_workspace.report.github import escape_data, escape_property
 
 
 def diag(code="CFG001", severity=Severity.ERROR, path="configs/eval/a.toml", line=3, column=5, message="bad value", fixable=False):
@@ -81,8 +81,8 @@ def test_sarif_structure():
 
 
 def test_sarif_rules_carry_help_from_the_registry():
-    import generator.check.settings  # noqa: F401  registers SET001
-    from generator.check.families import all_rules
+    import osmosis_workspace.check.settings  # noqa: F401  registers SET001
+    from osmosis_workspace.check.families import all_rules
 
     driver = json.loads(render("sarif", Report([], rules=all_rules())))["runs"][0]["tool"]["driver"]
     set001 = next(r for r in driver["rules"] if r["id"] == "SET001")

@@ -13,9 +13,9 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from generator.check.doctor import load_rules
-from generator.cli import app
-from generator.core.rules import DOCS_URL, REPOSITORY_URL
+from osmosis_workspace.check.doctor import load_rules
+from osmosis_workspace.cli import app
+from osmosis_workspace.core.rules import DOCS_URL, REPOSITORY_URL
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -10,9 +10,9 @@ import json
 
 import jsonschema
 
-from generator.core.diagnostics import Diagnostic, Severity
-from generator.check.doctor import load_rules
-from generator.report import Report, get_reporter
+from osmosis_workspace.core.diagnostics import Diagnostic, Severity
+from osmosis_workspace.check.doctor import load_rules
+from osmosis_workspace.report import Report, get_reporter
 
 MESSAGE = {"type": "object", "anyOf": [{"required": ["text"]}, {"required": ["id"]}], "properties": {"text": {"type": "string"}}}
 SARIF_SUBSET = {

@@ -8,10 +8,10 @@ import json
 
 from typer.testing import CliRunner
 
-from generator.cli import app
-from generator.core.diagnostics import Diagnostic, Severity
-from generator.report import Group, Report, get_reporter
-from generator.report.text import SNIPPET, snippet
+from osmosis_workspace.cli import app
+from osmosis_workspace.core.diagnostics import Diagnostic, Severity
+from osmosis_workspace.report import Group, Report, get_reporter
+from osmosis_workspace.report.text import SNIPPET, snippet
 
 
 def diag(path="a.toml", line=2, column=3, code="CFG001", severity=Severity.ERROR, message="bad"):

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from generator.cli import app
+from osmosis_workspace.cli import app
 
 TEMPLATE = Path(__file__).resolve().parents[1] / "cases" / "workspace_template"
 GIT_ENV = {

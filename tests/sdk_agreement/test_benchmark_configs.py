@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from generator.check.families.configs import check_config_file, guess_config_kind
-from generator.check.families.secrets import check_config_secrets
-from generator.core.schemas import load_schema
-from generator.formats.toml_locate import TomlDoc
+from osmosis_workspace.check.families.configs import check_config_file, guess_config_kind
+from osmosis_workspace.check.families.secrets import check_config_secrets
+from osmosis_workspace.core.schemas import load_schema
+from osmosis_workspace.readers.toml_locate import TomlDoc
 
 from .conftest import codes, commit_all, run_json
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.check.families.configs import check_config_file
+from osmosis_workspace.check.families.configs import check_config_file
 
 from .conftest import codes, run_json
 

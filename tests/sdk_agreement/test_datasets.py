@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.check.families.datasets import check_dataset_file
+from osmosis_workspace.check.families.datasets import check_dataset_file
 
 from .conftest import codes, run_json
 

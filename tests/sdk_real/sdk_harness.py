@@ -237,7 +237,7 @@ def rollout_python(env: SdkEnv, workspace: Path, rollout: str) -> Path:
 def osmosis(*args: str | Path) -> None:
     from typer.testing import CliRunner
 
-    from generator.cli import app
+    from osmosis_workspace.cli import app
 
     result = CliRunner().invoke(app, [str(a) for a in args])
     assert result.exit_code == 0, f"osmosis {' '.join(map(str, args))}\n{result.output}"

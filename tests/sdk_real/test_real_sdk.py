@@ -14,7 +14,7 @@ SCENARIOS = {s.id: s for s in h.SCENARIOS}
 
 
 def test_every_bundled_rollout_template_has_a_scenario():
-    from generator.scaffold.catalog import rollout_templates
+    from osmosis_workspace.scaffold.catalog import rollout_templates
 
     covered = {s.template for s in h.SCENARIOS}
     missing = sorted(t.name for t in rollout_templates() if t.name not in covered)

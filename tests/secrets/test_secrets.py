@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from generator.check.families.secrets import (
+from osmosis_workspace.check.families.secrets import (
     check_config_secrets,
     check_env_example,
     check_secrets,
@@ -21,9 +21,9 @@ from generator.check.families.secrets import (
     shannon_entropy,
     tracked_env_files,
 )
-from generator.cli import app
-from generator.formats.toml_locate import TomlDoc
-from generator.core.workspace import Workspace
+from osmosis_workspace.cli import app
+from osmosis_workspace.readers.toml_locate import TomlDoc
+from osmosis_workspace.core.workspace import Workspace
 
 # Fake credentials in the shape of real ones (none is valid anywhere).
 FAKES = {
@@ -194,7 +194,7 @@ required = ["OPENAI_API_KEY", "DAYTONA_API_KEY"]
 
 def fix_env_example(repo):
     """Only SEC005's repair, through the journaled writer `doctor --fix` uses."""
-    from generator.check.fix import apply_fixes
+    from osmosis_workspace.check.fix import apply_fixes
 
     return apply_fixes(Workspace(repo), wanted=lambda code: code == "SEC005")
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import yaml
 from typer.testing import CliRunner
 
-from generator.cli import app
+from osmosis_workspace.cli import app
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.core.bounded import MAX_JSON_NESTING, json_loads, json_too_deep
+from osmosis_workspace.core.bounded import MAX_JSON_NESTING, json_loads, json_too_deep
 
 DEEP = "[" * 100_000 + "]" * 100_000
 PACKAGE = Path(__file__).resolve().parents[2] / "generator"
@@ -32,15 +32,15 @@ def test_strings_and_shallow_texts_pass():
 
 
 def test_the_update_policy_file_nested_deep_is_one_user_error():
-    from generator.core.errors import UserError
-    from generator.scaffold.policy import parse_json
+    from osmosis_workspace.core.errors import UserError
+    from osmosis_workspace.scaffold.policy import parse_json
 
     with pytest.raises(UserError, match="not valid JSON"):
         parse_json(DEEP)
 
 
 def test_a_journal_nested_deep_is_no_journal(tmp_path):
-    from generator.core.journal import read_journal
+    from osmosis_workspace.core.journal import read_journal
 
     undo = tmp_path / "undo"
     undo.mkdir()
@@ -50,7 +50,7 @@ def test_a_journal_nested_deep_is_no_journal(tmp_path):
 
 
 def test_a_dataset_value_nested_deep_is_a_finding_not_a_crash():
-    from generator.formats.datasets.columns import loads_exact
+    from osmosis_workspace.readers.datasets.columns import loads_exact
 
     with pytest.raises(ValueError):
         loads_exact("[" * 5_000 + "12345678901234567890" + "]" * 5_000)  # the long number takes json, not orjson
@@ -59,8 +59,8 @@ def test_a_dataset_value_nested_deep_is_a_finding_not_a_crash():
 def test_no_reader_parses_a_file_without_the_depth_check():
     """A grep over the package: json.loads / tomllib.loads only in core/bounded.py, on our own bundled
     data, or on text already checked (toml_locate runs toml_too_deep first)."""
-    allowed = {"core/bounded.py", "core/schemas/__init__.py", "core/sdk_exports.py", "formats/toml_locate.py",
-               "formats/datasets/jsonl.py"}  # jsonl: orjson's own limit (1,024) and RecursionError caught per line
+    allowed = {"core/bounded.py", "core/schemas/__init__.py", "core/sdk_exports.py", "readers/toml_locate.py",
+               "readers/datasets/jsonl.py"}  # jsonl: orjson's own limit (1,024) and RecursionError caught per line
     offenders = []
     for path in PACKAGE.rglob("*.py"):
         rel = path.relative_to(PACKAGE).as_posix()

@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from generator.core.bounded import MAX_NESTING, toml_too_deep
+from osmosis_workspace.core.bounded import MAX_NESTING, toml_too_deep
 
 LIMIT = 60
 
 
 def osmosis(*args, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "generator", *map(str, args)], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "osmosis_workspace", *map(str, args)], capture_output=True, text=True,
                           timeout=LIMIT, cwd=cwd)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from generator.scaffold.copier_yml import load_config
+from osmosis_workspace.scaffold.copier_yml import load_config
 from hostile import blank_copy, cli
 
 

@@ -22,7 +22,7 @@ RSS_CAP_MB = 200  # a fifth of the file's size; the old reader needed over 1,000
 PROBE = (
     "import json, resource, sys\n"
     "from pathlib import Path\n"
-    "from generator.check.families.datasets import check_dataset_file\n"
+    "from osmosis_workspace.check.families.datasets import check_dataset_file\n"
     "found = check_dataset_file(Path(sys.argv[1]), 'data/big.csv')\n"
     "try:\n"
     "    hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM:')][0]\n"
@@ -61,7 +61,7 @@ def test_a_record_of_many_quoted_lines_is_a_finding_in_bounded_memory(tmp_path, 
 
 def test_a_field_over_the_uploads_limit_is_an_error_and_one_under_is_not(tmp_path):
     """`osmosis dataset upload` validates with csv's default field limit (131,072 characters)."""
-    from generator.check.families.datasets import check_dataset_file
+    from osmosis_workspace.check.families.datasets import check_dataset_file
 
     rows = "".join(f"q{i},a{i}\n" for i in range(10))
     for length, refused in ((131_072, False), (131_073, True)):

@@ -11,9 +11,9 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from generator.check.families import datasets as family
-from generator.check.families.datasets import check_dataset_file
-from generator.formats.datasets import columns, parquetfile
+from osmosis_workspace.check.families import datasets as family
+from osmosis_workspace.check.families.datasets import check_dataset_file
+from osmosis_workspace.readers.datasets import columns, parquetfile
 from hostile import cli
 
 
@@ -80,7 +80,7 @@ def test_one_run_keeps_a_bounded_number_of_dataset_findings(make_workspace, monk
 
 
 def test_validate_keeps_a_bounded_number_of_findings_and_counts_the_rest(tmp_path, monkeypatch):
-    from generator.check import validate
+    from osmosis_workspace.check import validate
 
     monkeypatch.setattr(validate, "RUN_FINDINGS_CAP", 25)
     data = tmp_path / "data"

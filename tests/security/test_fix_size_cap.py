@@ -3,7 +3,7 @@ generator/core/workspace.py MAX_TEXT_BYTES): a 10 MB config is reported, not par
 
 from __future__ import annotations
 
-from generator.core.workspace import MAX_TEXT_BYTES
+from osmosis_workspace.core.workspace import MAX_TEXT_BYTES
 from hostile import cli
 
 

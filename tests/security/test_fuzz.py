@@ -13,11 +13,11 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator.core import safe_write
-from generator.core.bounded import MAX_NESTING, toml_too_deep
-from generator.core.errors import UserError
-from generator.core.paths import unusable_path
-from generator.core.template_guard import gitattributes_drivers, has_git_segment, output_problems, plain_name, unsafe_config_keys
+from osmosis_workspace.core import safe_write
+from osmosis_workspace.core.bounded import MAX_NESTING, toml_too_deep
+from osmosis_workspace.core.errors import UserError
+from osmosis_workspace.core.paths import unusable_path
+from osmosis_workspace.core.template_guard import gitattributes_drivers, has_git_segment, output_problems, plain_name, unsafe_config_keys
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -149,7 +149,7 @@ def test_output_scan_flags_every_git_path_and_link_out(entries):
 @given(st.binary(max_size=400))
 def test_a_planted_journal_is_read_without_raising_and_never_acted_on(data):
     """An `.osmosis-undo-*` folder can come with a clone: its journal is untrusted input."""
-    from generator.core import journal
+    from osmosis_workspace.core import journal
 
     base = Path(tempfile.mkdtemp(prefix="osmosis-fuzz-"))
     try:
@@ -170,7 +170,7 @@ def test_a_planted_journal_is_read_without_raising_and_never_acted_on(data):
 @FAST
 @given(st.lists(st.tuples(st.lists(SEGMENTS, min_size=1, max_size=4), st.binary(max_size=16)), min_size=1, max_size=4))
 def test_a_journaled_change_lands_inside_the_root_whole_or_not_at_all(changes):
-    from generator.core import journal
+    from osmosis_workspace.core import journal
 
     base = Path(tempfile.mkdtemp(prefix="osmosis-fuzz-"))
     try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from hostile import add_file, as_git_url, blank_copy, cli, fsmonitor_template, git, hook_template, make_workspace, script
-from generator.core.template_guard import gitattributes_drivers, has_git_segment, unsafe_config_keys
+from osmosis_workspace.core.template_guard import gitattributes_drivers, has_git_segment, unsafe_config_keys
 
 
 @pytest.mark.parametrize("folder", ["{{ dotgit }}", ".git", ".GIT", "{{ dotgit | upper }}", ".git.", "git~1"])
@@ -120,7 +120,7 @@ def test_update_refuses_an_answers_file_naming_a_hostile_local_template(tmp_path
 
 def test_update_never_writes_into_dot_git_even_when_trusted(tmp_path):
     """MAJOR 3: with --trust the render may hold `.git/config`; the merge still never writes it into the repository."""
-    from generator.scaffold import ownership
+    from osmosis_workspace.scaffold import ownership
 
     root, base, new = tmp_path / "ws", tmp_path / "base", tmp_path / "new"
     for folder in (root, base, new):
@@ -171,7 +171,7 @@ def test_a_rendered_gitattributes_does_not_change_the_pristine_record(tmp_path, 
 def test_the_pristine_base_is_read_back_whole_whatever_its_attributes(tmp_path):
     """`git archive` would apply the recorded render's own export-ignore / export-subst attributes,
     and `osmosis update` would merge from a base missing files or with rewritten ones."""
-    from generator.scaffold import pristine
+    from osmosis_workspace.scaffold import pristine
 
     ws = make_workspace(tmp_path / "ws")
     template = blank_copy(tmp_path / "attrs")

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from generator.core.globs import glob_match
-from generator.scaffold.policy import parse_ignore, parse_json
+from osmosis_workspace.core.globs import glob_match
+from osmosis_workspace.scaffold.policy import parse_ignore, parse_json
 
 TABLE = [
     ("*.py", "main.py", True), ("*.py", "a/main.py", False), ("*.py", ".py", True), ("*.py", "main.pyc", False),
@@ -42,7 +42,7 @@ def test_pathological_patterns_answer_correctly():
 
 
 def test_a_policy_pattern_too_long_is_one_clear_line():
-    from generator.core.errors import UserError
+    from osmosis_workspace.core.errors import UserError
 
     with pytest.raises(UserError, match="at most 1024"):
         parse_json('{"overwriteManaged": ["' + "*" * 5000 + '"]}')
@@ -54,7 +54,7 @@ def test_update_dry_run_with_a_pathological_policy(make_workspace):
     """The campaign's case end to end: `update --dry-run` over a policy of `****...Q`."""
     from typer.testing import CliRunner
 
-    from generator.cli import app
+    from osmosis_workspace.cli import app
 
     ws = make_workspace(template="blank", name="ws")
     (ws / ".osmosis" / "template.json").write_text('{"overwriteManaged": ["' + "*" * 1000 + 'Q", "**"]}\n')
@@ -97,7 +97,7 @@ def test_same_answers_as_the_old_regex_on_short_globs():
 def test_covering_and_ignore_rules_stay_linear_on_deep_paths():
     """A policy pattern covers a path or a folder holding it; a template-ignore line is gitignore-style.
     Both on a 300-folder path with patterns a backtracking matcher chokes on: right answers."""
-    from generator.core.globs import IgnoreRules, covers
+    from osmosis_workspace.core.globs import IgnoreRules, covers
 
     deep = "/".join(["a" * 10] * 300)
     assert covers("*" * 1000 + "Q", deep) is False

@@ -261,13 +261,13 @@ def test_safe_git_is_the_only_way_generator_runs_git():
 
 
 def test_doctor_in_a_subprocess_with_a_hostile_fsmonitor_leaves_no_trace(tmp_path):
-    """The same end to end through `python -m generator`, as CI and pre-commit run it."""
+    """The same end to end through `python -m osmosis_workspace`, as CI and pre-commit run it."""
     ws = make_workspace(tmp_path / "ws")
     marker = tmp_path / "CODE_RAN"
     _include(ws, _program(tmp_path, marker), tmp_path)
     _hook(ws, _program(tmp_path, marker), tmp_path)
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    done = subprocess.run([sys.executable, "-m", "generator", "doctor", str(ws)], env=env, capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "osmosis_workspace", "doctor", str(ws)], env=env, capture_output=True,
                           text=True, timeout=120)
     assert done.returncode in (0, 1), done.stdout + done.stderr
     assert not marker.exists()

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.scaffold import pristine
+from osmosis_workspace.scaffold import pristine
 
 REPO = Path(__file__).resolve().parents[2]
 KILLER = """
@@ -32,7 +32,7 @@ def step(*args, **kwargs):
     return real(*args, **kwargs)
 setattr(module, attr, step)
 sys.argv = ["osmosis", *sys.argv[4:]]
-from generator.entry import main
+from osmosis_workspace.entry import main
 main()
 """
 
@@ -43,7 +43,7 @@ def env() -> dict[str, str]:
 
 
 def osmosis(cwd: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "generator", *args], cwd=cwd, env=env(),
+    return subprocess.run([sys.executable, "-m", "osmosis_workspace", *args], cwd=cwd, env=env(),
                           capture_output=True, text=True, timeout=300)
 
 
@@ -82,7 +82,7 @@ def pristine_commits(root: Path) -> int:
 @pytest.mark.parametrize("after", [0, 3, 12])
 def test_rollout_new_killed_part_way_is_taken_back_and_the_re_run_completes(ws, after):
     before = files(ws)
-    killed(ws, "generator.core.journal:_make", after, "rollout", "new", "extra", "--template", "blank", "--defaults")
+    killed(ws, "osmosis_workspace.core.journal:_make", after, "rollout", "new", "extra", "--template", "blank", "--defaults")
     if after:
         assert (ws / "rollouts" / "extra").exists()  # the kill really left a half-added rollout
     done = osmosis(ws, "rollout", "new", "extra", "--template", "blank", "--defaults")
@@ -99,7 +99,7 @@ def test_rollout_new_killed_part_way_is_taken_back_and_the_re_run_completes(ws, 
 def test_rollout_new_killed_before_its_pristine_ref_moves_leaves_root_files_as_they_were(ws):
     """Every file is in place but the ref has not moved: the next writer takes the files back too."""
     pyproject, env_example = (ws / "pyproject.toml").read_bytes(), (ws / ".env.example").read_bytes()
-    killed(ws, "generator.core.journal:move_ref", 0, "rollout", "new", "extra", "--template", "llm-judge", "--defaults")
+    killed(ws, "osmosis_workspace.core.journal:move_ref", 0, "rollout", "new", "extra", "--template", "llm-judge", "--defaults")
     assert (ws / "rollouts" / "extra" / "uv.lock").is_file()  # the kill landed after every file was in place
     done = osmosis(ws, "update", "--dry-run")
     assert done.returncode == 0  # a dry run writes nothing, recovery included
@@ -115,7 +115,7 @@ def test_rollout_new_killed_before_its_pristine_ref_moves_leaves_root_files_as_t
 
 
 def test_an_edit_made_after_the_kill_is_never_taken_back(ws):
-    killed(ws, "generator.core.journal:move_ref", 0, "rollout", "new", "extra", "--template", "blank", "--defaults")
+    killed(ws, "osmosis_workspace.core.journal:move_ref", 0, "rollout", "new", "extra", "--template", "blank", "--defaults")
     readme = ws / "rollouts" / "extra" / "README.md"
     readme.write_text("my notes, written after the crash\n")
     done = osmosis(ws, "rollout", "new", "other", "--template", "blank", "--defaults")
@@ -150,7 +150,7 @@ def test_update_killed_half_way_is_all_or_nothing(ws, tmp_path, monkeypatch):
     scratch = tmp_path / "scratch"
     scratch.mkdir()
     monkeypatch.setenv("TMPDIR", str(scratch))  # where the runs keep their scratch folders
-    killed(ws, "generator.core.journal:_make", len(names) // 2, "update")
+    killed(ws, "osmosis_workspace.core.journal:_make", len(names) // 2, "update")
     assert files(ws) != older  # half of the files were replaced when the kill landed
     assert [p for p in scratch.iterdir() if p.name.startswith("osmosis-update-")]  # and its scratch folder stayed
     done = osmosis(ws, "update")
@@ -168,7 +168,7 @@ def test_update_killed_then_undone_by_hand_is_not_clobbered(ws):
     files hold their old content and only clears the journal."""
     names = ["AGENTS.md", "CLAUDE.md", "configs/AGENTS.md"]
     _an_older_base(ws, names)
-    killed(ws, "generator.core.journal:_make", 1, "update")
+    killed(ws, "osmosis_workspace.core.journal:_make", 1, "update")
     git(ws, "checkout", "--", ".")
     done = osmosis(ws, "update")
     assert done.returncode == 0, done.stdout + done.stderr
@@ -176,7 +176,7 @@ def test_update_killed_then_undone_by_hand_is_not_clobbered(ws):
     assert "an older template's line" not in (ws / "AGENTS.md").read_text()
 
 
-@pytest.mark.parametrize("where", ["generator.scaffold.staging:place", "typer:echo"])
+@pytest.mark.parametrize("where", ["osmosis_workspace.scaffold.staging:place", "typer:echo"])
 def test_a_killed_init_leaves_no_workspace_or_a_whole_one(tmp_path, where):
     """Killed before the move into place: nothing but a staging folder the next run removes. Killed right
     after (the first line printed): a workspace with its repository, first commit and pristine ref."""
@@ -198,7 +198,7 @@ def test_init_force_killed_part_way_is_taken_back_and_the_re_run_completes(tmp_p
     target.mkdir()
     (target / "notes.txt").write_text("mine\n")
     (target / "README.md").write_text("my readme\n")
-    killed(tmp_path, "generator.core.journal:_make", 5, "init", "mine", "--defaults", "--force")
+    killed(tmp_path, "osmosis_workspace.core.journal:_make", 5, "init", "mine", "--defaults", "--force")
     assert [p for p in target.iterdir() if p.name.startswith(".osmosis-undo-")]
     done = osmosis(tmp_path, "init", "mine", "--defaults", "--force")
     assert done.returncode == 0, done.stdout + done.stderr

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.check.families.secrets import KNOWN_FORMATS, env_example_entries
+from osmosis_workspace.check.families.secrets import KNOWN_FORMATS, env_example_entries
 
 LIMIT = 20  # seconds; the fixed scan takes well under one, the old one ~40 on the first input
 SIZE = 200_000
@@ -25,7 +25,7 @@ URL = dict(KNOWN_FORMATS)["a password in a URL"]
 
 
 def validate(path: Path) -> dict:
-    done = subprocess.run([sys.executable, "-m", "generator", "validate", str(path), "--format", "json"],
+    done = subprocess.run([sys.executable, "-m", "osmosis_workspace", "validate", str(path), "--format", "json"],
                           capture_output=True, text=True, timeout=LIMIT)
     assert done.returncode in (0, 1), done.stderr
     return json.loads(done.stdout)
@@ -52,7 +52,7 @@ def test_adversarial_comment_in_a_config(tmp_path, comment):
 def test_env_example_line_of_spaces(tmp_path):
     env = tmp_path / ".env.example"
     env.write_text("OPENAI_API_KEY=" + " " * SIZE + "x\nGITHUB_TOKEN=ghp_" + "A1b2" * 10 + "\n")
-    code = ("import sys; from generator.check.families.secrets import check_env_example; "
+    code = ("import sys; from osmosis_workspace.check.families.secrets import check_env_example; "
             "print([d.line for d in check_env_example(open(sys.argv[1]).read(), 'e')])")
     done = subprocess.run([sys.executable, "-c", code, str(env)], capture_output=True, text=True, timeout=LIMIT)
     assert done.stdout.strip() == "[2]", done.stderr

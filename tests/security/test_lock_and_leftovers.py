@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 
 from hostile import cli, make_workspace
-from generator.core import lock
+from osmosis_workspace.core import lock
 
 pytestmark = pytest.mark.skipif(lock.fcntl is None, reason="advisory locks need fcntl")
 
 HOLD = """
 import sys, time
 from pathlib import Path
-from generator.core import lock
+from osmosis_workspace.core import lock
 with lock.workspace(Path(sys.argv[1]), "update"):
     print("held", flush=True)
     time.sleep(60)
@@ -64,14 +64,14 @@ def test_init_twice_into_one_folder(tmp_path):
 KILLED_INIT = """
 import os, sys
 from pathlib import Path
-import generator.scaffold.render as render
+import osmosis_workspace.scaffold.render as render
 real = render.render
 def render_then_die(src, dst, **kw):
     out = real(src, dst, **kw)
     os.kill(os.getpid(), 9)
 render.render = render_then_die
 sys.argv = ["osmosis", "init", sys.argv[1], "--defaults", "--no-git"]
-from generator.entry import main
+from osmosis_workspace.entry import main
 main()
 """
 

@@ -10,8 +10,8 @@ import tempfile
 
 import pytest
 
-from generator.core import lock
-from generator.core.errors import UserError
+from osmosis_workspace.core import lock
+from osmosis_workspace.core.errors import UserError
 
 
 @pytest.fixture

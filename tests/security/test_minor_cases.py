@@ -16,7 +16,7 @@ LIMIT = 60
 
 
 def osmosis(*args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "generator", *map(str, args)], capture_output=True, text=True, timeout=LIMIT)
+    return subprocess.run([sys.executable, "-m", "osmosis_workspace", *map(str, args)], capture_output=True, text=True, timeout=LIMIT)
 
 
 def codes(done: subprocess.CompletedProcess) -> dict[str, list[dict]]:
@@ -73,8 +73,8 @@ def test_fix_on_a_read_only_workspace_exits_2_with_one_line(make_workspace, monk
 
     from typer.testing import CliRunner
 
-    from generator.core import safe_write
-    from generator.cli import app
+    from osmosis_workspace.core import safe_write
+    from osmosis_workspace.cli import app
 
     ws = make_workspace(git=False)
     (ws / ".osmosis" / "schemas" / "eval.schema.json").write_text("{}")
@@ -164,7 +164,7 @@ def test_unsafe_settings_behind_include_are_refused(tmp_path, include):
 # (module interrupted, command): `doctor` in its plain form starts without typer (cli/fast.py); other
 # commands load typer, and a typer that vendors click (>= 0.20) is all they import; an older one
 # brings click itself.
-_STARTUP = [("typer", "rule"), ("generator.cli.fast", "doctor"), ("generator.check.doctor", "doctor")] + (
+_STARTUP = [("typer", "rule"), ("osmosis_workspace.cli.fast", "doctor"), ("osmosis_workspace.check.doctor", "doctor")] + (
     [] if importlib.util.find_spec("typer._click") else [("click", "rule")])
 
 
@@ -181,13 +181,13 @@ def test_ctrl_c_during_start_up_imports_is_one_line(module, command):
         "    return real(name, *args, **kwargs)\n"
         "builtins.__import__ = interrupting\n"
         f"sys.argv = {argv!r}\n"
-        "from generator.entry import main\n"
+        "from osmosis_workspace.entry import main\n"
         "main()\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=LIMIT)
     assert done.returncode == 130, done.stderr
     # before a command runs, our line; inside a command, the quiet end typer also gives
-    in_command = module == "generator.check.doctor"
+    in_command = module == "osmosis_workspace.check.doctor"
     assert done.stderr.strip() == ("" if in_command else "interrupted"), done.stderr
 
 
@@ -196,7 +196,7 @@ def test_full_disk_during_the_first_commit_rolls_init_back(tmp_path, monkeypatch
     import os
 
     from hostile import cli
-    from generator.scaffold import init_workspace
+    from osmosis_workspace.scaffold import init_workspace
 
     def disk_full(target, **_):  # make_first_commit(target, only=...)
         (target / ".git").mkdir()  # git had started
@@ -214,13 +214,13 @@ def test_full_disk_while_rendering_leaves_nothing(tmp_path, monkeypatch):
     import os
 
     from hostile import cli
-    import generator.scaffold.render
+    import osmosis_workspace.scaffold.render
 
     def disk_full(src, dst, **kwargs):
         (dst / "half-written").write_text("x")
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(dst / "half-written"))
 
-    monkeypatch.setattr(generator.scaffold.render, "render", disk_full)
+    monkeypatch.setattr(osmosis_workspace.scaffold.render, "render", disk_full)
     result = cli("init", tmp_path / "ws", "--defaults", "--no-git")
     assert result.exit_code == 2 and "No space left on device" in result.output, result.output
     assert list(tmp_path.iterdir()) == []

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from hostile import blank_copy, cli, git, make_workspace
-from generator.core import safe_write
-from generator.core.errors import UserError
+from osmosis_workspace.core import safe_write
+from osmosis_workspace.core.errors import UserError
 
 OUTSIDE = b"# my shell settings\nexport PATH=$HOME/bin:$PATH\n"
 

@@ -15,8 +15,8 @@ PY = sys.executable
 
 
 def run(*args, cwd=None, env=None, stdout=subprocess.PIPE, pre: str = "") -> subprocess.CompletedProcess:
-    """`python -m generator ARGS`, through a shell when ``pre`` sets it up (`ulimit ...;`)."""
-    cmd = [PY, "-m", "generator", *map(str, args)]
+    """`python -m osmosis_workspace ARGS`, through a shell when ``pre`` sets it up (`ulimit ...;`)."""
+    cmd = [PY, "-m", "osmosis_workspace", *map(str, args)]
     full_env = {**os.environ, **(env or {})}
     if pre:
         import shlex

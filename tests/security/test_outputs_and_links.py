@@ -27,7 +27,7 @@ REPO = Path(__file__).resolve().parents[2]
 def _osmosis(cwd: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     """The CLI in a subprocess: bytes out, as a CI log or terminal receives them."""
     full_env = {**os.environ, "PYTHONPATH": str(REPO), **(env or {})}
-    return subprocess.run([sys.executable, "-m", "generator", *args], cwd=cwd, env=full_env, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "osmosis_workspace", *args], cwd=cwd, env=full_env, capture_output=True,
                           timeout=120)
 
 

@@ -101,7 +101,7 @@ def test_a_huge_sparse_file_is_refused_unread(tmp_path, ws):
 
 
 def test_too_many_files_is_refused(tmp_path, ws, monkeypatch):
-    from generator.scaffold import jinja_bounds
+    from osmosis_workspace.scaffold import jinja_bounds
 
     monkeypatch.setattr(jinja_bounds, "MAX_TEMPLATE_FILES", 60)  # the default, 20,000, only takes longer to build
     template = blank_copy(tmp_path / "tpl")

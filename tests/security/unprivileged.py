@@ -36,7 +36,7 @@ def run(*command, cwd: Path | None = None) -> subprocess.CompletedProcess:
 
 
 def osmosis(*args, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    return run(sys.executable, "-m", "generator", *args, cwd=cwd)
+    return run(sys.executable, "-m", "osmosis_workspace", *args, cwd=cwd)
 
 
 @contextmanager

@@ -8,8 +8,8 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from generator.cli import app
-from generator.core.suggest import closest, did_you_mean
+from osmosis_workspace.cli import app
+from osmosis_workspace.core.suggest import closest, did_you_mean
 
 
 @pytest.mark.parametrize(("typed", "meant"), [

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from generator.core.errors import UserError
-from generator.check.settings import Settings, extra_skills, key_line, load_settings, refuse_unknown_codes
-from generator.core.workspace import Workspace
+from osmosis_workspace.core.errors import UserError
+from osmosis_workspace.check.settings import Settings, extra_skills, key_line, load_settings, refuse_unknown_codes
+from osmosis_workspace.core.workspace import Workspace
 
 
 def ws_with(tmp_path, body: str) -> Workspace:

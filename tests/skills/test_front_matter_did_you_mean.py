@@ -7,7 +7,7 @@ import json
 
 from typer.testing import CliRunner
 
-from generator.cli import app
+from osmosis_workspace.cli import app
 
 SKILL = ".agents/skills/create-rollouts/SKILL.md"
 

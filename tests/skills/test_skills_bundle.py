@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from generator.core.resources import SKILL_NAMES, skills_dir
+from osmosis_workspace.core.resources import SKILL_NAMES, skills_dir
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -162,7 +162,7 @@ def test_debugging_material_covers_the_failure_buckets(bucket, phrase):
 )
 def test_config_examples_pass_our_config_check(tmp_path, kind, reference):
     # The skills teach agents what a config looks like: the example must be one `osmosis validate` accepts.
-    from generator.check.families.configs import check_config_file
+    from osmosis_workspace.check.families.configs import check_config_file
 
     example = re.search(r"```toml\n(.*?)```", (skills_dir() / reference).read_text(encoding="utf-8"), re.S).group(1)
     path = tmp_path / f"{kind}.toml"

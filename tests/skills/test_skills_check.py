@@ -1,4 +1,4 @@
-"""Units of generator.check.families.skills: positions, hints, body links, and the file-level entry point."""
+"""Units of osmosis_workspace.check.families.skills: positions, hints, body links, and the file-level entry point."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.check.families.skills import check_skill_dir, check_skill_text
-from generator.check.registry import RULES
+from osmosis_workspace.check.families.skills import check_skill_dir, check_skill_text
+from osmosis_workspace.check.registry import RULES
 
 
 def _skill(tmp_path: Path, text: str, name: str = "my-skill", files: dict[str, str] | None = None) -> Path:
@@ -200,8 +200,8 @@ def test_plain_skills_are_read_without_importing_yaml():
 
     code = (
         "import sys\n"
-        "from generator.check.families.skills import check_skill_dir\n"
-        "from generator.core.resources import SKILL_NAMES, skills_dir\n"
+        "from osmosis_workspace.check.families.skills import check_skill_dir\n"
+        "from osmosis_workspace.core.resources import SKILL_NAMES, skills_dir\n"
         "assert all(check_skill_dir(skills_dir() / n, n) == [] for n in SKILL_NAMES)\n"
         "print('yaml' in sys.modules)\n"
     )

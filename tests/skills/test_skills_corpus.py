@@ -25,9 +25,9 @@ from pathlib import Path
 import pytest
 from skills_ref.validator import validate as reference_validate
 
-from generator.check.families.skills import check_skill_dir
-from generator.core.diagnostics import Severity
-from generator.core.resources import SKILL_NAMES, skills_dir
+from osmosis_workspace.check.families.skills import check_skill_dir
+from osmosis_workspace.core.diagnostics import Severity
+from osmosis_workspace.core.resources import SKILL_NAMES, skills_dir
 
 CASES = Path(__file__).resolve().parents[1] / "cases" / "skills"
 
@@ -49,7 +49,7 @@ def test_corpus_is_big_enough_and_covers_every_file_level_rule():
     agreement = _cases("good") + _cases("bad")
     assert len(agreement) >= 20
     covered = set().union(*(_expected(c) for c in agreement + _cases("ours")))
-    from generator.check.registry import RULES
+    from osmosis_workspace.check.registry import RULES
 
     workspace_only = {"SKL027", "SKL028", "SKL029", "SKL030", "SKL031", "SKL032", "SKL033"}  # test_skills_workspace.py
     file_level = {code for code, r in RULES.items() if r.family == "skills"} - workspace_only

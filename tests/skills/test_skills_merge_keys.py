@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 from skills_ref.validator import validate as reference_validate
 
-from generator.check.families.skills import check_skill_dir
-from generator.core.diagnostics import Severity
+from osmosis_workspace.check.families.skills import check_skill_dir
+from osmosis_workspace.core.diagnostics import Severity
 
 CASES = [
     ("metadata:\n  <<: b\n", ["SKL006"]),

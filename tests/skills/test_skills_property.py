@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from skills_ref.validator import validate as reference_validate
 
-from generator.check.families.skills import check_skill_dir, check_skill_text
-from generator.core.diagnostics import Diagnostic, Severity
+from osmosis_workspace.check.families.skills import check_skill_dir, check_skill_text
+from osmosis_workspace.core.diagnostics import Diagnostic, Severity
 
 PIECES = [
     "name", "description", "license", "metadata", "compatibility", "allowed-tools", "version", "Name",
@@ -69,7 +69,7 @@ def test_verdict_agrees_with_skills_ref_on_mutated_front_matter(edits):
 @settings(max_examples=400, deadline=None)
 @given(_mutations([*PIECES, "\x07", "\x7f", "\x00", "  ", "\n   ", " # c", "#"]))
 def test_fast_path_reads_what_pyyaml_reads(edits):
-    from generator.check.families.skill_yaml import _read_simple, _read_yaml
+    from osmosis_workspace.check.families.skill_yaml import _read_simple, _read_yaml
 
     front = "\n" + VALID + "license: MIT\nallowed-tools: Bash(git:*) Read\nmetadata2: x\n"
     for at, cut, piece in edits:
@@ -84,8 +84,8 @@ def test_fast_path_reads_what_pyyaml_reads(edits):
 
 
 def test_fast_path_answers_for_the_bundled_skills():
-    from generator.check.families.skill_yaml import _read_simple
-    from generator.core.resources import SKILL_NAMES, skills_dir
+    from osmosis_workspace.check.families.skill_yaml import _read_simple
+    from osmosis_workspace.core.resources import SKILL_NAMES, skills_dir
 
     for name in SKILL_NAMES:
         front = (skills_dir() / name / "SKILL.md").read_text(encoding="utf-8").split("---", 2)[1]

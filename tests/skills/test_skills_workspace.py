@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from generator.core.assets import install_skills, link_claude_skills
-from generator.check.families import run_workspace_checks
-from generator.cli import app
-from generator.core.resources import SKILL_NAMES
-from generator.core.workspace import Workspace
+from osmosis_workspace.core.assets import install_skills, link_claude_skills
+from osmosis_workspace.check.families import run_workspace_checks
+from osmosis_workspace.cli import app
+from osmosis_workspace.core.resources import SKILL_NAMES
+from osmosis_workspace.core.workspace import Workspace
 
 
 @pytest.fixture

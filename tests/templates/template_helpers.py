@@ -9,7 +9,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from generator.cli import app
+from osmosis_workspace.cli import app
 
 # The templates these tests own (multiply, with its integrations, is tested with osmosis init's own
 # tests and on the real SDK in tests/sdk_real).

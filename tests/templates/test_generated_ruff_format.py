@@ -43,7 +43,7 @@ def _ruff(workspace, *args: str) -> subprocess.CompletedProcess:
 
 
 def test_the_bundled_templates_are_all_rendered():
-    from generator.scaffold.catalog import rollout_templates
+    from osmosis_workspace.scaffold.catalog import rollout_templates
 
     assert {t.name for t in rollout_templates()} == {template for template, _ in RENDERS.values()}
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 
-from generator.check.families.todos import TEMPLATE_PLACEHOLDER, check_template_placeholders, scan_text
-from generator.check.registry import RULES
-from generator.core.workspace import Workspace
+from osmosis_workspace.check.families.todos import TEMPLATE_PLACEHOLDER, check_template_placeholders, scan_text
+from osmosis_workspace.check.registry import RULES
+from osmosis_workspace.core.workspace import Workspace
 
 
 def test_rule_is_registered_as_a_layout_warning():

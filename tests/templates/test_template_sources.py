@@ -11,8 +11,8 @@ import pytest
 import yaml
 
 from template_helpers import cli
-from generator.scaffold import catalog
-from generator.scaffold.external import UNSAFE_KEYS, load_config, unsafe_features
+from osmosis_workspace.scaffold import catalog
+from osmosis_workspace.scaffold.external import UNSAFE_KEYS, load_config, unsafe_features
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.check.registry import rule, workspace_check
-from generator.core.diagnostics import Diagnostic
-from generator.core.paths import is_dir
-from generator.core.workspace import Workspace, permission_hint
+from osmosis_workspace.check.registry import rule, workspace_check
+from osmosis_workspace.core.diagnostics import Diagnostic
+from osmosis_workspace.core.paths import is_dir
+from osmosis_workspace.core.workspace import Workspace, permission_hint
 
 FAMILY = "layout"
 PLATFORM_FOLDERS = ("rollouts", "configs", "data")  # what a run reads from the repository
@@ -52,7 +52,7 @@ def at(rel: str, reason: str, is_folder: bool) -> Diagnostic:
 
 def check_unreadable_path(path: Path, display: str) -> list[Diagnostic]:
     """`osmosis validate`: a folder its walk could not enter (or a file it could not open)."""
-    from generator.core.workspace import access_denied
+    from osmosis_workspace.core.workspace import access_denied
 
     reason = access_denied(path)
     return [at(display, reason, is_dir(path))] if reason is not None else []

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 
-from generator.check.registry import rule, workspace_check
-from generator.core.diagnostics import Diagnostic
-from generator.core.install_origin import local_path, named_version
-from generator.core.workspace import Workspace
+from osmosis_workspace.check.registry import rule, workspace_check
+from osmosis_workspace.core.diagnostics import Diagnostic
+from osmosis_workspace.core.install_origin import local_path, named_version
+from osmosis_workspace.core.workspace import Workspace
 
 FAMILY = "layout"
 ANSWERS = ".copier-answers.yml"
@@ -52,7 +52,7 @@ def check_checker_source(ws: Workspace) -> list[Diagnostic]:
     value = found.group("value").strip("'\"")
     line = text.count("\n", 0, found.start()) + 1
     column = found.start("value") - found.start() + 1
-    from generator import __version__
+    from osmosis_workspace import __version__
 
     if (path := local_path(value)) is not None:
         return [LOCAL_PATH.at(ANSWERS, f"checker_source names {path}, a path on this machine that CI cannot reach",

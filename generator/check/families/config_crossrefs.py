@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from generator.check.families.config_rules import (
+from osmosis_workspace.check.families.config_rules import (
     CONFIG_NAME_MISMATCH,
     CONFIG_NOT_TOML,
     DATASET_NOT_FOUND,
@@ -23,14 +23,14 @@ from generator.check.families.config_rules import (
     ROLLOUT_NOT_FOUND,
     SCHEMA_DIRECTIVE,
 )
-from generator.core.dataset_names import names_a_path
-from generator.core.diagnostics import Diagnostic, quoted
-from generator.core.paths import is_dir, unusable_path
-from generator.core.tool_folders import in_tool_folder_of
-from generator.core.schemas import CONFIG_KINDS, schema_directive, schema_filename
-from generator.core.workspace import Workspace
-from generator.check.registry import workspace_check
-from generator.formats.toml_locate import TomlDoc
+from osmosis_workspace.core.dataset_names import names_a_path
+from osmosis_workspace.core.diagnostics import Diagnostic, quoted
+from osmosis_workspace.core.paths import is_dir, unusable_path
+from osmosis_workspace.core.tool_folders import in_tool_folder_of
+from osmosis_workspace.core.schemas import CONFIG_KINDS, schema_directive, schema_filename
+from osmosis_workspace.core.workspace import Workspace
+from osmosis_workspace.check.registry import workspace_check
+from osmosis_workspace.readers.toml_locate import TomlDoc
 
 
 def _show(value: Any, limit: int = 40) -> str:
@@ -84,7 +84,7 @@ def _cross_file(data: dict, kind: str, ws: Workspace, path: Path, doc: TomlDoc, 
     if isinstance(dataset, str) and ("experiment", "dataset") not in bad_paths:
         yield from _dataset(dataset, ws, loc, display)
         if kind == "training":
-            from generator.check.families.config_steps import check_steps
+            from osmosis_workspace.check.families.config_steps import check_steps
 
             yield from check_steps(data, ws, loc, display, bad_paths)
 
@@ -195,7 +195,7 @@ def _dataset(value: str, ws: Workspace, loc, display: str) -> Iterator[Diagnosti
              f"`osmosis eval run CONFIG --dataset-file {relative}` runs the local file.")
     if target.resolve() not in ws.resolved_data_files:
         # doctor checks data/'s dataset files itself; only a file it does not list is checked here.
-        from generator.check.families.datasets import check_dataset_file
+        from osmosis_workspace.check.families.datasets import check_dataset_file
 
         yield from check_dataset_file(target, ws.rel(target))
 
@@ -254,8 +254,8 @@ def plan_schema_directives(ws: Workspace) -> list[tuple[str, bytes, str]]:
     Files that do not parse are left alone (the directive is the least of their problems).
     Returns (path, new content, what changes) per file; writes nothing.
     """
-    from generator.core.bounded import Unreadable, read_capped
-    from generator.core.workspace import MAX_TEXT_BYTES
+    from osmosis_workspace.core.bounded import Unreadable, read_capped
+    from osmosis_workspace.core.workspace import MAX_TEXT_BYTES
 
     if not ws.opted_in:
         return []
@@ -304,7 +304,7 @@ def misnamed_configs(ws: Workspace) -> list[tuple[str, Path, str]]:
 
 
 def _misnamed_configs(ws: Workspace) -> list[tuple[str, Path, str]]:
-    from generator.formats.datasets.extensions import _one_edit
+    from osmosis_workspace.readers.datasets.extensions import _one_edit
 
     found = []
     for kind in ("eval", "training"):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from generator.check.registry import family_rules
+from osmosis_workspace.check.registry import family_rules
 
 FAMILY = "configs"
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from generator.check.families.config_rules import CHECKPOINT_NEVER_REACHED
-from generator.core.dataset_names import local_copy
-from generator.core.diagnostics import Diagnostic
-from generator.core.workspace import Workspace
+from osmosis_workspace.check.families.config_rules import CHECKPOINT_NEVER_REACHED
+from osmosis_workspace.core.dataset_names import local_copy
+from osmosis_workspace.core.diagnostics import Diagnostic
+from osmosis_workspace.core.workspace import Workspace
 
 _SCAN_CAP = 64 << 20
 INTERVALS = ("checkpoint_save_freq", "eval_interval")

@@ -2,7 +2,7 @@
 
 The JSON Schemas in generator/core/schemas/ are the single source of truth for everything a schema can
 say (tables, keys, types, ranges, patterns, branch-xor-commit_sha); this module walks them with
-generator.core.schemas.evaluate and turns each violation into a located finding. Python adds what a
+osmosis_workspace.core.schemas.evaluate and turns each violation into a located finding. Python adds what a
 draft-07 schema cannot say: non-finite numbers, a secret also set in [env], a benchmark agent's
 harness credential, and the cross-file rules (rollout folder, entrypoint, local dataset, schema
 directive, file naming).
@@ -18,23 +18,23 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from generator.check.families.config_crossrefs import _cross_file, _plain, _show, misnamed_configs
-from generator.check.families.config_rules import (
+from osmosis_workspace.check.families.config_crossrefs import _cross_file, _plain, _show, misnamed_configs
+from osmosis_workspace.check.families.config_rules import (
     _KIND_TABLES, BRANCH_AND_COMMIT, CONFIG_OUTSIDE, DUPLICATE_SECRET, FAMILY, HARNESS_KEYS, HARNESS_SECRET,
     BENCHMARK_SECRET_IN_ENV, INVALID_COMMIT_SHA, INVALID_ENV_NAME, INVALID_ROLLOUT_NAME, INVALID_SECRET_NAME, INVALID_VALUE,
     UNCONVENTIONAL_ROLLOUT_NAME, UNUSUAL_VALUE,
     MINI_SWE_AGENT_KEY, MISSING_REQUIRED, MISSING_SECRETS_TABLE, NON_FINITE, OUT_OF_RANGE, RESERVED_ENV_NAME,
     ROLLOUT_WITHOUT_EVAL, SECRET_IN_ENV, TOML_SYNTAX, UNKNOWN_KEY, WRONG_TYPE,
 )
-from generator.check.families.config_values import ADVISORY_BOUNDS, BLANK_PATTERN, RANGE_KEYWORDS
-from generator.check.registry import workspace_check
-from generator.core.diagnostics import Diagnostic, quoted, with_article
-from generator.core.suggest import did_you_mean
-from generator.core.schemas import CONFIG_KINDS, load_schema
-from generator.core.schemas.evaluate import Violation, violations
-from generator.core.bounded import first_bad_utf8
-from generator.core.workspace import NOT_UTF8, Workspace
-from generator.formats.toml_locate import TomlDoc
+from osmosis_workspace.check.families.config_values import ADVISORY_BOUNDS, BLANK_PATTERN, RANGE_KEYWORDS
+from osmosis_workspace.check.registry import workspace_check
+from osmosis_workspace.core.diagnostics import Diagnostic, quoted, with_article
+from osmosis_workspace.core.suggest import did_you_mean
+from osmosis_workspace.core.schemas import CONFIG_KINDS, load_schema
+from osmosis_workspace.core.schemas.evaluate import Violation, violations
+from osmosis_workspace.core.bounded import first_bad_utf8
+from osmosis_workspace.core.workspace import NOT_UTF8, Workspace
+from osmosis_workspace.readers.toml_locate import TomlDoc
 
 # -- one file (osmosis validate) ----------------------------------------------------------------
 
@@ -60,7 +60,7 @@ def check_config_file(path: Path, kind: str | None, ws: Workspace | None, displa
     """
     if ws is not None and ws.outside(path):
         return [CONFIG_OUTSIDE.at(display, f"{display} links outside the workspace (to {os.path.realpath(path)}); not checked")]
-    from generator.core.bounded import Unreadable
+    from osmosis_workspace.core.bounded import Unreadable
 
     try:
         text = ws.read_text(path) if ws is not None else _read(path)
@@ -83,8 +83,8 @@ def check_config_file(path: Path, kind: str | None, ws: Workspace | None, displa
 
 def _read(path: Path) -> str | None:
     """The config's text outside a workspace; capped, never a blocking read (`Unreadable` says why not)."""
-    from generator.core.bounded import read_capped
-    from generator.core.workspace import MAX_TEXT_BYTES
+    from osmosis_workspace.core.bounded import read_capped
+    from osmosis_workspace.core.workspace import MAX_TEXT_BYTES
 
     try:
         return read_capped(path, MAX_TEXT_BYTES).decode("utf-8").replace("\r\n", "\n")  # a lone CR kept, as Workspace.read_text
@@ -265,7 +265,7 @@ def _rollout_name_finding(value: str, display: str, line: int, column: int) -> D
 
 def _rollout_naming(data: dict, doc: TomlDoc, display: str, bad_paths: set[tuple]) -> Iterator[Diagnostic]:
     """A `rollout` osmosis-ai accepts but `osmosis rollout init` would not name so: advice only."""
-    from generator.core.names import name_problem
+    from osmosis_workspace.core.names import name_problem
 
     experiment = data.get("experiment")
     value = experiment.get("rollout") if isinstance(experiment, dict) else None

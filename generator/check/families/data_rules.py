@@ -1,14 +1,14 @@
 """The datasets family's data checks: rules DAT026-DAT029, on what the rows hold rather than their format.
 
 DAT026-DAT028 come from one file's rows, observed as the readers stream them
-(generator.formats.datasets.profile says how, and where each threshold lies); DAT029 compares the
-datasets an eval and a training config of one rollout name (generator.check.families.dataset_overlap).
+(osmosis_workspace.readers.datasets.profile says how, and where each threshold lies); DAT029 compares the
+datasets an eval and a training config of one rollout name (osmosis_workspace.check.families.dataset_overlap).
 """
 
 from __future__ import annotations
 
-from generator.check.registry import Rule, family_rules
-from generator.formats.datasets import profile
+from osmosis_workspace.check.registry import Rule, family_rules
+from osmosis_workspace.readers.datasets import profile
 
 _rule = family_rules("datasets")
 
@@ -53,7 +53,7 @@ EVAL_IN_TRAINING = _rule(
     source="ours",
 )  # fmt: skip
 
-# The finding kinds the readers' profile records, for generator.check.families.datasets.
+# The finding kinds the readers' profile records, for osmosis_workspace.check.families.datasets.
 KINDS: dict[str, Rule] = {
     "duplicate-rows": DUPLICATE_ROWS,
     "dominant-label": DOMINANT_LABEL,

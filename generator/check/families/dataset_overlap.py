@@ -1,9 +1,9 @@
 """DAT029: eval rows that are also training rows, between the two local datasets one rollout's eval and
-training configs name (generator.check.config_refs.dataset_pairs: `dataset = "x"` is data/x.jsonl, .csv
+training configs name (osmosis_workspace.check.config_refs.dataset_pairs: `dataset = "x"` is data/x.jsonl, .csv
 or .parquet; configs naming one file for both are not compared).
 
 Rows are matched by the digest of their prompt that the datasets check already took while reading
-each file (generator.formats.datasets.profile; it keeps the profiles of paired files for this check),
+each file (osmosis_workspace.readers.datasets.profile; it keeps the profiles of paired files for this check),
 so no file is read twice. A file that check did not read (it stopped at its findings cap, or was not
 selected) is read here. Parquet files have no row profile (their reader reads the footer) and are
 not compared.
@@ -11,13 +11,13 @@ not compared.
 
 from __future__ import annotations
 
-from generator.check.config_refs import dataset_pairs
-from generator.check.families.data_rules import EVAL_IN_TRAINING
-from generator.check.families.datasets import profile_of
-from generator.check.registry import workspace_check
-from generator.core.diagnostics import Diagnostic
-from generator.core.workspace import Workspace
-from generator.formats.datasets.profile import SHOWN_LINES, lines_text
+from osmosis_workspace.check.config_refs import dataset_pairs
+from osmosis_workspace.check.families.data_rules import EVAL_IN_TRAINING
+from osmosis_workspace.check.families.datasets import profile_of
+from osmosis_workspace.check.registry import workspace_check
+from osmosis_workspace.core.diagnostics import Diagnostic
+from osmosis_workspace.core.workspace import Workspace
+from osmosis_workspace.readers.datasets.profile import SHOWN_LINES, lines_text
 
 
 @workspace_check("datasets")

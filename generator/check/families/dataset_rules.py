@@ -3,7 +3,7 @@ checks, DAT026-DAT029, are in data_rules.py)."""
 
 from __future__ import annotations
 
-from generator.check.registry import family_rules
+from osmosis_workspace.check.registry import family_rules
 
 FAMILY = "datasets"
 MIN_ROWS = 4  # the platform's minimum rows per dataset

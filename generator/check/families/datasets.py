@@ -1,7 +1,7 @@
 """Checks: datasets (contract section 4). Rules DAT001-DAT025 are declared in dataset_rules.py (the data
 checks, DAT026-DAT029, are in data_rules.py).
 
-The reading is done by generator.formats.datasets (one module per format, streaming, never loading a
+The reading is done by osmosis_workspace.readers.datasets (one module per format, streaming, never loading a
 file whole); this module owns the rules, maps the readers' finding kinds to them, and turns the
 "first 20 of a kind" cap into one summarising diagnostic per kind.
 """
@@ -12,9 +12,9 @@ import errno
 import os
 from pathlib import Path
 
-from generator.check.families.data_rules import KINDS as DATA_KINDS
-from generator.check.families.dataset_rules import MIN_ROWS  # noqa: F401
-from generator.check.families.dataset_rules import (  # noqa: F401  (re-exported: other modules import the rules from here)
+from osmosis_workspace.check.families.data_rules import KINDS as DATA_KINDS
+from osmosis_workspace.check.families.dataset_rules import MIN_ROWS  # noqa: F401
+from osmosis_workspace.check.families.dataset_rules import (  # noqa: F401  (re-exported: other modules import the rules from here)
     UNKNOWN_FORMAT,
     UNREADABLE,
     ENCODING,
@@ -41,12 +41,12 @@ from generator.check.families.dataset_rules import (  # noqa: F401  (re-exported
     MISNAMED,
     RUN_CAPPED,
 )
-from generator.check.registry import workspace_check
-from generator.formats.datasets.extensions import ALIASES, suggested_name
-from generator.formats.datasets.findings import Findings
-from generator.core.diagnostics import Diagnostic
-from generator.check.registry import Rule
-from generator.core.workspace import Workspace
+from osmosis_workspace.check.registry import workspace_check
+from osmosis_workspace.readers.datasets.extensions import ALIASES, suggested_name
+from osmosis_workspace.readers.datasets.capped import Findings
+from osmosis_workspace.core.diagnostics import Diagnostic
+from osmosis_workspace.check.registry import Rule
+from osmosis_workspace.core.workspace import Workspace
 
 FAMILY = "datasets"
 # The platform's "5 GB"; read as decimal gigabytes, the stricter of the two readings.
@@ -105,15 +105,15 @@ _NOUNS = {
 def _scan(path: Path, suffix: str, size: int, findings: Findings) -> int | None:
     """Run the format's reader; the row count, or None when it could not be judged."""
     if suffix == ".jsonl":
-        from generator.formats.datasets.jsonl import scan_file
+        from osmosis_workspace.readers.datasets.jsonl import scan_file
 
         return scan_file(path, size, findings)
     if suffix == ".csv":
-        from generator.formats.datasets.csvfile import scan_csv
+        from osmosis_workspace.readers.datasets.csvfile import scan_csv
 
         with open(path, "rb") as fh:
             return scan_csv(fh, findings)  # None: stopped at an over-long line
-    from generator.formats.datasets.parquetfile import scan_parquet
+    from osmosis_workspace.readers.datasets.parquetfile import scan_parquet
 
     return scan_parquet(path, size, findings)
 
@@ -184,7 +184,7 @@ def findings_of(path: Path, keep_order: bool = False) -> Findings:
     except OSError as err:
         findings.add("unreadable", f"cannot read the file: {err.strerror or err}")
         return findings
-    from generator.formats.datasets.outlier import first_row_outlier
+    from osmosis_workspace.readers.datasets.outlier import first_row_outlier
 
     first_row_outlier(findings, rows)
     if findings.profile is not None:  # the data checks (DAT026-DAT028): at most one finding each
@@ -216,7 +216,7 @@ def check_dataset_file(path: Path, display: str) -> list[Diagnostic]:
 
 def _misnamed(path: Path, display: str) -> list[Diagnostic]:
     """DAT020 for a file whose name is nearly a dataset's; nothing for notes and READMEs
-    (generator.formats.datasets.extensions says which is which)."""
+    (osmosis_workspace.readers.datasets.extensions says which is which)."""
     suggestion = suggested_name(path.name)
     if suggestion is None:
         return []
@@ -233,7 +233,7 @@ _NOT_DATA = frozenset({".md", ".rst", ".py", ".sh", ".ipynb", ".png", ".jpg", ".
 def _named_without_file(ws: Workspace, datasets: set[Path]) -> dict[str, str]:
     """Platform dataset names the configs use for which data/ holds no file the SDK reads, each with
     the first config naming it (the file the upload would start from, `data/<name>.<ext>`, is missing)."""
-    from generator.check.config_refs import workspace_configs
+    from osmosis_workspace.check.config_refs import workspace_configs
 
     readable = {p.name.rpartition(".")[0] for p in datasets if p.suffix.lower() in PLATFORM_SUFFIXES}
     named: dict[str, str] = {}
@@ -268,7 +268,7 @@ _PROFILES = "dataset_profiles"  # Workspace.memo key: real path -> the rows' Pro
 
 
 def _paired(ws: Workspace, path: Path) -> bool:
-    from generator.check.config_refs import paired_files
+    from osmosis_workspace.check.config_refs import paired_files
 
     return os.path.realpath(path) in paired_files(ws)
 

@@ -20,15 +20,15 @@ import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from generator.check.families.sdk_rules import (
+from osmosis_workspace.check.families.sdk_rules import (
     EXIT_AT_IMPORT,
     IMPORT_NOT_PROVIDED,
     REQUIRED_ENV_AT_IMPORT,
     UNBOUND_NAME,
 )
-from generator.core.diagnostics import Diagnostic
-from generator.formats.pyast import Ext, Module, Resolver
-from generator.formats.pyclasses import guarded_imports, local_module
+from osmosis_workspace.core.diagnostics import Diagnostic
+from osmosis_workspace.readers.pyast import Ext, Module, Resolver
+from osmosis_workspace.readers.pyclasses import guarded_imports, local_module
 
 Display = Callable[[Path], str]
 
@@ -143,7 +143,7 @@ def _dynamic(tree: ast.Module) -> bool:
 
 
 def _unbound(module: Module, path: str) -> list[Diagnostic]:
-    from generator.core.suggest import closest
+    from osmosis_workspace.core.suggest import closest
 
     tree = module.tree
     if tree is None or _dynamic(tree):
@@ -262,7 +262,7 @@ def import_names(dist: str) -> set[str]:
 def provided_modules(folder: Path) -> frozenset[str] | None:
     """Lower-cased top-level import names the rollout's environment provides, from its uv.lock (every
     package it installs) and its synced .venv if there is one; None without a readable lock."""
-    from generator.core.bounded import Unreadable, read_capped
+    from osmosis_workspace.core.bounded import Unreadable, read_capped
 
     try:
         lock = read_capped(folder / "uv.lock", _MAX_LOCK).decode("utf-8", "replace")
@@ -284,8 +284,8 @@ def provided_modules(folder: Path) -> frozenset[str] | None:
 
 
 def _declared(folder: Path) -> list[str]:
-    from generator.core.bounded import read_capped, toml_loads
-    from generator.core.pep440 import requirement_name
+    from osmosis_workspace.core.bounded import read_capped, toml_loads
+    from osmosis_workspace.core.pep440 import requirement_name
 
     try:
         data = toml_loads(read_capped(folder / "pyproject.toml", 1_000_000).decode("utf-8"))
@@ -311,7 +311,7 @@ def _local(resolver: Resolver, module: Module, folder: Path, top: str) -> bool:
 
 
 def _unprovided(resolver: Resolver, module: Module, path: str, folder: Path, provided: frozenset[str]) -> list[Diagnostic]:
-    from generator.core.suggest import closest
+    from osmosis_workspace.core.suggest import closest
 
     guarded = guarded_imports(module)
     found, seen = [], set()

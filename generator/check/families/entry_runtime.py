@@ -12,16 +12,16 @@ import difflib
 from collections.abc import Callable
 from pathlib import Path
 
-from generator.check.families.sdk_rules import (
+from osmosis_workspace.check.families.sdk_rules import (
     CALL_ARGUMENTS, LOCAL_NAME_MISSING, NO_GRADER, NO_SERVER_START, RELATIVE_IMPORT, SERVER_PORT,
 )
-from generator.check.sdk_target import Target
-from generator.core.diagnostics import Diagnostic
-from generator.core.sdk_exports import exports_for
-from generator.core.tool_folders import PRUNED
-from generator.core.sdk_generations import SDK_PACKAGE, WRONG_PORT_VARIABLES, harbor_arguments_known
-from generator.formats.pyast import Ext, Module, Resolver
-from generator.formats.pyclasses import answers_any_name, guarded_imports, imported_module, local_module, submodule
+from osmosis_workspace.check.sdk_target import Target
+from osmosis_workspace.core.diagnostics import Diagnostic
+from osmosis_workspace.core.sdk_exports import exports_for
+from osmosis_workspace.core.tool_folders import PRUNED
+from osmosis_workspace.core.sdk_generations import SDK_PACKAGE, WRONG_PORT_VARIABLES, harbor_arguments_known
+from osmosis_workspace.readers.pyast import Ext, Module, Resolver
+from osmosis_workspace.readers.pyclasses import answers_any_name, guarded_imports, imported_module, local_module, submodule
 
 Display = Callable[[Path], str]
 
@@ -54,7 +54,7 @@ def _local_package(resolver: Resolver, module: Module, dotted: str) -> Module | 
 
 def _module_hint(resolver: Resolver, module: Module, dotted: str) -> str | None:
     """"Did you mean pkg.grader?" for a misspelt module of the rollout's own package."""
-    from generator.core.suggest import closest
+    from osmosis_workspace.core.suggest import closest
 
     parent, _, name = dotted.rpartition(".")
     package = local_module(resolver, module, parent) if parent else None

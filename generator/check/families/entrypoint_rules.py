@@ -4,7 +4,7 @@ classes, the remote-rollout server, the rollout's pyproject, model clients.
 
 from __future__ import annotations
 
-from generator.check.registry import rule
+from osmosis_workspace.check.registry import rule
 
 FAMILY = "entrypoints"
 

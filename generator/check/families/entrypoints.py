@@ -19,24 +19,24 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from generator.check.config_refs import workspace_configs
-from generator.check.families import entry_import, entry_runtime, sdk_compat, sdk_requirements, sdk_structure
-from generator.check.families.entrypoint_rules import (
+from osmosis_workspace.check.config_refs import workspace_configs
+from osmosis_workspace.check.families import entry_import, entry_runtime, sdk_compat, sdk_requirements, sdk_structure
+from osmosis_workspace.check.families.entrypoint_rules import (
     FAMILY, HARD_CODED_CLIENT, INVALID_ROLLOUT_PYPROJECT, LOOP_SYNC_RUN, LOOP_WITHOUT_INSTANCE, LOOP_WITHOUT_NAME,
     LOOP_WITHOUT_TOOLS, MISSING_ENTRYPOINT, MISSING_ROLLOUT_PYPROJECT, MISSING_SDK_DEPENDENCY, MULTIPLE_GRADERS,
     MULTIPLE_GRADERS_03, MULTIPLE_WORKFLOWS, MULTIPLE_WORKFLOWS_03, NEWER_SYNTAX, NO_WORKFLOW, SYNC_GRADE, SYNC_RUN,
     SYNTAX_ERROR,
 )
-from generator.check.registry import workspace_check
-from generator.check.sdk_target import Target
-from generator.core.diagnostics import Diagnostic
-from generator.core.paths import is_inside, real_path, unusable_path, walk
-from generator.core.pep440 import requirement_name
-from generator.core.tool_folders import in_tool_folder_of
-from generator.core.workspace import FILE_PERMISSIONS_HINT, NotAWorkspace, Workspace, access_denied, find_root
-from generator.formats.pyast import GRADER, LOOP, REQUIRED_METHOD, WORKFLOW, ClassRef, Ext, Module, Resolver
-from generator.formats.pyclasses import binding_site, imported_modules, module_classes
-from generator.formats.toml_locate import TomlDoc
+from osmosis_workspace.check.registry import workspace_check
+from osmosis_workspace.check.sdk_target import Target
+from osmosis_workspace.core.diagnostics import Diagnostic
+from osmosis_workspace.core.paths import is_inside, real_path, unusable_path, walk
+from osmosis_workspace.core.pep440 import requirement_name
+from osmosis_workspace.core.tool_folders import in_tool_folder_of
+from osmosis_workspace.core.workspace import FILE_PERMISSIONS_HINT, NotAWorkspace, Workspace, access_denied, find_root
+from osmosis_workspace.readers.pyast import GRADER, LOOP, REQUIRED_METHOD, WORKFLOW, ClassRef, Ext, Module, Resolver
+from osmosis_workspace.readers.pyclasses import binding_site, imported_modules, module_classes
+from osmosis_workspace.readers.toml_locate import TomlDoc
 
 DEFAULT_ENTRYPOINT = "main.py"
 

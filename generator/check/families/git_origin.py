@@ -13,10 +13,10 @@ import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from generator.check.registry import rule, workspace_check
-from generator.core.bounded import Unreadable, read_capped
-from generator.core.diagnostics import Diagnostic
-from generator.core.workspace import Workspace
+from osmosis_workspace.check.registry import rule, workspace_check
+from osmosis_workspace.core.bounded import Unreadable, read_capped
+from osmosis_workspace.core.diagnostics import Diagnostic
+from osmosis_workspace.core.workspace import Workspace
 
 FAMILY = "git"
 MAX_CONFIG_BYTES = 1_000_000

@@ -19,15 +19,15 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
-from generator.check.registry import workspace_check
-from generator.check.families.leftovers import is_update_leftover
-from generator.check.config_refs import ConfigRef, workspace_configs
-from generator.core import safe_git
-from generator.core.diagnostics import Diagnostic, printable, quoted
-from generator.check.registry import rule
-from generator.formats.toml_locate import TomlDoc
-from generator.core.tool_folders import tool_folders
-from generator.core.workspace import Workspace, permission_hint
+from osmosis_workspace.check.registry import workspace_check
+from osmosis_workspace.check.families.leftovers import is_update_leftover
+from osmosis_workspace.check.config_refs import ConfigRef, workspace_configs
+from osmosis_workspace.core import safe_git
+from osmosis_workspace.core.diagnostics import Diagnostic, printable, quoted
+from osmosis_workspace.check.registry import rule
+from osmosis_workspace.readers.toml_locate import TomlDoc
+from osmosis_workspace.core.tool_folders import tool_folders
+from osmosis_workspace.core.workspace import Workspace, permission_hint
 
 FAMILY = "git"
 # What a run uses: the rollouts' code (the platform syncs it from the branch), the eval and training
@@ -176,7 +176,7 @@ def watched(ws: Workspace) -> list[str]:
 def used_datasets(ws: Workspace) -> list[str]:
     """data/ files a config names (a local path, or a platform dataset name that is the stem of a
     file under data/, as `osmosis dataset upload` names it) or named after a rollout."""
-    from generator.check.families.config_crossrefs import local_dataset
+    from osmosis_workspace.check.families.config_crossrefs import local_dataset
 
     names = {p.name for p in ws.rollout_dirs}
     used: set[str] = set()

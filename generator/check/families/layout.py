@@ -14,13 +14,13 @@ import os
 import re
 from pathlib import Path
 
-from generator.check.registry import workspace_check
-from generator.core.diagnostics import Diagnostic
-from generator.core.names import NAME_RULE_TEXT, name_problem
-from generator.core.paths import is_inside
-from generator.check.registry import rule
-from generator.formats.toml_locate import TomlDoc
-from generator.core.workspace import AGENT_FILES, REQUIRED_FOLDERS, Workspace, listing
+from osmosis_workspace.check.registry import workspace_check
+from osmosis_workspace.core.diagnostics import Diagnostic
+from osmosis_workspace.core.names import NAME_RULE_TEXT, name_problem
+from osmosis_workspace.core.paths import is_inside
+from osmosis_workspace.check.registry import rule
+from osmosis_workspace.readers.toml_locate import TomlDoc
+from osmosis_workspace.core.workspace import AGENT_FILES, REQUIRED_FOLDERS, Workspace, listing
 
 FAMILY = "layout"
 
@@ -218,7 +218,7 @@ def check_claude_md(ws: Workspace) -> list[Diagnostic]:
 
 @workspace_check(FAMILY)
 def check_workspace_schemas(ws: Workspace) -> list[Diagnostic]:
-    from generator.core.schemas import KINDS, WORKSPACE_SCHEMA_DIR, schema_bytes, schema_filename
+    from osmosis_workspace.core.schemas import KINDS, WORKSPACE_SCHEMA_DIR, schema_bytes, schema_filename
 
     if not ws.opted_in:
         return []  # our convention, not the platform's: see Workspace.opted_in

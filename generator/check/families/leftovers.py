@@ -13,13 +13,13 @@ import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from generator.check.registry import workspace_check
-from generator.check.families.todos import SCANNED_SUFFIXES, _files, small_text
-from generator.core.diagnostics import Diagnostic
-from generator.core.names import UNDO_PREFIX
-from generator.check.registry import rule
-from generator.core.paths import is_dir, is_file
-from generator.core.workspace import Workspace, listing
+from osmosis_workspace.check.registry import workspace_check
+from osmosis_workspace.check.families.todos import SCANNED_SUFFIXES, _files, small_text
+from osmosis_workspace.core.diagnostics import Diagnostic
+from osmosis_workspace.core.names import UNDO_PREFIX
+from osmosis_workspace.check.registry import rule
+from osmosis_workspace.core.paths import is_dir, is_file
+from osmosis_workspace.core.workspace import Workspace, listing
 
 FAMILY = "layout"
 # The root files and folders the workspace template renders (docs/update.md: what update merges).
@@ -71,7 +71,7 @@ def interrupted_findings(root: Path) -> list[Diagnostic]:
     except OSError:
         return found
     if folders:  # the journal's reader (and what it loads) only when there is a journal to read
-        from generator.core.journal import read_journal
+        from osmosis_workspace.core.journal import read_journal
     for folder in folders:
         journal, sealed = read_journal(folder)
         if journal is None:
@@ -163,7 +163,7 @@ def _leftovers(ws: Workspace, rejects: Iterable[Path], candidates: Iterable[Path
 
 def file_marker_findings(path: Path, display: str, limit: int = 5 * 1024 * 1024) -> list[Diagnostic]:
     """LAY111 for one file `osmosis validate` names (or each file of a skill folder it names)."""
-    from generator.core.bounded import Unreadable, read_capped
+    from osmosis_workspace.core.bounded import Unreadable, read_capped
 
     found: list[Diagnostic] = []
     files = [path] if is_file(path) else sorted(p for p in _walk_all(path) if p.suffix in ROLLOUT_TEXT_SUFFIXES) if is_dir(path) else []

@@ -12,14 +12,14 @@ from __future__ import annotations
 import fnmatch
 from pathlib import Path
 
-from generator.check.registry import family_rules, workspace_check
-from generator.core import known_bad
-from generator.core.bounded import toml_loads
-from generator.core.diagnostics import Diagnostic
-from generator.core.known_bad import KNOWN_BAD
-from generator.core.pep440 import Requirement, Specifier, Version, normalise_name
-from generator.core.workspace import Workspace
-from generator.formats import uvlock
+from osmosis_workspace.check.registry import family_rules, workspace_check
+from osmosis_workspace.core import known_bad
+from osmosis_workspace.core.bounded import toml_loads
+from osmosis_workspace.core.diagnostics import Diagnostic
+from osmosis_workspace.core.known_bad import KNOWN_BAD
+from osmosis_workspace.core.pep440 import Requirement, Specifier, Version, normalise_name
+from osmosis_workspace.core.workspace import Workspace
+from osmosis_workspace.readers import uvlock
 
 FAMILY = "dependencies"
 _rule = family_rules(FAMILY)

@@ -14,20 +14,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.check.families.sdk_rules import (
+from osmosis_workspace.check.families.sdk_rules import (
     CONTEXT_API_NOT_IN_GENERATION, HARBOR_ARGUMENT, NAME_NOT_IN_GENERATION, WRONG_PORT,
 )
-from generator.check.sdk_target import Target
-from generator.core.diagnostics import Diagnostic
-from generator.core.sdk_exports import Exports, exports_for
-from generator.core.sdk_generations import ATTRIBUTES as CONTEXT_ATTRIBUTES
-from generator.core.sdk_generations import (
+from osmosis_workspace.check.sdk_target import Target
+from osmosis_workspace.core.diagnostics import Diagnostic
+from osmosis_workspace.core.sdk_exports import Exports, exports_for
+from osmosis_workspace.core.sdk_generations import ATTRIBUTES as CONTEXT_ATTRIBUTES
+from osmosis_workspace.core.sdk_generations import (
     CLOSED_MODULES, GENERATIONS, HARBOR_ARGUMENT_INSTEAD, MODULES, NAMES, NAMES_BY_NAME, SDK_PACKAGE,
     WRONG_PORT_VARIABLES, Generation, harbor_arguments_known,
 )
-from generator.formats.pyast import GRADER, Ext, Module, Resolver
-from generator.formats.pyclasses import guarded_imports, module_classes
-from generator.core.paths import walk
+from osmosis_workspace.readers.pyast import GRADER, Ext, Module, Resolver
+from osmosis_workspace.readers.pyclasses import guarded_imports, module_classes
+from osmosis_workspace.core.paths import walk
 
 Display = Callable[[Path], str]
 _SKIP_DIRS = frozenset({".venv", "venv", "build", "dist", "node_modules", "__pycache__", "tests", "test"})

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.check.families.sdk_rules import FAMILY, PYTHON_BELOW_FLOOR, UNBOUNDED, UNSATISFIABLE
-from generator.check.registry import workspace_check
-from generator.check.sdk_target import Declared, Target, python_floor_breach, read_target
-from generator.core.diagnostics import Diagnostic, quoted
-from generator.core.workspace import Workspace
-from generator.formats import uvlock
-from generator.formats.toml_locate import TomlDoc
+from osmosis_workspace.check.families.sdk_rules import FAMILY, PYTHON_BELOW_FLOOR, UNBOUNDED, UNSATISFIABLE
+from osmosis_workspace.check.registry import workspace_check
+from osmosis_workspace.check.sdk_target import Declared, Target, python_floor_breach, read_target
+from osmosis_workspace.core.diagnostics import Diagnostic, quoted
+from osmosis_workspace.core.workspace import Workspace
+from osmosis_workspace.readers import uvlock
+from osmosis_workspace.readers.toml_locate import TomlDoc
 
 
 def rollout_target(ws: Workspace, folder: Path) -> Target:
@@ -28,8 +28,8 @@ def rollout_target(ws: Workspace, folder: Path) -> Target:
 
 def file_target(path: Path, requirement: str | None = None) -> Target:
     """The target for one entrypoint file: ``requirement`` when given, else the pyproject beside it."""
-    from generator.check.sdk_target import target_for
-    from generator.core.pep440 import Requirement
+    from osmosis_workspace.check.sdk_target import target_for
+    from osmosis_workspace.core.pep440 import Requirement
 
     if requirement is not None:
         parsed = Requirement.parse(requirement)

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import ast
 
-from generator.check.families.sdk_compat import Display, _is_sdk
-from generator.check.families.sdk_rules import (
+from osmosis_workspace.check.families.sdk_compat import Display, _is_sdk
+from osmosis_workspace.check.families.sdk_rules import (
     EXTRA_SUBCLASS,
     EXTRA_SUBCLASS_SCANNED,
     MULTIPLE_CONFIGS,
@@ -16,11 +16,11 @@ from generator.check.families.sdk_rules import (
     NO_GRADER,
     NOT_IMPORTABLE,
 )
-from generator.check.sdk_target import Target
-from generator.core.diagnostics import Diagnostic
-from generator.core.sdk_generations import NAMES_BY_NAME, Generation
-from generator.formats.pyast import GRADER, WORKFLOW, ClassRef, Ext, Module, Resolver
-from generator.formats.pyclasses import binding_site
+from osmosis_workspace.check.sdk_target import Target
+from osmosis_workspace.core.diagnostics import Diagnostic
+from osmosis_workspace.core.sdk_generations import NAMES_BY_NAME, Generation
+from osmosis_workspace.readers.pyast import GRADER, WORKFLOW, ClassRef, Ext, Module, Resolver
+from osmosis_workspace.readers.pyclasses import binding_site
 
 Bound = list[tuple[ClassRef, "int | None", "int | None"]]
 

@@ -16,13 +16,13 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.check.registry import workspace_check
-from generator.check.families.configs import dotted, walk
-from generator.check.config_refs import workspace_configs
-from generator.core.diagnostics import Diagnostic
-from generator.check.registry import Rule, family_rules
-from generator.formats.toml_locate import TomlDoc
-from generator.core.workspace import CONFIG_KINDS, Workspace
+from osmosis_workspace.check.registry import workspace_check
+from osmosis_workspace.check.families.configs import dotted, walk
+from osmosis_workspace.check.config_refs import workspace_configs
+from osmosis_workspace.core.diagnostics import Diagnostic
+from osmosis_workspace.check.registry import Rule, family_rules
+from osmosis_workspace.readers.toml_locate import TomlDoc
+from osmosis_workspace.core.workspace import CONFIG_KINDS, Workspace
 
 FAMILY = "secrets"
 ENV_EXAMPLE = ".env.example"
@@ -376,8 +376,8 @@ def plan_env_example(ws: Workspace) -> list[tuple[str, bytes, str]]:
     target = ws.root / ENV_EXAMPLE
     if not names or target.is_symlink() or (target.exists() and not target.is_file()):
         return []
-    from generator.core.bounded import Unreadable, read_capped
-    from generator.core.workspace import MAX_TEXT_BYTES
+    from osmosis_workspace.core.bounded import Unreadable, read_capped
+    from osmosis_workspace.core.workspace import MAX_TEXT_BYTES
 
     try:
         # exact bytes (not Workspace.read_text's universal newlines) to keep the file's line endings;
@@ -405,7 +405,7 @@ def tracked_env_files(root: Path) -> list[str] | None:
     `git ls-files` reads the index, so this is exactly what the next commit would contain
     (staged-but-uncommitted files included), and it costs one small subprocess.
     """
-    from generator.core import safe_git
+    from osmosis_workspace.core import safe_git
 
     try:  # ls-files reads the index, which would start a workspace-named fsmonitor without safe_git
         result = safe_git.run(root, "ls-files", "-z", "--", ":(glob)**/.env", ":(glob)**/.env.*", check=False,

@@ -9,10 +9,10 @@ import dataclasses
 import re
 from typing import Any
 
-from generator.check.families.skill_rules import (
+from osmosis_workspace.check.families.skill_rules import (
     FRONT_MATTER_INVALID_YAML, FRONT_MATTER_NOT_MAPPING, FRONT_MATTER_STRICT_YAML,
 )
-from generator.core.diagnostics import Diagnostic
+from osmosis_workspace.core.diagnostics import Diagnostic
 
 
 # --- YAML, read the way strictyaml reads it ----------------------------------------------------------

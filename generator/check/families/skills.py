@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
-from generator.check.families.skill_rules import (
+from osmosis_workspace.check.families.skill_rules import (
     ALLOWED_KEYS, BODY_TOO_LONG, BUNDLED_SKILL_MISSING, CLAUDE_LINK_ABSOLUTE, CLAUDE_LINK_BROKEN,
     CLAUDE_LINK_MISSING, CLAUDE_LINK_WRONG_TARGET, CLAUDE_SKILL_COPY, COMPATIBILITY_NOT_STRING,
     COMPATIBILITY_TOO_LONG, DESCRIPTION_EMPTY, DESCRIPTION_MISSING, DESCRIPTION_TOO_LONG, FRONT_MATTER_DELIMITERS,
@@ -36,14 +36,14 @@ from generator.check.families.skill_rules import (
     NAME_NOT_LOWERCASE, NAME_TOO_LONG, SKILL_MD_LOWERCASE, SKILL_MD_MISSING, SKILL_MD_UNREADABLE,
     SKILL_PATH_ESCAPES, UNKNOWN_KEY,
 )
-from generator.check.families.skill_yaml import _Field, _load_front_matter
-from generator.check.registry import Rule, workspace_check
-from generator.check.settings import extra_skills  # bad values there are SET findings, not ours
-from generator.core.diagnostics import Diagnostic
-from generator.core.suggest import closest
-from generator.core.resources import SKILL_NAMES
-from generator.core.paths import is_dir
-from generator.core.workspace import FILE_PERMISSIONS_HINT, Workspace, access_denied, listing
+from osmosis_workspace.check.families.skill_yaml import _Field, _load_front_matter
+from osmosis_workspace.check.registry import Rule, workspace_check
+from osmosis_workspace.check.settings import extra_skills  # bad values there are SET findings, not ours
+from osmosis_workspace.core.diagnostics import Diagnostic
+from osmosis_workspace.core.suggest import closest
+from osmosis_workspace.core.resources import SKILL_NAMES
+from osmosis_workspace.core.paths import is_dir
+from osmosis_workspace.core.workspace import FILE_PERMISSIONS_HINT, Workspace, access_denied, listing
 
 
 # --- file-level -------------------------------------------------------------------------------------
@@ -67,8 +67,8 @@ def check_skill_dir(path: Path, display: str) -> list[Diagnostic]:
             return [SKILL_MD_MISSING.at(display, f"the skill folder {display} has no SKILL.md")]
         found.append(SKILL_MD_LOWERCASE.at(f"{display}/skill.md", "the skill file is named skill.md; name it SKILL.md"))
     file_display = f"{display}/{skill_md.name}"
-    from generator.core.bounded import Unreadable, read_capped
-    from generator.core.workspace import MAX_TEXT_BYTES
+    from osmosis_workspace.core.bounded import Unreadable, read_capped
+    from osmosis_workspace.core.workspace import MAX_TEXT_BYTES
 
     try:  # capped like configs: the whole text is parsed, front matter and all
         text = read_capped(skill_md, MAX_TEXT_BYTES).decode("utf-8")

@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from generator.check.registry import workspace_check
-from generator.core.diagnostics import Diagnostic
-from generator.check.registry import rule
-from generator.core.paths import MAX_WALK_DEPTH, is_file
-from generator.core.tool_folders import PRUNED
-from generator.core.workspace import Workspace, listing
+from osmosis_workspace.check.registry import workspace_check
+from osmosis_workspace.core.diagnostics import Diagnostic
+from osmosis_workspace.check.registry import rule
+from osmosis_workspace.core.paths import MAX_WALK_DEPTH, is_file
+from osmosis_workspace.core.tool_folders import PRUNED
+from osmosis_workspace.core.workspace import Workspace, listing
 
 FAMILY = "layout"
 MARKER = "TODO(osmosis)"

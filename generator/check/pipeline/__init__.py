@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.core.diagnostics import Diagnostic
-from generator.core.workspace import Workspace
-from generator.check.pipeline import stages
-from generator.check.pipeline.findings import Finding
-from generator.check.pipeline.run import CheckCrashed, run, run_checks  # noqa: F401
-from generator.check.pipeline.selection import Selection, families_to_run, select, selection_for  # noqa: F401
+from osmosis_workspace.core.diagnostics import Diagnostic
+from osmosis_workspace.core.workspace import Workspace
+from osmosis_workspace.check.pipeline import stages
+from osmosis_workspace.check.pipeline.attributed import Finding
+from osmosis_workspace.check.pipeline.run import CheckCrashed, run, run_checks  # noqa: F401
+from osmosis_workspace.check.pipeline.selection import Selection, families_to_run, select, selection_for  # noqa: F401
 
 
 @dataclass
@@ -43,8 +43,8 @@ def diagnose(
 ) -> Outcome:
     """Run the checks over ``ws`` with settings, suppressions and ``baseline`` (a check.baseline.Baseline)
     applied, no printing; ``cache`` (a check.cache.Cache) reuses an identical earlier run."""
-    from generator.check.families import CHECKS
-    from generator.check.settings import load_settings
+    from osmosis_workspace.check.families import CHECKS
+    from osmosis_workspace.check.settings import load_settings
 
     settings, settings_found = load_settings(ws)
     selection = selection_for(cli_select, cli_ignore, settings)

@@ -20,7 +20,7 @@ import sys
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
-from generator.core.workspace import Workspace
+from osmosis_workspace.core.workspace import Workspace
 
 # Measured (bench/cache.py --pool): below this many rollouts, starting workers costs more than it saves.
 MIN_ROLLOUTS = 100
@@ -65,7 +65,7 @@ class _ShardMemo:
 
 
 def _work(root: str, families: list[str], mine: list[str], run_checks) -> dict:
-    from generator.check import suppress
+    from osmosis_workspace.check import suppress
 
     ws = Workspace(Path(root))
     memo = _ShardMemo(frozenset(mine))

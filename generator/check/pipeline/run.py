@@ -6,8 +6,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from generator.core.workspace import Workspace
-from generator.check.pipeline.findings import Finding
+from osmosis_workspace.core.workspace import Workspace
+from osmosis_workspace.check.pipeline.attributed import Finding
 
 
 class CheckCrashed(Exception):
@@ -28,7 +28,7 @@ class RunResult:
 def run_checks(ws: Workspace, families: list[str], timings: dict[str, float] | None = None) -> list[Finding]:
     """(family, finding) for every check of ``families``; a crashing check is a CheckCrashed.
     ``timings``, when given, receives each family's seconds (its checks added up)."""
-    from generator.check.families import CHECKS
+    from osmosis_workspace.check.families import CHECKS
 
     found: list[Finding] = []
     for family, fn in CHECKS:
@@ -38,7 +38,7 @@ def run_checks(ws: Workspace, families: list[str], timings: dict[str, float] | N
         try:
             found.extend(Finding(family, d) for d in fn(ws))
         except PermissionError as err:  # a path the access walk missed: still a finding, not a crash
-            from generator.check.families.access import from_error
+            from osmosis_workspace.check.families.access import from_error
 
             if (d := from_error(ws, err)) is None:
                 name = getattr(fn, "__qualname__", repr(fn))
@@ -55,8 +55,8 @@ def run_checks(ws: Workspace, families: list[str], timings: dict[str, float] | N
 def run(ws: Workspace, families: list[str], cache=None) -> RunResult:
     """The checks' findings and the suppression comments of the files they concern; from ``cache``
     (a check.cache.Cache) when it holds this exact run, else computed and stored there."""
-    from generator.check import suppress
-    from generator.check.families.access import unreadable_paths
+    from osmosis_workspace.check import suppress
+    from osmosis_workspace.check.families.access import unreadable_paths
 
     key = cache.key(ws, families) if cache is not None else None
     if key is not None and (hit := cache.load(key)) is not None:
@@ -64,7 +64,7 @@ def run(ws: Workspace, families: list[str], cache=None) -> RunResult:
         return hit
     timings: dict[str, float] = {}
     ws.units = cache.units() if key is not None else None  # a miss still reuses the units whose inputs did not change
-    from generator.check.pipeline import pool
+    from osmosis_workspace.check.pipeline import pool
 
     workers = pool.start(ws, families, ws.units, run_checks)  # a cold run of a large workspace: its units on every core
     if workers is not None:

@@ -8,9 +8,9 @@ import dataclasses
 import fnmatch
 from dataclasses import dataclass
 
-from generator.core.diagnostics import Diagnostic
-from generator.check.registry import RULES, matches
-from generator.check.pipeline.findings import Finding
+from osmosis_workspace.core.diagnostics import Diagnostic
+from osmosis_workspace.check.registry import RULES, matches
+from osmosis_workspace.check.pipeline.attributed import Finding
 
 
 @dataclass(frozen=True)

@@ -3,25 +3,25 @@ the stage before it kept and returns what it keeps (and, where it has them, find
 
 from __future__ import annotations
 
-from generator.core.diagnostics import Diagnostic
-from generator.core.rules import FAMILIES
-from generator.core.workspace import Workspace
-from generator.check.pipeline.findings import Finding, keep_only
-from generator.check.pipeline.selection import Selection
+from osmosis_workspace.core.diagnostics import Diagnostic
+from osmosis_workspace.core.rules import FAMILIES
+from osmosis_workspace.core.workspace import Workspace
+from osmosis_workspace.check.pipeline.attributed import Finding, keep_only
+from osmosis_workspace.check.pipeline.selection import Selection
 
 
 def one_per_root_cause(ws: Workspace, findings: list[Finding], unreadable: dict[str, bool]) -> list[Finding]:
     """Without what only repeats another finding: the contents of an unreadable folder (``unreadable``:
     path -> is a folder, as the run saw it), the parse errors of a file with conflict markers."""
-    from generator.check.families.access import drop_collateral
-    from generator.check.families.leftovers import drop_explained
+    from osmosis_workspace.check.families.access import drop_collateral
+    from osmosis_workspace.check.families.leftovers import drop_explained
 
     return keep_only(findings, drop_explained(drop_collateral(ws, [f.diagnostic for f in findings], unreadable)))
 
 
 def suppress(findings: list[Finding], suppressions: list, selection: Selection) -> list[Finding]:
     """Without what an `osmosis: ignore[...]` comment hides; plus the unused and unknown suppressions."""
-    from generator.check import suppress as inline
+    from osmosis_workspace.check import suppress as inline
 
     kept, notes = inline.apply([f.diagnostic for f in findings], suppressions, selection.active_selector)
     return keep_only(findings, kept) + [Finding("settings", d) for d in notes if selection.keeps(d)]
@@ -51,7 +51,7 @@ def group(findings: list[Finding], families: list[str], timings: dict[str, float
     """One report.Group per family that ran (in report order), its findings sorted; with ``verbose``,
     a line for each family that did not run. Without a git work tree Git Sync says skipped: a tick
     would say it is fine."""
-    from generator.report import Group
+    from osmosis_workspace.report import Group
 
     shown = list(families)
     if any(f.family == "settings" for f in findings) and "settings" not in shown:

@@ -3,7 +3,7 @@
 The ``*.schema.json`` files beside this module are the one source of truth: `osmosis schema`
 prints them byte for byte, `osmosis init` copies them into ``.osmosis/schemas/`` (where editors
 find them through each config's ``#:schema`` line), and the config checks walk them with a small
-draft-07 evaluator (generator.check.families.schema_eval) instead of importing jsonschema at start-up.
+draft-07 evaluator (osmosis_workspace.check.families.schema_eval) instead of importing jsonschema at start-up.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from generator.core.errors import UserError
+from osmosis_workspace.core.errors import UserError
 
 KINDS = ("eval", "training", "benchmark", "dataset")
 CONFIG_KINDS = ("eval", "training", "benchmark")
@@ -76,7 +76,7 @@ def write_schemas(folder: Path) -> list[tuple[Path, str]]:
                 raise UserError(f"{target} exists and is not a file")
             else:
                 status = "created"
-            from generator.core import safe_write
+            from osmosis_workspace.core import safe_write
 
             safe_write.write_bytes(folder, target, data)
             done.append((target, status))

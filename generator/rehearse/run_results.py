@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from generator.rehearse.cases import Case, Rehearsal
-from generator.rehearse.runner import EvalProcess
+from osmosis_workspace.rehearse.cases import Case, Rehearsal
+from osmosis_workspace.rehearse.runner import EvalProcess
 
 LOG_CAP = 8 << 20        # bytes of logs.txt read (the start and the end of a huge one)
 EXCERPT_LINES = 6

@@ -13,9 +13,9 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.core.paths import is_file, is_inside, real_path
-from generator.core.tool_folders import in_tool_folder_of
-from generator.formats.pyparse import (  # noqa: F401  Module, ParseError: re-exported, the checks name them from here
+from osmosis_workspace.core.paths import is_file, is_inside, real_path
+from osmosis_workspace.core.tool_folders import in_tool_folder_of
+from osmosis_workspace.readers.pyparse import (  # noqa: F401  Module, ParseError: re-exported, the checks name them from here
     MAX_SOURCE_BYTES, Module, ParseError, _FromImport, _Import, parse_buffer, parse_file, parse_source,
 )
 

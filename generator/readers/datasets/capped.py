@@ -31,7 +31,7 @@ class Findings:
     shown: list[Finding] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)  # every finding, shown or not, per kind
     first_hidden: dict[str, int | None] = field(default_factory=dict)  # line of the first one not shown
-    profile: object = None  # the rows' generator.formats.datasets.profile.Profile, once a row fixed the columns
+    profile: object = None  # the rows' osmosis_workspace.readers.datasets.profile.Profile, once a row fixed the columns
     keep_order: bool = False  # the profile keeps each distinct prompt's line (for DAT029, which names eval lines)
 
     def add(self, kind: str, message: str, line: int | None = None, column: int | None = None, hint: str | None = None,

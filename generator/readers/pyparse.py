@@ -94,7 +94,7 @@ def _newer_syntax(err: SyntaxError) -> bool:
 
 def parse_file(path: Path) -> Module:
     """Parse the file at ``path`` (bytes, so PEP 263 coding cookies are honoured); never raises."""
-    from generator.core.bounded import Unreadable, read_capped
+    from osmosis_workspace.core.bounded import Unreadable, read_capped
 
     try:  # a FIFO would block a plain read, /dev/zero would never end it
         source = read_capped(path, MAX_SOURCE_BYTES)

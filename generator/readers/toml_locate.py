@@ -92,7 +92,7 @@ class TomlDoc:
 
     @classmethod
     def _parse_uncached(cls, text: str) -> "TomlDoc":
-        from generator.core.bounded import MAX_NESTING, toml_too_deep
+        from osmosis_workspace.core.bounded import MAX_NESTING, toml_too_deep
 
         # tomllib recurses per level: a deep text is a finding on its file, not a RecursionError
         if (at := toml_too_deep(text)) is not None:
@@ -102,7 +102,7 @@ class TomlDoc:
         except tomllib.TOMLDecodeError as err:
             return cls(text, None, syntax_error(str(err), text), Locator())
         except ValueError as err:  # an integer of more than 4,300 digits
-            from generator.core.bounded import value_error_message
+            from osmosis_workspace.core.bounded import value_error_message
 
             return cls(text, None, syntax_error(value_error_message(err, text), text), Locator())
         try:

@@ -5,7 +5,7 @@ Each :class:`RowRule` is a row of :data:`ROW_RULES`: the finding kinds it record
 check (the message for a row that fails). Readers do not test rows themselves: the JSON lines hot
 loop, the CSV loop and the JSON array reader all call :meth:`RowChecker.take`, which runs the cheap
 tests and, only for a row that fails one, the full checks. So a new rule is one row here, whatever
-the format; the data checks' per-row observation (generator.formats.datasets.profile) sits behind
+the format; the data checks' per-row observation (osmosis_workspace.readers.datasets.profile) sits behind
 the same hook.
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from generator.formats.datasets.columns import (
+from osmosis_workspace.readers.datasets.columns import (
     USER,
     ColumnSpec,
     MetadataChecker,
@@ -25,8 +25,8 @@ from generator.formats.datasets.columns import (
     shown,
     shown_list,
 )
-from generator.formats.datasets.findings import Findings
-from generator.formats.datasets.profile import Profile
+from osmosis_workspace.readers.datasets.capped import Findings
+from osmosis_workspace.readers.datasets.profile import Profile
 
 Test = Callable[[dict], bool]
 # A cheap test: a Python expression over ``row`` and the names it binds (values, never text from the

@@ -19,8 +19,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.core.bounded import Unreadable, read_capped, toml_loads
-from generator.core.pep440 import normalise_name
+from osmosis_workspace.core.bounded import Unreadable, read_capped, toml_loads
+from osmosis_workspace.core.pep440 import normalise_name
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -25,12 +25,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import BinaryIO
 
-from generator.core.diagnostics import plural
-from generator.formats.datasets import blocks
-from generator.formats.datasets.blocks import BLOCK_SIZE, MAX_LINE, text_chunks
-from generator.formats.datasets.columns import LABEL, METADATA, TRUTH, USER, ColumnSpec, shown
-from generator.formats.datasets.findings import Findings
-from generator.formats.datasets.rows import RowChecker
+from osmosis_workspace.core.diagnostics import plural
+from osmosis_workspace.readers.datasets import blocks
+from osmosis_workspace.readers.datasets.blocks import BLOCK_SIZE, MAX_LINE, text_chunks
+from osmosis_workspace.readers.datasets.columns import LABEL, METADATA, TRUTH, USER, ColumnSpec, shown
+from osmosis_workspace.readers.datasets.capped import Findings
+from osmosis_workspace.readers.datasets.rows import RowChecker
 
 # The csv module's default, which the SDK's upload check (`_validate_csv`, a plain csv.reader) keeps:
 # a longer field fails `osmosis dataset upload` with "field larger than field limit (131072)".

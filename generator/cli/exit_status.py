@@ -10,9 +10,9 @@ import os
 import sys
 from collections.abc import Callable
 
-from generator.core.diagnostics import printable
-from generator.core.errors import EXIT_INTERNAL, EXIT_USAGE, UserError
-from generator.core.rules import REPOSITORY_URL
+from osmosis_workspace.core.diagnostics import printable
+from osmosis_workspace.core.errors import EXIT_INTERNAL, EXIT_USAGE, UserError
+from osmosis_workspace.core.rules import REPOSITORY_URL
 
 REPORT_URL = f"{REPOSITORY_URL}/issues"
 

@@ -1,12 +1,12 @@
-"""Module-level reading of parsed rollout code (generator.formats.pyast): the classes a module defines,
+"""Module-level reading of parsed rollout code (osmosis_workspace.readers.pyast): the classes a module defines,
 including those inside module-level if/try, and where a name is bound."""
 
 from __future__ import annotations
 
 import ast
 
-from generator.core.paths import is_file, is_inside
-from generator.formats.pyast import ClassRef, Module, Resolver, _FromImport, _PackageOf
+from osmosis_workspace.core.paths import is_file, is_inside
+from osmosis_workspace.readers.pyast import ClassRef, Module, Resolver, _FromImport, _PackageOf
 
 
 def binding_site(binding: object) -> tuple[int | None, int | None]:

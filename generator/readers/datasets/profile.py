@@ -1,6 +1,6 @@
 """What the data checks learn from a dataset's rows as the readers stream them, in bounded memory.
 
-Per row (generator.formats.datasets.rows calls :meth:`Profile.observe` for every object row): a
+Per row (osmosis_workspace.readers.datasets.rows calls :meth:`Profile.observe` for every object row): a
 digest of its prompt, its label, and whether its label stands verbatim in its system prompt. At the
 end of the file :meth:`Profile.report` turns that into at most one finding of each kind:
 
@@ -38,7 +38,7 @@ from itertools import repeat
 
 import orjson
 
-from generator.formats.datasets.columns import (
+from osmosis_workspace.readers.datasets.columns import (
     LABEL,
     METADATA,
     SYSTEM,

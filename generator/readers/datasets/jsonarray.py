@@ -16,11 +16,11 @@ import json
 import re
 from typing import BinaryIO
 
-from generator.formats.datasets.blocks import BLOCK_SIZE, text_chunks
-from generator.formats.datasets.findings import Findings
-from generator.formats.datasets.jsonl import reject_constant
-from generator.formats.datasets.jsonmsg import json_error
-from generator.formats.datasets.rows import RowChecker
+from osmosis_workspace.readers.datasets.blocks import BLOCK_SIZE, text_chunks
+from osmosis_workspace.readers.datasets.capped import Findings
+from osmosis_workspace.readers.datasets.jsonl import reject_constant
+from osmosis_workspace.readers.datasets.jsonmsg import json_error
+from osmosis_workspace.readers.datasets.rows import RowChecker
 
 MAX_ELEMENT = 64 << 20
 _SPACE = re.compile(r"[ \t\n\r]*")

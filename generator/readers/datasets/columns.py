@@ -20,10 +20,10 @@ from dataclasses import dataclass
 
 import orjson
 
-from generator.core.bounded import MAX_DATA_NESTING, json_loads
-from generator.core.diagnostics import EXCERPT
-from generator.core.suggest import closest
-from generator.formats.datasets.findings import Findings
+from osmosis_workspace.core.bounded import MAX_DATA_NESTING, json_loads
+from osmosis_workspace.core.diagnostics import EXCERPT
+from osmosis_workspace.core.suggest import closest
+from osmosis_workspace.readers.datasets.capped import Findings
 
 NAME_EXCERPT = 40  # characters of one column name a message quotes
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from generator.core.schemas import KINDS, WORKSPACE_SCHEMA_DIR, schema_bytes, schema_filename
+from osmosis_workspace.core.schemas import KINDS, WORKSPACE_SCHEMA_DIR, schema_bytes, schema_filename
 
 MAIN_PY = '''\
 from osmosis_ai.rollout import AgentWorkflow, Grader

@@ -24,12 +24,12 @@ from pathlib import Path
 
 import orjson
 
-from generator.formats.datasets.blocks import BLOCK_SIZE, BOM, LONG_LINE, MAX_LINE, line_blocks, line_start_after
-from generator.formats.datasets.columns import ColumnSpec, loads_exact
-from generator.formats.datasets.findings import Findings
-from generator.formats.datasets.jsonmsg import json_error
-from generator.formats.datasets.profile import DIGEST_CAP
-from generator.formats.datasets.rows import RowChecker
+from osmosis_workspace.readers.datasets.blocks import BLOCK_SIZE, BOM, LONG_LINE, MAX_LINE, line_blocks, line_start_after
+from osmosis_workspace.readers.datasets.columns import ColumnSpec, loads_exact
+from osmosis_workspace.readers.datasets.capped import Findings
+from osmosis_workspace.readers.datasets.jsonmsg import json_error
+from osmosis_workspace.readers.datasets.profile import DIGEST_CAP
+from osmosis_workspace.readers.datasets.rows import RowChecker
 
 PARALLEL_MIN_BYTES = 64 << 20
 PRESCAN_BYTES = 1 << 20  # how far to look for the first object row before splitting the file
@@ -95,7 +95,7 @@ def scan_range(path: Path, start: int, end: int, spec: ColumnSpec | None, block_
     """Check the lines of ``path`` that start in ``[start, end)``; line numbers count from 1 at ``start``.
 
     With ``spec`` None the first object row fixes the columns (and its column findings are recorded).
-    Every row goes through the one row hook, :meth:`RowChecker.take` (generator.formats.datasets.rows).
+    Every row goes through the one row hook, :meth:`RowChecker.take` (osmosis_workspace.readers.datasets.rows).
     """
     findings = Findings(keep_order=keep_order)
     checker = RowChecker(findings, spec, digest_cap=digest_cap)

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from generator.core.diagnostics import Diagnostic
+from osmosis_workspace.core.diagnostics import Diagnostic
 
 
 class Finding(NamedTuple):

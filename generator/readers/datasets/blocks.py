@@ -14,7 +14,7 @@ import threading
 from collections.abc import Iterator
 from typing import BinaryIO
 
-from generator.formats.datasets.findings import Findings
+from osmosis_workspace.readers.datasets.capped import Findings
 
 BLOCK_SIZE = 4 << 20
 BOM = codecs.BOM_UTF8

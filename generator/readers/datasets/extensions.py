@@ -16,7 +16,7 @@ A name that *nearly* is a dataset's is reported (DAT020, a warning) with the nam
 
 from __future__ import annotations
 
-from generator.core.workspace import DATASET_SUFFIXES
+from osmosis_workspace.core.workspace import DATASET_SUFFIXES
 
 _READ = (".jsonl", ".csv", ".parquet")  # only suggest what the platform reads (not .json)
 

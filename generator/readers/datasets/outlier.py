@@ -8,8 +8,8 @@ fix. Here those findings become one, at the first row.
 
 from __future__ import annotations
 
-from generator.formats.datasets.columns import shown_list
-from generator.formats.datasets.findings import Findings
+from osmosis_workspace.readers.datasets.columns import shown_list
+from osmosis_workspace.readers.datasets.capped import Findings
 
 COLUMN_KINDS = ("missing-column", "no-system-prompt")  # findings made from the first row's keys alone
 

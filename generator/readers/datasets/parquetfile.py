@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.formats.datasets.columns import ColumnSpec, MetadataChecker
-from generator.formats.datasets.findings import Findings
+from osmosis_workspace.readers.datasets.columns import ColumnSpec, MetadataChecker
+from osmosis_workspace.readers.datasets.capped import Findings
 
 MAGIC = b"PAR1"
 INSTALL_HINT = "pip install 'osmosis-workspace[parquet]' (adds pyarrow) to check parquet datasets"
