@@ -22,8 +22,10 @@ from pathlib import Path
 
 from osmosis_workspace.core.workspace import Workspace
 
-# Measured (bench/cache.py --pool): below this many rollouts, starting workers costs more than it saves.
-MIN_ROLLOUTS = 100
+# Measured on 2 cores (docs/performance.md, "Cold doctor on every core"): two workers took 0.80x the
+# one-process wall time at 10 rollouts, 0.75x at 20, 0.59x at 500, 0.57x at 2,000; below 10 the
+# saving is a few tens of milliseconds and within the noise, so one process does it.
+MIN_ROLLOUTS = 10
 # The families whose checks call Workspace.remember (a test keeps this list true), plus suppress.scan.
 UNIT_FAMILIES = ("layout", "entrypoints", "dependencies")
 
