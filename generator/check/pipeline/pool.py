@@ -124,6 +124,8 @@ def start(ws: Workspace, families: list[str], inner, run_checks) -> PooledUnits 
     two modules do not import each other) over their shards; None when one process is better."""
     if not any(f in UNIT_FAMILIES for f in families) or (inner is not None and getattr(inner, "previous", None)):
         return None
+    if ws.overlays:  # an editor's unsaved buffers: the workers would read the files instead (and remember() is off)
+        return None
     names = sorted(p.name for p in ws.rollout_dirs)
     count = workers_wanted(len(names))
     if count < 2 or not names:
