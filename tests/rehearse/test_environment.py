@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import rehearse, synced
 from typer.testing import CliRunner
 
 from osmosis_workspace.cli import app
@@ -76,8 +77,6 @@ def test_harbor_preflight_names_the_pair_its_sync_installed(scenario_workspaces)
     """Real SDK, real uv: the bundled Harbor rollout without its `litellm<1.106` constraint and without
     its lock, as the platform's template ships it. The preflight's `uv sync` resolves today's newest
     litellm with the mcp strands-agents allows, and the verdict names that pair, not a sandbox."""
-    from conftest import rehearse, synced
-
     ws = scenario_workspaces["multiply-harbor"]
     synced(ws)
     project = ws / "rollouts" / "mul-harbor"

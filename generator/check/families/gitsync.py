@@ -111,8 +111,10 @@ def check_git_sync(ws: Workspace) -> list[Diagnostic]:
         # a tool's folder (core/tool_folders.py) is never looked into, by git either: a file of it git
         # tracks may change without doctor's cache key changing
         tools = [ws.rel(ws.root / os.path.relpath(p, ws.root)) for p in tool_folders(ws.root)]
-        unpushed = _unpushed(git, prefix, paths)
-        found = _uncommitted(git, prefix, paths, unknown, tools) + (unpushed or _not_on_origin(git, prefix, paths))
+        # From a pre-commit hook, the push state says nothing: a commit is always made before it is
+        # pushed, and a hook that wanted the push first would block every second commit.
+        pushing = [] if _under_pre_commit() else (_unpushed(git, prefix, paths) or _not_on_origin(git, prefix, paths))
+        found = _uncommitted(git, prefix, paths, unknown, tools) + pushing
         for config in workspace_configs(ws):
             found += _pins(git, ws, config)
         return found
