@@ -33,7 +33,8 @@ def test_every_bundled_template_rehearses_green(synced_scenarios):
         assert code == 0 and result["ok"], f"{scenario.id}: {result}"
         if scenario.eval_run:
             holds = {v["name"]: v["holds"] for v in result["verdicts"]}
-            assert list(holds) == [e.name for e in TABLE], result
+            # every verdict and probe of the table, in its order; preflight shows only when it fails (or for Harbor)
+            assert list(holds) == [e.name for e in TABLE if e.name != "preflight"], result
             # No false alarm: every verdict and every probe built for the template's rows holds.
             assert all(holds[n] is True for n in holds if n not in ("echo", "partly right")), result["verdicts"]
             assert holds["echo"] is not False and holds["partly right"] is not False, result["verdicts"]
