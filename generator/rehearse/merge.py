@@ -51,28 +51,6 @@ def entry_ok(entry: dict) -> bool:
     return entry.get("ok") is True and any(v.get("holds") is True for v in verdicts) and not any(map(_fails, verdicts))
 
 
-def _too_deep(text: str) -> bool:
-    """Nesting beyond MAX_DEPTH, counted outside strings, before json.loads can recurse into it."""
-    depth, in_string, escaped = 0, False, False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            if depth > MAX_DEPTH:
-                return True
-        elif ch in "]}":
-            depth -= 1
-    return False
-
-
 def read_json(path: Path) -> object:
     """A JSON file from another job; `ValueError` with the reason when it is not one we may read."""
     try:
@@ -81,10 +59,8 @@ def read_json(path: Path) -> object:
         raise ValueError(str(err)) from None
     except UnicodeDecodeError:
         raise ValueError("is not UTF-8 text") from None
-    if _too_deep(text):
-        raise ValueError(f"is nested more than {MAX_DEPTH} deep")
-    try:
-        return json.loads(text, parse_constant=lambda name: None)
+    try:  # the project's one depth-checked reader, before the parser can recurse
+        return bounded.json_loads(text, MAX_DEPTH, parse_constant=lambda name: None)
     except ValueError as err:
         raise ValueError(f"is not JSON ({err})") from None
 
