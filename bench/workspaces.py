@@ -96,7 +96,7 @@ def add_rollout_copy(root: Path, old: str, new: str) -> None:
     dst = root / "rollouts" / new
     shutil.copytree(src, dst, symlinks=True, ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"))
     for path in dst.rglob("*"):
-        if path.is_file() and not path.is_symlink() and path.suffix in {".toml", ".yml", ".yaml", ".md"}:
+        if path.is_file() and not path.is_symlink() and path.suffix in {".toml", ".lock", ".yml", ".yaml", ".md"}:
             path.write_text(_rename_text(path.read_text(encoding="utf-8"), old, new), encoding="utf-8")
     for kind in ("eval", "training"):
         config = root / "configs" / kind / f"{old}.toml"

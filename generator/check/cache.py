@@ -80,6 +80,10 @@ class _Tree:
         self.lines: list[str] = []
         self.spans: dict[str, tuple[int, int]] = {}  # path -> its lines (a folder's run to its last entry)
         self.links: list[int] = []  # the lines of symlinks, in order: what they lead to is not in the walk
+        self.listed: set[str] = set()  # folders whose every name the walk saw (what is not there is absent)
+        self.skipped: set[str] = set()  # entries kept as one line: their content is not in the walk
+        self.digests: dict[str, str | None] = {}  # subtree's answers
+        self.seen: list[tuple] = []  # (path, lstat or None, a folder's names): what `unchanged` compares
         self.entries = 0
 
     def digest(self, extra: str) -> str:
@@ -89,8 +93,21 @@ class _Tree:
     def subtree(self, path: str) -> str | None:
         """The digest of ``path``'s entries as this walk saw them (a folder with all below it), or None
         when the walk did not enter it."""
+        if path in self.digests:  # a rollout's folder is the input of several units
+            return self.digests[path]
+        self.digests[path] = digest = self._subtree(path)
+        return digest
+
+    def _subtree(self, path: str) -> str | None:
         span = self.spans.get(path)
-        if span is None or self._has_link(*span):
+        if span is None:
+            # a name its folder's listing lacks is known to be absent: a unit may depend on that too
+            parent = os.path.dirname(path)
+            # (a listed folder was reached through real folders only: the walk follows no link)
+            if parent in self.listed and path not in self.skipped and parent != path:
+                return "absent"
+            return None
+        if self._has_link(*span):
             return None
         return hashlib.sha256("\n".join(self.lines[span[0]:span[1]]).encode("utf-8", "surrogateescape")).hexdigest()
 
@@ -110,8 +127,10 @@ class _Tree:
         try:
             info = os.lstat(path)
         except OSError as err:
+            self.seen.append((path, None, None))
             lines.append(f"{path}\0missing {err.errno}")
             return
+        self.seen.append((path, info, None))
         self.entries += 1
         if self.entries > ENTRY_CAP:
             raise OverflowError
@@ -127,9 +146,12 @@ class _Tree:
             except OSError as err:
                 lines.append(f"{path}\0unlisted {err.errno}")
                 return
+            self.seen[-1] = (path, info, names)
+            self.listed.add(path)
             for name in names:
                 child = f"{path}/{name}"
                 if name in skip or child in left:  # no check looks inside (core/tool_folders.py)
+                    self.skipped.add(child)
                     lines.append(f"{child}\0skipped")
                 else:
                     self.add(child, skip, depth + 1, left)
@@ -142,6 +164,42 @@ class _Tree:
             lines.append(f"{path}\0{mode}\0{info.st_uid}\0{target}")
         else:
             lines.append(f"{path}\0{mode}\0{info.st_uid}")
+
+    def unchanged(self) -> bool:
+        """Whether every entry of the walk is as it was: its status the same, and, for what changed
+        too close to the walk for time stamps to tell (a file system's clock ticks coarsely), the same
+        content or names. A fraction of a second walk: a run's findings are kept only if this holds."""
+        for path, before, names in self.seen:
+            try:
+                now = os.lstat(path)
+            except OSError:
+                now = None
+            if before is None or now is None:
+                if before is not now:
+                    return False
+                continue
+            if (now.st_mode, now.st_size, now.st_mtime_ns, now.st_ctime_ns, now.st_ino, now.st_uid) != \
+                    (before.st_mode, before.st_size, before.st_mtime_ns, before.st_ctime_ns, before.st_ino, before.st_uid):
+                return False
+            if max(now.st_mtime_ns, now.st_ctime_ns) < self.started_ns - RACY_NS:
+                continue
+            if stat.S_ISREG(now.st_mode):
+                known = self.fresh.get(path)
+                if known is None or _sha_file(path) != known[5]:
+                    return False
+            elif stat.S_ISDIR(now.st_mode):
+                try:
+                    if names is not None and sorted(os.listdir(path)) != names:
+                        return False
+                except OSError:
+                    return False
+            elif stat.S_ISLNK(now.st_mode):
+                try:
+                    if f"{path}\0{now.st_mode}\0{now.st_uid}\0{os.readlink(path)}" not in self.lines:
+                        return False
+                except OSError:
+                    return False
+        return True
 
     def _content(self, path: str, info: os.stat_result) -> str:
         known = self.memo.get(path)
@@ -255,12 +313,19 @@ class Cache:
         self.tree, self.base = tree, hashlib.sha256(json.dumps(shared).encode("utf-8", "surrogateescape")).hexdigest()
         return tree.digest(json.dumps([*shared, families, checks]))
 
+    def unchanged(self) -> bool:
+        """Whether the workspace is still what the last key walked (then a run's findings are that key's)."""
+        return self.tree is not None and self.tree.unchanged()
+
     def units(self) -> "UnitMemo | None":
         """The per-unit memo for a run that missed, over the last key's walk (None before a key)."""
         if self.tree is None:
             return None
-        previous = self._read_json("units.json")
-        self.unit_memo = UnitMemo(self.tree, self.base, previous if isinstance(previous, dict) else {})
+        saved = self._read_json("units.json")
+        # every unit's key holds the base: entries of another tool, Python or environment are all stale
+        # (and a run with none to reuse may start the worker pool: check/pipeline/pool.py)
+        fresh = isinstance(saved, dict) and saved.get("base") == self.base and isinstance(saved.get("units"), dict)
+        self.unit_memo = UnitMemo(self.tree, self.base, saved["units"] if fresh else {})
         return self.unit_memo
 
     def _read_json(self, name: str):
@@ -305,13 +370,26 @@ class Cache:
         try:
             self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
             _write_atomic(self.folder, f"{key}.json", json.dumps(data).encode("utf-8", "surrogateescape"))
-            if self.unit_memo is not None and self.unit_memo.now != self.unit_memo.previous:
-                # only the units of this run: the file stays the size of the workspace
-                _write_atomic(self.folder, "units.json", json.dumps(self.unit_memo.now).encode("utf-8", "surrogateescape"))
+            self._write_units()
             self._save_memo()
             self._prune()
         except OSError:  # a read-only or full cache folder: the run stands without it
             pass
+
+    def store_units(self) -> None:
+        """Only the per-unit results (an editor's run: its findings hold unsaved buffers, its units do not)."""
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+            self._write_units()
+            self._save_memo()
+        except OSError:
+            pass
+
+    def _write_units(self) -> None:
+        if self.unit_memo is not None and self.unit_memo.now != self.unit_memo.previous:
+            # only the units of this run: the file stays the size of the workspace
+            data = {"base": self.base, "units": self.unit_memo.now}
+            _write_atomic(self.folder, "units.json", json.dumps(data).encode("utf-8", "surrogateescape"))
 
     def _save_memo(self) -> None:
         if self.fresh and self.fresh != self.on_disk:
@@ -389,26 +467,28 @@ class UnitMemo:
         self.now: dict[str, dict] = {}
         self.reused = self.computed = 0
 
-    def recall(self, ws: Workspace, unit: str, inputs: list[Path], extra: str, compute, codec=None) -> list:
+    def recall(self, ws: Workspace, unit: str, inputs: list[Path], extra: str, compute, codec=None, buffers: bool = True) -> list:
         encode, decode = codec or (Diagnostic.to_dict, _diagnostic)
+        if not buffers:  # what git says: the whole run's key is its key
+            return compute()
         digests = [self.tree.subtree(str(p)) for p in inputs]
         if None in digests:
             return compute()
-        key = hashlib.sha256(json.dumps([self.base, unit, digests, extra]).encode("utf-8", "surrogateescape")).hexdigest()
+        # NUL-separated: no part holds a NUL but `extra`, which comes last
+        key = hashlib.sha256("\0".join([self.base, unit, *digests, extra]).encode("utf-8", "surrogateescape")).hexdigest()
         entry = self.previous.get(key)
         if isinstance(entry, dict) and _list_of(entry.get("items"), lambda d: True) and _list_of(entry.get("read"), lambda r: isinstance(r, str)):
             try:
                 found = [decode(d) for d in entry["items"]]
-                read = [ws.root / r for r in entry["read"]]
             except BAD_ENTRY:
                 pass  # an entry that does not decode is no entry
             else:
                 self.now[key] = entry
-                ws.count_read(read)
+                ws.count_read_rel(entry["read"])
                 self.reused += 1
                 return found
         mark = ws.read_mark()
         found = compute()
-        self.now[key] = {"items": [encode(d) for d in found], "read": sorted(ws.rel(p) for p in ws.read_since(mark))}
+        self.now[key] = {"items": [encode(d) for d in found], "read": sorted(ws.read_since(mark))}
         self.computed += 1
         return found

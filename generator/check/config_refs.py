@@ -16,25 +16,45 @@ from osmosis_workspace.readers.toml_locate import TomlDoc
 
 @dataclass(frozen=True)
 class ConfigRef:
+    """What other families read of one config that parses: its `[experiment]` strings and
+    `[secrets].required`, with where each value starts. Plain data, so doctor's cache keeps it per
+    file and a run re-parses only the configs that changed."""
+
     path: Path
     kind: str
-    doc: TomlDoc
+    experiment: dict[str, str]  # [experiment]'s string values
+    positions: dict[str, tuple[int, int]]  # where each of them starts
+    required: list[tuple[str | None, tuple[int, int] | None]] | None  # [secrets].required: (name if a string, where)
+
+    @classmethod
+    def from_doc(cls, path: Path, kind: str, doc: TomlDoc) -> "ConfigRef":
+        data = doc.data or {}
+        table = data.get("experiment")
+        experiment = {k: v for k, v in table.items() if isinstance(v, str)} if isinstance(table, dict) else {}
+        positions = {}
+        for key in experiment:
+            if (pos := doc.locator.value(("experiment", key))) is not None:
+                positions[key] = (pos[0], pos[1])
+        secrets = data.get("secrets")
+        listed = secrets.get("required") if isinstance(secrets, dict) else None
+        required = None
+        if isinstance(listed, list):
+            required = [(name if isinstance(name, str) else None, doc.locator.value(("secrets", "required", i)))
+                        for i, name in enumerate(listed)]
+        return cls(path, kind, experiment, positions, required)
 
     def experiment_str(self, key: str) -> str | None:
         """``[experiment].<key>`` when it is a string, else None."""
-        table = (self.doc.data or {}).get("experiment")
-        value = table.get(key) if isinstance(table, dict) else None
-        return value if isinstance(value, str) else None
+        return self.experiment.get(key)
 
     def value_position(self, key: str) -> tuple[int | None, int | None]:
         """Line and column where ``[experiment].<key>``'s value starts (None, None if unknown)."""
-        pos = self.doc.locator.value(("experiment", key))
-        return pos if pos else (None, None)
+        return self.positions.get(key, (None, None))
 
 
 def workspace_configs(ws: Workspace) -> list[ConfigRef]:
     """Every eval and training config of ``ws`` that parses as TOML, in a stable order (computed
-    once per snapshot)."""
+    once per snapshot; each file's facts kept by doctor's cache while the file is unchanged)."""
     return ws.memo("config_refs", lambda: _read_configs(ws))
 
 
@@ -42,13 +62,44 @@ def _read_configs(ws: Workspace) -> list[ConfigRef]:
     found = []
     for kind in CONFIG_KINDS:
         for path in ws.config_files(kind):
-            text = ws.read_text(path)
-            if text is None:
-                continue
-            doc = TomlDoc.parse(text)
-            if doc.data is not None:
-                found.append(ConfigRef(path, kind, doc))
+            for facts in ws.remember(f"config-refs:{ws.rel(path)}", [path], kind, lambda: _facts(ws, path, kind), codec=_CODEC):
+                found.append(ConfigRef(path, kind, facts["experiment"], facts["positions"], facts["required"]))
     return found
+
+
+def _facts(ws: Workspace, path: Path, kind: str) -> list[dict]:
+    text = ws.read_text(path)
+    if text is None:
+        return []
+    doc = TomlDoc.parse(text)
+    if doc.data is None:
+        return []
+    ref = ConfigRef.from_doc(path, kind, doc)
+    return [{"experiment": ref.experiment, "positions": ref.positions, "required": ref.required}]
+
+
+def _position(value) -> tuple[int, int] | None:
+    if value is None:
+        return None
+    line, column = value  # a cache entry of another shape raises, and is no entry
+    if type(line) is not int or type(column) is not int:
+        raise ValueError("a position of the wrong type")
+    return (line, column)
+
+
+def _decode(data: dict) -> dict:
+    """A config's facts from a cache entry, every value of the type a run gives it (else ValueError)."""
+    experiment = data["experiment"]
+    if not isinstance(experiment, dict) or not all(isinstance(v, str) for v in experiment.values()):
+        raise ValueError("experiment values of the wrong type")
+    positions = {key: _position(pos) for key, pos in data["positions"].items() if key in experiment}
+    required = data["required"]
+    if required is not None:
+        required = [(name if isinstance(name, str) else None, _position(pos)) for name, pos in required]
+    return {"experiment": dict(experiment), "positions": positions, "required": required}
+
+
+_CODEC = (lambda facts: facts, _decode)
 
 
 # Where a platform dataset named in a config lives locally: `osmosis dataset upload data/x.jsonl`

@@ -112,7 +112,9 @@ CODEC = (Suppression.to_dict, Suppression.from_dict)  # how doctor's cache keeps
 def scan(ws: Workspace, paths: Iterable[str]) -> list[Suppression]:
     """Every suppression in the candidate files of a run whose findings name ``paths``, and in every
     rollout's own Python (one unit per rollout for doctor's cache: its folder is all it reads)."""
-    found = [mark for path in _candidates(ws, paths) for mark in _marks(ws, path)]
+    # each file alone decides its marks: a unit of doctor's cache per file (a run's thousands of configs)
+    found = [mark for path in _candidates(ws, paths)
+             for mark in ws.remember(f"suppressions:{ws.rel(path)}", [path], "", lambda: _marks(ws, path), codec=CODEC)]
     for rollout in ws.rollout_dirs:
         found += ws.remember(f"suppressions:{ws.rel(rollout)}", [rollout], "", lambda: _rollout_marks(ws, rollout), codec=CODEC)
     return list(dict.fromkeys(found))  # a rollout file a finding names is read both ways

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+from itertools import accumulate
 import stat
 from pathlib import Path
 
@@ -165,11 +166,24 @@ _JSON_TOKEN = re.compile(r'[\[\]{}"]')
 _JSON_STRING_END = re.compile(r'\\.|"', re.DOTALL)
 
 
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
 def json_too_deep(text: str | bytes, limit: int = MAX_JSON_NESTING) -> int | None:
     """The offset where ``text`` opens an array or object deeper than ``limit``; None when it does not.
     Linear: strings are skipped, brackets counted, not matched (syntax is json's to report)."""
     if isinstance(text, bytes):
         text = text.decode("utf-8", "replace")
+    if text.count("[") + text.count("{") <= limit:
+        return None
+    # The depth at each bracket outside strings, in C-level passes (a cache's 8 MB file took 0.35 s
+    # token by token). Unclamped where the scan below clamps: a text that closes more than it opened
+    # is malformed right there, and json stops at that point, before any deeper nesting after it.
+    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
+    if max(accumulate(map(_STEP.__getitem__, brackets)), default=0) <= limit:
+        return None
     depth, pos = 0, 0
     while (match := _JSON_TOKEN.search(text, pos)) is not None:
         token, pos = match.group(), match.end()

@@ -83,6 +83,7 @@ server = OsmosisServer()
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
 async def did_open(ls: OsmosisServer, params: types.DidOpenTextDocumentParams) -> None:
     ls.session.buffers[params.text_document.uri] = params.text_document.text
+    ls.session.disk_changed()
     await ls.recheck(params.text_document.uri)
 
 
@@ -98,12 +99,26 @@ async def did_save(ls: OsmosisServer, params: types.DidSaveTextDocumentParams) -
     uri = params.text_document.uri
     if params.text is not None:
         ls.session.buffers[uri] = params.text
+    ls.session.disk_changed()
     await ls.recheck(uri)
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+async def did_change_watched_files(ls: OsmosisServer, params: types.DidChangeWatchedFilesParams) -> None:
+    """Files changed outside the editor (a checkout, a terminal): each open workspace gets a full run."""
+    ls.session.disk_changed()
+    roots = {}
+    for uri in list(ls.session.buffers):
+        if (root := ls.session.root_of(uri)) is not None:
+            roots.setdefault(root, uri)
+    for uri in roots.values():
+        await ls.recheck(uri)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: OsmosisServer, params: types.DidCloseTextDocumentParams) -> None:
     ls.session.buffers.pop(params.text_document.uri, None)  # its findings stay: they are the file's
+    ls.session.disk_changed()
 
 
 @server.feature(wire.SKIPPED)

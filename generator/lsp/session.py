@@ -1,7 +1,8 @@
 """What the language server knows, without any LSP library: the open buffers, and doctor's findings
 over a workspace snapshot with those buffers laid over the files.
 
-The checks are doctor's own (`check.doctor.diagnose`, settings and suppressions included); the only
+The checks are doctor's own (`check.doctor.diagnose`, settings and suppressions included), run
+through `check/live.py`: after typing, only what the edited buffers touch is checked again. The only
 difference is the snapshot: an open document's unsaved text is what configs, entrypoints and
 suppression comments are read from, under doctor's size cap (`Workspace.overlay`: a buffer over
 2 MB is reported unread, as the file would be). Skills and datasets are read from disk, so their findings
@@ -45,6 +46,12 @@ class Checked:
 class Session:
     buffers: dict[str, str] = field(default_factory=dict)  # uri -> the editor's text
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    live: dict = field(default_factory=dict)  # root -> check.live.Live: the last run, for the next edit run
+
+    def disk_changed(self) -> None:
+        """Files may have changed on disk (a save, an open, a close): the next run of each workspace is a full one."""
+        for memory in self.live.values():
+            memory.disk_changed()
 
     def root_of(self, uri: str) -> Path | None:
         path = uri_path(uri)
@@ -73,11 +80,13 @@ class Session:
     def check(self, root: Path) -> Checked:
         """Doctor's findings over ``root`` (one run at a time: the checks share module-level caches)."""
         from osmosis_workspace.check.doctor import diagnose, load_rules
+        from osmosis_workspace.check.live import Live
 
         with self._lock:
             load_rules()
             ws = self.snapshot(root)
-            outcome = diagnose(ws)
+            # an edit re-checks what the edited buffers touch; the rest is the last run's (check/live.py)
+            outcome = diagnose(ws, cache=self.live.setdefault(root, Live()))
             by_file: dict[Path, list[Diagnostic]] = {}
             texts: dict[Path, str] = {}
             for d in outcome.diagnostics:

@@ -22,6 +22,13 @@ def reused(result) -> tuple[int, int] | None:
     return (int(found[1]), int(found[2])) if found else None
 
 
+def recomputed(result) -> int:
+    """How many units the run computed afresh (the rest were reused from the cache)."""
+    done, total = reused(result) or (0, None)
+    assert total is not None, result.output
+    return total - done
+
+
 def findings(run, ws, *extra: str) -> list[tuple]:
     result = run("doctor", ws, "-f", "json", *(extra if "--select" in extra else ("--select", "ENT", *extra)))
     return sorted((d["code"], d["path"], d["line"], d["message"]) for d in json.loads(result.stdout)["diagnostics"])
@@ -41,7 +48,8 @@ def test_an_edit_in_one_rollout_reuses_the_others(three, run):
     main = three / "rollouts" / "second" / "main.py"
     main.write_text("from osmosis_ai.rollout import NoSuchThing\n" + main.read_text(encoding="utf-8"), encoding="utf-8")
     second = run("doctor", three, "-v", "--select", "ENT")
-    assert reused(second) == (7, 9)  # all but second's entrypoint checks and comments
+    # second's entrypoint checks and comments, and the comments of main.py, which a finding now names
+    assert recomputed(second) == 3
     cached = findings(run, three)
     assert any(path == "rollouts/second/main.py" for _, path, _, _ in cached)
     assert cached == findings(run, three, "--no-cache")
@@ -50,14 +58,15 @@ def test_an_edit_in_one_rollout_reuses_the_others(three, run):
 def test_an_edit_outside_the_rollouts_reuses_them_all(three, run):
     run("doctor", three, "--select", "ENT")
     (three / "data" / "extra.jsonl").write_text('{"x": 1}\n', encoding="utf-8")
-    assert reused(run("doctor", three, "-v", "--select", "ENT")) == (9, 9)
+    assert recomputed(run("doctor", three, "-v", "--select", "ENT")) == 0
 
 
 def test_the_root_pyproject_is_an_input_of_every_rollout(three, run):
     run("doctor", three, "--select", "ENT")
     pyproject = three / "pyproject.toml"
     pyproject.write_text(pyproject.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
-    assert reused(run("doctor", three, "-v", "--select", "ENT")) == (3, 9)  # the comments alone do not read it
+    # each rollout's entrypoint checks and SDK requirement, and the root file's own comments
+    assert recomputed(run("doctor", three, "-v", "--select", "ENT")) == 7
 
 
 def test_a_config_naming_another_entrypoint_recomputes_that_rollout(three, run):
@@ -67,7 +76,8 @@ def test_a_config_naming_another_entrypoint_recomputes_that_rollout(three, run):
     text = (three / "configs" / "eval" / "multiply.toml").read_text(encoding="utf-8")
     config.write_text(text.replace('rollout = "multiply"', 'rollout = "second"').replace('entrypoint = "main.py"', 'entrypoint = "other.py"'),
                       encoding="utf-8")
-    assert reused(run("doctor", three, "-v", "--select", "ENT")) == (8, 9)
+    # second's entrypoint checks, the new config's own facts and comments, and other.py's comments (a finding names it)
+    assert recomputed(run("doctor", three, "-v", "--select", "ENT")) == 4
     cached = findings(run, three)
     assert any(path == "rollouts/second/other.py" for _, path, _, _ in cached)  # other.py has no workflow
     assert cached == findings(run, three, "--no-cache")
@@ -77,7 +87,8 @@ def test_a_rollout_holding_a_symlink_is_never_reused(three, run):
     os.symlink("main.py", three / "rollouts" / "third" / "helper.py")  # what it leads to is not in the walk
     run("doctor", three, "--select", "ENT")
     (three / "data" / "extra.jsonl").write_text('{"x": 1}\n', encoding="utf-8")
-    assert reused(run("doctor", three, "-v", "--select", "ENT")) == (7, 7)  # third's entrypoint checks and comments not among them
+    result = run("doctor", three, "-v", "--select", "ENT")
+    assert recomputed(result) == 0  # third's entrypoint checks and comments are not among the units: computed each run
 
 
 def test_a_corrupt_units_file_is_no_units_file(three, run, tmp_path, monkeypatch):
@@ -100,7 +111,7 @@ def test_a_rollout_lock_edited_is_checked_again(three, run):
     run("doctor", three, "--select", "DEP")
     lock = three / "rollouts" / "second" / "uv.lock"
     lock.write_text("this is not a lock\n", encoding="utf-8")
-    assert reused(run("doctor", three, "-v", "--select", "DEP")) == (4, 6)  # second's lock and comments recomputed
+    assert recomputed(run("doctor", three, "-v", "--select", "DEP")) == 2  # second's lock and comments recomputed
     cached = findings(run, three, "--select", "DEP")
     assert any(path == "rollouts/second/uv.lock" for _, path, _, _ in cached)
     assert cached == findings(run, three, "--select", "DEP", "--no-cache")
@@ -113,7 +124,8 @@ def test_layout_units_see_markers_and_placeholders_added_to_one_rollout(three, r
     main = three / "rollouts" / "third" / "main.py"
     main.write_text(main.read_text(encoding="utf-8") + "\n<<<<<<< yours\nx = 1\n=======\nx = 2\n>>>>>>> theirs\n", encoding="utf-8")
     (three / "rollouts" / "third" / "prompts.py").write_text('PROMPT = "TODO(osmosis): the task"\n', encoding="utf-8")
-    assert reused(run("doctor", three, "-v", "--select", "LAY")) == (9, 12)  # 3 folders x 3 units, and the placeholder units of configs/eval, configs/training, data
+    # third's markers, placeholders and comments, and the comments of the two files findings now name
+    assert recomputed(run("doctor", three, "-v", "--select", "LAY")) == 5
     cached = findings(run, three, "--select", "LAY")
     assert {(code, path) for code, path, _, _ in cached if path.startswith("rollouts/third/")} == {
         ("LAY111", "rollouts/third/main.py"), ("LAY100", "rollouts/third/prompts.py")}

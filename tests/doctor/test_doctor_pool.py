@@ -94,7 +94,7 @@ def test_every_unit_lives_in_a_family_the_workers_run():
         source = Path(sys.modules[fn.__module__].__file__).read_text(encoding="utf-8")
         if "ws.remember(" in source:
             users.add(family)
-    assert users and users <= set(pool.UNIT_FAMILIES), users
+    assert users and users <= set(pool.UNIT_FAMILIES) | set(pool.WHOLE_WORKSPACE_UNITS), users
 
 
 @pytest.mark.parametrize("value, rollouts, expected", [("1", 5000, 0), ("3", 1, 3), ("junk", 5000, 0), ("", 1, 0)])

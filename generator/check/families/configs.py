@@ -421,19 +421,19 @@ def walk(value: Any, path: tuple = ()) -> Iterator[tuple[tuple, Any]]:
 
 @workspace_check(FAMILY)
 def check_configs(ws: Workspace) -> list[Diagnostic]:
+    from osmosis_workspace.check.config_refs import workspace_configs
+
     found: list[Diagnostic] = []
+    facts = {ref.path: ref for ref in workspace_configs(ws)}
     eval_rollouts: set[str] = set()
     for kind in CONFIG_KINDS:
         for path in ws.config_files(kind):
-            display = ws.rel(path)
-            found += check_config_file(path, kind, ws, display)
+            ref = facts.get(path)
+            found += _config_unit(ws, path, kind, ref)
             if kind == "eval":
                 eval_rollouts.add(path.stem)
-                text = ws.read_text(path)
-                data = TomlDoc.parse(text).data if text is not None else None
-                experiment = (data or {}).get("experiment")
-                if isinstance(experiment, dict) and isinstance(experiment.get("rollout"), str):
-                    eval_rollouts.add(experiment["rollout"])
+                if ref is not None and (rollout := ref.experiment_str("rollout")) is not None:
+                    eval_rollouts.add(rollout)
     # an eval config the SDK refuses for its name is CFG031's one finding, not a missing config too
     eval_rollouts |= {stem for kind, _, stem in misnamed_configs(ws) if kind == "eval"}
     for folder in ws.rollout_dirs:
@@ -443,3 +443,36 @@ def check_configs(ws: Workspace) -> list[Diagnostic]:
                 hint=f"Add configs/eval/{folder.name}.toml with rollout = \"{folder.name}\".",
             ))
     return found
+
+
+def _config_unit(ws: Workspace, path: Path, kind: str, ref) -> list[Diagnostic]:
+    """One config's findings, kept by doctor's cache while what they were judged on is unchanged: the
+    file; the root pyproject.toml and the schema files (whether, and which, `#:schema` line is
+    wanted); the folder of the rollout it names (the folder, its entrypoint, its copier answers);
+    the local dataset it names (a path: all of data/; a name: its copies data/<name>.jsonl|.parquet,
+    whose rows a training config's steps are judged on). Names that are no plain folder name are
+    judged afresh each run."""
+    display = ws.rel(path)
+    compute = lambda: check_config_file(path, kind, ws, display)  # noqa: E731
+    if ref is None:
+        return ws.remember(f"config:{display}", [path], kind, compute)  # does not parse: the file alone decides
+    inputs = [path, ws.root / "pyproject.toml", ws.root / ".osmosis" / "schemas"]
+    rollout, dataset = ref.experiment_str("rollout"), ref.experiment_str("dataset")
+    if rollout is not None:
+        if not _plain_name(rollout):
+            return compute()
+        inputs.append(ws.root / "rollouts" / rollout)
+    if dataset is not None:
+        from osmosis_workspace.core.dataset_names import names_a_path
+
+        if names_a_path(dataset):
+            inputs.append(ws.root / "data")
+        elif _plain_name(dataset):
+            inputs += [ws.root / "data" / f"{dataset}{suffix}" for suffix in (".jsonl", ".parquet")]
+        else:
+            return compute()
+    return ws.remember(f"config:{display}", inputs, f"{kind}\0opted-in={ws.opted_in}", compute)
+
+
+def _plain_name(name: str) -> bool:
+    return bool(name) and "/" not in name and "\\" not in name and not name.startswith(".") and "\0" not in name

@@ -307,9 +307,11 @@ def check_data_folder(ws: Workspace) -> list[Diagnostic]:
             found.extend(_named_unreadable(path, display, named) or _misnamed(path, display))
         elif ws.outside(path):
             found.append(outside_finding(display))
-        else:
-            findings = findings_of(path, keep_order=_paired(ws, path))
+        elif _paired(ws, path):
+            findings = findings_of(path, keep_order=True)
             _keep_profile(ws, path, findings)  # DAT029 compares the rows of paired files
             found.extend(to_diagnostics(findings, display))
+        else:  # the file alone decides: doctor's cache keeps its findings while it is unchanged
+            found.extend(ws.remember(f"dataset:{display}", [path], "", lambda: check_dataset_file(path, display)))
     return found
 

@@ -352,16 +352,12 @@ def missing_env_example_names(ws: Workspace) -> list[tuple[str, Path, tuple[int,
     missing = []
     seen: set[tuple[str, Path]] = set()
     for config in workspace_configs(ws):
-        secrets = config.doc.data.get("secrets")
-        required = secrets.get("required") if isinstance(secrets, dict) else None
-        if not isinstance(required, list):
-            continue
-        for i, name in enumerate(required):
+        for name, position in config.required or []:
             # a name listed twice (CFG012) is missing once
-            if isinstance(name, str) and re.fullmatch(r"[A-Z][A-Z0-9_]*", name) and name not in listed \
+            if name is not None and re.fullmatch(r"[A-Z][A-Z0-9_]*", name) and name not in listed \
                     and (name, config.path) not in seen:
                 seen.add((name, config.path))
-                missing.append((name, config.path, config.doc.locator.value(("secrets", "required", i))))
+                missing.append((name, config.path, position))
     return missing
 
 
@@ -421,14 +417,18 @@ def tracked_env_files(root: Path) -> list[str] | None:
 # -- workspace (osmosis doctor) -----------------------------------------------------------------
 
 
+def _config_secrets(ws: Workspace, path: Path) -> list[Diagnostic]:
+    """One config's secret values: the file alone decides (a unit of doctor's cache)."""
+    text = ws.read_text(path)
+    return check_config_secrets(TomlDoc.parse(text), ws.rel(path)) if text is not None else []
+
+
 @workspace_check(FAMILY)
 def check_secrets(ws: Workspace) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     for kind in CONFIG_KINDS:
         for path in ws.config_files(kind):
-            text = ws.read_text(path)
-            if text is not None:
-                found += check_config_secrets(TomlDoc.parse(text), ws.rel(path))
+            found += ws.remember(f"secrets:{ws.rel(path)}", [path], "", lambda: _config_secrets(ws, path))
     example = read_env_example(ws)
     if example is not None:
         found += check_env_example(example, ENV_EXAMPLE)

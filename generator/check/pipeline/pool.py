@@ -27,7 +27,9 @@ from osmosis_workspace.core.workspace import Workspace
 # saving is a few tens of milliseconds and within the noise, so one process does it.
 MIN_ROLLOUTS = 10
 # The families whose checks call Workspace.remember (a test keeps this list true), plus suppress.scan.
-UNIT_FAMILIES = ("layout", "entrypoints", "dependencies")
+UNIT_FAMILIES = ("layout", "configs", "secrets", "entrypoints", "dependencies", "datasets")
+# Families whose one unit is git's answer for the whole workspace (never on disk, never sharded): not pooled.
+WHOLE_WORKSPACE_UNITS = ("git",)
 
 
 def workers_wanted(rollouts: int) -> int:
@@ -44,8 +46,15 @@ def workers_wanted(rollouts: int) -> int:
 
 
 def _subject(unit: str) -> str:
-    """The rollout a unit belongs to: the last segment of what follows ``kind:`` (a folder name or path)."""
-    return unit.partition(":")[2].rstrip("/").rsplit("/", 1)[-1]
+    """The rollout a unit belongs to: the last segment of what follows ``kind:`` (a folder name or path;
+    a config's or a dataset's name less its suffix, as they are named after their rollouts: any other
+    name still has one shard and one only)."""
+    last = unit.partition(":")[2].rstrip("/").rsplit("/", 1)[-1]
+    stem, dot, suffix = last.rpartition(".")
+    return stem if dot and suffix in _NAMED_AFTER_ROLLOUTS else last
+
+
+_NAMED_AFTER_ROLLOUTS = frozenset({"toml", "jsonl", "csv", "parquet"})
 
 
 class _ShardMemo:
@@ -55,14 +64,14 @@ class _ShardMemo:
         self.mine = mine
         self.results: dict[str, tuple[list, list[str]]] = {}
 
-    def recall(self, ws: Workspace, unit: str, inputs, extra, compute, codec=None) -> list:
+    def recall(self, ws: Workspace, unit: str, inputs, extra, compute, codec=None, buffers=True) -> list:
         # Any unit a worker computes is that unit's true result (same function, same tree): the shard
         # only decides who does the work, never what the answer is.
         if _subject(unit) not in self.mine:
             return []
         mark = ws.read_mark()
         found = compute()
-        self.results[unit] = (found, sorted(ws.rel(p) for p in ws.read_since(mark)))
+        self.results[unit] = (found, sorted(ws.read_since(mark)))
         return found
 
 
@@ -81,7 +90,7 @@ def _answered(ws: Workspace, found: list, read: list[str]):
     """A worker's result standing in for the unit's computation (what it read counted as read here)."""
 
     def answer() -> list:
-        ws.count_read([ws.root / r for r in read])
+        ws.count_read_rel(read)
         return list(found)
 
     return answer
@@ -104,13 +113,13 @@ class PooledUnits:
                 self.results[index] = {}
         return self.results[index]
 
-    def recall(self, ws: Workspace, unit: str, inputs, extra, compute, codec=None) -> list:
+    def recall(self, ws: Workspace, unit: str, inputs, extra, compute, codec=None, buffers=True) -> list:
         index = self.owner.get(_subject(unit))
         done = self._shard(index).get(unit) if index is not None else None
         answer = compute if done is None else _answered(ws, *done)
         self.computed += done is not None
         if self.inner is not None:
-            return self.inner.recall(ws, unit, inputs, extra, answer, codec)
+            return self.inner.recall(ws, unit, inputs, extra, answer, codec, buffers)
         return answer()
 
     def close(self) -> None:

@@ -25,9 +25,10 @@ class RunResult:
     cache_note: str = ""  # what the cache did, for --verbose
 
 
-def run_checks(ws: Workspace, families: list[str], timings: dict[str, float] | None = None) -> list[Finding]:
+def run_checks(ws: Workspace, families: list[str], timings: dict[str, float] | None = None, around=None) -> list[Finding]:
     """(family, finding) for every check of ``families``; a crashing check is a CheckCrashed.
-    ``timings``, when given, receives each family's seconds (its checks added up)."""
+    ``timings``, when given, receives each family's seconds (its checks added up); ``around(fn, call)``,
+    when given, answers for each check, calling ``call()`` when it must run (check/live.py)."""
     from osmosis_workspace.check.families import CHECKS
 
     found: list[Finding] = []
@@ -36,7 +37,7 @@ def run_checks(ws: Workspace, families: list[str], timings: dict[str, float] | N
             continue
         started = time.perf_counter()
         try:
-            found.extend(Finding(family, d) for d in fn(ws))
+            found.extend(Finding(family, d) for d in (fn(ws) if around is None else around(fn, lambda fn=fn: list(fn(ws)))))
         except PermissionError as err:  # a path the access walk missed: still a finding, not a crash
             from osmosis_workspace.check.families.access import from_error
 
@@ -58,6 +59,10 @@ def run(ws: Workspace, families: list[str], cache=None) -> RunResult:
     from osmosis_workspace.check import suppress
     from osmosis_workspace.check.families.access import unreadable_paths
 
+    from osmosis_workspace.check.live import Live
+
+    if isinstance(cache, Live):  # an editor's session: its own memory of the last run (check/live.py)
+        return cache.run(ws, families)
     key = cache.key(ws, families) if cache is not None else None
     if key is not None and (hit := cache.load(key)) is not None:
         hit.cache_note = "answered from the cache"
@@ -71,7 +76,7 @@ def run(ws: Workspace, families: list[str], cache=None) -> RunResult:
         ws.units = workers
     try:
         findings = run_checks(ws, families, timings)
-        read = ws.files_read() | set(ws.data_files)  # what the checks actually read
+        read = ws.files_read() | {str(p) for p in ws.data_files}  # what the checks actually read
         marks = suppress.scan(ws, [f.diagnostic.path for f in findings if f.diagnostic.path])
     finally:
         ws.units = None
@@ -82,7 +87,7 @@ def run(ws: Workspace, families: list[str], cache=None) -> RunResult:
     if workers is not None:
         result.cache_note += f"; {workers.computed} per-rollout results computed by {len(workers.futures)} worker processes"
     # Stored only when the workspace did not change under the run: the findings must be those of the key's tree.
-    if key is not None and cache.key(ws, families) == key:
+    if key is not None and cache.unchanged():
         cache.store(key, result)
     return result
 

@@ -1,0 +1,198 @@
+"""doctor in an editor's session: what the last run over a workspace found, kept in memory, so that a
+run after typing re-checks only what the edited buffers touch.
+
+An editor changes the text of its open buffers between runs; the files on disk are taken as they
+were at the session's last full run. Between the two, a check's answer can change only through a
+buffer it read (`Workspace.read_text` is where a buffer is laid over its file), or a unit of work
+whose inputs hold one (`Workspace.remember`: a rollout's folder holds the buffer of its main.py). So:
+
+- a **full run** (the first, after a save, an open, a close, a change on disk the editor reported, or
+  `FULL_AFTER` seconds after the last) runs every check; the units whose inputs hold no unsaved
+  buffer come from doctor's own cache on disk when it has them (check/cache.py), and go back to it;
+- an **edit run** (only buffer texts changed since the last run) takes each check's findings from
+  the last run unless the check read a changed buffer or reached a unit holding one; a check that
+  must run takes each of its units from memory unless that unit holds a changed buffer.
+
+Each check and unit records what it read and which inputs it named, in both kinds of run.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from osmosis_workspace.check.pipeline.attributed import Finding
+from osmosis_workspace.check.pipeline.run import RunResult, run_checks
+from osmosis_workspace.core.workspace import Workspace
+
+FULL_AFTER = 60.0  # seconds: files changed outside the editor are seen at most this late without a save
+# What a snapshot learns from the files alone (listings, access, git's root) or from the root
+# pyproject.toml (an edit of which is a full run): an edit run starts from the last run's.
+DISK_PROPERTIES = ("_real_root", "git_root", "repo_prefix", "rollout_dirs", "data_entries", "resolved_data_files",
+                   "skill_dirs", "unreadable", "opted_in", "pyproject")
+DISK_VIEWS = ("tool-folders", "resolved-folders", "config-files:eval", "config-files:training", "config-files:benchmark")
+
+
+def _with_folders(paths: set[str]) -> frozenset[str]:
+    """``paths`` and every folder above each: an input holds a changed path when it is one of these."""
+    found = set()
+    for path in paths:
+        while path not in found:
+            found.add(path)
+            parent = os.path.dirname(path)
+            if parent == path:
+                break
+            path = parent
+    return frozenset(found)
+
+
+class _Units:
+    """`Workspace.units` during a live run: each unit from memory (an edit run) or from the disk cache
+    (a full run), computed when it holds a changed buffer; every answer recorded for the next run."""
+
+    sees_buffers = True  # Workspace.remember hands units to it with buffers laid over the files
+
+    def __init__(self, live: "Live", changed: set[str] | None, disk, dirty: set[str]):
+        self.live, self.changed, self.disk, self.dirty = live, changed, disk, dirty
+        self.touched: set[str] = set()  # the inputs the running check reached
+        self.views: dict[str, set[str]] = {}  # Workspace.memo key -> what it was made from
+
+    def derive(self, ws: Workspace, key: str, compute):
+        """A view several checks share (`Workspace.memo`), made once a run: what it read and reached is
+        charged to every check that uses it, not only to the first."""
+        outer, self.touched = self.touched, set()
+        mark = ws.read_mark()
+        try:
+            value = compute()
+        finally:
+            root = str(ws.root)
+            made_of = {*(f"{root}/{r}" for r in ws.read_since(mark)), *self.touched}
+            self.views[key] = made_of
+            self.touched = outer | made_of
+        return value
+
+    def derived(self, key: str) -> None:
+        self.touched |= self.views.get(key, set())
+
+    def recall(self, ws: Workspace, unit: str, inputs, extra, compute, codec=None, buffers=True) -> list:
+        names = tuple(str(p) for p in inputs)
+        roots = frozenset(names) if buffers else frozenset()
+        self.touched.update(roots)
+        if self.changed is not None:  # an edit run
+            kept = self.live.units.get(unit)
+            if kept is not None and kept[0] == names and kept[1] == extra and roots.isdisjoint(self.changed):
+                ws.count_read_rel(kept[3])
+                return list(kept[2])
+        mark = ws.read_mark()
+        if self.changed is None and self.disk is not None and roots.isdisjoint(self.dirty):
+            found = self.disk.recall(ws, unit, inputs, extra, compute, codec, buffers)  # the files alone: the disk cache's to keep
+        else:
+            found = compute()
+        self.live.units[unit] = (names, extra, list(found), ws.read_since(mark))
+        return found
+
+
+class Live:
+    """One workspace's memory in an editor session: each check's findings with what it depended on,
+    each unit's result with its inputs, the buffers as last checked."""
+
+    def __init__(self) -> None:
+        self.units: dict[str, tuple] = {}  # unit -> (inputs, extra, result, read)
+        self.checks: dict[str, tuple[frozenset[str], list, list[str]]] = {}  # check -> (what it read or reached, findings, read)
+        self.texts: dict[str, str] | None = None  # the buffers of the last run (absolute path -> text)
+        self.unreadable: dict[str, bool] = {}
+        self.full_at = 0.0
+        self.full_runs = self.edit_runs = 0
+        self.last_rerun: list[str] = []  # the checks the last run ran (the rest came from memory)
+        self.disk_views: tuple[dict, dict] = ({}, {})
+
+    def disk_changed(self) -> None:
+        """The next run is a full one: a save, an open, a close, or the editor saw files change."""
+        self.texts = None
+
+    def _changed(self, ws: Workspace) -> set[str] | None:
+        texts = {str(p): t for p, t in ws.overlays.items()}
+        if self.texts is None or texts.keys() != self.texts.keys() or time.monotonic() - self.full_at > FULL_AFTER:
+            return None
+        changed = {p for p, t in texts.items() if self.texts[p] != t}
+        # the root pyproject.toml is read once into the snapshot's own properties (settings, opted-in),
+        # which no run records: an edit to it is a full run
+        return None if str(ws.root / "pyproject.toml") in changed else changed
+
+    def run(self, ws: Workspace, families: list[str]) -> RunResult:
+        from osmosis_workspace.check import suppress
+        from osmosis_workspace.check.families.access import unreadable_paths
+
+        changed = self._changed(ws)
+        disk = dirty = None
+        if changed is None:
+            self.units.clear()
+            self.checks.clear()
+            dirty = {str(p) for p, t in ws.overlays.items() if _on_disk(p) != t.replace("\r\n", "\n")}
+            disk = self._disk_units(ws, families)
+        else:
+            ws.__dict__.update(self.disk_views[0])
+            ws._memo.update(self.disk_views[1])
+        # from here on, a set of paths and every folder above them: an input holds one if it is among them
+        changed = _with_folders(changed) if changed is not None else None
+        units = _Units(self, changed, disk[1] if disk else None, _with_folders(dirty or set()))
+        rerun: list[str] = []
+
+        def around(fn, call) -> list:
+            name = f"{getattr(fn, '__module__', '')}.{getattr(fn, '__qualname__', repr(fn))}"
+            kept = self.checks.get(name)
+            if changed is not None and kept is not None and kept[0].isdisjoint(changed):
+                ws.count_read_rel(kept[2])
+                return list(kept[1])
+            mark, units.touched = ws.read_mark(), set()
+            found = call()
+            read = ws.read_since(mark)
+            root = str(ws.root)
+            self.checks[name] = (frozenset({*(f"{root}/{r}" for r in read), *units.touched}), list(found), read)
+            rerun.append(name)
+            return found
+
+        ws.units = units
+        try:
+            findings = run_checks(ws, families, around=around)
+            marks = suppress.scan(ws, [f.diagnostic.path for f in findings if f.diagnostic.path])
+        finally:
+            ws.units = None
+        if changed is None:
+            self.unreadable = unreadable_paths(ws)
+            self.full_at, self.full_runs = time.monotonic(), self.full_runs + 1
+            if disk is not None and disk[0].unchanged():
+                disk[0].store_units()
+        else:
+            self.edit_runs += 1
+        self.texts = {str(p): t for p, t in ws.overlays.items()}
+        self.disk_views = ({k: ws.__dict__[k] for k in DISK_PROPERTIES if k in ws.__dict__},
+                           {k: ws._memo[k] for k in DISK_VIEWS if k in ws._memo})
+        self.last_rerun = rerun
+        result = RunResult([Finding(f.family, f.diagnostic) for f in findings], {}, len(ws.files_read()), marks, dict(self.unreadable))
+        result.cache_note = ("full run" if changed is None else f"edit run: {len(rerun)} check(s) re-run") + " (editor session)"
+        return result
+
+    def _disk_units(self, ws: Workspace, families: list[str]):
+        """doctor's cache on disk, for the units no unsaved buffer touches (None when it cannot serve)."""
+        from osmosis_workspace.check.cache import Cache
+
+        cache = Cache.for_workspace(ws)
+        overlays, ws.overlays = ws.overlays, {}  # the key is the files' (the buffers are not in the walk)
+        try:
+            key = cache.key(ws, families)
+        finally:
+            ws.overlays = overlays
+        return (cache, cache.units()) if key is not None else None
+
+
+def _on_disk(path: Path) -> str | None:
+    """The file's text as doctor reads it (None when it cannot be read as such)."""
+    from osmosis_workspace.core.bounded import Unreadable, read_capped
+    from osmosis_workspace.core.workspace import MAX_TEXT_BYTES
+
+    try:
+        return read_capped(path, MAX_TEXT_BYTES).decode("utf-8").replace("\r\n", "\n")
+    except (Unreadable, UnicodeDecodeError, OSError):
+        return None

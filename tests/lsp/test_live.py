@@ -1,0 +1,119 @@
+"""The language server's memory between runs (check/live.py): after typing, only what the edited
+buffers touch is checked again, and the answer is always the one a fresh full run over the same
+buffers gives. Driven through the session the server uses (`lsp/session.py`), on a real workspace."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from osmosis_workspace.lsp.session import Session, path_uri
+
+
+def answer(checked) -> list[tuple]:
+    return sorted((str(path), d.code, d.line, d.column, d.message) for path, found in checked.by_file.items() for d in found)
+
+
+@pytest.fixture
+def three(make_workspace, monkeypatch, tmp_path):
+    monkeypatch.setenv("OSMOSIS_DOCTOR_CACHE", str(tmp_path / "doctor-cache"))
+    ws = make_workspace()
+    for name in ("second", "third"):
+        shutil.copytree(ws / "rollouts" / "multiply", ws / "rollouts" / name, ignore=shutil.ignore_patterns(".venv"))
+        text = (ws / "configs" / "eval" / "multiply.toml").read_text(encoding="utf-8")
+        (ws / "configs" / "eval" / f"{name}.toml").write_text(text.replace('rollout = "multiply"', f'rollout = "{name}"'), encoding="utf-8")
+    (ws / "rollouts" / "second" / "other.py").write_text("x = 1\n", encoding="utf-8")  # no rollout in it
+    return ws
+
+
+def edits(ws):
+    """(file, how its buffer changes): each one a check family's own input."""
+    config = ws / "configs" / "eval" / "second.toml"
+    main = ws / "rollouts" / "third" / "main.py"
+    return [
+        (config, lambda t: t.replace('rollout = "second"', 'rollout = "secnod"')),  # CFG016, and third keeps its config
+        (config, lambda t: t.replace('entrypoint = "main.py"', 'entrypoint = "missing.py"')),  # CFG
+        # ENT: the entrypoints check learns what configs name from a view of them it shares with others
+        (config, lambda t: t.replace('entrypoint = "main.py"', 'entrypoint = "other.py"')),
+        (config, lambda t: t + '\n[secrets]\nrequired = ["NEW_KEY"]\n'),  # SEC: not in .env.example
+        (config, lambda t: t + "\napi_key = \"sk-live-0123456789abcdefghijklmnopqrstuv\"\n"),
+        (config, lambda t: t),  # back as it was
+        (main, lambda t: "from osmosis_ai.rollout import NoSuchThing\n" + t),  # ENT
+        (main, lambda t: t + "\n<<<<<<< yours\nx = 1\n=======\nx = 2\n>>>>>>> theirs\n"),  # LAY111
+        (main, lambda t: t + "\nTODO_MARK = 'TODO(osmosis): the task'\n"),  # LAY100
+        (main, lambda t: t + "\ndef (:\n"),  # a syntax error
+        (main, lambda t: t),
+    ]
+
+
+def test_every_edit_run_answers_as_a_full_run(three):
+    session = Session()
+    for path in {p for p, _ in edits(three)}:
+        session.buffers[path_uri(path)] = path.read_text(encoding="utf-8")
+    session.check(three)
+    live = session.live[three]
+    assert live.full_runs == 1
+    texts = {p: p.read_text(encoding="utf-8") for p, _ in edits(three)}
+    for path, change in edits(three):
+        session.buffers[path_uri(path)] = change(texts[path])
+        edited = session.check(three)
+        fresh = Session()
+        fresh.buffers = dict(session.buffers)
+        assert answer(edited) == answer(fresh.check(three)), (path.name, live.last_rerun)
+    assert live.full_runs == 1 and live.edit_runs == len(edits(three))
+
+
+def test_an_edit_runs_only_the_checks_that_read_the_buffer(three):
+    session = Session()
+    main = three / "rollouts" / "third" / "main.py"
+    uri = path_uri(main)
+    session.buffers[uri] = main.read_text(encoding="utf-8")
+    session.check(three)
+    everything = set(session.live[three].last_rerun)
+    session.buffers[uri] += "\n# typed\n"
+    session.check(three)
+    again = set(session.live[three].last_rerun)
+    assert again and again < everything
+    assert not any("gitsync" in name or "skills" in name or "datasets" in name for name in again), again
+
+
+def test_a_save_or_a_changed_root_pyproject_is_a_full_run(three):
+    session = Session()
+    pyproject = three / "pyproject.toml"
+    session.buffers[path_uri(pyproject)] = pyproject.read_text(encoding="utf-8")
+    session.check(three)
+    session.buffers[path_uri(pyproject)] += "\n[tool.osmosis]\nstrict = true\n"
+    session.check(three)
+    assert session.live[three].full_runs == 2  # settings and opted-in are read once a snapshot: never kept across
+    session.disk_changed()
+    session.check(three)
+    assert session.live[three].full_runs == 3
+
+
+def test_a_file_changed_on_disk_is_seen_by_the_next_full_run(three):
+    session = Session()
+    config = three / "configs" / "eval" / "second.toml"
+    session.buffers[path_uri(config)] = config.read_text(encoding="utf-8")
+    before = answer(session.check(three))
+    (three / "rollouts" / "third" / "main.py").write_text("import osmosis_ai.no_such_module\n", encoding="utf-8")
+    session.disk_changed()  # what a save or the editor's file watcher says
+    after = answer(session.check(three))
+    assert after != before and any("rollouts/third/main.py" in row[0] for row in after)
+
+
+def test_unsaved_buffers_never_reach_doctors_cache_on_disk(three):
+    """The editor's full run fills doctor's units on disk only from what the files hold."""
+    session = Session()
+    main = three / "rollouts" / "second" / "main.py"
+    session.buffers[path_uri(main)] = "from osmosis_ai.rollout import NoSuchThing\n" + main.read_text(encoding="utf-8")
+    assert any("rollouts/second/main.py" in row[0] for row in answer(session.check(three)))
+    from typer.testing import CliRunner
+
+    from osmosis_workspace.cli import app
+
+    cached = CliRunner().invoke(app, ["doctor", str(three), "-f", "json"])
+    fresh = CliRunner().invoke(app, ["doctor", str(three), "-f", "json", "--no-cache"])
+    assert json.loads(cached.stdout)["diagnostics"] == json.loads(fresh.stdout)["diagnostics"]
+    assert not any(d["path"] == "rollouts/second/main.py" for d in json.loads(cached.stdout)["diagnostics"])
