@@ -9,6 +9,7 @@ Rows (median wall seconds; ratio = subject / reference, measured round by round)
   warm N doctor on N rollouts, unchanged since the run that filled the cache         target <= 1 s
   edit N the same after one rollout's main.py changed (before every run): the run misses, but every
          other rollout's results are reused from the cache, unit by unit              (no target)
+  config N the same after one config changed (before every run)                     target <= 1 s
   cold N (--cold-scaled) the same with the cache emptied first: minutes at 2,000 rollouts
 The cache lives in WORK/cache-base and WORK/cache (OSMOSIS_DOCTOR_CACHE), never in the user's.
 """
@@ -94,6 +95,18 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             edited.write_bytes(original)
         rows.append((f"one file edited, {args.rollouts} rollouts", edit_n, None, None))
+        config = scaled / "configs" / "eval" / f"{workspaces.base_rollout(base)}-0002.toml"
+        config_text = config.read_bytes()
+
+        def edit_config() -> None:  # issue 32's row (b): one config edited, warm doctor
+            config.write_bytes(config_text + f"# bench edit {next(edits)}\n".encode())
+
+        try:
+            [config_n] = measure([Command(doctor, cwd=scaled, env=scaled_env, ok_codes=(0, 1), prepare=edit_config)],
+                                 runs=args.runs, warmup=args.warmup)
+        finally:
+            config.write_bytes(config_text)
+        rows.append((f"one config edited, {args.rollouts} rollouts", config_n, None, 1.0))
         if args.cold_scaled:
             [cold_n] = measure([Command([*doctor, "--no-cache"], cwd=scaled, env=scaled_env, ok_codes=(0, 1))], runs=1, warmup=0)
             rows.append((f"cold doctor, {args.rollouts} rollouts (--no-cache)", cold_n, None, None))

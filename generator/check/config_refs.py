@@ -62,7 +62,8 @@ def _read_configs(ws: Workspace) -> list[ConfigRef]:
     found = []
     for kind in CONFIG_KINDS:
         for path in ws.config_files(kind):
-            for facts in ws.remember(f"config-refs:{ws.rel(path)}", [path], kind, lambda: _facts(ws, path, kind), codec=_CODEC):
+            unit = f"config-refs:configs/{kind}/{path.name}"  # ws.rel(path), at a fraction of its cost
+            for facts in ws.remember(unit, [str(path)], kind, lambda: _facts(ws, path, kind), codec=_CODEC):
                 found.append(ConfigRef(path, kind, facts["experiment"], facts["positions"], facts["required"]))
     return found
 
@@ -112,8 +113,11 @@ def local_dataset_file(ws: Workspace, name: str, suffixes: tuple[str, ...] = LOC
     mapping), None when there is none, ``name`` is no plain name, or the file is unreadable or a link."""
     from osmosis_workspace.core.dataset_names import local_copy
 
-    path = local_copy(ws.root, name, suffixes)
-    return None if path is None or path in ws.unreadable or path.is_symlink() else path
+    known = ws.memo("local-datasets", dict)  # the files alone decide: an editor's edit run keeps these
+    if (name, suffixes) not in known:
+        path = local_copy(ws.root, name, suffixes)
+        known[name, suffixes] = None if path is None or path in ws.unreadable or path.is_symlink() else path
+    return known[name, suffixes]
 
 
 @dataclass(frozen=True)

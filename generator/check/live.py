@@ -31,7 +31,8 @@ FULL_AFTER = 60.0  # seconds: files changed outside the editor are seen at most 
 # pyproject.toml (an edit of which is a full run): an edit run starts from the last run's.
 DISK_PROPERTIES = ("_real_root", "git_root", "repo_prefix", "rollout_dirs", "data_entries", "resolved_data_files",
                    "skill_dirs", "unreadable", "opted_in", "pyproject")
-DISK_VIEWS = ("tool-folders", "resolved-folders", "config-files:eval", "config-files:training", "config-files:benchmark")
+DISK_VIEWS = ("tool-folders", "tool-folders-listed", "resolved-folders", "where", "local-datasets", "config-files:eval",
+              "config-files:training", "config-files:benchmark", "placeholder-files:eval", "placeholder-files:training")
 
 
 def _with_folders(paths: set[str]) -> frozenset[str]:
@@ -106,6 +107,7 @@ class Live:
         self.full_runs = self.edit_runs = 0
         self.last_rerun: list[str] = []  # the checks the last run ran (the rest came from memory)
         self.disk_views: tuple[dict, dict] = ({}, {})
+        self._pending: tuple | None = None  # (snapshot, its changed buffers) between begin and run
 
     def disk_changed(self) -> None:
         """The next run is a full one: a save, an open, a close, or the editor saw files change."""
@@ -120,20 +122,27 @@ class Live:
         # which no run records: an edit to it is a full run
         return None if str(ws.root / "pyproject.toml") in changed else changed
 
+    def begin(self, ws: Workspace) -> None:
+        """Before anything reads ``ws``: an edit run's snapshot starts from what the last run learnt
+        of the files (settings are read before the checks run)."""
+        self._pending = (ws, self._changed(ws))
+        if self._pending[1] is not None:
+            ws.__dict__.update(self.disk_views[0])
+            ws._memo.update(self.disk_views[1])
+
     def run(self, ws: Workspace, families: list[str]) -> RunResult:
         from osmosis_workspace.check import suppress
         from osmosis_workspace.check.families.access import unreadable_paths
 
-        changed = self._changed(ws)
+        if self._pending is None or self._pending[0] is not ws:
+            self.begin(ws)
+        changed, self._pending = self._pending[1], None
         disk = dirty = None
         if changed is None:
             self.units.clear()
             self.checks.clear()
             dirty = {str(p) for p, t in ws.overlays.items() if _on_disk(p) != t.replace("\r\n", "\n")}
             disk = self._disk_units(ws, families)
-        else:
-            ws.__dict__.update(self.disk_views[0])
-            ws._memo.update(self.disk_views[1])
         # from here on, a set of paths and every folder above them: an input holds one if it is among them
         changed = _with_folders(changed) if changed is not None else None
         units = _Units(self, changed, disk[1] if disk else None, _with_folders(dirty or set()))

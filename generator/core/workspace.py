@@ -15,8 +15,9 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from osmosis_workspace.core.bounded import toml_loads, utf8_size_over
+from osmosis_workspace.core.access import ACCESS_SKIPPED, ACCESS_WALKED, access_denied, listing, unreadable_under  # noqa: F401  (re-exported)
 from osmosis_workspace.core.paths import is_dir, is_file, rglob_files
-from osmosis_workspace.core.tool_folders import PRUNED, tool_folders
+from osmosis_workspace.core.tool_folders import tool_folders
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -36,35 +37,6 @@ MAX_TEXT_BYTES = 2_000_000
 NOT_UTF8 = "cannot be read as UTF-8 text"
 FILE_PERMISSIONS_HINT = "Check the file's permissions: osmosis, git and the platform's tools must be able to read it (e.g. `chmod u+r FILE`)."
 FOLDER_PERMISSIONS_HINT = "Check the folder's permissions: osmosis and git must be able to list and enter it (e.g. `chmod u+rx FOLDER`)."
-# Where a workspace is looked at for files or folders nobody may read: what doctor reads. Tool folders
-# and caches are not; .git is looked at itself (the git family reports it), not walked.
-ACCESS_WALKED = ("rollouts", "configs", "data", ".agents", ".claude", ".osmosis")
-ACCESS_SKIPPED = frozenset({".git", "venv", "node_modules", "__pycache__", *PRUNED})
-MAX_ACCESS_ENTRIES = 50_000
-
-
-def access_denied(path: Path) -> str | None:
-    """The OS's reason when this process may not open ``path`` (a file, or a folder to list), or a
-    folder on the way to it; None when it may, or when the path fails for another reason."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-    except PermissionError as err:
-        return err.strerror or str(err)
-    except (OSError, ValueError):
-        return None
-    os.close(fd)
-    return None
-
-
-def listing(folder: Path) -> list[Path]:
-    """The entries of ``folder``, sorted; [] when it cannot be listed (the access check reports a
-    folder without permission, so a walk goes on without it)."""
-    try:
-        return sorted(folder.iterdir(), key=lambda p: p.name)  # within one folder: Path order, at a fraction of its cost
-    except OSError:
-        return []
-
-
 def permission_hint(is_folder: bool) -> str:
     return FOLDER_PERMISSIONS_HINT if is_folder else FILE_PERMISSIONS_HINT
 
@@ -200,6 +172,10 @@ class Workspace:
 
     def rel(self, path: Path) -> str:
         """``path`` relative to the root, POSIX-style (as diagnostics report it)."""
+        if os.sep == "/":  # Path.relative_to's answer under the root, by string (it runs for every file of a run)
+            text, prefix = str(path), self._root_prefix
+            if text.startswith(prefix):
+                return text[len(prefix):]
         if not path.is_absolute():
             return path.as_posix()
         # Not resolved first: a symlink inside the workspace is reported where it is, not where it
@@ -219,15 +195,29 @@ class Workspace:
         return self.where(path) is not None
 
     def where(self, path: Path) -> str | None:
-        """"out" or "tool" when ``path`` leads out or into a tool's folder; None inside."""
+        """"out" or "tool" when ``path`` leads out or into a tool's folder; None inside (once per path a snapshot)."""
+        known = self._memo.setdefault("where", {})
+        if path not in known:
+            known[path] = self._where(path)
+        return known[path]
+
+    def _where(self, path: Path) -> str | None:
         try:
             real = self._resolved(path)
         except (OSError, RuntimeError):  # a symlink loop (RuntimeError before 3.13) leads nowhere
             return None
         if not (real == self._real_root or self._real_root in real.parents):
             return "out"
-        tools = self.memo("tool-folders", lambda: frozenset(Path(p).resolve() for p in tool_folders(self.root)))
+        tools = self.memo("tool-folders", lambda: frozenset(Path(p).resolve() for p in self.tool_folders()))
         return "tool" if tools and (real in tools or not tools.isdisjoint(real.parents)) else None
+
+    def tool_folders(self) -> list[str]:
+        """core/tool_folders.py's folders of this workspace, listed once per snapshot."""
+        return self.memo("tool-folders-listed", lambda: tool_folders(self.root))
+
+    @cached_property
+    def _root_prefix(self) -> str:
+        return str(self.root).rstrip("/") + "/" if self.root.is_absolute() else "\0"  # a relative root: no fast path
 
     @cached_property
     def _real_root(self) -> Path:
@@ -291,11 +281,12 @@ class Workspace:
         root = str(self.root)
         self._reads.extend(f"{root}/{r}" for r in rels)
 
-    def remember(self, unit: str, inputs: list[Path], extra: str, compute: Callable[[], list], codec: tuple | None = None,
+    def remember(self, unit: str, inputs: list[Path | str], extra: str, compute: Callable[[], list], codec: tuple | None = None,
                  buffers: bool = True) -> list:
         """``compute()``, or its result from an earlier doctor run in which ``inputs`` (files or
         folders under the root, with all below them) and ``extra`` were the same (``units``, set by
-        doctor's run stage, or an editor session's memory: check/live.py). The result is a list of
+        doctor's run stage, or an editor session's memory: check/live.py; an input may be given as
+        the string of its absolute path). The result is a list of
         findings, or of what ``codec`` (to_dict, from_dict) keeps. ``buffers=False``: ``compute`` reads
         no editor buffer, only the files and git (an edit in the editor keeps its result; doctor's
         cache on disk never keeps it: the whole run's key is its key)."""
@@ -401,34 +392,7 @@ class Workspace:
     def unreadable(self) -> dict[Path, tuple[str, bool]]:
         """Files and folders doctor reads that this process may not open: path -> (the OS's reason,
         is a folder). Links are not followed (the checks that read through them report those)."""
-        found: dict[Path, tuple[str, bool]] = {}
-        if self.git_root is not None and (denied := access_denied(self.git_root / ".git")) is not None:
-            found[self.git_root / ".git"] = (denied, True)
-        stack = [self.root / name for name in reversed(ACCESS_WALKED)]
-        top = [p for p in listing(self.root) if p.name not in ACCESS_WALKED]
-        seen = 0
-        for path in top:
-            if not path.is_symlink() and is_file(path) and (denied := access_denied(path)) is not None:
-                found[path] = (denied, False)
-        while stack and seen < MAX_ACCESS_ENTRIES:
-            folder = stack.pop()
-            try:
-                with os.scandir(folder) as entries:
-                    children = sorted(entries, key=lambda e: e.name, reverse=True)
-            except PermissionError as err:
-                found[folder] = (err.strerror or str(err), True)
-                continue
-            except OSError:  # missing, not a folder: other checks say so
-                continue
-            for entry in children:
-                seen += 1
-                path = Path(entry.path)
-                if entry.is_dir(follow_symlinks=False):
-                    if entry.name not in ACCESS_SKIPPED:
-                        stack.append(path)
-                elif entry.is_file(follow_symlinks=False) and (denied := access_denied(path)) is not None:
-                    found[path] = (denied, False)
-        return dict(sorted(found.items()))
+        return unreadable_under(self.root, self.git_root)
 
     @cached_property
     def opted_in(self) -> bool:

@@ -86,7 +86,9 @@ class Session:
             load_rules()
             ws = self.snapshot(root)
             # an edit re-checks what the edited buffers touch; the rest is the last run's (check/live.py)
-            outcome = diagnose(ws, cache=self.live.setdefault(root, Live()))
+            memory = self.live.setdefault(root, Live())
+            memory.begin(ws)
+            outcome = diagnose(ws, run_stage=memory.run)
             by_file: dict[Path, list[Diagnostic]] = {}
             texts: dict[Path, str] = {}
             for d in outcome.diagnostics:

@@ -148,3 +148,42 @@ def test_a_suppression_added_to_one_rollout_is_read(three, run):
     assert not any(path == "rollouts/second/main.py" and line == 1 for _, path, line, _ in cached)
     assert ("SET004", "rollouts/third/main.py") in {(c, path) for c, path, _, _ in cached}
     assert cached == findings(run, three, "--select", "ENT,SET", "--no-cache")
+
+
+CONFIG_DEPENDENCIES = {
+    # what a config's findings are judged on besides its own text, each changed after a cached run
+    "its rollout folder removed": lambda ws: shutil.rmtree(ws / "rollouts" / "second"),
+    "its entrypoint removed": lambda ws: (ws / "rollouts" / "second" / "main.py").unlink(),
+    "its dataset copy removed": lambda ws: (ws / "data" / "multiply.jsonl").unlink(),
+    "the schema files removed": lambda ws: shutil.rmtree(ws / ".osmosis" / "schemas"),
+    "the rollout's copier answers removed": lambda ws: (ws / "rollouts" / "second" / ".copier-answers.yml").unlink(),
+    "the root pyproject opting in": lambda ws: (ws / "pyproject.toml").write_text(
+        (ws / "pyproject.toml").read_text(encoding="utf-8") + "\n[tool.osmosis]\nstrict = false\n", encoding="utf-8"),
+}
+
+
+@pytest.mark.parametrize("change", sorted(CONFIG_DEPENDENCIES))
+def test_a_configs_cached_findings_follow_what_it_reads(three, run, change):
+    """Each config is a unit keyed on what it reads: whatever of that changes, the cached answer is the
+    one a run without the cache gives."""
+    text = (three / "configs" / "eval" / "multiply.toml").read_text(encoding="utf-8")
+    (three / "configs" / "eval" / "second.toml").write_text(text.replace('rollout = "multiply"', 'rollout = "second"'), encoding="utf-8")
+    every = ("--select", "CFG,SEC,DAT,ENT,LAY")
+    before = findings(run, three, *every)
+    CONFIG_DEPENDENCIES[change](three)
+    cached = findings(run, three, *every)
+    assert cached == findings(run, three, *every, "--no-cache")
+    # these three leave this workspace's answer as it was (the configs already carry their `#:schema` line,
+    # and the eval config's steps are not judged on rows): the cached answer must still be the fresh one
+    unchanged = {"the root pyproject opting in", "its dataset copy removed", "the rollout's copier answers removed"}
+    assert (cached != before) is (change not in unchanged), change
+
+
+def test_one_config_edited_recomputes_its_own_units_only(three, run):
+    every = ("--select", "CFG,SEC")
+    run("doctor", three, *every)
+    config = three / "configs" / "eval" / "multiply.toml"
+    config.write_text(config.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    # its facts, its findings, its secrets and its comments
+    assert recomputed(run("doctor", three, "-v", *every)) == 4
+    assert findings(run, three, *every) == findings(run, three, *every, "--no-cache")

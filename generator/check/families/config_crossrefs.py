@@ -333,3 +333,37 @@ def _experiment_toml(ws: Workspace, path: Path) -> bool:
         return False
     data = TomlDoc.parse(text).data
     return isinstance(data, dict) and isinstance(data.get("experiment"), dict)
+
+
+# -- what a config's findings are judged on (doctor's cache keeps them per config) -------------------
+
+
+def judged_on(ws: Workspace, path: Path, ref) -> list[str] | None:
+    """What ``path``'s findings depend on besides their kind: the file; the root pyproject.toml and
+    the schema files (whether, and which, `#:schema` line is wanted); the folder of the rollout it
+    names (the folder, its entrypoint, its copier answers); the local dataset it names (a path: all
+    of data/; a name: its copies data/<name>.jsonl|.parquet, whose rows a training config's steps
+    are judged on). None when a name is no plain folder name: judged afresh each run. ``ref`` is the
+    config's check.config_refs.ConfigRef (None when it does not parse: the file alone decides).
+    Strings, not Paths: this runs for each of thousands of configs."""
+    if ref is None:
+        return [str(path)]
+    root = str(ws.root)
+    inputs = [str(path), f"{root}/pyproject.toml", f"{root}/.osmosis/schemas"]
+    rollout, dataset = ref.experiment_str("rollout"), ref.experiment_str("dataset")
+    if rollout is not None:
+        if not _plain_name(rollout):
+            return None
+        inputs.append(f"{root}/rollouts/{rollout}")
+    if dataset is not None:
+        if names_a_path(dataset):
+            inputs.append(f"{root}/data")
+        elif _plain_name(dataset):
+            inputs += [f"{root}/data/{dataset}.jsonl", f"{root}/data/{dataset}.parquet"]
+        else:
+            return None
+    return inputs
+
+
+def _plain_name(name: str) -> bool:
+    return bool(name) and "/" not in name and "\\" not in name and not name.startswith(".") and "\0" not in name

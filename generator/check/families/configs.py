@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from osmosis_workspace.check.families.config_crossrefs import _cross_file, _plain, _show, misnamed_configs
+from osmosis_workspace.check.families.config_crossrefs import _cross_file, _plain, _show, judged_on, misnamed_configs
 from osmosis_workspace.check.families.config_rules import (
     _KIND_TABLES, BRANCH_AND_COMMIT, CONFIG_OUTSIDE, DUPLICATE_SECRET, FAMILY, HARNESS_KEYS, HARNESS_SECRET,
     BENCHMARK_SECRET_IN_ENV, INVALID_COMMIT_SHA, INVALID_ENV_NAME, INVALID_ROLLOUT_NAME, INVALID_SECRET_NAME, INVALID_VALUE,
@@ -429,7 +429,10 @@ def check_configs(ws: Workspace) -> list[Diagnostic]:
     for kind in CONFIG_KINDS:
         for path in ws.config_files(kind):
             ref = facts.get(path)
-            found += _config_unit(ws, path, kind, ref)
+            # kept by doctor's cache while what it was judged on (config_crossrefs.judged_on) is unchanged
+            display, inputs = f"configs/{kind}/{path.name}", judged_on(ws, path, ref)  # ws.rel(path), cheaper
+            compute = lambda: check_config_file(path, kind, ws, display)  # noqa: E731
+            found += compute() if inputs is None else ws.remember(f"config:{display}", inputs, f"{kind}\0opted-in={ws.opted_in}", compute)
             if kind == "eval":
                 eval_rollouts.add(path.stem)
                 if ref is not None and (rollout := ref.experiment_str("rollout")) is not None:
@@ -444,35 +447,3 @@ def check_configs(ws: Workspace) -> list[Diagnostic]:
             ))
     return found
 
-
-def _config_unit(ws: Workspace, path: Path, kind: str, ref) -> list[Diagnostic]:
-    """One config's findings, kept by doctor's cache while what they were judged on is unchanged: the
-    file; the root pyproject.toml and the schema files (whether, and which, `#:schema` line is
-    wanted); the folder of the rollout it names (the folder, its entrypoint, its copier answers);
-    the local dataset it names (a path: all of data/; a name: its copies data/<name>.jsonl|.parquet,
-    whose rows a training config's steps are judged on). Names that are no plain folder name are
-    judged afresh each run."""
-    display = ws.rel(path)
-    compute = lambda: check_config_file(path, kind, ws, display)  # noqa: E731
-    if ref is None:
-        return ws.remember(f"config:{display}", [path], kind, compute)  # does not parse: the file alone decides
-    inputs = [path, ws.root / "pyproject.toml", ws.root / ".osmosis" / "schemas"]
-    rollout, dataset = ref.experiment_str("rollout"), ref.experiment_str("dataset")
-    if rollout is not None:
-        if not _plain_name(rollout):
-            return compute()
-        inputs.append(ws.root / "rollouts" / rollout)
-    if dataset is not None:
-        from osmosis_workspace.core.dataset_names import names_a_path
-
-        if names_a_path(dataset):
-            inputs.append(ws.root / "data")
-        elif _plain_name(dataset):
-            inputs += [ws.root / "data" / f"{dataset}{suffix}" for suffix in (".jsonl", ".parquet")]
-        else:
-            return compute()
-    return ws.remember(f"config:{display}", inputs, f"{kind}\0opted-in={ws.opted_in}", compute)
-
-
-def _plain_name(name: str) -> bool:
-    return bool(name) and "/" not in name and "\\" not in name and not name.startswith(".") and "\0" not in name

@@ -270,7 +270,8 @@ _PROFILES = "dataset_profiles"  # Workspace.memo key: real path -> the rows' Pro
 def _paired(ws: Workspace, path: Path) -> bool:
     from osmosis_workspace.check.config_refs import paired_files
 
-    return os.path.realpath(path) in paired_files(ws)
+    files = paired_files(ws)
+    return bool(files) and os.path.realpath(path) in files
 
 
 def _keep_profile(ws: Workspace, path: Path, findings: Findings) -> None:

@@ -27,7 +27,6 @@ from osmosis_workspace.core import safe_git
 from osmosis_workspace.core.diagnostics import Diagnostic, printable, quoted
 from osmosis_workspace.check.registry import rule
 from osmosis_workspace.readers.toml_locate import TomlDoc
-from osmosis_workspace.core.tool_folders import tool_folders
 from osmosis_workspace.core.workspace import Workspace, permission_hint
 
 FAMILY = "git"
@@ -111,7 +110,7 @@ def check_git_sync(ws: Workspace) -> list[Diagnostic]:
         unknown = {ws.rel(p) for p in ws.unreadable}  # git cannot hash them: LAY011 and its kin say why
         # a tool's folder (core/tool_folders.py) is never looked into, by git either: a file of it git
         # tracks may change without doctor's cache key changing
-        tools = [ws.rel(ws.root / os.path.relpath(p, ws.root)) for p in tool_folders(ws.root)]
+        tools = [ws.rel(ws.root / os.path.relpath(p, ws.root)) for p in ws.tool_folders()]
         # From a pre-commit hook, the push state says nothing: a commit is always made before it is
         # pushed, and a hook that wanted the push first would block every second commit.
         pre_commit = _under_pre_commit()

@@ -74,10 +74,14 @@ def scan_text(text: str, display: str) -> list[Diagnostic]:
 @workspace_check(FAMILY)
 def check_template_placeholders(ws: Workspace) -> list[Diagnostic]:
     found: list[Diagnostic] = []
-    bases = [*ws.rollout_dirs, *(ws.root / "configs" / kind for kind in ("eval", "training")), ws.root / "data"]
+    bases = [*ws.rollout_dirs, ws.root / "data"]
     for base in bases:
         # one unit per folder for doctor's cache: the scan reads nothing but the files below it
         found += ws.remember(f"placeholders:{ws.rel(base)}", [base], "", lambda: _scan_folder(ws, base))
+    for kind in ("eval", "training"):
+        # a config folder's files one unit each: an edit in one of thousands re-reads that one
+        for path in ws.memo(f"placeholder-files:{kind}", lambda: list(_files(ws.root / "configs" / kind))):
+            found += ws.remember(f"placeholders:{ws.rel(path)}", [path], "", lambda: _scan_folder(ws, path))
     return found
 
 

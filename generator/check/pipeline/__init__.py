@@ -40,9 +40,11 @@ def diagnose(
     verbose: bool = False,
     baseline=None,
     cache=None,
+    run_stage=None,
 ) -> Outcome:
     """Run the checks over ``ws`` with settings, suppressions and ``baseline`` (a check.baseline.Baseline)
-    applied, no printing; ``cache`` (a check.cache.Cache) reuses an identical earlier run."""
+    applied, no printing; ``cache`` (a check.cache.Cache) reuses an identical earlier run; ``run_stage``
+    (ws, families) -> RunResult stands in for the run stage (an editor session's, check/live.py)."""
     from osmosis_workspace.check.families import CHECKS
     from osmosis_workspace.check.settings import load_settings
 
@@ -50,7 +52,7 @@ def diagnose(
     selection = selection_for(cli_select, cli_ignore, settings)
     families = families_to_run(selection, CHECKS)
 
-    ran = run(ws, families, cache)
+    ran = run(ws, families, cache) if run_stage is None else run_stage(ws, families)
     findings: list[Finding] = select(ran.findings, [], selection)
     findings = stages.one_per_root_cause(ws, findings, ran.unreadable)
     findings += select([], settings_found, selection)

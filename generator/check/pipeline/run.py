@@ -59,10 +59,6 @@ def run(ws: Workspace, families: list[str], cache=None) -> RunResult:
     from osmosis_workspace.check import suppress
     from osmosis_workspace.check.families.access import unreadable_paths
 
-    from osmosis_workspace.check.live import Live
-
-    if isinstance(cache, Live):  # an editor's session: its own memory of the last run (check/live.py)
-        return cache.run(ws, families)
     key = cache.key(ws, families) if cache is not None else None
     if key is not None and (hit := cache.load(key)) is not None:
         hit.cache_note = "answered from the cache"

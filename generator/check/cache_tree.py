@@ -1,0 +1,196 @@
+"""The walk behind doctor's cache key (check/cache.py): every entry under the workspace and the git
+folder, a file's content hashed or taken from the last run's hashes, each path's span of lines (a
+unit's digest), and a re-walk that says whether anything changed since."""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import os
+import stat
+from pathlib import Path
+
+RACY_NS = 2_000_000_000  # a file modified this close to its hashing is hashed again next time
+SKIP_IN_GIT = frozenset({"objects", "logs", "hooks", "lfs", "fsmonitor--daemon"})
+ENTRY_CAP = 200_000  # past this many entries (or 64 folders deep) the workspace is not cached
+
+
+def _sha_file(path: str) -> str | None:
+    h = hashlib.sha256()
+    try:
+        with open(path, "rb", buffering=0) as f:
+            while chunk := f.read(1 << 20):
+                h.update(chunk)
+    except OSError:
+        return None
+    return h.hexdigest()
+
+
+class Tree:
+    """The walk behind the key: every entry's identity, a file's content hashed (or taken from the memo)."""
+
+    def __init__(self, memo: dict, started_ns: int):
+        self.memo, self.started_ns = memo, started_ns
+        self.fresh: dict[str, list] = {}
+        self.lines: list[str] = []
+        self.spans: dict[str, tuple[int, int]] = {}  # path -> its lines (a folder's run to its last entry)
+        self.links: list[int] = []  # the lines of symlinks, in order: what they lead to is not in the walk
+        self.listed: set[str] = set()  # folders whose every name the walk saw (what is not there is absent)
+        self.skipped: set[str] = set()  # entries kept as one line: their content is not in the walk
+        self.digests: dict[str, str | None] = {}  # subtree's answers
+        self.seen: list[tuple] = []  # (path, lstat or None, a folder's names): what `unchanged` compares
+        self.entries = 0
+
+    def digest(self, extra: str) -> str:
+        self.lines.append(extra)
+        return hashlib.sha256("\n".join(self.lines).encode("utf-8", "surrogateescape")).hexdigest()
+
+    def subtree(self, path: str) -> str | None:
+        """The digest of ``path``'s entries as this walk saw them (a folder with all below it), or None
+        when the walk did not enter it."""
+        if path in self.digests:  # a rollout's folder is the input of several units
+            return self.digests[path]
+        self.digests[path] = digest = self._subtree(path)
+        return digest
+
+    def _subtree(self, path: str) -> str | None:
+        span = self.spans.get(path)
+        if span is None:
+            # a name its folder's listing lacks is known to be absent: a unit may depend on that too
+            parent = os.path.dirname(path)
+            # (a listed folder was reached through real folders only: the walk follows no link)
+            if parent in self.listed and path not in self.skipped and parent != path:
+                return "absent"
+            return None
+        if self._has_link(*span):
+            return None
+        return hashlib.sha256("\n".join(self.lines[span[0]:span[1]]).encode("utf-8", "surrogateescape")).hexdigest()
+
+    def _has_link(self, start: int, end: int) -> bool:
+        i = bisect.bisect_left(self.links, start)
+        return i < len(self.links) and self.links[i] < end
+
+    def add(self, path: str, skip: frozenset[str] = frozenset(), depth: int = 0, left: frozenset[str] = frozenset()) -> None:
+        """``path`` and all below it; entries named in ``skip`` (at any depth: the git folder's objects)
+        and the paths in ``left`` (the root's .git, walked on its own; tool folders) are one line each."""
+        start = len(self.lines)
+        self._add(path, skip, depth, left)
+        self.spans[path] = (start, len(self.lines))
+
+    def _add(self, path: str, skip: frozenset[str], depth: int, left: frozenset[str]) -> None:
+        lines = self.lines
+        try:
+            info = os.lstat(path)
+        except OSError as err:
+            self.seen.append((path, None, None))
+            lines.append(f"{path}\0missing {err.errno}")
+            return
+        self.seen.append((path, info, None))
+        self.entries += 1
+        if self.entries > ENTRY_CAP:
+            raise OverflowError
+        mode = info.st_mode
+        if stat.S_ISREG(mode):
+            lines.append(f"{path}\0{mode}\0{info.st_uid}\0{info.st_size}\0{self._content(path, info)}")
+        elif stat.S_ISDIR(mode):
+            if depth >= 64:  # deeper than any check reads, but a key must cover it: no cache for this one
+                raise OverflowError
+            lines.append(f"{path}\0{mode}\0{info.st_uid}")
+            try:
+                names = sorted(os.listdir(path))
+            except OSError as err:
+                lines.append(f"{path}\0unlisted {err.errno}")
+                return
+            self.seen[-1] = (path, info, names)
+            self.listed.add(path)
+            for name in names:
+                child = f"{path}/{name}"
+                if name in skip or child in left:  # no check looks inside (core/tool_folders.py)
+                    self.skipped.add(child)
+                    lines.append(f"{child}\0skipped")
+                else:
+                    self.add(child, skip, depth + 1, left)
+        elif stat.S_ISLNK(mode):
+            try:
+                target = os.readlink(path)
+            except OSError:
+                target = "?"
+            self.links.append(len(lines))
+            lines.append(f"{path}\0{mode}\0{info.st_uid}\0{target}")
+        else:
+            lines.append(f"{path}\0{mode}\0{info.st_uid}")
+
+    def unchanged(self) -> bool:
+        """Whether every entry of the walk is as it was: its status the same, and, for what changed
+        too close to the walk for time stamps to tell (a file system's clock ticks coarsely), the same
+        content or names. A fraction of a second walk: a run's findings are kept only if this holds."""
+        for path, before, names in self.seen:
+            try:
+                now = os.lstat(path)
+            except OSError:
+                now = None
+            if before is None or now is None:
+                if before is not now:
+                    return False
+                continue
+            if (now.st_mode, now.st_size, now.st_mtime_ns, now.st_ctime_ns, now.st_ino, now.st_uid) != \
+                    (before.st_mode, before.st_size, before.st_mtime_ns, before.st_ctime_ns, before.st_ino, before.st_uid):
+                return False
+            if max(now.st_mtime_ns, now.st_ctime_ns) < self.started_ns - RACY_NS:
+                continue
+            if stat.S_ISREG(now.st_mode):
+                known = self.fresh.get(path)
+                if known is None or _sha_file(path) != known[5]:
+                    return False
+            elif stat.S_ISDIR(now.st_mode):
+                try:
+                    if names is not None and sorted(os.listdir(path)) != names:
+                        return False
+                except OSError:
+                    return False
+            elif stat.S_ISLNK(now.st_mode):
+                try:
+                    if f"{path}\0{now.st_mode}\0{now.st_uid}\0{os.readlink(path)}" not in self.lines:
+                        return False
+                except OSError:
+                    return False
+        return True
+
+    def _content(self, path: str, info: os.stat_result) -> str:
+        known = self.memo.get(path)
+        if (isinstance(known, list) and len(known) == 6 and all(type(v) is int for v in known[:5]) and isinstance(known[5], str)
+                and known[0] == info.st_size and known[1] == info.st_mtime_ns
+                and known[2] == info.st_ctime_ns and known[3] == info.st_ino and info.st_mtime_ns < known[4] - RACY_NS):
+            self.fresh[path] = known
+            return str(known[5])
+        sha = _sha_file(path) or "unreadable"
+        self.fresh[path] = [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, self.started_ns, sha]
+        return sha
+
+
+def git_inputs(tree: Tree, git_root: Path) -> None:
+    """What git reads for the checks besides the paths the key names: the git folder behind a `.git`
+    link, every configuration value (an `include` may name any file), and the ignore and attributes
+    files the configuration names (`core.excludesFile = ~/.gitignore_global`)."""
+    from osmosis_workspace.core import safe_git
+
+    git_dir = git_root / ".git"
+    if os.path.islink(git_dir):
+        tree.add(os.path.realpath(git_dir), skip=SKIP_IN_GIT)
+    try:
+        listed = safe_git.run_capped(git_root, "config", "--list", "--show-origin", "-z", limit=1 << 20)
+    except safe_git.GitError:
+        tree.lines.append("git config\0unreadable")
+        return
+    tree.lines.append(hashlib.sha256(listed).hexdigest())
+    named = {}
+    for item in listed.split(b"\0")[1::2]:  # origin, then key\nvalue
+        key, _, value = item.decode("utf-8", "surrogateescape").partition("\n")
+        if key in ("core.excludesfile", "core.attributesfile"):
+            named[key] = value  # the last one wins, as in git
+    for value in named.values():
+        path = os.path.join(str(git_root), os.path.expanduser(value))
+        if os.path.isdir(path):  # git reads no folder there; a repository's own config may name `/`
+            tree.lines.append(f"{path}\0folder")
+        else:
+            tree.add(path)

@@ -1,0 +1,72 @@
+"""Which files and folders of a workspace this process may not open: what doctor reads, walked once
+per snapshot (`Workspace.unreadable`), links not followed."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from osmosis_workspace.core.paths import is_file
+from osmosis_workspace.core.tool_folders import PRUNED
+
+# Where a workspace is looked at for files or folders nobody may read: what doctor reads. Tool folders
+# and caches are not; .git is looked at itself (the git family reports it), not walked.
+ACCESS_WALKED = ("rollouts", "configs", "data", ".agents", ".claude", ".osmosis")
+ACCESS_SKIPPED = frozenset({".git", "venv", "node_modules", "__pycache__", *PRUNED})
+MAX_ACCESS_ENTRIES = 50_000
+
+
+def access_denied(path: Path) -> str | None:
+    """The OS's reason when this process may not open ``path`` (a file, or a folder to list), or a
+    folder on the way to it; None when it may, or when the path fails for another reason."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except PermissionError as err:
+        return err.strerror or str(err)
+    except (OSError, ValueError):
+        return None
+    os.close(fd)
+    return None
+
+
+
+
+def listing(folder: Path) -> list[Path]:
+    """The entries of ``folder``, sorted; [] when it cannot be listed (the access check reports a
+    folder without permission, so a walk goes on without it)."""
+    try:
+        return sorted(folder.iterdir(), key=lambda p: p.name)  # within one folder: Path order, at a fraction of its cost
+    except OSError:
+        return []
+
+
+def unreadable_under(root: Path, git_root: Path | None) -> dict[Path, tuple[str, bool]]:
+    """Files and folders doctor reads that this process may not open: path -> (the OS's reason, is a folder)."""
+    found: dict[Path, tuple[str, bool]] = {}
+    if git_root is not None and (denied := access_denied(git_root / ".git")) is not None:
+        found[git_root / ".git"] = (denied, True)
+    stack = [root / name for name in reversed(ACCESS_WALKED)]
+    top = [p for p in listing(root) if p.name not in ACCESS_WALKED]
+    seen = 0
+    for path in top:
+        if not path.is_symlink() and is_file(path) and (denied := access_denied(path)) is not None:
+            found[path] = (denied, False)
+    while stack and seen < MAX_ACCESS_ENTRIES:
+        folder = stack.pop()
+        try:
+            with os.scandir(folder) as entries:
+                children = sorted(entries, key=lambda e: e.name, reverse=True)
+        except PermissionError as err:
+            found[folder] = (err.strerror or str(err), True)
+            continue
+        except OSError:  # missing, not a folder: other checks say so
+            continue
+        for entry in children:
+            seen += 1
+            path = Path(entry.path)
+            if entry.is_dir(follow_symlinks=False):
+                if entry.name not in ACCESS_SKIPPED:
+                    stack.append(path)
+            elif entry.is_file(follow_symlinks=False) and (denied := access_denied(path)) is not None:
+                found[path] = (denied, False)
+    return dict(sorted(found.items()))
