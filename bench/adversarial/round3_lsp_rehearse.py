@@ -13,8 +13,8 @@ grandchild or prints its environment. tests/rehearse runs the real SDK.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -22,6 +22,9 @@ from pathlib import Path
 
 from cases import Case, Plan, Sandbox, copy_base
 from sandbox import PY, Run, _killpg, _watch_peak
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository's root, for tests/orphans.py
+from tests.orphans import end_all  # noqa: E402
 
 # -- the language server over stdio ------------------------------------------------------------------
 
@@ -224,27 +227,10 @@ def _grandchild(marker: str, then: str) -> str:
     return f'{PY} -c "{code}"\n'
 
 
-def _alive_with(marker: str) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if marker.encode() in (entry / "cmdline").read_bytes():
-                    found.append(int(entry.name))
-            except OSError:
-                continue
-    return found
-
-
 def _orphans(marker: str):
     def verify(sb: Sandbox) -> list[str]:
         time.sleep(0.5)
-        pids = _alive_with(marker)
-        for pid in pids:  # the campaign must not leave them either
-            try:
-                os.kill(pid, 9)
-            except OSError:
-                pass
+        pids = end_all(marker)  # the campaign must not leave them either
         return [f"{len(pids)} process(es) of the rehearsal outlived it"] if pids else []
     return verify
 

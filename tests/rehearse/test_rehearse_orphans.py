@@ -22,22 +22,11 @@ import pytest
 from osmosis_workspace.rehearse import children
 from osmosis_workspace.rehearse.preflight import run_preflight
 from osmosis_workspace.rehearse.runner import run_eval
+from tests.orphans import alive_with, end_all
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs /proc (Linux)")
 
 SLEEPER = "import sys, time; time.sleep(3600)"
-
-
-def alive_with(marker: str) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if marker.encode() in (entry / "cmdline").read_bytes():
-                    found.append(int(entry.name))
-            except OSError:
-                continue
-    return found
 
 
 def _script(path: Path, body: str) -> Path:
@@ -58,11 +47,7 @@ def _grandchild(marker: str, then: str) -> str:
 def marker():
     mark = f"osmosis-orphan-{uuid.uuid4().hex}"
     yield mark
-    for pid in alive_with(mark):  # a failing test must not leave its sleepers behind either
-        try:
-            os.kill(pid, 9)
-        except OSError:
-            pass
+    end_all(mark)  # a failing test must not leave its sleepers behind either
 
 
 def _fake_sdk(tmp_path: Path, uv_body: str) -> Path:
