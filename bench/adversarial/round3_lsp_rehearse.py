@@ -24,7 +24,7 @@ from cases import Case, Plan, Sandbox, copy_base
 from sandbox import PY, Run, _killpg, _watch_peak
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository's root, for tests/orphans.py
-from tests.orphans import end_all  # noqa: E402
+from tests.orphans import end_all, grandchild, shell_script  # noqa: E402
 
 # -- the language server over stdio ------------------------------------------------------------------
 
@@ -212,21 +212,6 @@ def frame_cases() -> list[Case]:
 
 # -- rehearse -------------------------------------------------------------------------------------------
 
-SLEEPER = "import time; time.sleep(3600)"
-
-
-def _script(path: Path, body: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("#!/bin/sh\n" + body)
-    path.chmod(0o755)
-    return path
-
-
-def _grandchild(marker: str, then: str) -> str:
-    code = f"import subprocess, sys, time; subprocess.Popen([sys.executable, '-c', {SLEEPER!r}, {marker!r}]); time.sleep(0.3); {then}"
-    return f'{PY} -c "{code}"\n'
-
-
 def _orphans(marker: str):
     def verify(sb: Sandbox) -> list[str]:
         time.sleep(0.5)
@@ -257,8 +242,8 @@ def orphan_cases() -> list[Case]:
             marker = f"osmosis-campaign-orphan-{uuid.uuid4().hex}"
             then = {"hang": "time.sleep(3600)", "exit": "print('backend:HarborBackend')"}
             venv = sb.root / "tpl" / "sdk"
-            _script(venv / "bin" / "osmosis", _grandchild(marker, then[sdk]) if sdk else "exit 0\n")
-            _script(venv / "bin" / "uv", 'if [ "$1" = sync ]; then exit 0; fi\n' + (_grandchild(marker, then[uv]) if uv else "exit 0\n"))
+            shell_script(venv / "bin" / "osmosis", grandchild(marker, then[sdk]) if sdk else "exit 0\n")
+            shell_script(venv / "bin" / "uv", 'if [ "$1" = sync ]; then exit 0; fi\n' + (grandchild(marker, then[uv]) if uv else "exit 0\n"))
             return Plan(lambda s: s.run("rehearse", "--sdk", venv, "--timeout", "4", cwd=s.ws), rule="none",
                         verify=_orphans(marker), check_leftovers=False)
         out.append(Case("rehearse-orphans", name, prepare))
@@ -282,8 +267,8 @@ def env_cases() -> list[Case]:
             dump = sb.root / "tmp" / "child-env.json"
             record = f"{PY} -c \"import json, os; json.dump(dict(os.environ), open('{dump}', 'w'))\"\n"
             venv = sb.root / "tpl" / "sdk"
-            _script(venv / "bin" / "osmosis", record + "exit 1\n")
-            _script(venv / "bin" / "uv", 'if [ "$1" = sync ]; then exit 0; fi\n' + record + "echo backend:\n")
+            shell_script(venv / "bin" / "osmosis", record + "exit 1\n")
+            shell_script(venv / "bin" / "uv", 'if [ "$1" = sync ]; then exit 0; fi\n' + record + "echo backend:\n")
             sb.env_extra.update(UNLISTED)
 
             def verify(s: Sandbox) -> list[str]:
