@@ -29,6 +29,8 @@ sys.path[:0] = [str(HERE.parent), str(HERE.parent / "tests" / "sdk_real")]
 
 import sdk_harness as h  # noqa: E402
 
+from tests.git_origin import push_to_bare_origin  # noqa: E402
+
 IDENTITY = {"GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@example.invalid",
             "GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@example.invalid"}
 
@@ -60,10 +62,7 @@ def main() -> int:
             _osmosis(ws, "rollout", "new", f"r{i:02d}", "--defaults")
         _git(ws, "add", "-A")
         _git(ws, "commit", "-qm", "rollouts")
-        subprocess.run(["git", "init", "-q", "--bare", str(base / "origin.git")], check=True)
-        _git(ws, "remote", "add", "origin", str(base / "origin.git"))
-        _git(ws, "push", "-q", "origin", "HEAD:main")
-        _git(ws, "fetch", "-q", "origin")
+        push_to_bare_origin(ws, base / "origin.git")
         _git(ws, "checkout", "-qb", "feature")
         grader = ws / "rollouts/r07/r07_rollout/grading.py"
         grader.write_text(grader.read_text(encoding="utf-8") + "\n# tuned\n", encoding="utf-8")

@@ -13,8 +13,8 @@ grandchild or prints its environment. tests/rehearse runs the real SDK.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -22,6 +22,9 @@ from pathlib import Path
 
 from cases import Case, Plan, Sandbox, copy_base
 from sandbox import PY, Run, _killpg, _watch_peak
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository's root, for tests/orphans.py
+from tests.orphans import end_all, grandchild, shell_script  # noqa: E402
 
 # -- the language server over stdio ------------------------------------------------------------------
 
@@ -209,42 +212,10 @@ def frame_cases() -> list[Case]:
 
 # -- rehearse -------------------------------------------------------------------------------------------
 
-SLEEPER = "import time; time.sleep(3600)"
-
-
-def _script(path: Path, body: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("#!/bin/sh\n" + body)
-    path.chmod(0o755)
-    return path
-
-
-def _grandchild(marker: str, then: str) -> str:
-    code = f"import subprocess, sys, time; subprocess.Popen([sys.executable, '-c', {SLEEPER!r}, {marker!r}]); time.sleep(0.3); {then}"
-    return f'{PY} -c "{code}"\n'
-
-
-def _alive_with(marker: str) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if marker.encode() in (entry / "cmdline").read_bytes():
-                    found.append(int(entry.name))
-            except OSError:
-                continue
-    return found
-
-
 def _orphans(marker: str):
     def verify(sb: Sandbox) -> list[str]:
         time.sleep(0.5)
-        pids = _alive_with(marker)
-        for pid in pids:  # the campaign must not leave them either
-            try:
-                os.kill(pid, 9)
-            except OSError:
-                pass
+        pids = end_all(marker)  # the campaign must not leave them either
         return [f"{len(pids)} process(es) of the rehearsal outlived it"] if pids else []
     return verify
 
@@ -271,8 +242,8 @@ def orphan_cases() -> list[Case]:
             marker = f"osmosis-campaign-orphan-{uuid.uuid4().hex}"
             then = {"hang": "time.sleep(3600)", "exit": "print('backend:HarborBackend')"}
             venv = sb.root / "tpl" / "sdk"
-            _script(venv / "bin" / "osmosis", _grandchild(marker, then[sdk]) if sdk else "exit 0\n")
-            _script(venv / "bin" / "uv", 'if [ "$1" = sync ]; then exit 0; fi\n' + (_grandchild(marker, then[uv]) if uv else "exit 0\n"))
+            shell_script(venv / "bin" / "osmosis", grandchild(marker, then[sdk]) if sdk else "exit 0\n")
+            shell_script(venv / "bin" / "uv", 'if [ "$1" = sync ]; then exit 0; fi\n' + (grandchild(marker, then[uv]) if uv else "exit 0\n"))
             return Plan(lambda s: s.run("rehearse", "--sdk", venv, "--timeout", "4", cwd=s.ws), rule="none",
                         verify=_orphans(marker), check_leftovers=False)
         out.append(Case("rehearse-orphans", name, prepare))
@@ -296,8 +267,8 @@ def env_cases() -> list[Case]:
             dump = sb.root / "tmp" / "child-env.json"
             record = f"{PY} -c \"import json, os; json.dump(dict(os.environ), open('{dump}', 'w'))\"\n"
             venv = sb.root / "tpl" / "sdk"
-            _script(venv / "bin" / "osmosis", record + "exit 1\n")
-            _script(venv / "bin" / "uv", 'if [ "$1" = sync ]; then exit 0; fi\n' + record + "echo backend:\n")
+            shell_script(venv / "bin" / "osmosis", record + "exit 1\n")
+            shell_script(venv / "bin" / "uv", 'if [ "$1" = sync ]; then exit 0; fi\n' + record + "echo backend:\n")
             sb.env_extra.update(UNLISTED)
 
             def verify(s: Sandbox) -> list[str]:

@@ -28,13 +28,18 @@ def names_a_path(value: str) -> bool:
     )
 
 
-def local_copy(root: Path, name: str, suffixes: tuple[str, ...] = PLATFORM_SUFFIXES) -> Path | None:
-    """``data/<name>.<suffix>`` for the first of ``suffixes`` that is a file; None for a name that
-    cannot be a file stem (a path, empty, ``.``) or has no local copy."""
+def local_copies(name: str, suffixes: tuple[str, ...] = PLATFORM_SUFFIXES) -> list[str]:
+    """``data/<name><suffix>`` (POSIX, from the workspace root) for each of ``suffixes``, in order of
+    preference, whether or not it exists; none for a name that cannot be a file stem (a path, empty, ``.``)."""
     if not name or names_a_path(name) or "/" in name or "\\" in name or name in (".", ".."):
-        return None
-    for suffix in suffixes:
-        candidate = root / "data" / f"{name}{suffix}"
-        if is_file(candidate):
-            return candidate
+        return []
+    return [f"data/{name}{suffix}" for suffix in suffixes]
+
+
+def local_copy(root: Path, name: str, suffixes: tuple[str, ...] = PLATFORM_SUFFIXES) -> Path | None:
+    """The first of :func:`local_copies` that is a file; None for a name that cannot be a file stem
+    or has no local copy."""
+    for rel in local_copies(name, suffixes):
+        if is_file(root / rel):
+            return root / rel
     return None

@@ -13,16 +13,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from osmosis_workspace.core import bounded, safe_git
+from osmosis_workspace.core import safe_git
 from osmosis_workspace.core.errors import UserError
 from osmosis_workspace.core.paths import is_dir, is_file
+from osmosis_workspace.core.workspace import DATASET_SUFFIXES
+from osmosis_workspace.rehearse.plan import config_experiment, dataset_files, default_files, workspace_rollouts
 
 # Files at the root that every rollout's rehearsal reads (the SDK's environment and settings).
 SHARED = ("pyproject.toml", "uv.lock", ".python-version", "conftest.py")
 CONFIG_FOLDERS = ("configs/eval/", "configs/training/")
-DATASET_SUFFIXES = (".jsonl", ".json", ".csv", ".parquet")
 MAX_LISTING = 16 << 20      # bytes of `git diff --name-only` a change may print
-MAX_CONFIG_BYTES = 1 << 20  # doctor's config limit: a bigger one is not a config a run reads
 
 
 @dataclass
@@ -65,38 +65,26 @@ def changed_files(root: Path, ref: str) -> list[str]:
     return sorted(set(tracked) | set(untracked))
 
 
-def _config_rollout(root: Path, rel: str) -> tuple[str | None, str | None]:
-    """(the rollout a config runs, the dataset it names), None where it does not say or cannot be read."""
-    try:
-        data = bounded.toml_loads(bounded.read_capped(root / rel, MAX_CONFIG_BYTES).decode("utf-8"))
-    except (bounded.Unreadable, UnicodeDecodeError, ValueError):
-        return None, None
-    experiment = data.get("experiment") if isinstance(data.get("experiment"), dict) else {}
-    rollout, dataset = experiment.get("rollout"), experiment.get("dataset")
-    return (rollout if isinstance(rollout, str) and rollout else None,
-            dataset if isinstance(dataset, str) and dataset else None)
+def _readers(root: Path, rollouts: list[str]) -> dict[str, list[tuple[str, str]]]:
+    """Each file under data/ (lower-cased) -> the rollouts whose rehearsal may read rows from it, and why.
 
-
-def _configs(root: Path) -> list[tuple[str, str | None, str | None]]:
-    found = []
+    The files are plan.py's (the one reading of what a config's dataset names), widened on purpose:
+    a named dataset is looked up under every suffix doctor knows (rehearse reads only its .jsonl, .csv
+    or .parquet), and case is ignored (a case-insensitive file system reads data/x.JSONL for "x").
+    Erring on the side of rehearsing: a pick too many costs one rehearsal, a miss lets a change through."""
+    readers: dict[str, list[tuple[str, str]]] = {}
     for folder in CONFIG_FOLDERS:
         base = root / folder
         if not is_dir(base):
             continue
         for path in sorted(base.glob("*.toml")):
-            rel = f"{folder}{path.name}"
-            found.append((rel, *_config_rollout(root, rel)))
-    return found
-
-
-def _dataset_names(rel: str) -> set[str]:
-    """The names a config may give for the data file ``rel`` (`dataset = "x"` reads data/x.<suffix>)."""
-    name = rel[len("data/"):]
-    names = {name}
-    for suffix in DATASET_SUFFIXES:
-        if name.lower().endswith(suffix):
-            names.add(name[: -len(suffix)])
-    return names
+            runs, dataset = config_experiment(path)
+            for rel in dataset_files(dataset.strip(), DATASET_SUFFIXES) if runs and dataset else ():
+                readers.setdefault(rel.lower(), []).append((runs, f"the dataset {folder}{path.name} names"))
+    for name in rollouts:
+        for rel in default_files(name):
+            readers.setdefault(rel.lower(), []).append((name, "its default rows"))
+    return readers
 
 
 def affected(root: Path, rollouts: list[str], changed: list[str]) -> list[Affected]:
@@ -109,7 +97,7 @@ def affected(root: Path, rollouts: list[str], changed: list[str]) -> list[Affect
             if reason not in entry.reasons:
                 entry.reasons.append(reason)
 
-    configs = None
+    readers = None
     for rel in changed:
         if rel in SHARED:
             for name in rollouts:
@@ -117,25 +105,14 @@ def affected(root: Path, rollouts: list[str], changed: list[str]) -> list[Affect
         elif rel.startswith("rollouts/"):
             pick(rel.split("/")[1], f"{rel} (under the rollout)")
         elif rel.startswith(CONFIG_FOLDERS) and rel.endswith(".toml"):
-            runs, _ = _config_rollout(root, rel) if is_file(root / rel) else (None, None)
+            runs, _ = config_experiment(root / rel) if is_file(root / rel) else (None, None)
             stem = rel.rsplit("/", 1)[1][: -len(".toml")]
             pick(runs or stem, f"{rel} (a config that runs it)")
         elif rel.startswith("data/"):
-            configs = _configs(root) if configs is None else configs
-            names = _dataset_names(rel)
-            for config_rel, runs, dataset in configs:
-                if dataset in names:
-                    pick(runs, f"{rel} (the dataset {config_rel} names)")
-            for name in names & set(rollouts):
-                pick(name, f"{rel} (its default rows)")
+            readers = _readers(root, rollouts) if readers is None else readers
+            for runs, why in readers.get(rel.lower(), ()):
+                pick(runs, f"{rel} ({why})")
     return [picked[name] for name in rollouts if name in picked]
-
-
-def workspace_rollouts(root: Path) -> list[str]:
-    base = root / "rollouts"
-    if not is_dir(base):
-        return []
-    return sorted(p.name for p in base.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
 
 
 def affected_by(root: Path, git_root: Path, ref: str) -> list[Affected]:

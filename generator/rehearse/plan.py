@@ -16,10 +16,12 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from osmosis_workspace.core.dataset_names import PLATFORM_SUFFIXES, local_copy, names_a_path
+from osmosis_workspace.core import bounded
+from osmosis_workspace.core.dataset_names import PLATFORM_SUFFIXES, local_copies, local_copy, names_a_path
 from osmosis_workspace.core.diagnostics import plural
 from osmosis_workspace.core.errors import UserError
 from osmosis_workspace.core.paths import is_dir, is_file, is_inside
+from osmosis_workspace.core.workspace import DATASET_SUFFIXES  # what rehearse reads rows from, as doctor
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -29,7 +31,7 @@ else:  # pragma: no cover
 DEFAULT_ROWS = "0-3"
 MAX_ROWS = 200           # rows one rehearsal copies three times; a rehearsal is a smoke test, not an eval
 MAX_SCAN_BYTES = 256 << 20
-DATASET_SUFFIXES = (".jsonl", ".json", ".csv", ".parquet")   # what rehearse reads rows from
+MAX_CONFIG_BYTES = 1 << 20  # doctor's config limit: a bigger one is not a config a run reads
 _LOOPBACK_URL = re.compile(r"^[a-z][a-z0-9+.-]*://(127\.0\.0\.1|localhost|\[::1\])(:\d+)?(/|$)", re.IGNORECASE)
 
 
@@ -79,16 +81,34 @@ def _load_toml(path: Path, rel: str) -> dict:
         raise UserError(f"{rel}: cannot read it as TOML ({err}); `osmosis validate {rel}` says more") from None
 
 
+def workspace_rollouts(root: Path) -> list[str]:
+    """The workspace's rollout folders, sorted (a hidden or `_` folder is not one)."""
+    base = root / "rollouts"
+    if not is_dir(base):
+        return []
+    return sorted(p.name for p in base.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
+
+
+def config_experiment(path: Path) -> tuple[str | None, str | None]:
+    """(the rollout a config runs, the dataset it names), None where it does not say or cannot be read.
+
+    Read within doctor's size and nesting limits, so every config of an untrusted tree can be scanned."""
+    try:
+        data = bounded.toml_loads(bounded.read_capped(path, MAX_CONFIG_BYTES).decode("utf-8"))
+    except (bounded.Unreadable, UnicodeDecodeError, ValueError):
+        return None, None
+    experiment = data.get("experiment") if isinstance(data.get("experiment"), dict) else {}
+    rollout, dataset = experiment.get("rollout"), experiment.get("dataset")
+    return (rollout if isinstance(rollout, str) and rollout else None,
+            dataset if isinstance(dataset, str) and dataset else None)
+
+
 def _eval_config_for(root: Path, rollout: str) -> Path | None:
     own = root / "configs" / "eval" / f"{rollout}.toml"
     if is_file(own):
         return own
     for path in sorted((root / "configs" / "eval").glob("*.toml")):
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-            continue
-        if (data.get("experiment") or {}).get("rollout") == rollout:
+        if config_experiment(path)[0] == rollout:
             return path
     return None
 
@@ -126,8 +146,7 @@ def read_config(root: Path, config: Path, rollout: str | None) -> RolloutPlan:
 
 def rollout_plans(root: Path, rollouts: list[str], config: Path | None) -> list[RolloutPlan]:
     """One plan per rollout to rehearse (every rollout of the workspace when none is named)."""
-    present = sorted(p.name for p in (root / "rollouts").iterdir() if p.is_dir() and not p.name.startswith((".", "_"))) \
-        if is_dir(root / "rollouts") else []
+    present = workspace_rollouts(root)
     if config is not None:
         if len(rollouts) > 1:
             raise UserError("--config names one eval config: give at most one rollout with it")
@@ -153,14 +172,33 @@ def rollout_plans(root: Path, rollouts: list[str], config: Path | None) -> list[
     return plans
 
 
-def _named_path(root: Path, value: str) -> Path | None:
-    """A ``dataset`` written as a path under data/ (CFG019 warns: submit sends it as a name), if it is a file."""
+def _named_rel(value: str) -> str:
+    """The file under data/ a ``dataset`` written as a path names (CFG019 warns: submit sends it as a
+    name), "" for a path rehearse does not read from."""
     text = value.replace("\\", "/")
-    relative = text if text.startswith("data/") else (f"data/{text}" if "/" not in text else "")
+    return text if text.startswith("data/") else (f"data/{text}" if "/" not in text else "")
+
+
+def _named_path(root: Path, value: str) -> Path | None:
+    """:func:`_named_rel`, if it is a file inside data/."""
+    relative = _named_rel(value)
     if not relative:
         return None
     path = root / relative
     return path if is_file(path) and is_inside(root / "data", path) else None
+
+
+def dataset_files(name: str, suffixes: tuple[str, ...] = PLATFORM_SUFFIXES) -> list[str]:
+    """The files (POSIX, from the root) :func:`local_dataset` may read for a config's ``dataset = name``,
+    in order, whether or not they exist; the rollout's own :func:`default_files` come after them."""
+    if names_a_path(name):
+        return [rel] if (rel := _named_rel(name)) else []
+    return local_copies(name, suffixes)
+
+
+def default_files(rollout: str) -> list[str]:
+    """``data/<rollout>.<suffix>``: the rows a rollout is rehearsed with when its config's dataset has no local copy."""
+    return [f"data/{rollout}{suffix}" for suffix in DATASET_SUFFIXES]
 
 
 def local_dataset(root: Path, plan: RolloutPlan, dataset_file: Path | None) -> Path:
@@ -176,10 +214,9 @@ def local_dataset(root: Path, plan: RolloutPlan, dataset_file: Path | None) -> P
         found = _named_path(root, name) if names_a_path(name) else local_copy(root, name)
         if found is not None:
             return found
-    for suffix in DATASET_SUFFIXES:
-        candidate = root / "data" / f"{plan.name}{suffix}"
-        if is_file(candidate):
-            return candidate
+    for rel in default_files(plan.name):
+        if is_file(root / rel):
+            return root / rel
     wanted = f"data/{name}" if name and names_a_path(name) else \
         " or ".join(f"data/{name or plan.name}{s}" for s in PLATFORM_SUFFIXES)
     raise UserError(f"{plan.config_rel} names the platform dataset {name!r} and there is no {wanted} to rehearse with"

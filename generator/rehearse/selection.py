@@ -9,7 +9,8 @@ from typing import TextIO
 
 from osmosis_workspace.core.errors import UserError
 from osmosis_workspace.core.workspace import find_git_root
-from osmosis_workspace.rehearse.affected import Affected, affected_by, workspace_rollouts
+from osmosis_workspace.rehearse.affected import Affected, affected_by
+from osmosis_workspace.rehearse.plan import workspace_rollouts
 
 
 def _listing(chosen: list[Affected], changed: str | None, total: int) -> dict:

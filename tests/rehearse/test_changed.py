@@ -16,6 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from osmosis_workspace.cli import app
+from tests.git_origin import push_to_bare_origin
 
 IDENTITY = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
             "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid"}
@@ -50,10 +51,7 @@ def pushed(tmp_path_factory) -> Path:
         os.environ.update(saved)
     git(ws, "add", "-A")
     git(ws, "commit", "-qm", "three rollouts")
-    subprocess.run(["git", "init", "-q", "--bare", str(base / "origin.git")], check=True)
-    git(ws, "remote", "add", "origin", str(base / "origin.git"))
-    git(ws, "push", "-q", "origin", "HEAD:main")
-    git(ws, "fetch", "-q", "origin")
+    push_to_bare_origin(ws, base / "origin.git")
     return ws
 
 

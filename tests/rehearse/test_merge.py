@@ -25,6 +25,7 @@ from osmosis_workspace.rehearse.plan import RolloutPlan
 from osmosis_workspace.rehearse.render import Rehearsed, write
 from osmosis_workspace.rehearse.runner import EvalProcess
 from osmosis_workspace.rehearse.verdicts import judge
+from tests.git_origin import push_to_bare_origin
 
 SOURCE = [(i, {"user_prompt": f"q{i}", "ground_truth": str(i)}) for i in range(2)]
 
@@ -175,10 +176,7 @@ def test_the_generated_workflows_list_and_merge_steps_work_on_a_real_history(tmp
 
     git("add", "-A")
     git("commit", "-qm", "two rollouts")
-    subprocess.run(["git", "init", "-q", "--bare", str(tmp_path / "origin.git")], check=True)
-    git("remote", "add", "origin", str(tmp_path / "origin.git"))
-    git("push", "-q", "origin", "HEAD:main")
-    git("fetch", "-q", "origin")
+    push_to_bare_origin(ws, tmp_path / "origin.git")
     git("checkout", "-qb", "feature")
     (ws / "rollouts/second/README.md").write_text("changed\n", encoding="utf-8")
     git("commit", "-qam", "touch second")

@@ -10,7 +10,6 @@ tests/rehearse/test_templates.py's."""
 from __future__ import annotations
 
 import os
-import stat
 import subprocess
 import sys
 import time
@@ -22,53 +21,21 @@ import pytest
 from osmosis_workspace.rehearse import children
 from osmosis_workspace.rehearse.preflight import run_preflight
 from osmosis_workspace.rehearse.runner import run_eval
+from tests.orphans import alive_with, end_all, grandchild, shell_script
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs /proc (Linux)")
-
-SLEEPER = "import sys, time; time.sleep(3600)"
-
-
-def alive_with(marker: str) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if marker.encode() in (entry / "cmdline").read_bytes():
-                    found.append(int(entry.name))
-            except OSError:
-                continue
-    return found
-
-
-def _script(path: Path, body: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("#!/bin/sh\n" + body)
-    path.chmod(path.stat().st_mode | stat.S_IXUSR)
-    return path
-
-
-def _grandchild(marker: str, then: str) -> str:
-    """Shell: a Python that starts a grandchild sleeping with ``marker``, then ``then`` (Python code)."""
-    code = (f"import subprocess, sys, time; subprocess.Popen([sys.executable, '-c', {SLEEPER!r}, {marker!r}]); "
-            "time.sleep(0.3); " + then)
-    return f"{sys.executable} -c \"{code}\"\n"
-
 
 @pytest.fixture
 def marker():
     mark = f"osmosis-orphan-{uuid.uuid4().hex}"
     yield mark
-    for pid in alive_with(mark):  # a failing test must not leave its sleepers behind either
-        try:
-            os.kill(pid, 9)
-        except OSError:
-            pass
+    end_all(mark)  # a failing test must not leave its sleepers behind either
 
 
 def _fake_sdk(tmp_path: Path, uv_body: str) -> Path:
     """A venv-like folder: bin/osmosis (never run here) and, beside it, the uv the preflight finds first."""
-    sdk = _script(tmp_path / "sdk" / "bin" / "osmosis", "exit 0\n")
-    _script(sdk.parent / "uv", uv_body)
+    sdk = shell_script(tmp_path / "sdk" / "bin" / "osmosis", "exit 0\n")
+    shell_script(sdk.parent / "uv", uv_body)
     return sdk
 
 
@@ -81,7 +48,7 @@ def _workspace(tmp_path: Path) -> Path:
 def test_a_preflight_that_hangs_in_a_grandchild_leaves_nothing_running_after_its_timeout(tmp_path, marker):
     # `uv sync` returns; `uv run` starts a Python that starts the sleeper and hangs itself, as an
     # entrypoint whose import blocks would.
-    sdk = _fake_sdk(tmp_path, 'if [ "$1" = sync ]; then exit 0; fi\n' + _grandchild(marker, "time.sleep(3600)"))
+    sdk = _fake_sdk(tmp_path, 'if [ "$1" = sync ]; then exit 0; fi\n' + grandchild(marker, "time.sleep(3600)"))
     started = time.monotonic()
     passed, account = run_preflight(_workspace(tmp_path), sdk, "r", "main.py", dict(os.environ), timeout=2)
     assert not passed and "did not finish within 2 s" in account
@@ -90,7 +57,7 @@ def test_a_preflight_that_hangs_in_a_grandchild_leaves_nothing_running_after_its
 
 
 def test_a_preflight_that_exits_leaves_no_background_process(tmp_path, marker):
-    sdk = _fake_sdk(tmp_path, 'if [ "$1" = sync ]; then exit 0; fi\n' + _grandchild(marker, "print('backend:HarborBackend')"))
+    sdk = _fake_sdk(tmp_path, 'if [ "$1" = sync ]; then exit 0; fi\n' + grandchild(marker, "print('backend:HarborBackend')"))
     passed, account = run_preflight(_workspace(tmp_path), sdk, "r", "main.py", dict(os.environ), timeout=30)
     assert passed, account
     assert "HarborBackend built" in account
@@ -99,7 +66,7 @@ def test_a_preflight_that_exits_leaves_no_background_process(tmp_path, marker):
 
 def test_an_eval_run_past_its_timeout_leaves_nothing_running(tmp_path, marker, monkeypatch):
     monkeypatch.setattr("osmosis_workspace.rehearse.runner.STOP_GRACE_S", 1.0)
-    sdk = _script(tmp_path / "osmosis", "trap '' INT\n" + _grandchild(marker, "time.sleep(3600)"))
+    sdk = shell_script(tmp_path / "osmosis", "trap '' INT\n" + grandchild(marker, "time.sleep(3600)"))
     run_dir = tmp_path / "run"
     run_dir.mkdir()
     process = run_eval([str(sdk)], tmp_path, dict(os.environ), run_dir, timeout=2)
@@ -108,7 +75,7 @@ def test_an_eval_run_past_its_timeout_leaves_nothing_running(tmp_path, marker, m
 
 
 def test_an_eval_run_that_exits_leaves_no_background_process(tmp_path, marker):
-    sdk = _script(tmp_path / "osmosis", _grandchild(marker, "print('{}')"))
+    sdk = shell_script(tmp_path / "osmosis", grandchild(marker, "print('{}')"))
     run_dir = tmp_path / "run"
     run_dir.mkdir()
     process = run_eval([str(sdk)], tmp_path, dict(os.environ), run_dir, timeout=30)
@@ -131,7 +98,7 @@ def test_the_cli_preflight_with_a_timeout_leaves_nothing_running(tmp_path, marke
     assert done.returncode == 0, done.stderr
     main = root / "rollouts" / "r" / "main.py"
     main.write_text(main.read_text() + "\n# backend = HarborBackend(...)  (marks the rollout as Harbor's)\n")
-    sdk = _fake_sdk(tmp_path, 'if [ "$1" = sync ]; then exit 0; fi\n' + _grandchild(marker, "time.sleep(3600)"))
+    sdk = _fake_sdk(tmp_path, 'if [ "$1" = sync ]; then exit 0; fi\n' + grandchild(marker, "time.sleep(3600)"))
     done = subprocess.run([sys.executable, "-m", "osmosis_workspace", "rehearse", "--sdk", str(sdk.parent.parent), "--timeout", "3",
                            "--format", "json"], cwd=root, capture_output=True, text=True, timeout=120)
     assert done.returncode == 1, (done.stdout, done.stderr)
