@@ -16,7 +16,7 @@ ACCESS_SKIPPED = frozenset({".git", "venv", "node_modules", "__pycache__", *PRUN
 MAX_ACCESS_ENTRIES = 50_000
 
 
-def access_denied(path: Path) -> str | None:
+def access_denied(path: Path | str) -> str | None:
     """The OS's reason when this process may not open ``path`` (a file, or a folder to list), or a
     folder on the way to it; None when it may, or when the path fails for another reason."""
     try:
@@ -61,12 +61,11 @@ def unreadable_under(root: Path, git_root: Path | None) -> dict[Path, tuple[str,
             continue
         except OSError:  # missing, not a folder: other checks say so
             continue
-        for entry in children:
+        for entry in children:  # a Path made only where one is kept: this visits every file doctor reads
             seen += 1
-            path = Path(entry.path)
             if entry.is_dir(follow_symlinks=False):
                 if entry.name not in ACCESS_SKIPPED:
-                    stack.append(path)
-            elif entry.is_file(follow_symlinks=False) and (denied := access_denied(path)) is not None:
-                found[path] = (denied, False)
+                    stack.append(Path(entry.path))
+            elif entry.is_file(follow_symlinks=False) and (denied := access_denied(entry.path)) is not None:
+                found[Path(entry.path)] = (denied, False)
     return dict(sorted(found.items()))
