@@ -18,7 +18,7 @@ import pytest
 def reused(result) -> tuple[int, int] | None:
     """(reused, total) from doctor -v's cache note; None when nothing was reused."""
     assert result.exit_code in (0, 1), result.output
-    found = re.search(r"(\d+) of (\d+) per-rollout results reused from the cache", result.output)
+    found = re.search(r"(\d+) of (\d+) units of work reused from the cache", result.output)
     return (int(found[1]), int(found[2])) if found else None
 
 

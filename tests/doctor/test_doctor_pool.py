@@ -81,7 +81,7 @@ def test_doctor_v_says_the_workers_ran_and_one_process_says_nothing_of_them(scal
                               capture_output=True, env={**os.environ, "OSMOSIS_DOCTOR_JOBS": jobs, "NO_COLOR": "1"})
         return done.stdout + done.stderr
 
-    assert re.search(r"\d+ per-rollout results computed by 4 worker processes", note("4"))
+    assert re.search(r"\d+ units of work computed by 4 worker processes", note("4"))
     assert "worker processes" not in note("1")
 
 

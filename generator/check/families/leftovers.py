@@ -128,7 +128,10 @@ def marker_lines(text: str) -> list[int]:
 
 
 def unresolved_findings(ws: Workspace) -> list[Diagnostic]:
-    found = _leftovers(ws, _rejects(ws.root), _candidates(ws.root))
+    found = _leftovers(ws, _rejects(ws.root), ())
+    for path in dict.fromkeys(_candidates(ws.root)):
+        # a file of its own per unit for doctor's cache: the configs and datasets number thousands
+        found += ws.remember(f"leftovers:{ws.rel(path)}", [path], "", lambda: _leftovers(ws, (), (path,)))
     for folder in ws.rollout_dirs:
         # one unit per rollout for doctor's cache: what it finds is in the rollout's own files
         found += ws.remember(f"leftovers:{ws.rel(folder)}", [folder], "", lambda: _rollout_leftovers(ws, folder))

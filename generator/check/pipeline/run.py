@@ -81,7 +81,7 @@ def run(ws: Workspace, families: list[str], cache=None) -> RunResult:
     result = RunResult(findings, timings, len(read), marks, unreadable_paths(ws))
     result.cache_note = _cache_note(cache, key)
     if workers is not None:
-        result.cache_note += f"; {workers.computed} per-rollout results computed by {len(workers.futures)} worker processes"
+        result.cache_note += f"; {workers.computed} units of work computed by {len(workers.futures)} worker processes"
     # Stored only when the workspace did not change under the run: the findings must be those of the key's tree.
     if key is not None and cache.unchanged():
         cache.store(key, result)
@@ -96,4 +96,4 @@ def _cache_note(cache, key: str | None) -> str:
     units = cache.unit_memo
     if units is None or not units.reused:
         return "nothing reused from the cache; filled for the next run"
-    return f"{units.reused} of {units.reused + units.computed} per-rollout results reused from the cache"
+    return f"{units.reused} of {units.reused + units.computed} units of work reused from the cache"
