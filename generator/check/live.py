@@ -32,7 +32,7 @@ FULL_AFTER = 60.0  # seconds: files changed outside the editor are seen at most 
 DISK_PROPERTIES = ("_real_root", "git_root", "repo_prefix", "rollout_dirs", "data_entries", "resolved_data_files",
                    "skill_dirs", "unreadable", "opted_in", "pyproject")
 DISK_VIEWS = ("tool-folders", "tool-folders-listed", "resolved-folders", "where", "local-datasets", "config-files:eval",
-              "config-files:training", "config-files:benchmark", "placeholder-files:eval", "placeholder-files:training")
+              "config-files:training", "config-files:benchmark", "placeholder-files:eval", "placeholder-files:training", "leftover-rejects", "leftover-candidates")
 
 
 def _with_folders(paths: set[str]) -> frozenset[str]:
@@ -57,24 +57,36 @@ class _Units:
     def __init__(self, live: "Live", changed: set[str] | None, disk, dirty: set[str]):
         self.live, self.changed, self.disk, self.dirty = live, changed, disk, dirty
         self.touched: set[str] = set()  # the inputs the running check reached
-        self.views: dict[str, set[str]] = {}  # Workspace.memo key -> what it was made from
+        self.used: set[str] = set()  # the views (Workspace.memo keys) it used
+        self.views: dict[str, frozenset[str]] = {}  # view -> what it was made from
+
+    def start(self) -> None:
+        self.touched, self.used = set(), set()
+
+    def reached(self) -> set[str]:
+        """What the running check (or view) reached, the views it used included."""
+        found = set(self.touched)
+        for key in self.used:
+            found |= self.views.get(key, frozenset())
+        return found
 
     def derive(self, ws: Workspace, key: str, compute):
         """A view several checks share (`Workspace.memo`), made once a run: what it read and reached is
         charged to every check that uses it, not only to the first."""
-        outer, self.touched = self.touched, set()
+        outer = self.touched, self.used
+        self.start()
         mark = ws.read_mark()
         try:
             value = compute()
         finally:
             root = str(ws.root)
-            made_of = {*(f"{root}/{r}" for r in ws.read_since(mark)), *self.touched}
-            self.views[key] = made_of
-            self.touched = outer | made_of
+            self.views[key] = frozenset({*(f"{root}/{r}" for r in ws.read_since(mark)), *self.reached()})
+            self.touched, self.used = outer
+            self.used.add(key)
         return value
 
     def derived(self, key: str) -> None:
-        self.touched |= self.views.get(key, set())
+        self.used.add(key)  # expanded when the check ends: a view is used once per item of a loop
 
     def recall(self, ws: Workspace, unit: str, inputs, extra, compute, codec=None, buffers=True) -> list:
         names = tuple(str(p) for p in inputs)
@@ -154,11 +166,12 @@ class Live:
             if changed is not None and kept is not None and kept[0].isdisjoint(changed):
                 ws.count_read_rel(kept[2])
                 return list(kept[1])
-            mark, units.touched = ws.read_mark(), set()
+            mark = ws.read_mark()
+            units.start()
             found = call()
             read = ws.read_since(mark)
             root = str(ws.root)
-            self.checks[name] = (frozenset({*(f"{root}/{r}" for r in read), *units.touched}), list(found), read)
+            self.checks[name] = (frozenset({*(f"{root}/{r}" for r in read), *units.reached()}), list(found), read)
             rerun.append(name)
             return found
 

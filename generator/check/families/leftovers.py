@@ -128,8 +128,9 @@ def marker_lines(text: str) -> list[int]:
 
 
 def unresolved_findings(ws: Workspace) -> list[Diagnostic]:
-    found = _leftovers(ws, _rejects(ws.root), ())
-    for path in dict.fromkeys(_candidates(ws.root)):
+    # the listings are the files' alone: an editor's edit run keeps them (check/live.py DISK_VIEWS)
+    found = _leftovers(ws, ws.memo("leftover-rejects", lambda: list(_rejects(ws.root))), ())
+    for path in ws.memo("leftover-candidates", lambda: list(dict.fromkeys(_candidates(ws.root)))):
         # a file of its own per unit for doctor's cache: the configs and datasets number thousands
         found += ws.remember(f"leftovers:{ws.rel(path)}", [path], "", lambda: _leftovers(ws, (), (path,)))
     for folder in ws.rollout_dirs:
