@@ -207,7 +207,7 @@ CASES = [
     ("ENT039", sub(MAIN, "backend = LocalBackend(", 'raise RuntimeError("not ready")\nbackend = LocalBackend('), "ENT039", MAIN, 17),
     ("ENT040", sub(MAIN, "backend = LocalBackend(", 'KEY = os.environ["MULTIPLY_API_KEY"]\nbackend = LocalBackend('), "ENT040", MAIN, 17),
     # 25 rows / batch 8 = 4 steps per epoch x 2 epochs = 8 steps: a checkpoint every 9 is never saved
-    ("CFG027", sub(TRAIN, "checkpoint_save_freq = 4", "checkpoint_save_freq = 9"), "CFG027", TRAIN, 29),
+    ("CFG027", sub(TRAIN, "checkpoint_save_freq = 4", "checkpoint_save_freq = 9"), "CFG027", TRAIN, 30),
     ("GIT006", lambda r: git(r, "remote", "rename", "origin", "upstream"), "GIT006", None, None),
     ("GIT009", lambda r: git(r, "remote", "remove", "origin"), "GIT009", None, None),
     ("GIT007", lambda r: git(r, "remote", "set-url", "origin", "https://gitlab.com/example/demo.git"), "GIT007", None, None),
@@ -505,7 +505,7 @@ def test_validate_finds_a_credential_in_a_config(fresh, tmp_path, inside):
         shutil.copy(fresh / TRAIN, target)
     result = CliRunner().invoke(app, ["validate", str(target), "--kind", "training", "--format", "json"])
     found = [(d["code"], d["line"]) for d in json.loads(result.stdout)["diagnostics"]]
-    assert ("SEC001", 32) in found and result.exit_code == 1, found
+    assert ("SEC001", 33) in found and result.exit_code == 1, found
 
 
 def test_a_syntax_error_in_the_rollout_package_is_one_finding_there(fresh):
