@@ -318,12 +318,14 @@ def _rollout_sources(rollout_dir: Path) -> list[str]:
 
 
 def rollout_test_steps(rollout: str) -> list[str]:
-    """How to run a rollout's tests: in its own locked environment (its uv.lock; the dev group brings
-    pytest), which `uv run` makes; uv is not a dependency of osmosis-workspace, so say to install it."""
+    """How to run a rollout's tests: in its own locked environment (its uv.lock), which `uv run` makes,
+    from the workspace root, with pytest added whether or not the rollout's dev group has it (a third
+    party's template may not): the form AGENTS.md and the skills write. uv is not a dependency of
+    osmosis-workspace, so say to install it."""
     import shutil
 
     install = [] if shutil.which("uv") is not None else ["pip install uv"]
-    return [*install, f"(cd rollouts/{rollout} && uv run pytest)"]
+    return [*install, f"uv run --project rollouts/{rollout} --with pytest pytest rollouts/{rollout}"]
 
 
 # The platform's commands come from osmosis-ai, which `uv sync` puts in the workspace's .venv: `uv run

@@ -35,13 +35,13 @@ def test_next_steps_say_to_install_uv_before_running_the_tests_when_it_is_missin
     assert result.exit_code == 0, result.output
     listed = steps(result.output)
     install = listed.index("pip install uv")
-    assert listed[install + 1] == "(cd rollouts/multiply && uv run pytest)"
+    assert listed[install + 1] == "uv run --project rollouts/multiply --with pytest pytest rollouts/multiply"
 
     monkeypatch.chdir(ws)
     result = RUNNER.invoke(app, ["rollout", "new", "adder", "--defaults"])
     assert result.exit_code == 0, result.output
     listed = steps(result.output)
-    assert listed[:2] == ["pip install uv", "(cd rollouts/adder && uv run pytest)"]
+    assert listed[:2] == ["pip install uv", "uv run --project rollouts/adder --with pytest pytest rollouts/adder"]
 
 
 def test_next_steps_do_not_ask_for_uv_when_it_is_installed(tmp_path, monkeypatch):
@@ -49,7 +49,7 @@ def test_next_steps_do_not_ask_for_uv_when_it_is_installed(tmp_path, monkeypatch
     result = RUNNER.invoke(app, ["init", str(tmp_path / "ws"), "--defaults", "--no-git"])
     assert result.exit_code == 0, result.output
     assert "pip install uv" not in result.output
-    assert "(cd rollouts/multiply && uv run pytest)" in steps(result.output)
+    assert "uv run --project rollouts/multiply --with pytest pytest rollouts/multiply" in steps(result.output)
 
 
 def test_init_force_on_an_existing_workspace_is_refused_and_points_to_rollout_new(tmp_path):
@@ -105,7 +105,7 @@ def test_rollout_new_from_inside_a_rollout_starts_its_next_steps_at_the_workspac
     assert result.exit_code == 0, result.output
     listed = steps(result.output)
     assert listed[0] == "cd ../.."
-    assert "(cd rollouts/adder && uv run pytest)" in listed  # relative to the root the first step goes to
+    assert "uv run --project rollouts/adder --with pytest pytest rollouts/adder" in listed  # relative to the root the first step goes to
 
     monkeypatch.chdir(tmp_path)
     result = RUNNER.invoke(app, ["rollout", "new", "other", "--defaults", "--workspace", str(ws)])

@@ -35,7 +35,7 @@ def test_a_local_template_without_a_rollout_name_names_its_rollout_folder(tmp_pa
     assert result.exit_code == 0, result.output
     assert "rollout thing)." in result.output
     assert str(template) not in result.output.split("Next steps:", 1)[1] and "rollouts//" not in result.output
-    assert "(cd rollouts/thing && uv run pytest)" in result.output
+    assert "uv run --project rollouts/thing --with pytest pytest rollouts/thing" in result.output
 
 
 def test_the_rehearse_usage_line_reads_plainly():
