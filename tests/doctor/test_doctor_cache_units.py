@@ -187,3 +187,16 @@ def test_one_config_edited_recomputes_its_own_units_only(three, run):
     # its facts, its findings, its secrets and its comments
     assert recomputed(run("doctor", three, "-v", *every)) == 4
     assert findings(run, three, *every) == findings(run, three, *every, "--no-cache")
+
+
+def test_a_config_naming_a_missing_rollout_sees_a_rollout_added(three, run):
+    """CFG016 guesses among the rollouts there are and lists them: a rollout added leaves the missing
+    folder as absent as it was, yet changes the finding."""
+    text = (three / "configs" / "eval" / "multiply.toml").read_text(encoding="utf-8")
+    (three / "configs" / "eval" / "calcs.toml").write_text(text.replace('rollout = "multiply"', 'rollout = "calcs"'), encoding="utf-8")
+    every = ("--select", "CFG")
+    assert not any("calcz" in message for *_, message in findings(run, three, *every))
+    shutil.copytree(three / "rollouts" / "second", three / "rollouts" / "calcz")
+    cached = findings(run, three, *every)
+    assert any("did you mean 'calcz'" in message for *_, message in cached)
+    assert cached == findings(run, three, *every, "--no-cache")

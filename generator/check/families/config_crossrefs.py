@@ -365,5 +365,16 @@ def judged_on(ws: Workspace, path: Path, ref) -> list[str] | None:
     return inputs
 
 
+def judged_with(ws: Workspace, kind: str, ref) -> str:
+    """What else a config's findings are judged on (the ``extra`` of its unit): its kind, whether the
+    workspace opted in, and, when the rollout it names is no folder, the rollouts there are (CFG016
+    guesses among them and lists them, and adding one leaves the missing folder as absent as it was)."""
+    extra = f"{kind}\0opted-in={ws.opted_in}"
+    rollout = ref.experiment_str("rollout") if ref is not None else None
+    if rollout is not None and not is_dir(ws.root / "rollouts" / rollout):
+        extra += "\0rollouts=" + "/".join(p.name for p in ws.rollout_dirs)
+    return extra
+
+
 def _plain_name(name: str) -> bool:
     return bool(name) and "/" not in name and "\\" not in name and not name.startswith(".") and "\0" not in name
