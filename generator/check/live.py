@@ -73,6 +73,11 @@ class _Units:
             self.touched = outer | made_of
         return value
 
+    def saw(self, path: Path) -> None:
+        """A buffer read through `Workspace.read_text` (laid over its file before the run, so never
+        among the reads the run records): the running check or view depends on it."""
+        self.touched.add(str(path))
+
     def derived(self, key: str) -> None:
         self.touched |= self.views.get(key, set())
 

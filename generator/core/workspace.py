@@ -249,6 +249,8 @@ class Workspace:
                 self._reads.append(str(path))
             except (OSError, UnicodeDecodeError):
                 self._texts[path] = None
+        elif path in self.overlays and (saw := getattr(self.units, "saw", None)) is not None:
+            saw(path)  # a buffer's text is in hand before any check runs: an editor's run is told who reads it
         return self._texts[path]
 
     def overlay(self, path: Path, text: str) -> None:
