@@ -200,3 +200,17 @@ def test_a_config_naming_a_missing_rollout_sees_a_rollout_added(three, run):
     cached = findings(run, three, *every)
     assert any("did you mean 'calcz'" in message for *_, message in cached)
     assert cached == findings(run, three, *every, "--no-cache")
+
+
+def test_a_dataset_path_outside_data_follows_a_link_made_there(three, run):
+    """`dataset = "datasets/x.jsonl"` is judged on that path too: a link `datasets -> data` made after a
+    cached run turns "not under data/" into the file-path finding, with data/ itself unchanged."""
+    config = three / "configs" / "eval" / "second.toml"
+    text = (three / "configs" / "eval" / "multiply.toml").read_text(encoding="utf-8").replace('rollout = "multiply"', 'rollout = "second"')
+    config.write_text(re.sub(r'(?m)^dataset = .*$', 'dataset = "datasets/multiply.jsonl"', text), encoding="utf-8")
+    every = ("--select", "CFG")
+    assert any("is not under data/" in message for *_, message in findings(run, three, *every))
+    (three / "datasets").symlink_to("data", target_is_directory=True)
+    cached = findings(run, three, *every)
+    assert not any("is not under data/" in message for *_, message in cached)
+    assert cached == findings(run, three, *every, "--no-cache")

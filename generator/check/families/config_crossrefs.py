@@ -358,6 +358,12 @@ def judged_on(ws: Workspace, path: Path, ref) -> list[str] | None:
     if dataset is not None:
         if names_a_path(dataset):
             inputs.append(f"{root}/data")
+            # written outside data/ (`datasets/x.jsonl`): the path itself, which may be a link into data/
+            normal = posixpath.normpath(dataset.replace("\\", "/"))
+            if not normal.startswith("data/") and "/" in normal:
+                if normal.startswith(("/", "../")) or re.match(r"^[A-Za-z]:", normal):
+                    return None
+                inputs.append(f"{root}/{normal}")
         elif _plain_name(dataset):
             inputs += [f"{root}/data/{dataset}.jsonl", f"{root}/data/{dataset}.parquet"]
         else:
