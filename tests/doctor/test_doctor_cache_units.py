@@ -214,3 +214,24 @@ def test_a_dataset_path_outside_data_follows_a_link_made_there(three, run):
     cached = findings(run, three, *every)
     assert not any("is not under data/" in message for *_, message in cached)
     assert cached == findings(run, three, *every, "--no-cache")
+
+
+def test_a_package_installed_in_a_rollouts_venv_is_seen(three, run):
+    """ENT038 counts what a rollout's synced .venv holds as provided; the .venv is a tool's folder, one
+    line in the key, but for the names of its site-packages: installing the package after a cached run
+    clears the finding, removing it brings it back."""
+    main = three / "rollouts" / "second" / "main.py"
+    main.write_text("import zzfancy\n" + main.read_text(encoding="utf-8"), encoding="utf-8")
+    venv = three / "rollouts" / "second" / ".venv"
+    site = venv / "lib" / "python3.12" / "site-packages"
+    site.mkdir(parents=True)
+    (venv / "pyvenv.cfg").write_text("home = /usr/bin\n", encoding="utf-8")
+    (venv / ".gitignore").write_text("*\n", encoding="utf-8")
+
+    def ent038() -> list:
+        return [row for row in findings(run, three) if row[0] == "ENT038"]
+    assert ent038()
+    (site / "zzfancy").mkdir()
+    assert ent038() == [] == [row for row in findings(run, three, "--no-cache") if row[0] == "ENT038"]
+    (site / "zzfancy").rmdir()
+    assert ent038()
