@@ -110,8 +110,11 @@ class Tree:
                 if name in skip or child in left:  # no check looks inside (core/tool_folders.py)
                     self.skipped.add(child)
                     lines.append(f"{child}\0skipped")
-                    for inner in listed_inside(child) if child in left else ():  # but for these names
-                        self._names(inner)
+                    # but for the names a check reads in a rollout's .venv (the root's, which `uv sync`
+                    # and pip change often, no check reads)
+                    if child in left and os.path.basename(os.path.dirname(path)) == "rollouts":
+                        for inner in listed_inside(child):
+                            self._names(inner)
                 else:
                     self.add(child, skip, depth + 1, left)
         elif stat.S_ISLNK(mode):
