@@ -10,6 +10,8 @@ import os
 import stat
 from pathlib import Path
 
+from osmosis_workspace.core.tool_folders import listed_inside
+
 RACY_NS = 2_000_000_000  # a file modified this close to its hashing is hashed again next time
 SKIP_IN_GIT = frozenset({"objects", "logs", "hooks", "lfs", "fsmonitor--daemon"})
 ENTRY_CAP = 200_000  # past this many entries (or 64 folders deep) the workspace is not cached
@@ -108,6 +110,11 @@ class Tree:
                 if name in skip or child in left:  # no check looks inside (core/tool_folders.py)
                     self.skipped.add(child)
                     lines.append(f"{child}\0skipped")
+                    # but for the names a check reads in a rollout's .venv (the root's, which `uv sync`
+                    # and pip change often, no check reads)
+                    if child in left and os.path.basename(os.path.dirname(path)) == "rollouts":
+                        for inner in listed_inside(child):
+                            self._names(inner)
                 else:
                     self.add(child, skip, depth + 1, left)
         elif stat.S_ISLNK(mode):
@@ -119,6 +126,17 @@ class Tree:
             lines.append(f"{path}\0{mode}\0{info.st_uid}\0{target}")
         else:
             lines.append(f"{path}\0{mode}\0{info.st_uid}")
+
+    def _names(self, path: str) -> None:
+        """A folder's names alone (the packages of a tool's .venv that a check counts)."""
+        try:
+            info, names = os.lstat(path), sorted(os.listdir(path))
+        except OSError as err:
+            self.seen.append((path, None, None))
+            self.lines.append(f"{path}\0unlisted {err.errno}")
+            return
+        self.seen.append((path, info, names))
+        self.lines.append(f"{path}\0names\0" + hashlib.sha256("\0".join(names).encode("utf-8", "surrogateescape")).hexdigest())
 
     def unchanged(self) -> bool:
         """Whether every entry of the walk is as it was: its status the same, and, for what changed

@@ -85,6 +85,11 @@ class _Units:
             self.used.add(key)
         return value
 
+    def saw(self, path: Path) -> None:
+        """A buffer read through `Workspace.read_text` (laid over its file before the run, so never
+        among the reads the run records): the running check or view depends on it."""
+        self.touched.add(str(path))
+
     def derived(self, key: str) -> None:
         self.used.add(key)  # expanded when the check ends: a view is used once per item of a loop
 

@@ -11,8 +11,8 @@ tool leaves, where the tool leaves it:
   everything (`*`), as uv, pytest, ruff and mypy write it: git lists nothing inside either.
 
 Every check treats what lies in one as outside the workspace (``Workspace.outside``), and every walk a
-check makes prunes these names (``PRUNED``), so no check reads inside; the key records the folder as
-one line. Anything else with these names (a `venv` package, a `.venv` without the marker, one deeper
+check makes prunes these names (``PRUNED``), so no check reads inside but for the names of the packages a
+synced `.venv` holds (:func:`listed_inside`); the key records the folder as one line, and those names. Anything else with these names (a `venv` package, a `.venv` without the marker, one deeper
 down) is in the key like any other folder.
 """
 
@@ -91,3 +91,18 @@ def in_tool_folder_of(folder: str | Path, path: str | Path) -> bool:
         return False
     first = rel.split(os.sep, 1)[0]
     return first in TOOL_FOLDERS and is_tool_folder(os.path.join(real_folder, first))
+
+
+def listed_inside(folder: str | Path) -> list[str]:
+    """The folders inside the tool folder ``folder`` whose names a check reads: a `.venv`'s site-packages
+    (ENT038 counts a package installed there as provided: check/families/entry_import.py), which
+    doctor's cache key lists for that reason. At most two, in order."""
+    folder = os.fspath(folder)
+    if os.path.basename(folder) != ".venv":
+        return []
+    lib = os.path.join(folder, "lib")
+    try:
+        names = sorted(n for n in os.listdir(lib) if n.startswith("python3"))
+    except OSError:
+        return []
+    return [site for site in (os.path.join(lib, n, "site-packages") for n in names) if os.path.isdir(site)][:2]

@@ -223,6 +223,15 @@ class Workspace:
     def _real_root(self) -> Path:
         return self.root.resolve()
 
+    def real_spelling(self, path: Path) -> list[Path]:
+        """Where ``path`` really is, spelled under the root as an editor's buffer of it is laid (lsp/session.py),
+        when that differs from ``path`` (a link on the way) and is inside; else nothing."""
+        try:
+            real = Path(os.path.realpath(path)).relative_to(self._real_root)
+        except ValueError:
+            return []
+        return [] if self.root / real == path else [self.root / real]
+
     def _resolved(self, path: Path) -> Path:
         """``path.resolve()``, each folder resolved once per snapshot: doctor asks this before every
         read, and resolving the whole path each time was a quarter of a large workspace's run."""
@@ -249,6 +258,8 @@ class Workspace:
                 self._reads.append(str(path))
             except (OSError, UnicodeDecodeError):
                 self._texts[path] = None
+        elif path in self.overlays and (saw := getattr(self.units, "saw", None)) is not None:
+            saw(path)  # a buffer's text is in hand before any check runs: an editor's run is told who reads it
         return self._texts[path]
 
     def overlay(self, path: Path, text: str) -> None:

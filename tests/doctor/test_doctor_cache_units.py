@@ -187,3 +187,51 @@ def test_one_config_edited_recomputes_its_own_units_only(three, run):
     # its facts, its findings, its secrets and its comments
     assert recomputed(run("doctor", three, "-v", *every)) == 4
     assert findings(run, three, *every) == findings(run, three, *every, "--no-cache")
+
+
+def test_a_config_naming_a_missing_rollout_sees_a_rollout_added(three, run):
+    """CFG016 guesses among the rollouts there are and lists them: a rollout added leaves the missing
+    folder as absent as it was, yet changes the finding."""
+    text = (three / "configs" / "eval" / "multiply.toml").read_text(encoding="utf-8")
+    (three / "configs" / "eval" / "calcs.toml").write_text(text.replace('rollout = "multiply"', 'rollout = "calcs"'), encoding="utf-8")
+    every = ("--select", "CFG")
+    assert not any("calcz" in message for *_, message in findings(run, three, *every))
+    shutil.copytree(three / "rollouts" / "second", three / "rollouts" / "calcz")
+    cached = findings(run, three, *every)
+    assert any("did you mean 'calcz'" in message for *_, message in cached)
+    assert cached == findings(run, three, *every, "--no-cache")
+
+
+def test_a_dataset_path_outside_data_follows_a_link_made_there(three, run):
+    """`dataset = "datasets/x.jsonl"` is judged on that path too: a link `datasets -> data` made after a
+    cached run turns "not under data/" into the file-path finding, with data/ itself unchanged."""
+    config = three / "configs" / "eval" / "second.toml"
+    text = (three / "configs" / "eval" / "multiply.toml").read_text(encoding="utf-8").replace('rollout = "multiply"', 'rollout = "second"')
+    config.write_text(re.sub(r'(?m)^dataset = .*$', 'dataset = "datasets/multiply.jsonl"', text), encoding="utf-8")
+    every = ("--select", "CFG")
+    assert any("is not under data/" in message for *_, message in findings(run, three, *every))
+    (three / "datasets").symlink_to("data", target_is_directory=True)
+    cached = findings(run, three, *every)
+    assert not any("is not under data/" in message for *_, message in cached)
+    assert cached == findings(run, three, *every, "--no-cache")
+
+
+def test_a_package_installed_in_a_rollouts_venv_is_seen(three, run):
+    """ENT038 counts what a rollout's synced .venv holds as provided; the .venv is a tool's folder, one
+    line in the key, but for the names of its site-packages: installing the package after a cached run
+    clears the finding, removing it brings it back."""
+    main = three / "rollouts" / "second" / "main.py"
+    main.write_text("import zzfancy\n" + main.read_text(encoding="utf-8"), encoding="utf-8")
+    venv = three / "rollouts" / "second" / ".venv"
+    site = venv / "lib" / "python3.12" / "site-packages"
+    site.mkdir(parents=True)
+    (venv / "pyvenv.cfg").write_text("home = /usr/bin\n", encoding="utf-8")
+    (venv / ".gitignore").write_text("*\n", encoding="utf-8")
+
+    def ent038() -> list:
+        return [row for row in findings(run, three) if row[0] == "ENT038"]
+    assert ent038()
+    (site / "zzfancy").mkdir()
+    assert ent038() == [] == [row for row in findings(run, three, "--no-cache") if row[0] == "ENT038"]
+    (site / "zzfancy").rmdir()
+    assert ent038()

@@ -117,3 +117,38 @@ def test_unsaved_buffers_never_reach_doctors_cache_on_disk(three):
     fresh = CliRunner().invoke(app, ["doctor", str(three), "-f", "json", "--no-cache"])
     assert json.loads(cached.stdout)["diagnostics"] == json.loads(fresh.stdout)["diagnostics"]
     assert not any(d["path"] == "rollouts/second/main.py" for d in json.loads(cached.stdout)["diagnostics"])
+
+
+def test_a_buffer_read_by_a_check_outside_any_unit_is_seen_by_an_edit_run(three):
+    """.env.example is read by the secrets check alone, through Workspace.read_text: the buffer's text is
+    in the snapshot before any check runs, yet the check that reads it must be the one re-run."""
+    example = three / ".env.example"
+    session = Session()
+    session.buffers[path_uri(example)] = example.read_text(encoding="utf-8")
+    session.check(three)
+    session.buffers[path_uri(example)] += "\nOPENAI_API_KEY=sk-live-0123456789abcdefghijklmnopqrstuv\n"
+    edited = session.check(three)
+    assert session.live[three].edit_runs == 1
+    assert any(code == "SEC006" for _, code, *_ in answer(edited))
+    fresh = Session()
+    fresh.buffers = dict(session.buffers)
+    assert answer(edited) == answer(fresh.check(three))
+
+
+def test_a_buffer_under_a_linked_rollout_is_seen_by_an_edit_run(three):
+    """rollouts/link -> second: the entrypoint checks of `link` read second's modules where they really
+    are, buffers included; an edit of second/main.py must re-check `link` too."""
+    (three / "rollouts" / "link").symlink_to("second", target_is_directory=True)
+    text = (three / "configs" / "eval" / "second.toml").read_text(encoding="utf-8")
+    (three / "configs" / "eval" / "link.toml").write_text(text.replace('rollout = "second"', 'rollout = "link"'), encoding="utf-8")
+    main = three / "rollouts" / "second" / "main.py"
+    session = Session()
+    session.buffers[path_uri(main)] = main.read_text(encoding="utf-8")
+    session.check(three)
+    session.buffers[path_uri(main)] = "from osmosis_ai.rollout import NoSuchThing\n" + main.read_text(encoding="utf-8")
+    edited = session.check(three)
+    assert session.live[three].edit_runs == 1
+    assert any(path.endswith("rollouts/link/main.py") for path, *_ in answer(edited))
+    fresh = Session()
+    fresh.buffers = dict(session.buffers)
+    assert answer(edited) == answer(fresh.check(three))

@@ -358,11 +358,28 @@ def judged_on(ws: Workspace, path: Path, ref) -> list[str] | None:
     if dataset is not None:
         if names_a_path(dataset):
             inputs.append(f"{root}/data")
+            # written outside data/ (`datasets/x.jsonl`): the path itself, which may be a link into data/
+            normal = posixpath.normpath(dataset.replace("\\", "/"))
+            if not normal.startswith("data/") and "/" in normal:
+                if normal.startswith(("/", "../")) or re.match(r"^[A-Za-z]:", normal):
+                    return None
+                inputs.append(f"{root}/{normal}")
         elif _plain_name(dataset):
             inputs += [f"{root}/data/{dataset}.jsonl", f"{root}/data/{dataset}.parquet"]
         else:
             return None
     return inputs
+
+
+def judged_with(ws: Workspace, kind: str, ref) -> str:
+    """What else a config's findings are judged on (the ``extra`` of its unit): its kind, whether the
+    workspace opted in, and, when the rollout it names is no folder, the rollouts there are (CFG016
+    guesses among them and lists them, and adding one leaves the missing folder as absent as it was)."""
+    extra = f"{kind}\0opted-in={ws.opted_in}"
+    rollout = ref.experiment_str("rollout") if ref is not None else None
+    if rollout is not None and not is_dir(ws.root / "rollouts" / rollout):
+        extra += "\0rollouts=" + "/".join(p.name for p in ws.rollout_dirs)
+    return extra
 
 
 def _plain_name(name: str) -> bool:

@@ -27,6 +27,7 @@ from osmosis_workspace.check.families.sdk_rules import (
     UNBOUND_NAME,
 )
 from osmosis_workspace.core.diagnostics import Diagnostic
+from osmosis_workspace.core.tool_folders import listed_inside
 from osmosis_workspace.readers.pyast import Ext, Module, Resolver
 from osmosis_workspace.readers.pyclasses import guarded_imports, local_module
 
@@ -275,7 +276,7 @@ def provided_modules(folder: Path) -> frozenset[str] | None:
     names: set[str] = set()
     for dist in dists:
         names |= import_names(dist)
-    for site in sorted((folder / ".venv" / "lib").glob("python3*/site-packages"))[:2]:
+    for site in listed_inside(folder / ".venv"):  # doctor's cache key lists these too
         try:
             names |= {entry.split(".")[0].lower() for entry in os.listdir(site)[:20_000]}
         except OSError:

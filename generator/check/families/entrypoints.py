@@ -140,7 +140,8 @@ def check_rollout_entrypoints(ws: Workspace) -> list[Diagnostic]:
         named = named_by_rollout.get(folder.name, [])
         # What one rollout's checks read: its own folder and the root pyproject.toml (the SDK pin it may
         # inherit); the entrypoints the configs name come in as a value. An edit elsewhere reuses it.
-        checked = ws.remember(f"entrypoints:{folder.name}", [folder, ws.root / "pyproject.toml"], repr(named),
+        # (the modules are read where they really are, pyast.Resolver: through a link, that folder too)
+        checked = ws.remember(f"entrypoints:{folder.name}", [folder, ws.root / "pyproject.toml", *ws.real_spelling(folder)], repr(named),
                               lambda: _check_rollout(ws, folder, named))
         if any(is_folder and folder in p.parents for p, (_, is_folder) in ws.unreadable.items()):
             checked = [d for d in checked if d.code == SYNTAX_ERROR.code]  # as _blocked_folder says
