@@ -176,6 +176,26 @@ class RowChecker:
                 self.finish()
         return True
 
+    def take_many(self, rows: list, first_line: int) -> bool:
+        """:meth:`take` of rows on consecutive lines from ``first_line``, when every one is an object
+        passing every cheap test: then in C-level passes, handed to the profile in the same blocks of
+        BLOCK_ROWS as row by row (the label cap is checked per block). False, having taken none, when a
+        row is not such: the reader then takes them one by one."""
+        fast = self._fast
+        if fast is None or set(map(type, rows)) != {dict} or not all(map(fast, rows)):
+            return False
+        if self.profile is not None:
+            pending, lines, n = self._rows, self._lines, len(rows)
+            cut = min(BLOCK_ROWS - len(pending), n)
+            pending += rows[:cut]
+            lines += range(first_line, first_line + cut)
+            while len(pending) >= BLOCK_ROWS:
+                self.finish()
+                pending, lines = rows[cut : cut + BLOCK_ROWS], list(range(first_line + cut, first_line + min(cut + BLOCK_ROWS, n)))
+                self._rows, self._lines = pending, lines
+                cut += BLOCK_ROWS
+        return True
+
     def finish(self) -> None:
         """Hand the rows taken so far to the profile (a block at a time: see Profile.observe_block)."""
         if self._rows and self.profile is not None:
