@@ -3,7 +3,10 @@
 The hot loop parses each line with orjson and hands the row to the one row hook
 (:meth:`rows.RowChecker.take`: the row rules' cheap tests, the full checks only for a row that fails
 one, and the data checks' observation); only a line that fails to parse is decoded again with the
-standard library, for its clearer message and exact column.
+standard library, for its clearer message and exact column. The usual case goes a batch of
+BATCH_LINES lines at a time (:meth:`rows.RowChecker.take_many`: parse, cheap tests and the profile's
+block in C-level passes), falling back to that loop for a batch with anything unusual, so both ways
+find the same.
 
 Blank lines (empty or only whitespace) are not rows; each is reported as a warning, since some
 readers skip them and others fail. A final newline at the end of the file is not a blank line.

@@ -4,7 +4,8 @@ Each :class:`RowRule` is a row of :data:`ROW_RULES`: the finding kinds it record
 (what every good row passes, built once per file from the file's :class:`ColumnSpec`) and its full
 check (the message for a row that fails). Readers do not test rows themselves: the JSON lines hot
 loop, the CSV loop and the JSON array reader all call :meth:`RowChecker.take`, which runs the cheap
-tests and, only for a row that fails one, the full checks. So a new rule is one row here, whatever
+tests and, only for a row that fails one, the full checks (JSON lines takes its usual batches with
+:meth:`RowChecker.take_many`, the same tests in C-level passes). So a new rule is one row here, whatever
 the format; the data checks' per-row observation (osmosis_workspace.readers.datasets.profile) sits behind
 the same hook.
 """
