@@ -109,3 +109,11 @@ def test_the_parallel_readers_ranges_merge_as_the_serial_reader_reads(tmp_path, 
         profiles.append(findings.profile)
     _same(*profiles)
     assert profiles[1].repeat_lines == ([2901] if repeat else [])
+
+
+def test_a_list_label_in_a_file_without_a_system_prompt_is_no_crash(tmp_path):
+    # the block's fast passes took a list label for a string (it has a len) and tried to hash it
+    path = tmp_path / "rows.jsonl"
+    path.write_text('{"ground_truth": [], "user_prompt": null}\n')
+    result = jsonl.scan_range(path, 0, path.stat().st_size, None)
+    assert result.rows == 1 and "not-string" in result.findings.counts

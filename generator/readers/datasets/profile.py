@@ -203,7 +203,8 @@ class Profile:
         try:
             digests = list(map(hash, map(self._prompt, rows) if self.has_system else zip(repeat(None), map(self._user, rows))))
             labels = list(map(self._truth, rows))
-            if max(map(len, labels)) > LABEL_CHARS:  # len(None) raises: a null label, too
+            # a list label has a len too, but no hash: any label not a string goes row by row
+            if max(map(len, labels)) > LABEL_CHARS or set(map(type, labels)) != {str}:
                 return self._one_by_one(rows, lines)
             if self.has_system:
                 if any(map(_contains, map(self._system, rows), labels)):  # also a "" label: "" is in any text
