@@ -130,10 +130,14 @@ class Profile:
         self._user, self._truth = operator.itemgetter(USER), operator.itemgetter(TRUTH)
 
     def __getstate__(self) -> dict:  # a range's profile goes back from the parallel reader's worker
-        return {k: v for k, v in self.__dict__.items() if k != "observe" and not k.startswith("_") or k == "_n"}
+        # an ordered profile's set of digests is its list of them: rebuilt on arrival, not pickled twice
+        drop = {"observe", "seen"} if self.ordered and len(self.seen) == len(self.firsts) else {"observe"}
+        return {k: v for k, v in self.__dict__.items() if k not in drop and not k.startswith("_") or k == "_n"}
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
+        if "seen" not in state:
+            self.seen = set(self.firsts)
         self.observe = self._observer()
         self._prompt, self._system = operator.itemgetter(SYSTEM, USER), operator.itemgetter(SYSTEM)
         self._user, self._truth = operator.itemgetter(USER), operator.itemgetter(TRUTH)
@@ -199,7 +203,8 @@ class Profile:
         try:
             digests = list(map(hash, map(self._prompt, rows) if self.has_system else zip(repeat(None), map(self._user, rows))))
             labels = list(map(self._truth, rows))
-            if max(map(len, labels)) > LABEL_CHARS:  # len(None) raises: a null label, too
+            # a list label has a len too, but no hash: any label not a string goes row by row
+            if max(map(len, labels)) > LABEL_CHARS or set(map(type, labels)) != {str}:
                 return self._one_by_one(rows, lines)
             if self.has_system:
                 if any(map(_contains, map(self._system, rows), labels)):  # also a "" label: "" is in any text
@@ -208,12 +213,22 @@ class Profile:
                 return self._one_by_one(rows, lines)
         except (KeyError, TypeError):  # a missing or odd value: DAT008's and DAT010's rows, one by one
             return self._one_by_one(rows, lines)
-        seen, fresh = self.seen, set(digests)
-        room = self.cap - len(seen)
-        if len(fresh) != n or not seen.isdisjoint(fresh) or 0 < room < n:  # a repeat, or the block that fills the cap
+        seen = self.seen
+        had = len(seen)
+        room = self.cap - had
+        # The digests' list, not a set of it, against the big set: building the small set first cost a
+        # third of this pass. A repeat within the block then shows as a short growth of the set, undone
+        # exactly (no digest of the block was in it before), and the block goes row by row.
+        if 0 < room < n or not seen.isdisjoint(digests):  # a repeat of an earlier block, or the block that fills the cap
             return self._one_by_one(rows, lines)
-        if room:  # past the cap nothing new is remembered
-            seen |= fresh
+        if not room:  # past the cap nothing new is remembered
+            if len(set(digests)) != n:
+                return self._one_by_one(rows, lines)
+        else:
+            seen.update(digests)
+            if len(seen) != had + n:
+                seen.difference_update(digests)
+                return self._one_by_one(rows, lines)
             if self.ordered:
                 self.firsts.extend(digests)
                 self.first_lines.extend(lines)
@@ -256,17 +271,29 @@ class Profile:
         self.cap = max(self.cap, DIGEST_CAP)  # a range's share of the cap grows to the whole file's
         self.rows += other.rows
         found = []
+        # The usual case in C: no digest of the range was seen before and all fit under the cap (a
+        # range's digests are distinct), so they are appended in order; otherwise one by one.
+        if len(self.seen) + len(other.firsts) <= self.cap and self.seen.isdisjoint(other.firsts):
+            self.seen.update(other.firsts)
+            self.firsts.extend(other.firsts)
+            self.first_lines.extend(map(offset.__add__, other.first_lines))
+        else:
+            self._merge_firsts(other, offset, found)
+        self.repeats += other.repeats + len(found)
+        found += [n + offset for n in other.repeat_lines]
+        self.repeat_lines = (self.repeat_lines + sorted(found))[:SHOWN_LINES]
+        self._merge_labels(other, offset)
+
+    def _merge_firsts(self, other: Profile, offset: int, found: list[int]) -> None:
         for digest, line in zip(other.firsts, other.first_lines):
             if digest in self.seen:
-                self.repeats += 1
                 found.append(line + offset)
             elif len(self.seen) < self.cap:
                 self.seen.add(digest)
                 self.firsts.append(digest)
                 self.first_lines.append(line + offset)
-        self.repeats += other.repeats
-        found += [n + offset for n in other.repeat_lines]
-        self.repeat_lines = (self.repeat_lines + sorted(found))[:SHOWN_LINES]
+
+    def _merge_labels(self, other: Profile, offset: int) -> None:
         self.labelled_rows += other.labelled_rows
         self.unlisted += other.unlisted
         for key, rows in other.labels.items():

@@ -4,7 +4,8 @@ Each :class:`RowRule` is a row of :data:`ROW_RULES`: the finding kinds it record
 (what every good row passes, built once per file from the file's :class:`ColumnSpec`) and its full
 check (the message for a row that fails). Readers do not test rows themselves: the JSON lines hot
 loop, the CSV loop and the JSON array reader all call :meth:`RowChecker.take`, which runs the cheap
-tests and, only for a row that fails one, the full checks. So a new rule is one row here, whatever
+tests and, only for a row that fails one, the full checks (JSON lines takes its usual batches with
+:meth:`RowChecker.take_many`, the same tests in C-level passes). So a new rule is one row here, whatever
 the format; the data checks' per-row observation (osmosis_workspace.readers.datasets.profile) sits behind
 the same hook.
 """
@@ -174,6 +175,26 @@ class RowChecker:
             self._lines.append(line or 0)
             if len(self._rows) >= BLOCK_ROWS:
                 self.finish()
+        return True
+
+    def take_many(self, rows: list, first_line: int) -> bool:
+        """:meth:`take` of rows on consecutive lines from ``first_line``, when every one is an object
+        passing every cheap test: then in C-level passes, handed to the profile in the same blocks of
+        BLOCK_ROWS as row by row (the label cap is checked per block). False, having taken none, when a
+        row is not such: the reader then takes them one by one."""
+        fast = self._fast
+        if fast is None or set(map(type, rows)) != {dict} or not all(map(fast, rows)):
+            return False
+        if self.profile is not None:
+            pending, lines, n = self._rows, self._lines, len(rows)
+            cut = min(BLOCK_ROWS - len(pending), n)
+            pending += rows[:cut]
+            lines += range(first_line, first_line + cut)
+            while len(pending) >= BLOCK_ROWS:
+                self.finish()
+                pending, lines = rows[cut : cut + BLOCK_ROWS], list(range(first_line + cut, first_line + min(cut + BLOCK_ROWS, n)))
+                self._rows, self._lines = pending, lines
+                cut += BLOCK_ROWS
         return True
 
     def finish(self) -> None:
