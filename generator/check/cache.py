@@ -201,13 +201,13 @@ class Cache:
             pass
 
     def _write_units(self) -> None:
-        if self.unit_memo is not None and self.unit_memo.now != self.unit_memo.previous:
+        if self.unit_memo is not None and _worth_rewriting(self.unit_memo.now, self.unit_memo.previous):
             # only the units of this run: the file stays the size of the workspace
             data = {"base": self.base, "units": self.unit_memo.now}
             _write_atomic(self.folder, "units.json", json.dumps(data).encode("utf-8", "surrogateescape"))
 
     def _save_memo(self) -> None:
-        if self.fresh and self.fresh != self.on_disk:
+        if self.fresh and _worth_rewriting(self.fresh, self.on_disk or {}):
             try:
                 self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
                 _write_atomic(self.folder, "hashes.json", json.dumps(self.fresh).encode("utf-8", "surrogateescape"))
@@ -227,6 +227,20 @@ class Cache:
                 old.unlink()
             except OSError:
                 pass
+
+
+REWRITE_SHARE = 100  # a memo file is rewritten when more than 1 in this many of its entries changed...
+REWRITE_MIN = 64  # ...or more than this many: fewer cost their next run less than rewriting megabytes
+
+
+def _worth_rewriting(now: dict, before: dict) -> bool:
+    """Whether ``now`` should replace ``before`` on disk. Both memos (hashes, units) only save work: an
+    entry missing from the file is computed again, never wrong, so an edit that changed a handful of
+    4,000 configs leaves the 10 MB files alone and its next run recomputes that handful."""
+    if not before:
+        return bool(now)
+    changed = sum(1 for key, value in now.items() if before.get(key) != value) + max(0, len(before) - len(now))
+    return changed > max(REWRITE_MIN, len(now) // REWRITE_SHARE)
 
 
 # What a hostile entry may raise on decoding besides: int(1e400) is an OverflowError.

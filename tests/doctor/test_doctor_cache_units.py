@@ -235,3 +235,18 @@ def test_a_package_installed_in_a_rollouts_venv_is_seen(three, run):
     assert ent038() == [] == [row for row in findings(run, three, "--no-cache") if row[0] == "ENT038"]
     (site / "zzfancy").rmdir()
     assert ent038()
+
+
+def test_a_small_edit_leaves_the_memo_files_alone_and_its_units_are_recomputed(three, run, doctor_cache):
+    """The units file is rewritten only when enough of it changed: a handful of changed units are
+    computed again by the next run (never reused stale), which costs less than rewriting megabytes."""
+    run("doctor", three, "--select", "ENT")
+    units = next(doctor_cache.rglob("units.json"))
+    before = units.read_bytes()
+    main = three / "rollouts" / "second" / "main.py"
+    main.write_text("from osmosis_ai.rollout import NoSuchThing\n" + main.read_text(encoding="utf-8"), encoding="utf-8")
+    assert recomputed(run("doctor", three, "-v", "--select", "ENT")) == 3
+    assert units.read_bytes() == before
+    main.write_text(main.read_text(encoding="utf-8") + "\n# and again\n", encoding="utf-8")
+    assert recomputed(run("doctor", three, "-v", "--select", "ENT")) == 3
+    assert findings(run, three) == findings(run, three, "--no-cache")
