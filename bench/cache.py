@@ -82,31 +82,26 @@ def main(argv: list[str] | None = None) -> int:
         print(f"first run on {args.rollouts} rollouts (fills the cache unless present): {first.wall_s:.2f} s", file=sys.stderr)
         [warm_n] = measure([Command(doctor, cwd=scaled, env=scaled_env, ok_codes=(0, 1))], runs=args.runs, warmup=args.warmup)
         rows.append((f"warm doctor, {args.rollouts} rollouts", warm_n, None, 1.0))
-        edited = scaled / "rollouts" / workspaces.base_rollout(base) / "main.py"
-        original = edited.read_bytes()
         edits = iter(range(1_000_000))
 
-        def edit_one() -> None:  # a different comment each time, so every run sees a change
-            edited.write_bytes(original + f"# bench edit {next(edits)}\n".encode())
+        def after_edits(path: Path):
+            """warm doctor's timing with ``path`` given a different comment before every run."""
+            original = path.read_bytes()
 
-        try:
-            [edit_n] = measure([Command(doctor, cwd=scaled, env=scaled_env, ok_codes=(0, 1), prepare=edit_one)],
-                               runs=args.runs, warmup=args.warmup)
-        finally:
-            edited.write_bytes(original)
-        rows.append((f"one file edited, {args.rollouts} rollouts", edit_n, None, None))
-        config = scaled / "configs" / "eval" / f"{workspaces.base_rollout(base)}-0002.toml"
-        config_text = config.read_bytes()
+            def edit() -> None:  # a different comment each time, so every run sees a change
+                path.write_bytes(original + f"# bench edit {next(edits)}\n".encode())
 
-        def edit_config() -> None:  # issue 32's row (b): one config edited, warm doctor
-            config.write_bytes(config_text + f"# bench edit {next(edits)}\n".encode())
+            try:
+                [timing] = measure([Command(doctor, cwd=scaled, env=scaled_env, ok_codes=(0, 1), prepare=edit)],
+                                   runs=args.runs, warmup=args.warmup)
+            finally:
+                path.write_bytes(original)
+            return timing
 
-        try:
-            [config_n] = measure([Command(doctor, cwd=scaled, env=scaled_env, ok_codes=(0, 1), prepare=edit_config)],
-                                 runs=args.runs, warmup=args.warmup)
-        finally:
-            config.write_bytes(config_text)
-        rows.append((f"one config edited, {args.rollouts} rollouts", config_n, None, 1.0))
+        rollout = workspaces.base_rollout(base)
+        rows.append((f"one file edited, {args.rollouts} rollouts", after_edits(scaled / "rollouts" / rollout / "main.py"), None, None))
+        # issue 32's row (b): one config edited, warm doctor
+        rows.append((f"one config edited, {args.rollouts} rollouts", after_edits(scaled / "configs" / "eval" / f"{rollout}-0002.toml"), None, 1.0))
         if args.cold_scaled:
             [cold_n] = measure([Command([*doctor, "--no-cache"], cwd=scaled, env=scaled_env, ok_codes=(0, 1))], runs=1, warmup=0)
             rows.append((f"cold doctor, {args.rollouts} rollouts (--no-cache)", cold_n, None, None))
