@@ -183,3 +183,32 @@ def test_lsp_without_pygls_says_how_to_install_it():
     assert done.stderr.strip().splitlines() == [
         "error: `osmosis lsp` needs pygls: pip install 'osmosis-workspace[lsp]' "
         "(or add pygls>=2 and lsprotocol to the same environment)"]
+
+
+def test_an_edit_is_checked_from_memory_and_a_watched_change_on_disk_from_the_files(make_workspace):
+    """Over the wire: typing is answered by an edit run (check/live.py), and a file changed on disk
+    that the editor reports (workspace/didChangeWatchedFiles) gets a full run that sees it."""
+    root = make_workspace()
+    config = root / "configs" / "eval" / "multiply.toml"
+    saved = config.read_text()
+    main = root / "rollouts" / "multiply" / "main.py"
+
+    async def scenario():
+        client, _ = await started(root)
+        counting(client)
+        try:
+            uri = open_doc(client, config, saved.replace('rollout = "multiply"', 'rollout = "multiplx"'))
+            assert [d.code for d in await diagnostics_for(client, uri)] == ["CFG016"]
+            client.text_document_did_change(types.DidChangeTextDocumentParams(
+                types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+                [types.TextDocumentContentChangeWholeDocument(text=saved.replace('rollout = "multiply"', 'rollout = "multiplz"'))]))
+            found = await diagnostics_for(client, uri, published_before=1)
+            assert [d.code for d in found] == ["CFG016"] and "multiplz" in found[0].message
+            main.write_text("import osmosis_ai.no_such_module\n" + main.read_text(encoding="utf-8"), encoding="utf-8")
+            client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+                [types.FileEvent(uri=main.as_uri(), type=types.FileChangeType.Changed)]))
+            assert any(d.code.startswith("ENT") for d in await diagnostics_for(client, main.as_uri()))
+        finally:
+            await client.shutdown_session()
+
+    asyncio.run(scenario())
