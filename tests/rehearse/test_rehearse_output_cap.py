@@ -24,7 +24,13 @@ else:
     from osmosis_workspace.rehearse import runner
     done = runner.run_eval(["sh", "-c", spam], run_dir, {"PATH": "/usr/bin:/bin"}, run_dir, 120)
     out = done.stdout
-print(json.dumps({"peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+# VmHWM is this process's own peak: ru_maxrss keeps the parent's across fork and exec (a pytest
+# worker of 500 MB made this probe look as large)
+try:
+    peak_kb = int(next(l for l in open("/proc/self/status") if l.startswith("VmHWM:")).split()[1])
+except (OSError, StopIteration):
+    peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({"peak_mb": peak_kb / 1024,
                   "last": out.strip().splitlines()[-1], "size": len(out)}))
 """
 

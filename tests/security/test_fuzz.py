@@ -54,10 +54,13 @@ def test_a_write_lands_inside_the_root_or_is_refused(parts, data):
     try:
         root, outside = _layout(base)
         target = root.joinpath(*parts)
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-        except (OSError, ValueError):
-            pass
+        # the test's own folders only inside its base: `..` segments (through `out` too) once made
+        # /tmp/.git, which turned every later workspace under /tmp into "a git repository"
+        if Path(os.path.realpath(target.parent)).is_relative_to(os.path.realpath(base)):
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+            except (OSError, ValueError):
+                pass
         try:
             safe_write.write_bytes(root, target, data)
         except UserError:
