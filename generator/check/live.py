@@ -22,9 +22,8 @@ import os
 import time
 from pathlib import Path
 
-from osmosis_workspace.check.pipeline.attributed import Finding
 from osmosis_workspace.check.pipeline.run import RunResult, run_checks
-from osmosis_workspace.core.workspace import Workspace
+from osmosis_workspace.core.workspace import Workspace, text_on_disk
 
 FULL_AFTER = 60.0  # seconds: files changed outside the editor are seen at most this late without a save
 # What a snapshot learns from the files alone (listings, access, git's root) or from the root
@@ -119,7 +118,6 @@ class Live:
         self.units: dict[str, tuple] = {}  # unit -> (inputs, extra, result, read)
         self.checks: dict[str, tuple[frozenset[str], list, list[str]]] = {}  # check -> (what it read or reached, findings, read)
         self.texts: dict[str, str] | None = None  # the buffers of the last run (absolute path -> text)
-        self.unreadable: dict[str, bool] = {}
         self.full_at = 0.0
         self.full_runs = self.edit_runs = 0
         self.last_rerun: list[str] = []  # the checks the last run ran (the rest came from memory)
@@ -158,7 +156,7 @@ class Live:
         if changed is None:
             self.units.clear()
             self.checks.clear()
-            dirty = {str(p) for p, t in ws.overlays.items() if _on_disk(p) != t.replace("\r\n", "\n")}
+            dirty = {str(p) for p, t in ws.overlays.items() if text_on_disk(p) != t.replace("\r\n", "\n")}
             disk = self._disk_units(ws, families)
         # from here on, a set of paths and every folder above them: an input holds one if it is among them
         changed = _with_folders(changed) if changed is not None else None
@@ -187,7 +185,6 @@ class Live:
         finally:
             ws.units = None
         if changed is None:
-            self.unreadable = unreadable_paths(ws)
             self.full_at, self.full_runs = time.monotonic(), self.full_runs + 1
             if disk is not None and disk[0].unchanged():
                 disk[0].store_units()
@@ -197,7 +194,8 @@ class Live:
         self.disk_views = ({k: ws.__dict__[k] for k in DISK_PROPERTIES if k in ws.__dict__},
                            {k: ws._memo[k] for k in DISK_VIEWS if k in ws._memo})
         self.last_rerun = rerun
-        result = RunResult([Finding(f.family, f.diagnostic) for f in findings], {}, len(ws.files_read()), marks, dict(self.unreadable))
+        # ws.unreadable: walked in a full run, the last full run's in an edit run (DISK_PROPERTIES)
+        result = RunResult(findings, {}, len(ws.files_read()), marks, unreadable_paths(ws))
         result.cache_note = ("full run" if changed is None else f"edit run: {len(rerun)} check(s) re-run") + " (editor session)"
         return result
 
@@ -205,21 +203,5 @@ class Live:
         """doctor's cache on disk, for the units no unsaved buffer touches (None when it cannot serve)."""
         from osmosis_workspace.check.cache import Cache
 
-        cache = Cache.for_workspace(ws)
-        overlays, ws.overlays = ws.overlays, {}  # the key is the files' (the buffers are not in the walk)
-        try:
-            key = cache.key(ws, families)
-        finally:
-            ws.overlays = overlays
-        return (cache, cache.units()) if key is not None else None
-
-
-def _on_disk(path: Path) -> str | None:
-    """The file's text as doctor reads it (None when it cannot be read as such)."""
-    from osmosis_workspace.core.bounded import Unreadable, read_capped
-    from osmosis_workspace.core.workspace import MAX_TEXT_BYTES
-
-    try:
-        return read_capped(path, MAX_TEXT_BYTES).decode("utf-8").replace("\r\n", "\n")
-    except (Unreadable, UnicodeDecodeError, OSError):
-        return None
+        cache = Cache.for_workspace(ws)  # its key walks the files, never reads a buffer
+        return (cache, cache.units()) if cache.key(ws, families) is not None else None

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import os
 import re
-from itertools import accumulate
 import stat
+from itertools import accumulate
 from pathlib import Path
 
 MAX_NESTING = 100  # arrays and inline tables; real configs stay below 10

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from osmosis_workspace.core.bounded import toml_loads, utf8_size_over
-from osmosis_workspace.core.access import ACCESS_SKIPPED, ACCESS_WALKED, access_denied, listing, unreadable_under  # noqa: F401  (re-exported)
+from osmosis_workspace.core.access import access_denied, listing, unreadable_under
 from osmosis_workspace.core.paths import is_dir, is_file, rglob_files
 from osmosis_workspace.core.tool_folders import tool_folders
 
@@ -37,6 +37,17 @@ MAX_TEXT_BYTES = 2_000_000
 NOT_UTF8 = "cannot be read as UTF-8 text"
 FILE_PERMISSIONS_HINT = "Check the file's permissions: osmosis, git and the platform's tools must be able to read it (e.g. `chmod u+r FILE`)."
 FOLDER_PERMISSIONS_HINT = "Check the folder's permissions: osmosis and git must be able to list and enter it (e.g. `chmod u+rx FOLDER`)."
+def text_on_disk(path: Path) -> str | None:
+    """The file's text as doctor reads it (capped at MAX_TEXT_BYTES, UTF-8, CRLF as LF); None when it
+    cannot be read so: what an editor's buffer is compared with."""
+    from osmosis_workspace.core.bounded import Unreadable, read_capped
+
+    try:
+        return read_capped(path, MAX_TEXT_BYTES).decode("utf-8").replace("\r\n", "\n")
+    except (Unreadable, UnicodeDecodeError, OSError):
+        return None
+
+
 def permission_hint(is_folder: bool) -> str:
     return FOLDER_PERMISSIONS_HINT if is_folder else FILE_PERMISSIONS_HINT
 
@@ -280,7 +291,7 @@ class Workspace:
 
     def read_since(self, mark: int) -> list[str]:
         """What was read since ``mark``, relative to the root (as a cache entry keeps it)."""
-        prefix = f"{self.root}/"
+        prefix = self._root_prefix  # as rel's own fast path
         return [p[len(prefix):] if p.startswith(prefix) else self.rel(Path(p)) for p in self._reads[mark:]]
 
     def count_read(self, paths: list[Path]) -> None:

@@ -16,9 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-from osmosis_workspace.core.bounded import Unreadable, read_capped
 from osmosis_workspace.core.diagnostics import Diagnostic
-from osmosis_workspace.core.workspace import MAX_TEXT_BYTES, NotAWorkspace, Workspace
+from osmosis_workspace.core.workspace import NotAWorkspace, Workspace, text_on_disk
 
 
 def uri_path(uri: str) -> Path | None:
@@ -107,11 +106,8 @@ class Session:
         path = uri_path(uri)
         if uri not in self.buffers or path is None:
             return False
-        try:  # bounded as doctor reads: a FIFO or a 1 GB file there must not block or fill memory
-            on_disk = read_capped(path, MAX_TEXT_BYTES).decode("utf-8")
-        except (Unreadable, UnicodeDecodeError):
-            return True
-        return on_disk.replace("\r\n", "\n") != self.buffers[uri].replace("\r\n", "\n")
+        on_disk = text_on_disk(path)  # bounded as doctor reads: a FIFO or a 1 GB file there must not block or fill memory
+        return on_disk is None or on_disk != self.buffers[uri].replace("\r\n", "\n")
 
     def fixes(self, root: Path, code: str) -> list:
         """The safe fixes of ``code`` in ``root``'s workspace as it is on disk (`check.fix.Fix`)."""

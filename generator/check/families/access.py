@@ -52,7 +52,7 @@ def at(rel: str, reason: str, is_folder: bool) -> Diagnostic:
 
 def check_unreadable_path(path: Path, display: str) -> list[Diagnostic]:
     """`osmosis validate`: a folder its walk could not enter (or a file it could not open)."""
-    from osmosis_workspace.core.workspace import access_denied
+    from osmosis_workspace.core.access import access_denied
 
     reason = access_denied(path)
     return [at(display, reason, is_dir(path))] if reason is not None else []

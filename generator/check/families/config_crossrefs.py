@@ -23,7 +23,8 @@ from osmosis_workspace.check.families.config_rules import (
     ROLLOUT_NOT_FOUND,
     SCHEMA_DIRECTIVE,
 )
-from osmosis_workspace.core.dataset_names import names_a_path
+from osmosis_workspace.check.families.config_steps import COUNTED_SUFFIXES, check_steps
+from osmosis_workspace.core.dataset_names import local_copies, names_a_path
 from osmosis_workspace.core.diagnostics import Diagnostic, quoted
 from osmosis_workspace.core.paths import is_dir, unusable_path
 from osmosis_workspace.core.tool_folders import in_tool_folder_of
@@ -84,8 +85,6 @@ def _cross_file(data: dict, kind: str, ws: Workspace, path: Path, doc: TomlDoc, 
     if isinstance(dataset, str) and ("experiment", "dataset") not in bad_paths:
         yield from _dataset(dataset, ws, loc, display)
         if kind == "training":
-            from osmosis_workspace.check.families.config_steps import check_steps
-
             yield from check_steps(data, ws, loc, display, bad_paths)
 
 
@@ -215,7 +214,7 @@ def wants_directive(ws: Workspace, path: Path, doc: TomlDoc, data: object) -> bo
         return True
     experiment = data.get("experiment") if isinstance(data, dict) else None
     rollout = experiment.get("rollout") if isinstance(experiment, dict) else None
-    if not isinstance(rollout, str) or not rollout or "/" in rollout or "\\" in rollout or rollout.startswith("."):
+    if not isinstance(rollout, str) or not _plain_name(rollout):
         return False
     return (ws.root / "rollouts" / rollout / ".copier-answers.yml").is_file()
 
@@ -364,8 +363,8 @@ def judged_on(ws: Workspace, path: Path, ref) -> list[str] | None:
                 if normal.startswith(("/", "../")) or re.match(r"^[A-Za-z]:", normal):
                     return None
                 inputs.append(f"{root}/{normal}")
-        elif _plain_name(dataset):
-            inputs += [f"{root}/data/{dataset}.jsonl", f"{root}/data/{dataset}.parquet"]
+        elif copies := local_copies(dataset, COUNTED_SUFFIXES):  # what a training config's steps count
+            inputs += [f"{root}/{rel}" for rel in copies]
         else:
             return None
     return inputs

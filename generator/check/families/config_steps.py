@@ -16,6 +16,8 @@ from osmosis_workspace.core.dataset_names import local_copy
 from osmosis_workspace.core.diagnostics import Diagnostic
 from osmosis_workspace.core.workspace import Workspace
 
+COUNTED_SUFFIXES = (".jsonl", ".parquet")  # the copies whose rows are counted cheaply; a .csv copy is not counted
+
 _SCAN_CAP = 64 << 20
 INTERVALS = ("checkpoint_save_freq", "eval_interval")
 
@@ -59,8 +61,7 @@ def _parquet_rows(path: Path) -> int | None:
 
 
 def _local_rows(ws: Workspace, dataset: str, enough: int) -> tuple[int, str] | None:
-    # the rows are counted in the two formats that say so cheaply; a .csv copy is not counted
-    path = local_copy(ws.root, dataset, (".jsonl", ".parquet"))
+    path = local_copy(ws.root, dataset, COUNTED_SUFFIXES)
     if path is None or path in ws.unreadable or path.is_symlink():
         return None
     rows = _jsonl_rows(path, enough) if path.suffix == ".jsonl" else _parquet_rows(path)

@@ -446,4 +446,3 @@ def check_configs(ws: Workspace) -> list[Diagnostic]:
                 hint=f"Add configs/eval/{folder.name}.toml with rollout = \"{folder.name}\".",
             ))
     return found
-

@@ -33,7 +33,8 @@ from osmosis_workspace.core.diagnostics import Diagnostic
 from osmosis_workspace.core.paths import is_inside, real_path, unusable_path, walk
 from osmosis_workspace.core.pep440 import requirement_name
 from osmosis_workspace.core.tool_folders import in_tool_folder_of
-from osmosis_workspace.core.workspace import FILE_PERMISSIONS_HINT, NotAWorkspace, Workspace, access_denied, find_root
+from osmosis_workspace.core.access import access_denied
+from osmosis_workspace.core.workspace import FILE_PERMISSIONS_HINT, NotAWorkspace, Workspace, find_root
 from osmosis_workspace.readers.pyast import GRADER, LOOP, REQUIRED_METHOD, WORKFLOW, ClassRef, Ext, Module, Resolver
 from osmosis_workspace.readers.pyclasses import binding_site, imported_modules, module_classes
 from osmosis_workspace.readers.toml_locate import TomlDoc

@@ -20,7 +20,8 @@ from osmosis_workspace.core.names import NAME_RULE_TEXT, name_problem
 from osmosis_workspace.core.paths import is_inside
 from osmosis_workspace.check.registry import rule
 from osmosis_workspace.readers.toml_locate import TomlDoc
-from osmosis_workspace.core.workspace import AGENT_FILES, REQUIRED_FOLDERS, Workspace, listing
+from osmosis_workspace.core.access import listing
+from osmosis_workspace.core.workspace import AGENT_FILES, REQUIRED_FOLDERS, Workspace
 
 FAMILY = "layout"
 

@@ -19,7 +19,8 @@ from osmosis_workspace.core.diagnostics import Diagnostic
 from osmosis_workspace.core.names import UNDO_PREFIX
 from osmosis_workspace.check.registry import rule
 from osmosis_workspace.core.paths import is_dir, is_file
-from osmosis_workspace.core.workspace import Workspace, listing
+from osmosis_workspace.core.access import listing
+from osmosis_workspace.core.workspace import Workspace
 
 FAMILY = "layout"
 # The root files and folders the workspace template renders (docs/update.md: what update merges).

@@ -43,7 +43,8 @@ from osmosis_workspace.core.diagnostics import Diagnostic
 from osmosis_workspace.core.suggest import closest
 from osmosis_workspace.core.resources import SKILL_NAMES
 from osmosis_workspace.core.paths import is_dir
-from osmosis_workspace.core.workspace import FILE_PERMISSIONS_HINT, Workspace, access_denied, listing
+from osmosis_workspace.core.access import access_denied, listing
+from osmosis_workspace.core.workspace import FILE_PERMISSIONS_HINT, Workspace
 
 
 # --- file-level -------------------------------------------------------------------------------------

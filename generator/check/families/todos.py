@@ -17,7 +17,8 @@ from osmosis_workspace.core.diagnostics import Diagnostic
 from osmosis_workspace.check.registry import rule
 from osmosis_workspace.core.paths import MAX_WALK_DEPTH, is_file
 from osmosis_workspace.core.tool_folders import PRUNED
-from osmosis_workspace.core.workspace import Workspace, listing
+from osmosis_workspace.core.access import listing
+from osmosis_workspace.core.workspace import Workspace
 
 FAMILY = "layout"
 MARKER = "TODO(osmosis)"
