@@ -181,6 +181,8 @@ runpy.run_module(package, run_name="__main__", alter_sys=True)
 
 def theirs_cmd(path: Path, checkout: Path) -> list[str]:
     folder = checkout / "generator"
+    if (folder / "osmosis_workspace").is_dir():   # the layout since the package got its own folder
+        folder = folder / "osmosis_workspace"
     package = "generator" if "from generator" in (folder / "__main__.py").read_text() else "osmosis_workspace"
     return [sys.executable, "-c", _LAUNCH_OTHER, package, str(folder), "dataset", "validate", str(path)]
 

@@ -1,6 +1,6 @@
-"""Generate generator/core/sdk_exports.json from an installed osmosis-ai, read statically.
+"""Generate generator/osmosis_workspace/core/sdk_exports.json from an installed osmosis-ai, read statically.
 
-    python bench/sdk_exports.py SITE_PACKAGES/osmosis_ai [--out generator/core/sdk_exports.json]
+    python bench/sdk_exports.py SITE_PACKAGES/osmosis_ai [--out generator/osmosis_workspace/core/sdk_exports.json]
 
 Nothing is imported: every module of the wheel is parsed with ast. Run it with Python 3.12 or newer
 (the SDK's source uses 3.12 syntax), e.g. the interpreter of the venv holding the SDK.
@@ -34,7 +34,7 @@ from pathlib import Path
 
 PACKAGE = "osmosis_ai"
 SIGNATURE_PREFIX = "osmosis_ai.rollout"
-DEFAULT_OUT = Path(__file__).resolve().parent.parent / "generator" / "core" / "sdk_exports.json"
+DEFAULT_OUT = Path(__file__).resolve().parent.parent / "generator" / "osmosis_workspace" / "core" / "sdk_exports.json"
 
 
 def _version(package_dir: Path) -> str:

@@ -9,7 +9,7 @@ import ast
 from collections import defaultdict
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parents[1] / "generator"
+PACKAGE = Path(__file__).resolve().parents[1] / "generator" / "osmosis_workspace"
 
 # wing -> the wings it may import (besides itself)
 ALLOWED = {

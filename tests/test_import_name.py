@@ -20,7 +20,7 @@ def _dummy_generator_wheel(folder: Path) -> Path:
     wheel = folder / "generator_dummy-1.0-py3-none-any.whl"
     info = "generator_dummy-1.0.dist-info"
     files = {
-        "generator/__init__.py": "WHO = 'the other distribution'\n",
+        "generator/osmosis_workspace/__init__.py": "WHO = 'the other distribution'\n",
         f"{info}/METADATA": "Metadata-Version: 2.1\nName: generator-dummy\nVersion: 1.0\n",
         f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: hand\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
         f"{info}/top_level.txt": "generator\n",
@@ -82,5 +82,27 @@ def test_python_dash_m_and_the_editable_install_answer_to_the_import_name():
     import osmosis_workspace
 
     # the test environment is an editable install of this checkout (the README's `pip install -e`):
-    # the name is the folder generator/ itself, so an edit is seen without reinstalling
-    assert Path(osmosis_workspace.__file__).resolve() == (REPO / "generator" / "__init__.py").resolve()
+    # the name is the folder generator/osmosis_workspace/ itself, so an edit is seen without reinstalling
+    assert Path(osmosis_workspace.__file__).resolve() == (REPO / "generator" / "osmosis_workspace" / "__init__.py").resolve()
+
+
+def test_a_bare_clone_maps_every_import_to_its_file_by_name():
+    """Folder = import name: with generator/ on the path, `osmosis_workspace.a.b` is the file
+    generator/osmosis_workspace/a/b.py, so a reader, a type checker or a structure viewer needs no
+    install; and no build hook maps one onto the other."""
+    import ast
+
+    root = REPO / "generator"
+    assert sorted(p.name for p in root.iterdir() if p.name != "__pycache__") == ["osmosis_workspace"]
+    assert not (REPO / "hatch_build.py").exists()
+    pyproject = (REPO / "pyproject.toml").read_text(encoding="utf-8")
+    assert "hooks.custom" not in pyproject and "sources" not in pyproject and "dev-mode-dirs" not in pyproject
+    missing = []
+    for path in (root / "osmosis_workspace").rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("osmosis_workspace"):
+                base = root.joinpath(*node.module.split("."))
+                if not (base.with_suffix(".py").is_file() or (base / "__init__.py").is_file()):
+                    missing.append(f"{path.relative_to(REPO)}:{node.lineno} {node.module}")
+    assert missing == [], missing

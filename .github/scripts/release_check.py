@@ -37,7 +37,7 @@ LICENSE = "LICENSE"
 # Each file of the checkout that writes the version, and how to find it there. What the build reads
 # (`__version__`) is the one place to set it; the rest are usage examples and fallbacks that must follow.
 _VERSION_SPOTS: tuple[tuple[str, str], ...] = (
-    ("generator/__init__.py", r'^__version__ = "([^"]+)"'),
+    ("generator/osmosis_workspace/__init__.py", r'^__version__ = "([^"]+)"'),
     ("templates/workspace/copier.yml", r'^osmosis_version:\n(?:  .*\n)*?  default: "([^"]+)"'),
     ("README.md", r"(?:osmosis-workspace@|rev: )v(\d+\.\d+\.\d+[0-9A-Za-z.+-]*)"),
     ("docs/integrations.md", r"(?:osmosis-workspace@|rev: )v(\d+\.\d+\.\d+[0-9A-Za-z.+-]*)"),
@@ -156,7 +156,7 @@ def check(dist: Path, tag: str | None, changelog: Path, repo: Path = REPO) -> st
         raise ReleaseError(f"the sdist says version {sdist_version(sdist)} and the wheel {version}")
     if tag is not None and tag != f"v{version}":
         raise ReleaseError(f"tag {tag} does not match the package version {version} (expected tag v{version}); "
-                           "set __version__ in generator/__init__.py, or tag the right commit")
+                           "set __version__ in generator/osmosis_workspace/__init__.py, or tag the right commit")
     if missing := license_missing(sdist, wheel):
         raise ReleaseError(f"{' and '.join(missing)} carry no {LICENSE} file; Apache-2.0 requires its text in "
                            "every copy (pyproject.toml license-files and the sdist include list)")

@@ -38,10 +38,10 @@ import workspaces  # noqa: E402
 from cases import Case, Plan, Skip  # noqa: E402
 from sandbox import MEMORY_LIMIT_MB, PY, Sandbox, content_view, diff, leftovers, snapshot  # noqa: E402
 
-# osmosis's own per-user cache, made on first use: the key that seals its undo journals (generator/core/journal.py)
+# osmosis's own per-user cache, made on first use: the key that seals its undo journals (generator/osmosis_workspace/core/journal.py)
 OWN_CACHE = {"new home/.cache", "new home/.cache/osmosis-workspace", "new home/.cache/osmosis-workspace/journal.key"}
-# and doctor's cache of findings (generator/check/cache.py): entries come, go and change; and the
-# writers' lock files (generator/core/lock.py), when the environment names no XDG_RUNTIME_DIR
+# and doctor's cache of findings (generator/osmosis_workspace/check/cache.py): entries come, go and change; and the
+# writers' lock files (generator/osmosis_workspace/core/lock.py), when the environment names no XDG_RUNTIME_DIR
 DOCTOR_CACHE = "home/.cache/osmosis-workspace/doctor"
 LOCKS = "home/.cache/osmosis-workspace/locks"
 

@@ -1,4 +1,4 @@
-"""Issue 18's families (the ones of generator/scaffold and the CLI's edges): a crafted pristine ref,
+"""Issue 18's families (the ones of generator/osmosis_workspace/scaffold and the CLI's edges): a crafted pristine ref,
 backtracking ownership globs, templates that render unbounded work or are too big, `doctor --fix` on
 an oversized config, the machine or the input misbehaving (exit 3 before), and copier.yml documents."""
 

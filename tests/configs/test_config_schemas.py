@@ -38,7 +38,7 @@ def test_committed_copy_is_up_to_date(kind):
     """schemas/ at the repository root is what people link to; it must equal the bundled file."""
     committed = REPO / "schemas" / schema_filename(kind)
     assert committed.read_bytes() == schema_bytes(kind), (
-        f"schemas/{schema_filename(kind)} is out of date: cp generator/core/schemas/*.schema.json schemas/"
+        f"schemas/{schema_filename(kind)} is out of date: cp generator/osmosis_workspace/core/schemas/*.schema.json schemas/"
     )
 
 

@@ -1,5 +1,5 @@
 """A misspelt or renamed key in a training, eval or benchmark config gets a "did you mean" naming a
-real key of that config's JSON Schema (generator/core/schemas), end to end through `osmosis doctor`."""
+real key of that config's JSON Schema (generator/osmosis_workspace/core/schemas), end to end through `osmosis doctor`."""
 
 from __future__ import annotations
 

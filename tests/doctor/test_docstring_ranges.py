@@ -12,7 +12,7 @@ import pytest
 
 from osmosis_workspace.check.doctor import load_rules
 
-PACKAGE = Path(__file__).resolve().parents[2] / "generator"
+PACKAGE = Path(__file__).resolve().parents[2] / "generator" / "osmosis_workspace"
 RANGE = re.compile(r"\b([A-Z]{3})(\d{3})-([A-Z]{3})(\d{3})\b")
 # A rule declaration: the code as the first argument of rule(...) / _rule(...), a line of its own.
 DECLARED = re.compile(r'^\s*"([A-Z]{3}\d{3})", "[a-z0-9-]+",', re.MULTILINE)

@@ -1,7 +1,7 @@
 """The cache key against the checks (issue 28, point 1): the key used to skip every entry named
 `venv`, `.venv`, `node_modules`, `__pycache__`... at any depth, so a rollout whose package had such a
 name could be broken and a cached doctor still said clean. Now the key skips only what no check reads
-(generator/core/tool_folders.py, the one definition both use): for every name the key ever skipped,
+(generator/osmosis_workspace/core/tool_folders.py, the one definition both use): for every name the key ever skipped,
 a workspace whose checked code lives under that name gets the same answer cached and uncached, also
 after a commit (when the per-rollout units are what is reused)."""
 

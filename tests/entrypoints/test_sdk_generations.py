@@ -1,4 +1,4 @@
-"""The SDK generations table (generator/core/sdk_generations.py), the requirement reader and the
+"""The SDK generations table (generator/osmosis_workspace/core/sdk_generations.py), the requirement reader and the
 generation-aware entrypoint rules over whole workspaces (ENT016-ENT026)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The copier validators (Jinja, in each template's copier.yml) and generator/core/names.py agree."""
+"""The copier validators (Jinja, in each template's copier.yml) and generator/osmosis_workspace/core/names.py agree."""
 
 from __future__ import annotations
 

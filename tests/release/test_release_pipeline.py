@@ -159,7 +159,7 @@ def test_the_version_is_written_once():
     pyproject = (REPO / "pyproject.toml").read_text(encoding="utf-8")
     project = pyproject.split("[project]", 1)[1].split("\n[", 1)[0]
     assert re.search(r"^version\s*=", project, re.M) is None and 'dynamic = ["version"]' in project
-    assert '[tool.hatch.version]\npath = "generator/__init__.py"' in pyproject
+    assert '[tool.hatch.version]\npath = "generator/osmosis_workspace/__init__.py"' in pyproject
     proc = subprocess.run([sys.executable, "-m", "osmosis_workspace", "--version"], capture_output=True, text=True, cwd=REPO)
     assert proc.stdout.strip() == f"osmosis-workspace {__version__}"
     # The bundled workspace template's fallback for a plain `copier copy` (osmosis always passes it).

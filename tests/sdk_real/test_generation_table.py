@@ -1,4 +1,4 @@
-"""The generations table's 0.3 row (generator/core/sdk_generations.py) agrees with the real osmosis-ai:
+"""The generations table's 0.3 row (generator/osmosis_workspace/core/sdk_generations.py) agrees with the real osmosis-ai:
 every name it places in a 0.3 module is there, every name it says 0.3 dropped is gone, and the Harbor
 arguments and context attributes match."""
 

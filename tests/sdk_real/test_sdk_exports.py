@@ -1,4 +1,4 @@
-"""generator/core/sdk_exports.json is what bench/sdk_exports.py reads from the real wheel: the entry
+"""generator/osmosis_workspace/core/sdk_exports.json is what bench/sdk_exports.py reads from the real wheel: the entry
 for the release installed in the test environment is regenerated and must be the committed one."""
 
 from __future__ import annotations
@@ -17,6 +17,6 @@ def test_committed_export_table_matches_the_installed_release(full_sdk_env, tmp_
     out = tmp_path / "exports.json"
     subprocess.run([python, str(ROOT / "bench" / "sdk_exports.py"), where, "--out", str(out)], check=True, capture_output=True)
     [(version, table)] = json.loads(out.read_text())["releases"].items()
-    committed = json.loads((ROOT / "generator" / "core" / "sdk_exports.json").read_text())["releases"]
+    committed = json.loads((ROOT / "generator" / "osmosis_workspace" / "core" / "sdk_exports.json").read_text())["releases"]
     assert version in committed, f"osmosis-ai {version} is installed but has no table: run bench/sdk_exports.py"
     assert committed[version] == table

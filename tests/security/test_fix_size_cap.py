@@ -1,5 +1,5 @@
 """Issue 18 point 10: `doctor --fix` reads no config bigger than doctor itself reads (2 MB,
-generator/core/workspace.py MAX_TEXT_BYTES): a 10 MB config is reported, not parsed nor rewritten."""
+generator/osmosis_workspace/core/workspace.py MAX_TEXT_BYTES): a 10 MB config is reported, not parsed nor rewritten."""
 
 from __future__ import annotations
 

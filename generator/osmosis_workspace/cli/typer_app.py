@@ -1,6 +1,6 @@
 """The `osmosis` typer app: parse arguments, call a plain function, map the outcome to an exit code.
 
-Command modules under generator/cli/ hold only typer signatures; each imports its
+Command modules under generator/osmosis_workspace/cli/ hold only typer signatures; each imports its
 implementation inside the function, so `osmosis --help` and `osmosis doctor` never pay for copier.
 """
 

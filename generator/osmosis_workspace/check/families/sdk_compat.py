@@ -1,5 +1,5 @@
 """Checks: rollout code against the `osmosis-ai` generation its requirement installs (contract
-sections 2 and 7; the facts are the rows of generator/core/sdk_generations.py).
+sections 2 and 7; the facts are the rows of generator/osmosis_workspace/core/sdk_generations.py).
 
 Part of the entrypoints family. The requirement rules (ENT016-ENT018) are in sdk_requirements.py,
 the entrypoint's structure in sdk_structure.py; the code rules run on the modules entrypoints.py has

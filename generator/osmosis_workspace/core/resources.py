@@ -7,7 +7,7 @@ from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parents[1]
 _BUNDLED = _PACKAGE / "_bundled"  # filled by the wheel build (pyproject force-include)
-_SOURCE_ROOT = _PACKAGE.parent  # a source checkout keeps them beside the package
+_SOURCE_ROOT = _PACKAGE.parent.parent  # a source checkout keeps them at its top, beside generator/
 
 # The platform's stage loop (contract section 5): a workspace carries all nine.
 SKILL_NAMES = ("plan-training", "plan-eval", "create-rollouts", "evaluate-rollouts", "debug-rollouts", "submit-eval",

@@ -1,6 +1,6 @@
 """What fails when the SDK imports or runs the rollout's modules (part of the entrypoints family),
 read statically: imports from the rollout's own package, calls into osmosis_ai against the
-installed release's signatures (generator/core/sdk_exports.json), and, for the entrypoint, how
+installed release's signatures (generator/osmosis_workspace/core/sdk_exports.json), and, for the entrypoint, how
 `eval run` starts it (a `__main__` server start on `_OSMOSIS_ROLLOUT_PORT`, no relative import)
 and whether its LocalBackend can grade.
 """

@@ -46,7 +46,7 @@ STALE = _rule(
 KNOWN_BAD_PINS = _rule(
     "DEP003", "known-bad-resolution", "error",
     summary="The lock pins a combination of packages known to break every rollout run.",
-    why="Each combination in generator/core/known_bad.py was reproduced with the SDK's own `osmosis eval run` "
+    why="Each combination in generator/osmosis_workspace/core/known_bad.py was reproduced with the SDK's own `osmosis eval run` "
         "(for litellm >= 1.106 with mcp < 2.3, every tool call fails and every row ends in agent_error).",
     fix="Keep the combination out: add the constraint under [tool.uv] constraint-dependencies in the "
         "project's pyproject.toml, then run `uv lock --project <folder>`.",

@@ -1,6 +1,6 @@
 """Checks: eval, training and benchmark configs (contract section 3).
 
-The JSON Schemas in generator/core/schemas/ are the single source of truth for everything a schema can
+The JSON Schemas in generator/osmosis_workspace/core/schemas/ are the single source of truth for everything a schema can
 say (tables, keys, types, ranges, patterns, branch-xor-commit_sha); this module walks them with
 osmosis_workspace.core.schemas.evaluate and turns each violation into a located finding. Python adds what a
 draft-07 schema cannot say: non-finite numbers, a secret also set in [env], a benchmark agent's

@@ -10,7 +10,7 @@ FAMILY = "entrypoints"
 _rule = family_rules(FAMILY)
 
 
-_S7 = "Source: contract section 7 (SDK generations) and generator/core/sdk_generations.py."
+_S7 = "Source: contract section 7 (SDK generations) and generator/osmosis_workspace/core/sdk_generations.py."
 
 
 UNBOUNDED = _rule(
@@ -43,7 +43,7 @@ PYTHON_BELOW_FLOOR = _rule(
 NAME_NOT_IN_GENERATION = _rule(
     "ENT019", "sdk-name-not-in-generation", "error",
     summary="The code imports an `osmosis_ai` name or module that the installed generation does not have there (moved or removed).",
-    why="The entrypoint is imported on submit and run by `eval run` and the platform; an ImportError fails every rollout. E.g. 0.3 moved OsmosisStrandsAgent to osmosis_ai.rollout.integrations.agents.strands and create_rollout_server to osmosis_ai.rollout.server; RolloutAgentLoop exists only in 0.2.7-0.2.17, none of which is on the index. Under 0.3 every `from osmosis_ai... import X` is judged against the export table of every module of the release the requirement installs (0.3.1 and 0.3.8 read from their wheels into generator/core/sdk_exports.json by bench/sdk_exports.py; a release between two tables is judged by both, missing only where both lack it). Source: osmosis-ai 0.3.8 and 0.3.1 wheels, 0.2.31 rollout/__init__.py; contract sections 2 and 7.",
+    why="The entrypoint is imported on submit and run by `eval run` and the platform; an ImportError fails every rollout. E.g. 0.3 moved OsmosisStrandsAgent to osmosis_ai.rollout.integrations.agents.strands and create_rollout_server to osmosis_ai.rollout.server; RolloutAgentLoop exists only in 0.2.7-0.2.17, none of which is on the index. Under 0.3 every `from osmosis_ai... import X` is judged against the export table of every module of the release the requirement installs (0.3.1 and 0.3.8 read from their wheels into generator/osmosis_workspace/core/sdk_exports.json by bench/sdk_exports.py; a release between two tables is judged by both, missing only where both lack it). Source: osmosis-ai 0.3.8 and 0.3.1 wheels, 0.2.31 rollout/__init__.py; contract sections 2 and 7.",
     fix="Import the name from the module the finding names, or pin the generation the code was written for.",
     example="from osmosis_ai.rollout import OsmosisStrandsAgent   # with osmosis-ai>=0.3.1,<0.4",    source="osmosis_ai/rollout/__init__.py; contract §2; contract §7",
 )
@@ -145,7 +145,7 @@ LOCAL_NAME_MISSING = _rule(
 CALL_ARGUMENTS = _rule(
     "ENT028", "sdk-call-arguments", "error",
     summary="A call to an `osmosis_ai` function or class passes arguments its signature in the installed release refuses (a required one missing, an unknown keyword, too many positional).",
-    why="Python raises TypeError at the call: `LocalBackend()` needs `workflow=`, `create_rollout_server()` needs `backend=`, and both take keywords only; in the entrypoint this fails submit's import and every `eval run`. The signatures are read from each release's wheel (generator/core/sdk_exports.json, made by bench/sdk_exports.py). Source: osmosis-ai 0.3.8 rollout/backend/local/backend.py, rollout/server/app.py.",
+    why="Python raises TypeError at the call: `LocalBackend()` needs `workflow=`, `create_rollout_server()` needs `backend=`, and both take keywords only; in the entrypoint this fails submit's import and every `eval run`. The signatures are read from each release's wheel (generator/osmosis_workspace/core/sdk_exports.json, made by bench/sdk_exports.py). Source: osmosis-ai 0.3.8 rollout/backend/local/backend.py, rollout/server/app.py.",
     fix="Pass the arguments the signature names (the finding lists them).",
     example="backend = LocalBackend(MultiplyWorkflow, graders=MultiplyGrader)",
     source="osmosis_ai/rollout/backend/local/backend.py; osmosis_ai/rollout/server/app.py",
