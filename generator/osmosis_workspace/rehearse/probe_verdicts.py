@@ -10,21 +10,14 @@ with its reason, and does not fail the rehearsal.
 from __future__ import annotations
 
 import math
-import sys
 from pathlib import Path
 
 from osmosis_workspace.core.errors import UserError
-from osmosis_workspace.core.rehearse_settings import RehearseSettings, parse
+from osmosis_workspace.core.rehearse_settings import RehearseSettings, load
 from osmosis_workspace.core.suggest import closest
 from osmosis_workspace.rehearse.run_results import Row
 from osmosis_workspace.rehearse.probes import BY_NAME, PROBES, SAME, TOLERANCE, Verdict
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
-PYPROJECT_CAP = 1 << 20
 SHOWN = 60                    # characters of an answer a failure line shows
 
 _NOT_BUILT = {
@@ -36,24 +29,14 @@ _NOT_BUILT = {
 
 
 def load_settings(root: Path) -> RehearseSettings:
-    """``[tool.osmosis.rehearse]`` of the workspace's pyproject.toml; a bad value is a usage error (exit 2)."""
-    path = root / "pyproject.toml"
-    try:
-        with path.open("rb") as fh:
-            raw = fh.read(PYPROJECT_CAP + 1)
-    except OSError:
-        return RehearseSettings()
-    if len(raw) > PYPROJECT_CAP:
-        raise UserError("pyproject.toml is over 1 MB; rehearse does not read its settings from a file that large")
-    try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
-        raise UserError(f"pyproject.toml: cannot read it as TOML ({err})") from None
-    tool = data.get("tool") if isinstance(data.get("tool"), dict) else {}
-    osmosis = tool.get("osmosis") if isinstance(tool.get("osmosis"), dict) else {}
-    settings, problems = parse(osmosis.get("rehearse"))
+    """``[tool.osmosis.rehearse]`` (read by core/rehearse_settings.py); a bad value, or an accepted probe
+    that does not exist, is a usage error (exit 2)."""
+    settings, problems = load(root)
     if problems:
-        raise UserError(f"pyproject.toml: [tool.osmosis.rehearse] {problems[0][1]}",
+        key, message = problems[0]
+        if key == "pyproject":
+            raise UserError(message)
+        raise UserError(f"pyproject.toml: [tool.osmosis.rehearse] {message}",
                         hint="`osmosis doctor` lists every problem in the settings (SET002)")
     for key in settings.accept:
         probe = key.rsplit("/", 1)[-1]
