@@ -1,73 +1,39 @@
-"""The probes without the SDK: their answers, and their verdicts on graders run in-process on exactly the
-answers the scripted model would send (policy_answer). The real SDK's run is test_probes_sdk.py."""
+"""The probes without the SDK (inprocess.py): their answers, and their verdicts on graders run in-process on
+exactly the answers the scripted model would send. The real SDK's run is test_probes_sdk.py."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 import random
 import re
-from pathlib import Path
 
 import pytest
+from inprocess import REPO, failing, load_template_score, rehearse_in_process
 
 from osmosis_workspace.core.rehearse_settings import RehearseSettings, parse
+from osmosis_workspace.rehearse.answer_space import answer_space, partly_right, read_label
 from osmosis_workspace.rehearse.cases import build
-from osmosis_workspace.rehearse.run_results import Outcome, Row
-from osmosis_workspace.rehearse.plan import RolloutPlan
-from osmosis_workspace.rehearse.probe_cases import MALFORMED, enumeration, partly_right
+from osmosis_workspace.rehearse.probe_cases import MALFORMED, NON_ANSWERS
 from osmosis_workspace.rehearse.probes import PROBES, markdown
-from osmosis_workspace.rehearse.runner import EvalProcess
-from osmosis_workspace.rehearse.scripted_model import policy_answer
-from osmosis_workspace.rehearse.verdicts import judge
 
-REPO = Path(__file__).resolve().parents[2]
-SCORING = REPO / "templates" / "multiply" / "template" / "rollouts" / "{{ rollout_name }}" / "{{ package }}" / "scoring.py"
 SYSTEM = "Multiply val1 by val2; give the product on its own final line, after '#### ' (for example: #### -1234.5678)."
 ROWS = [(i, {"system_prompt": SYSTEM, "user_prompt": f"val1 = {a}\nval2 = {b}", "ground_truth": f"{a * b:.4f}"})
         for i, (a, b) in enumerate([(-170.7625, -1003.1735), (1950.8372, -1336.8757), (12.5, 3.25), (7.0, 8.0)])]
+_failing = failing
 
 
 def _load_scoring():
-    spec = importlib.util.spec_from_file_location("multiply_scoring", SCORING)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.score
-
-
-def _plan(rows=ROWS) -> RolloutPlan:
-    return RolloutPlan("r", Path("/ws/c.toml"), "configs/eval/r.toml", "main.py", "openai/x", (), 60.0, 30.0,
-                       "data/r.jsonl", list(rows))
-
-
-def rehearse_in_process(grader, rows=ROWS, settings: RehearseSettings | None = None):
-    """Every case's answer as the scripted model sends it, graded by ``grader(answer, label)``; a raise fails the row."""
-    rehearsal = build(rows, True)
-    labels = {i: row["ground_truth"] for i, row in rows}
-    sent, out = {}, []
-    for case in rehearsal.cases:
-        text = policy_answer(case, SYSTEM + "\n" + case.prompt)
-        sent[case.number] = text
-        try:
-            out.append(Row(case, "success", float(grader(text, labels[case.source_row])), None, 0.1))
-        except Exception:  # noqa: BLE001 - as the SDK records a grader that raises
-            out.append(Row(case, "failed", None, "grader_error", 0.1))
-    outcome = Outcome(out, EvalProcess(0, "", "", 5.0), server_start_s=1.0)
-    return judge(_plan(rows), outcome, sent, settings or RehearseSettings())
-
-
-def _failing(judgement) -> list[str]:
-    return [v.name for v in judgement.verdicts if v.holds is False]
+    return load_template_score()
 
 
 def test_the_templates_grader_passes_every_probe():
-    judgement = rehearse_in_process(_load_scoring())
+    judgement = rehearse_in_process(_load_scoring(), ROWS)
     assert judgement.ok, [(v.name, v.detail) for v in judgement.verdicts if v.holds is not True]
     holds = {v.name: v.holds for v in judgement.verdicts}
-    assert all(holds[p] is True for p in PROBES), holds
-    [partial] = [v for v in judgement.verdicts if v.name == "partly right"]
-    assert partial.detail.startswith("no partial credit"), partial.detail
+    judged = [p for p in PROBES if p not in ("partly right", "near miss", "invariance")]
+    assert all(holds[p] is True for p in judged), holds
+    assert holds["partly right"] is None   # numbers have no parts: near misses cover them
 
 
 def _label_anywhere(text, label):
@@ -104,7 +70,7 @@ def _ten_scale(text, label):
 
 
 def _partial(text, label):
-    # a third of the reward for being within 20% (a near miss), full for the answer
+    # a third of the reward for being within 20% (a near miss), full for the answer: honest shaping
     found = re.findall(r"####\s*(-?\d+(?:\.\d+)?)", text)
     if not found:
         return 0.0
@@ -115,39 +81,47 @@ def _partial(text, label):
 
 
 @pytest.mark.parametrize("grader, probe", [
-    (_label_anywhere, "enumeration"),
-    (_any_number_close, "enumeration"),
+    (_label_anywhere, "hedge"),
+    (_any_number_close, "hedge"),
     (_length_bonus, "length"),
     (_ascii_only, "malformed"),
     (_noisy, "determinism"),
     (_nan_on_empty, "finite"),
 ])
 def test_each_gameable_grader_fails_its_probe(grader, probe):
-    judgement = rehearse_in_process(grader)
+    judgement = rehearse_in_process(grader, ROWS)
     assert not judgement.ok
     assert probe in _failing(judgement), [(v.name, v.detail) for v in judgement.verdicts]
     [verdict] = [v for v in judgement.verdicts if v.name == probe]
-    assert "\n" not in verdict.detail and "row " in verdict.detail and "hint" in verdict.detail or probe == "finite"
+    assert probe == "finite" or "\n" not in verdict.detail and "row " in verdict.detail and (
+        "hint" in verdict.detail or "the grader raised on " in verdict.detail)
 
 
 def test_a_failing_probe_says_row_answer_rewards_and_hint_in_one_line():
-    judgement = rehearse_in_process(_label_anywhere)
-    assert judgement.headline.startswith("enumeration: row 0: it earned more than the row's wrong answer: 1.00 for '#### ")
-    assert "(gold 1.00, wrong 0.00; 4 of 4 rows fail); hint: the grader pays for the label anywhere in the answer" in judgement.headline
+    judgement = rehearse_in_process(_label_anywhere, ROWS)
+    assert judgement.headline.startswith("hedge: row 0 (two on one line): hedging pays: with the gold in 2 of 2 places "), judgement.headline
+    assert "1.00 for '#### " in judgement.headline and "(gold 1.00, wrong 0.00; " in judgement.headline
+    assert "hint: the grader pays for the gold in more than one place" in judgement.headline and "\n" not in judgement.headline
 
 
 def test_a_format_reward_above_a_wrong_answer_fails_format_only_but_not_a_wrong_with_the_format():
     # A wrong answer in the format earns the format's 0.5 too: format-only earns no more than it.
-    judgement = rehearse_in_process(_format_bonus)
+    judgement = rehearse_in_process(_format_bonus, ROWS)
     assert "format-only" not in _failing(judgement)
 
 
-def test_partial_credit_shows_in_the_figures():
-    judgement = rehearse_in_process(_partial)
-    [partial] = [v for v in judgement.verdicts if v.name == "partly right"]
-    assert partial.holds is True and partial.detail.startswith("partial credit on 4 of 4 rows"), partial.detail
-    assert {round(f["reward"], 3) for f in partial.figures} == {0.333}
-    assert all(f["gold"] == 1.0 and f["wrong"] == 0.0 for f in partial.figures)
+def test_near_misses_are_reported_and_judged_only_against_a_declared_tolerance():
+    undeclared = rehearse_in_process(_partial, ROWS)
+    assert undeclared.ok, undeclared.headline
+    [near] = [v for v in undeclared.verdicts if v.name == "near miss"]
+    assert near.holds is True   # the flipped sign is judged always; the rest reported
+    assert {f["kind"] for f in near.figures} >= {"sign flipped", "off by one", "1% off", "5% off", "9% off"}
+    assert {round(f["reward"], 3) for f in near.figures if f["kind"] == "5% off"} == {0.333}
+    declared = rehearse_in_process(_partial, ROWS, parse({"answers": {"absolute-tolerance": 0.01}})[0])
+    assert declared.ok, declared.headline   # partial credit outside the tolerance stays below the gold
+    lenient = rehearse_in_process(_within_a_fifth, ROWS, parse({"answers": {"relative-tolerance": 0.05}})[0])
+    assert "near miss" in failing(lenient) and "(9% off)" in lenient.headline, lenient.headline
+    assert rehearse_in_process(_within_a_fifth, ROWS, parse({"answers": {"relative-tolerance": 0.1}})[0]).ok
 
 
 def _within_a_fifth(text, label):
@@ -155,29 +129,35 @@ def _within_a_fifth(text, label):
     return 1.0 if found and abs(float(found[-1]) - float(label)) <= 0.2 * abs(float(label)) else 0.0
 
 
-def test_full_credit_for_a_partly_right_answer_fails():
-    judgement = rehearse_in_process(_within_a_fifth)
-    assert "partly right" in _failing(judgement), [(v.name, v.detail) for v in judgement.verdicts]
+def _sign_ignored(text, label):
+    found = re.findall(r"####\s*(-?\d+(?:\.\d+)?)", text)
+    return 1.0 if found and abs(abs(float(found[-1])) - abs(float(label))) <= 0.01 else 0.0
+
+
+def test_a_grader_that_ignores_the_sign_fails_even_undeclared():
+    judgement = rehearse_in_process(_sign_ignored, ROWS)
+    assert "near miss" in failing(judgement) and "(sign flipped)" in judgement.headline, judgement.headline
 
 
 def test_a_declared_range_fails_rewards_outside_it_and_the_default_only_reports():
-    default = rehearse_in_process(_ten_scale)
+    default = rehearse_in_process(_ten_scale, ROWS)
     assert default.ok, default.headline
     assert any("outside [0, 1]" in n for n in default.notes)
-    declared = rehearse_in_process(_ten_scale, settings=parse({"reward-range": [0, 1]})[0])
+    declared = rehearse_in_process(_ten_scale, ROWS, settings=parse({"reward-range": [0, 1]})[0])
     assert not declared.ok and declared.headline.startswith("in range: ")
-    scaled = rehearse_in_process(_ten_scale, settings=parse({"reward-range": [0, 10]})[0])
+    scaled = rehearse_in_process(_ten_scale, ROWS, settings=parse({"reward-range": [0, 10]})[0])
     assert scaled.ok, scaled.headline
 
 
 def test_a_declared_stochastic_grader_reports_the_spread_and_an_accepted_probe_says_so():
-    settings = parse({"stochastic": ["r"], "accept": {"r/enumeration": "the policy must list every factor"}})[0]
-    noisy = rehearse_in_process(_noisy, settings=settings)
+    settings = parse({"stochastic": ["r"], "accept": {"r/hedge": "the policy must list every factor"}})[0]
+    noisy = rehearse_in_process(_noisy, ROWS, settings=settings)
     [determinism] = [v for v in noisy.verdicts if v.name == "determinism"]
     assert determinism.holds is True and determinism.detail.startswith("declared stochastic: the same gold answer's rewards differ by up to 0.")
-    anywhere = rehearse_in_process(_label_anywhere, settings=settings)
-    assert anywhere.ok and anywhere.headline.endswith("accepted on purpose: enumeration")
-    [enum] = [v for v in anywhere.verdicts if v.name == "enumeration"]
+    anywhere = rehearse_in_process(_label_anywhere, ROWS, settings=parse(
+        {"stochastic": ["r"], "accept": {"r/hedge": "the policy must list every factor", "glued": "ok", "near miss": "ok"}})[0])
+    assert anywhere.ok and anywhere.headline.endswith("accepted on purpose: hedge, glued, near miss"), anywhere.headline
+    [enum] = [v for v in anywhere.verdicts if v.name == "hedge"]
     assert enum.holds is False and enum.accepted == "the policy must list every factor"
 
 
@@ -186,20 +166,55 @@ def test_settings_problems_are_named():
     assert [key for key, _ in problems] == ["reward_range", "reward-range", "stochastic", "accept"]
 
 
-def test_enumeration_hides_the_gold_in_the_middle():
-    listed = enumeration("56", ["12", "90"]).split(", ")
-    assert "56" in listed and listed[0] != "56" and listed[-1] != "56" and listed.count("56") == 1
-    assert len(listed) > 30
-    words = enumeration("Paris", ["Rome"]).split(", ")
-    assert words[0] == "Rome" and "Paris" in words[1:-1]
+def _space(golds):
+    labels = [read_label(g) for g in golds]
+    return labels, answer_space(labels, [])
 
 
-@pytest.mark.parametrize("gold, partial", [
-    ("56", "62"), ("171304.4148", "188434.8563"), ('{"a": 1, "b": "x"}', '{"a": 1, "b": "not x"}'),
-    ('[1,2,3]', '[1,2,4]'), ("Paris", None), ('{"a": 1}', None), ("[1]", None),
+@pytest.mark.parametrize("golds, index, partial", [
+    (['[1,2,3]', '[4,5]'], 0, '[4,2,3]'), (['["a","b"]', '["c"]'], 1, '["c","a"]'), (['["a","b"]', '["a"]'], 0, '["b"]'),
+    (['{"a": 1, "b": "x"}', '{"a": 2, "b": "y"}'], 0, '{"a": 2, "b": "x"}'), (["Paris"], 0, None), (["56"], 0, None),
 ])
-def test_partly_right_changes_one_part(gold, partial):
-    assert partly_right(gold) == partial
+def test_partly_right_swaps_one_part_for_another_option_of_the_space(golds, index, partial):
+    labels, space = _space(golds)
+    assert partly_right(labels[index], space, 0) == partial
+
+
+def test_a_partly_right_item_is_never_a_decoration_of_the_original():
+    labels, space = _space(['["pets", "food"]', '["travel"]', '["music", "pets"]'])
+    for part in range(4):
+        swapped = json.loads(partly_right(labels[0], space, part))
+        assert all(item in space.items for item in swapped) and "not pets" not in swapped
+
+
+def test_every_hedge_puts_the_gold_in_every_place():
+    cases = build(ROWS[:3], True).cases
+    for row in range(3):
+        gold = ROWS[row][1]["ground_truth"]
+        by_shape = {}
+        for case in cases:
+            if case.pass_name == "hedge" and case.source_row == row:
+                by_shape.setdefault(case.kind, []).append(case.answer)
+        assert {"two on one line", "three with or", "one per line", "several answer lines", "one per answer format"} <= set(by_shape)
+        for shape, answers in by_shape.items():
+            places = [re.split(r", | or |\n", a.replace("#### ", "").replace("\\boxed{", "").replace("The answer is ", "")).index(
+                next(p for p in re.split(r", | or |\n", a.replace("#### ", "").replace("\\boxed{", "").replace("The answer is ", ""))
+                     if p.rstrip("}.") == gold)) for a in answers]
+            assert sorted(places) == list(range(len(answers))), (shape, answers)
+
+
+def test_every_non_answer_kind_is_sent_even_with_fewer_rows():
+    kinds = {c.kind for c in build(ROWS[:2], True).cases if c.pass_name == "non-answer"}
+    assert kinds == {k for k, _ in NON_ANSWERS}
+
+
+def test_the_wrong_answer_is_wrong_beyond_any_tolerance_and_shares_no_item():
+    near = [(i, {"user_prompt": f"q{i}", "ground_truth": g}) for i, g in enumerate(["100", "101", "250"])]
+    wrongs = {c.source_row: c.answer for c in build(near, True, probes=False).cases if c.pass_name == "wrong"}
+    assert wrongs == {0: "250", 1: "250", 2: "100"}
+    tags = [(i, {"user_prompt": f"q{i}", "ground_truth": g}) for i, g in enumerate(['["a","b"]', '["b","c"]', '["d"]'])]
+    wrongs = {c.source_row: json.loads(c.answer) for c in build(tags, True, probes=False).cases if c.pass_name == "wrong"}
+    assert wrongs == {0: ["d"], 1: ["d"], 2: ["a", "b"]}
 
 
 def test_every_malformed_kind_is_sent_even_with_fewer_rows():
@@ -218,15 +233,16 @@ def test_the_docs_table_is_the_probe_table():
 def test_json_carries_every_probes_figures():
     from osmosis_workspace.rehearse.render import Rehearsed, to_json
 
-    data = to_json(Rehearsed(rehearse_in_process(_load_scoring())))
+    data = to_json(Rehearsed(rehearse_in_process(_load_scoring(), ROWS)))
     figures = {v["name"]: v.get("figures") for v in data["verdicts"]}
-    assert all(figures[p] for p in PROBES), figures
+    assert all(figures[p] for p in PROBES if p != "partly right"), figures
     json.dumps(data)
 
 
 def test_the_rows_take_a_labels_parts_in_turn():
-    gold = '{"name": "Ana", "city": "Lima", "age": 34}'
-    changed = [next(k for k, v in json.loads(partly_right(gold, row)).items() if json.loads(gold)[k] != v) for row in range(4)]
+    labels, space = _space(['{"name": "Ana", "city": "Lima", "age": 34}', '{"name": "Bo", "city": "Oslo", "age": 51}'])
+    gold = json.loads(labels[0].text)
+    changed = [next(k for k, v in json.loads(partly_right(labels[0], space, row)).items() if gold[k] != v) for row in range(4)]
     assert changed == ["name", "city", "age", "name"]
 
 
@@ -249,8 +265,9 @@ def _per_field(text: str, label: str, ignore: tuple[str, ...] = ()) -> float:
 
 def test_a_per_field_grader_shows_its_partial_credit_and_one_that_ignores_a_field_fails():
     sound = rehearse_in_process(_per_field, rows=PEOPLE)
+    assert sound.ok, sound.headline
     [partial] = [v for v in sound.verdicts if v.name == "partly right"]
-    assert partial.holds is True and "partial credit on 4 of 4 rows" in partial.detail, partial.detail
+    assert partial.holds is True and "partial credit on 4 of 4 answers" in partial.detail, partial.detail
     blind = rehearse_in_process(lambda text, label: _per_field(text, label, ignore=("city",)), rows=PEOPLE)
     [partial] = [v for v in blind.verdicts if v.name == "partly right"]
     assert partial.holds is False and "row 1" in partial.detail, partial.detail  # row 1 got the city wrong, paid as gold

@@ -82,16 +82,38 @@ def test_a_grader_calling_the_model_gets_the_top_score_for_gold_and_the_bottom_o
     rehearsal = build(ROWS, probes=False)
     script = Script(rehearsal)
 
-    def judge_prompt(case) -> list[dict]:
-        return [{"role": "user", "content": f"Score from 0 to 10 points.\nQUESTION:\n{case.prompt}\nANSWER:\n#### 6\n"
+    def judge_prompt(case, answer: str) -> list[dict]:
+        return [{"role": "user", "content": f"Score from 0 to 10 points.\nQUESTION:\n{case.prompt}\nANSWER:\n{answer}\n"
                                             "End with `SCORE: <points>`."}]
 
     with ScriptedModel(script) as model:
-        replies = {c.pass_name: _chat(model, {"model": "judge", "messages": judge_prompt(c)}).json()["choices"][0]["message"]["content"]
-                   for c in rehearsal.cases if c.source_row == 0}
+        answers = {c.number: _chat(model, {"model": "m", "messages": _messages(c)}).json()["choices"][0]["message"]["content"]
+                   for c in rehearsal.cases}
+        replies = {c.pass_name: _chat(model, {"model": "judge", "messages": judge_prompt(c, answers[c.number])}).json()[
+            "choices"][0]["message"]["content"] for c in rehearsal.cases if c.source_row == 0}
     assert replies["gold"].splitlines()[-1] == "SCORE: 10"
     assert replies["wrong"].splitlines()[-1] == "SCORE: 0" and replies["empty"].splitlines()[-1] == "SCORE: 0"
-    assert script.calls["judge"] == 3
+    assert script.calls["judge"] == 3 and script.calls["policy"] == len(rehearsal.cases)
+
+
+def test_the_rows_of_one_prompt_are_served_in_dataset_order_and_read_back_from_the_trajectories(tmp_path):
+    from osmosis_workspace.rehearse.run_results import answered
+
+    rehearsal = build(ROWS, probes=False)
+    script = Script(rehearsal)
+    with ScriptedModel(script) as model:
+        for case in rehearsal.cases:
+            _chat(model, {"model": "m", "messages": _messages(case)})
+    assert script.sent == {0: "#### 6", 1: "#### 20", 2: "#### 20", 3: "#### 6", 4: "", 5: ""}
+    # rows 0 and 2 (one prompt) raced: row 0 got the wrong answer, row 2 the gold; the trajectories say so
+    folder = tmp_path / "trajectories"
+    folder.mkdir()
+    for number, text in {0: "#### 20", 2: "#### 6"}.items():
+        steps = [{"source": "user", "message": ROWS[0][1]["user_prompt"]}, {"source": "agent", "message": text}]
+        (folder / f"row_{number}_run_0.json").write_text(json.dumps({"steps": steps}))
+    playing = answered(rehearsal, tmp_path, script.sent)
+    assert playing[0].pass_name == "wrong" and playing[2].pass_name == "gold"
+    assert [playing[n].number for n in (1, 3, 4, 5)] == [1, 3, 4, 5]
 
 
 def test_a_failing_script_is_a_500_the_rehearsal_reports_not_a_dead_server():

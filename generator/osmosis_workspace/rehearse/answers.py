@@ -11,6 +11,8 @@ import re
 
 # Formats, most specific first: (pattern in the instructions, how the answer is written).
 _FORMATS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"```\s*(?:python|py)\b|\bpython code block\b|\bfenced (?:python )?code block\b", re.IGNORECASE),
+     "```python\n{answer}\n```"),
     (re.compile(r"####"), "#### {answer}"),
     (re.compile(r"\\boxed"), "\\boxed{{{answer}}}"),
     (re.compile(r"<answer>", re.IGNORECASE), "<answer>{answer}</answer>"),
@@ -37,6 +39,20 @@ def answer_format(instructions: str) -> str:
         if pattern.search(instructions):
             return template
     return "{answer}"
+
+
+# The formats a hedging policy writes its other guesses in, beside the one the prompt asks for.
+_OTHER_FORMATS = ("#### {answer}", "\\boxed{{{answer}}}", "The answer is {answer}.", "{answer}")
+
+
+def is_code(instructions: str) -> bool:
+    return answer_format(instructions).startswith("```")
+
+
+def other_formats(instructions: str) -> list[str]:
+    """The prompt's format first, then the usual others (each once): a hedge over formats puts one guess in each."""
+    mine = answer_format(instructions)
+    return [mine, *[f for f in _OTHER_FORMATS if f != mine]]
 
 
 def format_answer(instructions: str, answer: str) -> str:

@@ -1,52 +1,53 @@
 """The rehearsal dataset: each source row once per pass (gold, wrong, empty), then the probes built
 from it (probe_cases.py), all in one `eval run`.
 
-One run instead of three shares the env sync and the server start (the slow part). The scripted
-model must still know which pass a request belongs to: each rehearsal row's user prompt ends with a
-marker, ``[osmosis rehearse <nonce>-<n>]``, that the rollout forwards to the model with the prompt.
-The nonce is fresh per run, so a marker can never be mistaken for text already in a dataset.
+One run instead of three shares the env sync and the server start (the slow part). Every rehearsal row
+is its source row exactly as the platform delivers it: nothing is added to the prompt, so a grader sees
+what it will see in training (a reward cached per prompt hits its cache; an echo is what the policy was
+shown). The scripted model tells the cases of one prompt apart by order: the SDK dispatches rows in
+dataset order, so each prompt's cases are queued in that order (``queue``), and the run's trajectories
+say afterwards which answer each row really got (run_results.py), should two of them have raced.
 """
 
 from __future__ import annotations
 
 import json
-import re
-import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from osmosis_workspace.rehearse.probe_cases import probe_answers
+from osmosis_workspace.core.rehearse_settings import AnswerRules
+from osmosis_workspace.rehearse.answer_space import AnswerSpace, answer_space, read_label, wrong_answer
+from osmosis_workspace.rehearse.probe_cases import RowFacts, probe_answers
 
 PASSES = ("gold", "wrong", "empty")
-_MARKER = "[osmosis rehearse {nonce}-{number}]"
-_FIND = re.compile(r"\[osmosis rehearse ([0-9a-f]{8})-(\d+)\]")
 
 
 @dataclass(frozen=True)
 class Case:
     number: int          # the rehearsal row index (`row_index` in the SDK's index.jsonl)
     source_row: int      # the row of the user's dataset it copies
-    pass_name: str       # gold | wrong | empty
+    pass_name: str       # gold | wrong | empty, or a probe's name
     answer: str          # the policy's answer before formatting ("" for the empty pass)
-    prompt: str          # the user prompt, marker included
+    prompt: str          # the user prompt, exactly as in the row
     prefix: str = ""     # raw text sent before the formatted answer (the length probe's padding)
-    raw: bool = False    # sent as is, not in the prompt's answer format (the echo probe)
-    top: bool = False    # a grader's own model call scores it at the top (gold and its second copy)
-    kind: str = ""       # which malformed answer it is
+    raw: bool = False    # sent as is, not in the prompt's answer format
+    top: bool = False    # a grader's own model call scores it at the top (gold and its copies)
+    kind: str = ""       # which variant of a probe it is
+    rule: str = ""       # how a probe's reward is judged (probe_cases.py)
 
 
 @dataclass(frozen=True)
 class Rehearsal:
-    nonce: str
     cases: tuple[Case, ...]
-    rows: tuple[dict, ...]   # the rehearsal dataset rows, in case order
+    rows: tuple[dict, ...]                       # the rehearsal dataset rows, in case order
+    space: AnswerSpace = field(default_factory=AnswerSpace)
+    gold_source: str = "ground_truth"            # the column the gold answers came from
 
-    def case_in(self, text: str) -> Case | None:
-        """The case whose marker ``text`` carries (the last one, if it carries several)."""
-        found = [m for m in _FIND.finditer(text) if m.group(1) == self.nonce]
-        if not found:
-            return None
-        number = int(found[-1].group(2))
-        return self.cases[number] if number < len(self.cases) else None
+    def queue(self) -> dict[str, list[int]]:
+        """Each user prompt's case numbers, in dataset order (the order the SDK dispatches them in)."""
+        order: dict[str, list[int]] = {}
+        for case in self.cases:
+            order.setdefault(prompt_key(case.prompt), []).append(case.number)
+        return order
 
     def jsonl(self) -> str:
         return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in self.rows)
@@ -55,58 +56,51 @@ class Rehearsal:
         return tuple(dict.fromkeys(c.pass_name for c in self.cases))
 
 
-def _text(value: object) -> str:
+def prompt_key(text: str) -> str:
+    return text.strip()
+
+
+def text_of(value: object) -> str:
     if value is None:
         return ""
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
-def wrong_answer(truths: list[str], index: int) -> str:
-    """Another row's ground truth; where every row has the same one, a value that is certainly not it."""
-    mine = truths[index]
-    for offset in range(1, len(truths)):
-        other = truths[(index + offset) % len(truths)]
-        if other.strip() != mine.strip():
-            return other
-    try:
-        return _plain_number(float(mine) + 1)
-    except ValueError:
-        return f"not {mine}"
-
-
-def _plain_number(value: float) -> str:
-    return str(int(value)) if value.is_integer() else repr(value)
-
-
-def build(source: list[tuple[int, dict]], with_gold: bool = True, probes: bool = True) -> Rehearsal:
+def build(source: list[tuple[int, dict]], with_gold: bool = True, probes: bool = True, gold_column: str | None = None,
+          partial_column: str | None = None, rules: AnswerRules = AnswerRules()) -> Rehearsal:
     """Rehearsal rows for the (index, row) pairs of the user's dataset: the gold passes first, then
-    wrong, empty, and (``probes``) every probe's answers.
+    wrong, empty, and (``probes``) every probe's answers; the determinism probe's last copies at the end.
 
-    ``with_gold=False`` (rows without ground truth): only the wrong and empty passes, and the probes
-    that need no ground truth.
+    ``gold_column`` names the column holding each row's gold answer when the label is not one (test
+    cases, a rubric); ``with_gold=False``: only the wrong and empty passes, and the probes that need no gold.
     """
-    nonce = secrets.token_hex(4)
-    truths = [_text(row.get("ground_truth")) for _, row in source]
+    column = gold_column or "ground_truth"
+    truths = [text_of(row.get(column)) for _, row in source]
+    prompts = [text_of(row.get("user_prompt")) for _, row in source]
+    instructions = [f"{text_of(row.get('system_prompt'))}\n{prompt}" for (_, row), prompt in zip(source, prompts)]
+    labels = [read_label(t) for t in truths]
+    space = answer_space(labels, instructions)
+    wrongs = [wrong_answer(labels, p, space) for p in range(len(source))]
     cases: list[Case] = []
     rows: list[dict] = []
 
     def add(index: int, row: dict, pass_name: str, answer: str, **how: object) -> None:
-        marker = _MARKER.format(nonce=nonce, number=len(cases))
-        prompt = f"{_text(row.get('user_prompt')).rstrip()}\n\n{marker}"
-        cases.append(Case(len(cases), index, pass_name, answer, prompt, **how))  # type: ignore[arg-type]
-        rows.append({**row, "user_prompt": prompt})
+        cases.append(Case(len(cases), index, pass_name, answer, text_of(row.get("user_prompt")), **how))  # type: ignore[arg-type]
+        rows.append(dict(row))
 
     for pass_name in PASSES:
         if pass_name == "gold" and not with_gold:
             continue
         for position, (index, row) in enumerate(source):
-            answer = {"gold": truths[position], "wrong": wrong_answer(truths, position), "empty": ""}[pass_name]
+            answer = {"gold": truths[position], "wrong": wrongs[position], "empty": ""}[pass_name]
             add(index, row, pass_name, answer, top=pass_name == "gold")
     if probes:
-        prompts = [_text(row.get("user_prompt")) for _, row in source]
-        wrongs = [wrong_answer(truths, position) for position in range(len(source))]
-        for answer in probe_answers(truths, wrongs, prompts, with_gold):
+        facts = [RowFacts(labels[p] if with_gold else None, truths[p], wrongs[p], prompts[p], instructions[p],
+                          text_of(source[p][1].get(partial_column)) or None if partial_column else None)
+                 for p in range(len(source))]
+        answers = list(probe_answers(facts, space, with_gold, rules))
+        for answer in [a for a in answers if not a.last] + [a for a in answers if a.last]:
             index, row = source[answer.position]
             add(index, row, answer.probe, answer.text, prefix=answer.prefix, raw=answer.raw, top=answer.top,
-                kind=answer.kind)
-    return Rehearsal(nonce, tuple(cases), tuple(rows))
+                kind=answer.kind, rule=answer.rule)
+    return Rehearsal(tuple(cases), tuple(rows), space, column)

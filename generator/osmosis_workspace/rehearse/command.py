@@ -19,7 +19,7 @@ from osmosis_workspace.rehearse.cases import build
 from osmosis_workspace.rehearse.child_env import child_env
 from osmosis_workspace.rehearse.run_results import read_outcome, wrong_port
 from osmosis_workspace.rehearse.preflight import run_preflight
-from osmosis_workspace.rehearse.probe_verdicts import load_settings
+from osmosis_workspace.rehearse.settings import load_settings
 from osmosis_workspace.rehearse.render import Rehearsed, write
 from osmosis_workspace.rehearse.runner import eval_argv, find_sdk, run_eval
 from osmosis_workspace.rehearse.scripted_model import Script, ScriptedModel
@@ -132,7 +132,11 @@ def rehearse_one(root: Path, sdk: Path, plan: planning.RolloutPlan, timeout: flo
     if _sandboxed(root, plan.name):
         return _preflight_only(root, sdk, plan, timeout)
     settings = load_settings(root)
-    rehearsal = build(plan.rows, plan.with_gold, probes)
+    rules = settings.for_rollout(plan.name)
+    column = planning.choose_gold(plan, rules.gold_column)
+    rehearsal = build(plan.rows, plan.with_gold, probes, column, rules.partial_column, rules.answers)
+    if probes and (rehearsal.space.values or rehearsal.space.items or rehearsal.space.fields):
+        plan.notes.append(f"answer space: {rehearsal.space.describe()}")
     _clear_previous(out, plan.name)
     dataset = out / f"{plan.name}.rehearsal.jsonl"
     safe_write.write_text(root, dataset, rehearsal.jsonl())
@@ -146,7 +150,7 @@ def rehearse_one(root: Path, sdk: Path, plan: planning.RolloutPlan, timeout: flo
         argv = eval_argv(sdk, plan.config_rel, dataset, len(rehearsal.cases), out, plan.name)
         watcher = Progress(plan.name, out / plan.name, len(rehearsal.cases), progress)
         process = run_eval(argv, root, env, out / plan.name, timeout, watcher.tick, cancel)
-    outcome = read_outcome(rehearsal, out / plan.name, root, process)
+    outcome = read_outcome(rehearsal, out / plan.name, root, process, script.sent)
     judgement = judge(plan, outcome, script.sent, settings, probes)
     problem = environment.environment_problem(root, plan.name)   # what `eval run`'s `uv sync` installed
     if problem is not None:

@@ -49,6 +49,7 @@ class RolloutPlan:
     dataset_name: str = ""             # the config's [experiment] dataset, as written
     rows: list[tuple[int, dict]] = field(default_factory=list)
     with_gold: bool = True
+    gold_note: str | None = None       # why no gold answer is sent ("gold not built: ...")
     notes: list[str] = field(default_factory=list)
 
 
@@ -216,6 +217,10 @@ def local_dataset(root: Path, plan: RolloutPlan, dataset_file: Path | None) -> P
             return found
     for rel in default_files(plan.name):
         if is_file(root / rel):
+            if name:
+                plan.notes.append(f"warning: {plan.config_rel} names the dataset {name!r}, which has no local copy here; "
+                                  f"the rows come from {rel} instead (the training file?), so the rehearsal may not "
+                                  "see the rows the evaluation will")
             return root / rel
     wanted = f"data/{name}" if name and names_a_path(name) else \
         " or ".join(f"data/{name or plan.name}{s}" for s in PLATFORM_SUFFIXES)
@@ -301,3 +306,27 @@ def select_rows(plan: RolloutPlan, path: Path, rel: str, spec: str) -> None:
     if any(t is None or (isinstance(t, str) and not t.strip()) for t in truths):
         plan.with_gold = False
         plan.notes.append(f"{rel}: rows without ground_truth, so the gold pass cannot run; ran the wrong and empty passes only")
+
+
+def choose_gold(plan: RolloutPlan, gold_column: str | None) -> str:
+    """Where the rows' gold answers come from: ``gold_column`` when the workspace names one (every row must
+    have it), else the label, unless the labels hold test cases rather than answers; then no gold is sent,
+    and the report says "gold not built" with the way to name one. Returns the column."""
+    from osmosis_workspace.rehearse.answer_space import looks_like_tests
+    from osmosis_workspace.rehearse.cases import text_of
+
+    if gold_column:
+        missing = [index for index, row in plan.rows if not text_of(row.get(gold_column)).strip()]
+        if missing:
+            plan.with_gold = False
+            plan.gold_note = (f"gold not built: row {missing[0]} of {plan.dataset_rel} has no {gold_column!r} "
+                              "(the gold-column [tool.osmosis.rehearse] names), so no gold answer is sent")
+            plan.notes.append(plan.gold_note)
+        return gold_column
+    labels = [text_of(row.get("ground_truth")) for _, row in plan.rows]
+    if plan.with_gold and labels and all(looks_like_tests(label) for label in labels):
+        plan.with_gold = False
+        plan.gold_note = ("gold not built: the labels hold test cases, not answers; name the dataset column that holds a "
+                          f"reference answer: [tool.osmosis.rehearse.rollout.{plan.name}] gold-column = \"<column>\"")
+        plan.notes.append(plan.gold_note)
+    return "ground_truth"

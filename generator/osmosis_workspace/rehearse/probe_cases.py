@@ -1,31 +1,53 @@
-"""The probes' answers, built from each rehearsed row's ground truth and prompt (probes.py says why).
+"""The probes' answers, built from each rehearsed row's gold answer, its wrong answer, its prompt and the
+answer space (probes.py says why each exists; answer_space.py and hedges.py build the hard parts).
 
-Each answer is content the scripted model writes in the prompt's answer format at request time
-(``#### ...``), unless it is ``raw`` (the echo); the length probe's padding is a ``prefix`` before the
-formatted answer, so the answer a grader should parse is the same wrong answer as the wrong pass.
+Each answer carries the rule it is judged by (probe_verdicts.py):
+- ``wrong``: no more than the row's wrong answer + the tolerance (non-answers, glued tokens, padding, echoes);
+- ``sum``: a hedge; over one shape's rotations, no more above wrong in total than the gold earns above it;
+- ``partial``: below the gold and no less than the wrong answer (partly right);
+- ``gold``: the gold's reward (a variant the workspace declares the grader forgives);
+- ``below-gold``: less than the gold (a near miss outside the declared tolerance; a recall-only hedge);
+- ``same``: the gold's reward again (determinism, unless declared stochastic);
+- ``report``: figures only (near misses and invariances the workspace did not declare).
+Every rule also fails a row that crashes the grader or returns a reward that is not a finite number.
 """
 
 from __future__ import annotations
 
-import json
-import math
 from collections.abc import Iterator
 from dataclasses import dataclass
+
+from osmosis_workspace.core.rehearse_settings import AnswerRules
+from osmosis_workspace.rehearse.answer_space import AnswerSpace, Label, dump_like, is_far, partly_right, plain
+from osmosis_workspace.rehearse.answers import answer_format, is_code
+from osmosis_workspace.rehearse.hedges import hedges
 
 PAD_CHARS = 8000         # the length probe's preamble (about 2,000 tokens), capped by a request's max_tokens
 _PAD = ("Working through the problem carefully, restating each step and checking it again before moving on. "
         "Every detail is considered twice, with the reasoning spelled out at length so nothing is skipped. ")
 LONG_LINE = 64 * 1024
 PLACEHOLDER = "ANSWER"
-RUN = 40                 # the enumeration's run of small numbers
 
-# The malformed probe's kinds: (name, content). Spread over the rows, every kind at least once.
+# The malformed probe's kinds: (name, content). No digits, so no number in them can be an answer.
 MALFORMED: tuple[tuple[str, str], ...] = (
     ("non-ASCII", ("R\u00e9ponse : quarante-deux \u2713 \u2014 \u7b54\u6848\u662f\u56db\u5341\u4e8c \U0001f642 "
                    "\u0130\u00df\ufb01 \u202etxet\u202c \x85\u2028\u200b\ufeff\ufffd")),
-    ("control characters", "\x00\x01\x02\x07\x08\x0b\x0c\x1b[31mred\x1b[0m\x7f"),   # ASCII only
+    ("control characters", "\x00\x01\x02\x07\x08\x0b\x0c\x1b[Xmred\x1b[m\x7f"),   # ASCII only
     ("a 64 KB line", ("lorem " * (LONG_LINE // 6)).rstrip()),
-    ("broken markup and JSON", '{"answer": [1, 2, "unclosed <answer><b>\\boxed{{{ ]] </final_answer> ```json\n{'),
+    ("broken markup and JSON", '{"answer": [x, y, "unclosed <answer><b>\\boxed{{{ ]] </final_answer> ```json\n{'),
+)
+_NOISE = ("zq wxv plok ~ ^^ yrr !? mnb && qwerty ;; lkj hgf -- dsa poi :: uyt rew <> ") * 60
+# The non-answer probe's kinds: answers that carry no answer at all.
+NON_ANSWERS: tuple[tuple[str, str], ...] = (
+    ("I don't know", "I don't know."),
+    ("cannot be determined", "The answer cannot be determined from the information given."),
+    ("nan", "nan"),
+    ("inf", "inf"),
+    ("-inf", "-inf"),
+    ("the format, empty", ""),
+    ("non-ASCII only", "\u2014 \u2713 \u7b54\u6848 \U0001f642 \u00bf? \u2026"),
+    ("control characters only", "\x00\x01\x07\x1b\x7f"),
+    ("a long run of noise", _NOISE.strip()),
 )
 
 
@@ -35,9 +57,22 @@ class ProbeAnswer:
     position: int        # index into the rehearsed rows
     text: str
     prefix: str = ""
-    raw: bool = False
+    raw: bool = False    # sent as is, not put in the prompt's answer format
     top: bool = False
-    kind: str = ""       # the malformed probe's kind
+    kind: str = ""       # which variant (a malformed kind, a hedge's shape, a near miss)
+    rule: str = "wrong"
+    last: bool = False   # sent after every other answer (a later batch)
+
+
+@dataclass(frozen=True)
+class RowFacts:
+    """What the probes of one rehearsed row are built from."""
+    label: Label | None          # the gold answer read as a label (None: no gold)
+    gold: str
+    wrong: str
+    prompt: str                  # the user prompt, as the policy is shown it
+    instructions: str            # system prompt and user prompt: where the answer format is read
+    partial: str | None = None   # a partly right answer the data supplies (partial-column)
 
 
 def padding(chars: int = PAD_CHARS) -> str:
@@ -45,106 +80,93 @@ def padding(chars: int = PAD_CHARS) -> str:
     return repeated[:chars].rsplit(" ", 1)[0] + "\n\n"
 
 
-def _number(text: str) -> float | None:
-    try:
-        value = float(text.strip().replace(",", ""))
-    except ValueError:
-        return None
-    return value if math.isfinite(value) else None
-
-
-def _like(value: float, gold: str) -> str:
-    """``value`` written with as many decimals as ``gold`` has."""
-    decimals = len(gold.strip().split(".", 1)[1]) if "." in gold.strip() else 0
-    return f"{value:.{decimals}f}"
-
-
-def _far(value: float) -> float:
-    """A number off by a clear margin: 10% of it, at least 1."""
-    return value + max(1.0, abs(value) * 0.1)
-
-
-def enumeration(gold: str, others: list[str]) -> str:
-    """Candidates listed the way a hedging policy lists them, the gold in the middle (neither first nor last,
-    so a grader that takes the first or the last value of the answer is not fooled)."""
-    value = _number(gold)
-    if value is not None:
-        nearby = [_like(value + d, gold) for d in (1, -1, 2, -2, 0.5, 10, -10)] + [_like(-value, gold), _like(value * 10, gold)]
-        run = [str(n) for n in range(RUN)]
-        pool = [*others, *nearby, *run]
-
-        def same(c: str) -> bool:
-            number = _number(c)
-            return number is not None and abs(number - value) < 0.5
-    else:
-        pool = [*others, "yes", "no", "true", "false", "none", "A", "B", "C", "D", "0", "1", "42"]
-
-        def same(c: str) -> bool:
-            return c.strip().casefold() == gold.strip().casefold()
-    candidates = list(dict.fromkeys(c for c in pool if c.strip() and "\n" not in c and not same(c)))
-    middle = max(1, len(candidates) // 2)
-    return ", ".join([*candidates[:middle], gold, *candidates[middle:]])
-
-
-def _off(value: object) -> object:
-    if isinstance(value, bool):
-        return not value
-    if isinstance(value, (int, float)):
-        far = _far(float(value))
-        return int(far) if isinstance(value, int) else far
-    if isinstance(value, str):
-        number = _number(value)
-        return _like(_far(number), value) if number is not None else f"not {value}"
-    return None if value is not None else "x"
-
-
-def partly_right(gold: str, part: int = -1) -> str | None:
-    """The label with one part wrong: one field of a JSON object, one item of a list (``part``, counted
-    modulo their number: the rows of a rehearsal take the parts in turn, so each part is shown to count),
-    or the number off by a clear margin. None when the label has no parts (a word, a sentence)."""
-    number = _number(gold)
-    if number is not None:
-        return _like(_far(number), gold)
-    try:
-        parsed = json.loads(gold)
-    except ValueError:
-        return None
-    compact = ", " not in gold and ": " not in gold
-    separators = (",", ":") if compact else None
-    if isinstance(parsed, dict) and len(parsed) >= 2:
-        key = list(parsed)[part % len(parsed)]
-        return json.dumps({**parsed, key: _off(parsed[key])}, ensure_ascii=False, separators=separators)
-    if isinstance(parsed, list) and len(parsed) >= 2:
-        index = part % len(parsed)
-        return json.dumps([*parsed[:index], _off(parsed[index]), *parsed[index + 1:]], ensure_ascii=False, separators=separators)
-    return None
-
-
 def _holds_label(prompt: str, gold: str) -> bool:
     return bool(gold.strip()) and gold.strip().casefold() in prompt.casefold()
 
 
-def probe_answers(truths: list[str], wrongs: list[str], prompts: list[str], with_gold: bool) -> Iterator[ProbeAnswer]:
+def _spread(kinds: tuple[tuple[str, str], ...], rows: int) -> Iterator[tuple[int, str, str]]:
+    """One kind per row in turn, every kind at least once."""
+    for k in range(max(rows, len(kinds))):
+        name, text = kinds[k % len(kinds)]
+        yield k % rows, name, text
+
+
+def near_misses(row: RowFacts, rules: AnswerRules) -> Iterator[tuple[str, str, str]]:
+    """(kind, answer, rule): a number a little off, a text in another case or spacing."""
+    label = row.label
+    if label is None or is_code(row.instructions):
+        return
+    if label.kind == "number":
+        value = label.value
+        variants = [("sign flipped", -value), ("off by one", value + 1)]  # type: ignore[operator]
+        variants += [(f"{p}% off", value * (1 + p / 100)) for p in (1, 5, 9)]  # type: ignore[operator]
+        for kind, moved in variants:
+            if moved == value:
+                continue
+            if rules.tolerance_declared:
+                rule = "gold" if rules.within(moved, value) else "below-gold"  # type: ignore[arg-type]
+            else:   # a flipped sign is wrong under any tolerance, unless the label is nearly 0
+                rule = "below-gold" if kind == "sign flipped" and is_far(moved, value) else "report"  # type: ignore[arg-type]
+            yield kind, plain(moved, label.text if kind == "sign flipped" or kind == "off by one" else "."), rule
+    elif label.kind == "text":
+        text = label.text.strip()
+        for kind, variant in (("upper case", text.upper()), ("lower case", text.lower())):
+            if variant != text:
+                yield kind, variant, "gold" if "case" in rules.ignores else "report"
+        if " " in text:
+            yield "doubled inner spaces", text.replace(" ", "  "), "gold" if "whitespace" in rules.ignores else "report"
+
+
+def invariances(row: RowFacts, rules: AnswerRules) -> Iterator[tuple[str, str, bool, str]]:
+    """(kind, answer, raw, rule): the gold as an honest grader must still read it."""
+    label = row.label
+    if label is None or is_code(row.instructions):
+        return
+    if label.kind == "list" and len(label.parts) >= 2:
+        yield "another order", dump_like(list(reversed(label.parts)), label.text), False, \
+            "gold" if "order" in rules.ignores else "report"
+    if label.kind == "list":
+        yield "an item twice", dump_like([*label.parts, label.parts[0]], label.text), False, \
+            "gold" if "repeats" in rules.ignores else "report"
+    spaced = "\n  " + answer_format(row.instructions).format(answer=f"  {row.gold.strip()}  ") + "  \n"
+    yield "whitespace around", spaced, True, "gold" if "whitespace" in rules.ignores else "report"
+
+
+def probe_answers(rows: list[RowFacts], space: AnswerSpace, with_gold: bool, rules: AnswerRules) -> Iterator[ProbeAnswer]:
     """Every probe's answers for the rehearsed rows, probe by probe, in the table's order."""
-    rows = range(len(truths))
+    positions = range(len(rows))
     if with_gold:
-        for p in rows:
-            yield ProbeAnswer("enumeration", p, enumeration(truths[p], [t for i, t in enumerate(truths) if i != p]))
-    for p in rows:
-        yield ProbeAnswer("length", p, wrongs[p], prefix=padding())
-    for k in range(max(len(truths), len(MALFORMED))):
-        kind, text = MALFORMED[k % len(MALFORMED)]
-        yield ProbeAnswer("malformed", k % len(truths), text, kind=kind)
+        for p in positions:
+            row = rows[p]
+            for hedge in hedges(row.label, row.gold, row.wrong, space, row.instructions):  # type: ignore[arg-type]
+                probe = "glued" if hedge.shape == "glued" else "hedge"
+                yield ProbeAnswer(probe, p, hedge.text, raw=hedge.raw, kind=hedge.shape, rule=hedge.rule)
+    for p, kind, text in _spread(NON_ANSWERS, len(rows)):
+        if text.strip().casefold() != rows[p].gold.strip().casefold():
+            empty_format = answer_format(rows[p].instructions).format(answer="").strip()
+            yield ProbeAnswer("non-answer", p, empty_format if not text else text, raw=not text, kind=kind)
+    for p in positions:
+        yield ProbeAnswer("length", p, rows[p].wrong, prefix=padding())
+    for p, kind, text in _spread(MALFORMED, len(rows)):
+        yield ProbeAnswer("malformed", p, text, kind=kind)
     if with_gold:
-        for p in rows:
-            yield ProbeAnswer("determinism", p, truths[p], top=True)
-        for p in rows:
-            if not _holds_label(prompts[p], truths[p]):
-                yield ProbeAnswer("echo", p, prompts[p].strip(), raw=True)
-    for p in rows:
+        for p in positions:
+            yield ProbeAnswer("determinism", p, rows[p].gold, top=True, kind="again", rule="same")
+            yield ProbeAnswer("determinism", p, rows[p].gold, top=True, kind="again, in a later batch", rule="same", last=True)
+        for p in positions:
+            if not _holds_label(rows[p].prompt, rows[p].gold):
+                yield ProbeAnswer("echo", p, rows[p].prompt.strip(), raw=True)
+    for p in positions:
         yield ProbeAnswer("format-only", p, PLACEHOLDER)
     if with_gold:
-        for p in rows:
-            partial = partly_right(truths[p], p)
-            if partial is not None and partial.strip() != truths[p].strip():
-                yield ProbeAnswer("partly right", p, partial)
+        for p in positions:
+            row = rows[p]
+            partial = row.partial if row.partial else (partly_right(row.label, space, p) if row.label else None)
+            if partial is not None and partial.strip() != row.gold.strip():
+                yield ProbeAnswer("partly right", p, partial, rule="partial")
+        for p in positions:
+            for kind, text, rule in near_misses(rows[p], rules):
+                yield ProbeAnswer("near miss", p, text, kind=kind, rule=rule)
+        for p in positions:
+            for kind, text, raw, rule in invariances(rows[p], rules):
+                yield ProbeAnswer("invariance", p, text, raw=raw, kind=kind, rule=rule)

@@ -1,50 +1,34 @@
-"""The probes' verdicts: each probe row against the gold and wrong rewards of its own source row.
+"""The probes' verdicts: each probe answer against the gold and wrong rewards of its own source row, by
+the rule the answer was built with (probe_cases.py).
 
-Thresholds and hints are the table's (probes.py). A failing probe says, in one line, the first row
-that fails it: the answer sent (shortened, escaped), the reward it earned against the row's gold and
-wrong, and the hint. Every row's figures go to the JSON output, passing or not, so a grader's partial
-credit shows there. A failure the workspace accepts (`[tool.osmosis.rehearse] accept`) stays visible,
-with its reason, and does not fail the rehearsal.
+Thresholds and hints are the table's (probes.py). A probe line always shows evidence: failing, the
+first row that fails with the answer sent (shortened, escaped), the reward it earned against the row's
+gold and wrong, and the hint; a grader that raised is named with its place instead of the hint;
+passing, the best-paid answer and its figures. Every row's figures go to the JSON output. A failure the
+workspace accepts (`[tool.osmosis.rehearse] accept`) stays visible, with its reason, and does not fail.
 """
 
 from __future__ import annotations
 
 import math
-from pathlib import Path
+from collections import defaultdict
 
-from osmosis_workspace.core.errors import UserError
-from osmosis_workspace.core.rehearse_settings import RehearseSettings, load
-from osmosis_workspace.core.suggest import closest
-from osmosis_workspace.rehearse.run_results import Row
-from osmosis_workspace.rehearse.probes import BY_NAME, PROBES, SAME, TOLERANCE, Verdict
+from osmosis_workspace.core.rehearse_settings import RehearseSettings
+from osmosis_workspace.rehearse.probes import BY_NAME, SAME, TOLERANCE, Verdict
+from osmosis_workspace.rehearse.run_results import Failure, Row
 
-SHOWN = 60                    # characters of an answer a failure line shows
+SHOWN = 60                    # characters of an answer a line shows
+CLOSE = 0.01                  # of the scale: a reward this near the gold's counts as the gold's (rounding)
 
 _NOT_BUILT = {
-    "enumeration": "no ground truth: the gold cannot be hidden among candidates",
-    "determinism": "no ground truth: the gold answer cannot be sent twice",
+    "hedge": "no gold answer: the gold cannot be hidden among candidates",
+    "glued": "no gold answer, or no label that glues into a wrong token (a number or a word)",
+    "determinism": "no gold answer: it cannot be sent twice",
     "echo": "every rehearsed prompt holds its own label, so an echo would carry the answer",
-    "partly right": "no label has parts (a number, a JSON object of 2+ fields or a list of 2+ items)",
+    "partly right": "no label has parts (a JSON object of 2+ fields or a list of items), and no partial-column",
+    "near miss": "no number or text label to move a little",
+    "invariance": "no gold answer",
 }
-
-
-def load_settings(root: Path) -> RehearseSettings:
-    """``[tool.osmosis.rehearse]`` (read by core/rehearse_settings.py); a bad value, or an accepted probe
-    that does not exist, is a usage error (exit 2)."""
-    settings, problems = load(root)
-    if problems:
-        key, message = problems[0]
-        if key == "pyproject":
-            raise UserError(message)
-        raise UserError(f"pyproject.toml: [tool.osmosis.rehearse] {message}",
-                        hint="`osmosis doctor` lists every problem in the settings (SET002)")
-    for key in settings.accept:
-        probe = key.rsplit("/", 1)[-1]
-        if probe not in PROBES:
-            guess = closest(probe, list(PROBES))
-            raise UserError(f"pyproject.toml: [tool.osmosis.rehearse] accept names {key!r}, which is no probe"
-                            + (f"; did you mean {guess!r}?" if guess else f" (probes: {', '.join(PROBES)})"))
-    return settings
 
 
 def shorten(text: str, limit: int = SHOWN) -> str:
@@ -62,36 +46,55 @@ def _by_row(rows: list[Row], pass_name: str) -> dict[int, Row]:
     return {r.case.source_row: r for r in rows if r.case.pass_name == pass_name}
 
 
-def _fails(name: str, row: Row, gold: float | None, wrong: float | None, low: float, high: float,
-           stochastic: bool) -> str | None:
-    """Why ``row`` fails probe ``name`` (None when it holds)."""
-    width = high - low
-    reward = row.reward
+def _broken(row: Row) -> str | None:
     if row.status != "success":
-        return f"the row failed ({row.error_type or row.status}): the grader or the workflow raised on this answer"
-    if reward is None:
+        return f"the row failed ({row.error_type or row.status})"
+    if row.reward is None:
         return "the row recorded no reward"
-    if not math.isfinite(reward):
-        return f"the reward is {reward}"
-    if name == "malformed":
-        return None if low - SAME <= reward <= high + SAME else f"the reward {reward:g} is outside [{low:g}, {high:g}]"
-    if name == "determinism":
-        if gold is None or stochastic:
-            return None
-        return None if abs(reward - gold) <= SAME else f"the same gold answer earned {gold:g}, then {reward:g}"
-    if name == "partly right":
-        if gold is None or wrong is None:
-            return None
+    if not math.isfinite(row.reward):
+        return f"the reward is {row.reward}"
+    return None
+
+
+def _fails(row: Row, gold: float | None, wrong: float | None, low: float, high: float, stochastic: bool) -> str | None:
+    """Why ``row`` fails its rule (None when it holds); the sum rule is judged over its group."""
+    reward, rule, width = row.reward, row.case.rule, high - low
+    assert reward is not None
+    if not low - SAME <= reward <= high + SAME:
+        return f"the reward {reward:g} is outside [{low:g}, {high:g}]"
+    if rule in ("report", "sum") or gold is None and rule != "wrong":
+        return None
+    if rule == "same":
+        return None if stochastic or abs(reward - gold) <= SAME else f"the same gold answer earned {gold:g}, then {reward:g}"
+    if rule == "gold":
+        return None if reward >= gold - CLOSE * width else f"it earned less than the gold ({gold:g}), though the workspace declares the grader forgives this"
+    if rule == "below-gold":
+        return None if reward < gold - SAME else "it earned what the gold earns: the grader pays for an answer that is not the gold"
+    if wrong is None:
+        return None
+    if rule == "partial":
         if reward >= gold - SAME:
             return "it earned what the gold earns: the grader ignores the part that is wrong"
         return None if reward >= wrong - TOLERANCE * width - SAME else "it earned less than a wrong answer: near misses are punished"
-    if wrong is None:
-        return None
     return None if reward <= wrong + TOLERANCE * width + SAME else "it earned more than the row's wrong answer"
 
 
+def _hedges_fail(group: list[Row], gold: float | None, wrong: float | None, width: float) -> str | None:
+    """A hedge pays when, over the gold's placements in one shape, the rewards above wrong add up to more
+    than the gold earns above it: a policy unsure between the candidates then does better hedging."""
+    if gold is None or wrong is None:
+        return None
+    excess = sum(max(0.0, r.reward - wrong) for r in group if r.reward is not None)
+    allowed = max(0.0, gold - wrong) + TOLERANCE * width
+    if excess <= allowed + SAME:
+        return None
+    paid = sum(1 for r in group if r.reward is not None and r.reward > wrong + SAME)
+    return (f"hedging pays: with the gold in {paid} of {len(group)} places among other candidates the answers earn "
+            f"{excess:.2f} above the wrong answer in all, more than the gold alone earns above it ({max(0.0, gold - wrong):.2f})")
+
+
 def judge_probe(name: str, rollout: str, rows: list[Row], sent: dict[int, str], low: float, high: float,
-                settings: RehearseSettings, built: bool) -> Verdict:
+                settings: RehearseSettings, built: bool, failure: Failure | None = None) -> Verdict:
     mine = [r for r in rows if r.case.pass_name == name]
     entry = BY_NAME[name]
     if not mine:
@@ -100,41 +103,82 @@ def judge_probe(name: str, rollout: str, rows: list[Row], sent: dict[int, str], 
         return Verdict(name, None, f"not built: {_NOT_BUILT.get(name, 'no row to probe')}", [])
     golds, wrongs = _by_row(rows, "gold"), _by_row(rows, "wrong")
     stochastic = settings.is_stochastic(rollout)
-    figures, failing = [], []
+
+    def base(row: Row, runs: dict[int, Row]) -> float | None:
+        found = runs.get(row.case.source_row)
+        return found.reward if found is not None and found.status == "success" else None
+
+    why: dict[int, str] = {}
+    crashed: set[int] = set()
+    groups: dict[tuple[int, str], list[Row]] = defaultdict(list)
     for row in mine:
-        gold = golds.get(row.case.source_row)
-        wrong = wrongs.get(row.case.source_row)
-        g = gold.reward if gold is not None and gold.status == "success" else None
-        w = wrong.reward if wrong is not None and wrong.status == "success" else None
-        why = _fails(name, row, g, w, low, high, stochastic)
+        broken = _broken(row)
+        if broken is not None:
+            why[row.case.number] = broken
+            crashed.add(row.case.number)
+            continue
+        failed = _fails(row, base(row, golds), base(row, wrongs), low, high, stochastic)
+        if failed is not None:
+            why[row.case.number] = failed
+        elif row.case.rule == "sum":
+            groups[(row.case.source_row, row.case.kind)].append(row)
+    for group in groups.values():
+        failed = _hedges_fail(group, base(group[0], golds), base(group[0], wrongs), high - low)
+        if failed is not None:
+            wrong = base(group[0], wrongs) or 0.0
+            for row in group:
+                if row.reward is not None and row.reward > wrong + SAME:
+                    why[row.case.number] = failed
+    figures = []
+    for row in mine:
         figure = {"row": row.case.number, "source_row": row.case.source_row, "status": row.status, "reward": row.reward,
-                  "gold": g, "wrong": w, "sent": sent.get(row.case.number, "")[:200], "holds": why is None}
+                  "gold": base(row, golds), "wrong": base(row, wrongs), "sent": sent.get(row.case.number, row.case.answer)[:200],
+                  "rule": row.case.rule, "holds": row.case.number not in why}
         if row.case.kind:
             figure["kind"] = row.case.kind
         figures.append(figure)
-        if why is not None:
-            failing.append((row, g, w, why))
+    failing = [r for r in mine if r.case.number in why]
     if failing:
-        row, g, w, why = failing[0]
+        row = failing[0]
+        g, w = base(row, golds), base(row, wrongs)
         kind = f" ({row.case.kind})" if row.case.kind else ""
-        more = f"; {len(failing)} of {len(mine)} rows fail" if len(failing) > 1 else ""
-        detail = (f"row {row.case.source_row}{kind}: {why}: {_fmt(row.reward)} for {shorten(sent.get(row.case.number, row.case.answer))} "
-                  f"(gold {_fmt(g)}, wrong {_fmt(w)}{more}); hint: {entry.hint}")
+        more = f"; {len(failing)} of {len(mine)} answers fail" if len(failing) > 1 else ""
+        answer = shorten(sent.get(row.case.number, row.case.answer))
+        if row.case.number in crashed:
+            place = f": {failure.exception}" + (f" at {failure.where}" if failure.where else "") if failure else ""
+            detail = f"row {row.case.source_row}{kind}: the grader raised on {answer}{place} ({why[row.case.number]}{more})"
+        else:
+            detail = (f"row {row.case.source_row}{kind}: {why[row.case.number]}: {_fmt(row.reward)} for {answer} "
+                      f"(gold {_fmt(g)}, wrong {_fmt(w)}{more}); hint: {entry.hint}")
         return Verdict(name, False, detail, figures, settings.accepted(rollout, name))
-    return Verdict(name, True, _summary(name, figures, stochastic), figures)
+    judged = any(r.case.rule != "report" for r in mine)
+    return Verdict(name, True if judged else None, _summary(name, mine, figures, stochastic, judged), figures)
 
 
-def _summary(name: str, figures: list[dict], stochastic: bool) -> str:
+def _summary(name: str, mine: list[Row], figures: list[dict], stochastic: bool, judged: bool) -> str:
     rewards = [f["reward"] for f in figures if f["reward"] is not None]
     span = f"{min(rewards):.2f}..{max(rewards):.2f}" if rewards and min(rewards) != max(rewards) else _fmt(rewards[0] if rewards else None)
+    rows = len({f["source_row"] for f in figures})
+    count = f"{len(figures)} answer{'s' if len(figures) != 1 else ''} on {rows} row{'s' if rows != 1 else ''}"
     if name == "determinism":
         spread = max((abs(f["reward"] - f["gold"]) for f in figures if f["reward"] is not None and f["gold"] is not None), default=0.0)
         if stochastic:
             return f"declared stochastic: the same gold answer's rewards differ by up to {spread:.2f}"
-        return f"{len(figures)} gold answers sent twice, the same reward each time"
+        return f"{count}: the gold again, and again in a later batch, the same reward each time"
+    if not judged:
+        by_kind: dict[str, list[float]] = {}
+        for f in figures:
+            by_kind.setdefault(f.get("kind", ""), []).append(f["reward"] if f["reward"] is not None else math.nan)
+        shown = "; ".join(f"{kind} {_fmt(min(v))}" + (f"..{_fmt(max(v))}" if max(v) != min(v) else "")
+                          for kind, v in by_kind.items())
+        return (f"reported, not judged ({count}): {shown}; declare what the grader forgives in "
+                "[tool.osmosis.rehearse.answers] and they are judged")
+    best = max(figures, key=lambda f: (f["reward"] if f["reward"] is not None else -math.inf))
+    example = (f"; best paid {shorten(best['sent'], 40)}" + (f" ({best['kind']})" if best.get("kind") else "")
+               + f" {_fmt(best['reward'])} (gold {_fmt(best['gold'])}, wrong {_fmt(best['wrong'])})")
     if name == "partly right":
         paid = [f for f in figures if f["reward"] is not None and f["wrong"] is not None and f["reward"] > f["wrong"] + SAME]
         if paid:
-            return f"partial credit on {len(paid)} of {len(figures)} rows (rewards {span}, below gold and above wrong)"
-        return f"no partial credit: {len(figures)} partly right answers earn what a wrong one earns ({span})"
-    return f"{len(figures)} rows, rewards {span}"
+            return f"partial credit on {len(paid)} of {len(figures)} answers (rewards {span}, below gold and above wrong){example}"
+        return f"no partial credit: {len(figures)} partly right answers earn what a wrong one earns ({span}){example}"
+    return f"{count}, rewards {span}{example}"

@@ -43,32 +43,61 @@ TABLE: tuple[Entry, ...] = (
           "gold mean minus the higher of wrong and empty >= 0.5 of the scale", "the reward must tell a right answer from a wrong one"),
     Entry("not constant", "verdict", "gold, wrong, empty", "some reward differs from another",
           "a constant reward teaches nothing; is a placeholder `return 1.0` left in?"),
-    Entry("enumeration", "probe", "the gold among many candidates (other rows' labels, nearby values, a run of numbers) "
-          "in the prompt's format, the gold neither first nor last",
-          "no more than the row's wrong answer + 0.1 of the scale",
-          "the grader pays for the label anywhere in the answer (a substring, any number close to it); "
+    Entry("hedge", "probe", "the gold among other candidates, put in every place in turn: one or two others on one "
+          "line, one per line, several answer lines, one guess per answer format, the whole answer space (the values the "
+          "labels use and the choices the prompts list); for a list label also every item of the space at once",
+          "over one shape's placements, the rewards above the row's wrong answer add up to no more than the gold earns "
+          "above it + 0.1 of the scale (a grader that reads one place pays a hedge only when the gold sits there); "
+          "listing every item earns less than the gold",
+          "the grader pays for the gold in more than one place (any number, any line, any format, the label anywhere); "
           "parse the one final answer the format asks for"),
+    Entry("glued", "probe", "the gold run together with another candidate into one token, both ways round "
+          "(`427` and `742` for 42, `ParisLyon`), each a committed wrong answer",
+          "no more than the row's wrong answer + 0.1 of the scale",
+          "the grader pays for the label inside a longer token (a substring, a prefix); compare the whole answer"),
+    Entry("non-answer", "probe", "in the prompt's format, an answer that carries none: `I don't know`, `cannot be "
+          "determined`, `nan`, `inf`, `-inf`, the format with nothing in it, non-ASCII only, control characters only, "
+          "a long run of noise (one per row, every kind at least once)",
+          "no more than the row's wrong answer + 0.1 of the scale",
+          "the grader pays for saying nothing: an abstention, a non-finite number (nan passes `abs(a - e) > tol`) or "
+          "text it cannot parse must earn what a wrong answer earns"),
     Entry("length", "probe", "the row's wrong answer after a long prose preamble (about 8,000 characters, "
           "fewer when the request sets max_tokens)",
           "no more than the same wrong answer unpadded + 0.1 of the scale",
           "the grader pays for length; score the answer, not the text around it"),
     Entry("malformed", "probe", "in the prompt's format: non-ASCII text, control characters, a 64 KB line, "
           "broken markup and JSON (one per row, every kind at least once)",
-          "the row completes (the grader does not raise) and its reward is finite and in range",
+          "the row completes (the grader does not raise), its reward is finite and in range and no more than the "
+          "row's wrong answer + 0.1 of the scale",
           "read the answer defensively: no encode('ascii'), no unguarded json.loads or regex group"),
-    Entry("determinism", "probe", "the gold answer again, a second time for the row",
+    Entry("determinism", "probe", "the gold answer again for the row, once among the probes and once after every "
+          "other answer (a later batch), with the prompt exactly as before",
           "the same reward as the gold pass (a grader declared `stochastic` reports the spread instead)",
-          "seed or remove the randomness, or declare it: `[tool.osmosis.rehearse] stochastic = true`"),
-    Entry("echo", "probe", "the row's prompt repeated back (skipped where the prompt holds the label)",
+          "the reward depends on call order, a cache per prompt or randomness: remove it, or declare randomness: "
+          "`[tool.osmosis.rehearse] stochastic = true`"),
+    Entry("echo", "probe", "the row's prompt repeated back, exactly as the policy was shown it (skipped where the "
+          "prompt holds the label)",
           "no more than the row's wrong answer + 0.1 of the scale",
           "the grader finds the label in text the policy copied; read only the final answer"),
     Entry("format-only", "probe", "the prompt's answer format around a placeholder (`#### ANSWER`)",
           "no more than the row's wrong answer + 0.1 of the scale",
           "a format reward above what a wrong answer earns pays the policy for the wrapper alone"),
-    Entry("partly right", "probe", "where the label allows: a JSON object with one field wrong, a list with one "
-          "item wrong, or a number off by 10% (at least 1)",
+    Entry("partly right", "probe", "where the label allows: one item of a list or one field of a JSON object replaced "
+          "by another valid option (another row's item, another value of the field; an item dropped where the space "
+          "has no other), or the partial-column answer",
           "less than the row's gold and no less than its wrong; the figures show any partial credit",
           "equal to gold: the grader ignores that part; below wrong: it punishes near misses"),
+    Entry("near miss", "probe", "a number with its sign flipped, off by one, 1%, 5% and 9% off; a text in upper or "
+          "lower case or with doubled spaces",
+          "reported; judged where `[tool.osmosis.rehearse.answers]` declares a tolerance (inside it: the gold's "
+          "reward; outside: less than the gold) or ignores case or whitespace; a flipped sign always earns less "
+          "than the gold",
+          "the grader forgives more than the workspace declares (or less): match the declared tolerance"),
+    Entry("invariance", "probe", "the gold as an honest grader still reads it: a list in another order, with an item "
+          "named twice, the answer with whitespace around it",
+          "reported; judged where `[tool.osmosis.rehearse.answers] ignores` lists order, repeats or whitespace "
+          "(then: the gold's reward); never a crash",
+          "the grader is stricter than declared: compare sets as sets, count an item once, strip whitespace"),
     Entry("timings", "verdict", "every pass and probe",
           "the server was healthy within the SDK's 90 s and every row within agent_workflow_timeout_s + grader_timeout_s",
           "a slow import or a blocking call at startup; raise the config's timeouts only if the task needs it"),

@@ -146,11 +146,53 @@ def first_traceback(lines: list[str], root: Path) -> Failure | None:
     return None
 
 
-def read_outcome(rehearsal: Rehearsal, run_dir: Path, root: Path, process: EvalProcess) -> Outcome:
-    records = _records(run_dir)
-    rows = []
+TRAJECTORY_CAP = 4 << 20
+
+
+def _last_answer(run_dir: Path, number: int) -> str | None:
+    """The policy's last message in row ``number``'s trajectory (None when the SDK wrote none we can read)."""
+    path = run_dir / "trajectories" / f"row_{number}_run_0.json"
+    try:
+        with path.open("rb") as fh:
+            data = fh.read(TRAJECTORY_CAP + 1)
+        if len(data) > TRAJECTORY_CAP:
+            return None
+        steps = json.loads(data).get("steps")
+    except (OSError, ValueError, AttributeError):
+        return None
+    if not isinstance(steps, list):
+        return None
+    said = [s.get("message") for s in steps if isinstance(s, dict) and s.get("source") == "agent"]
+    said = [m for m in said if isinstance(m, str)]
+    return said[-1].strip() if said else ""
+
+
+def answered(rehearsal: Rehearsal, run_dir: Path, sent: dict[int, str]) -> dict[int, Case]:
+    """Which case each rehearsal row really played. Rows of one prompt that ran at once may have taken
+    each other's answers; the trajectory shows the answer a row got, and the case that was sent it is
+    the one its reward belongs to. A row whose trajectory says nothing keeps its own case."""
+    playing = {case.number: case for case in rehearsal.cases}
+    free: dict[tuple[str, str], list[int]] = {}
     for case in rehearsal.cases:
-        record = records.get(case.number)
+        free.setdefault((case.prompt.strip(), sent.get(case.number, "").strip()), []).append(case.number)
+    for case in rehearsal.cases:
+        got = _last_answer(run_dir, case.number)
+        if got is None or got == sent.get(case.number, "").strip():
+            continue
+        claim = free.get((case.prompt.strip(), got))
+        if claim:
+            playing[case.number] = rehearsal.cases[claim.pop(0)]
+    return playing
+
+
+def read_outcome(rehearsal: Rehearsal, run_dir: Path, root: Path, process: EvalProcess,
+                 sent: dict[int, str] | None = None) -> Outcome:
+    records = _records(run_dir)
+    playing = answered(rehearsal, run_dir, sent) if sent else {c.number: c for c in rehearsal.cases}
+    rows = []
+    for number in range(len(rehearsal.cases)):
+        case = playing[number]
+        record = records.get(number)
         if record is None:
             rows.append(Row(case, "missing"))
             continue

@@ -17,7 +17,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from osmosis_workspace.rehearse.answers import format_answer, judge_reply
-from osmosis_workspace.rehearse.cases import Case, Rehearsal
+from osmosis_workspace.rehearse.cases import Case, Rehearsal, prompt_key
 
 MODEL_ID = "osmosis-rehearse-scripted"
 MAX_BODY = 32 << 20  # a chat request past this is not one a rollout sends
@@ -38,11 +38,13 @@ def message_text(message: Any) -> str:
 class Script:
     """Plays gold, wrong, empty and the probes for the cases of a rehearsal.
 
-    A request whose user message *is* a case's prompt comes from the policy: it gets the pass's
-    answer, in the format the instructions ask for. A request that carries a case's marker inside
-    other text comes from a grader calling a model itself (an LLM judge): it gets the top score of
-    the judge's scale for the gold answer (and its second copy), the bottom one otherwise, so the rehearsal tests the judge's
-    plumbing, not its taste. A request with no marker (the SDK's model preflight) gets "ok".
+    A request whose user message *is* a rehearsed prompt, with no answer of ours in it yet, starts a
+    rollout: it gets that prompt's next case (``Rehearsal.queue``: the order the SDK dispatches rows
+    in), its answer in the format the instructions ask for. A request that carries an answer we gave
+    continues that rollout (a tool loop), unless it asks for a score after it: then a grader is calling
+    a model itself (an LLM judge), and it gets the top of the judge's scale for a gold answer (and its
+    copies), the bottom otherwise, so the rehearsal tests the judge's plumbing, not its taste. Anything
+    else (the SDK's model preflight) gets "ok".
     """
 
     def __init__(self, rehearsal: Rehearsal):
@@ -50,25 +52,80 @@ class Script:
         self.calls: Counter[str] = Counter()       # policy | judge | unmarked
         self.cases_seen: set[int] = set()
         self.sent: dict[int, str] = {}             # case number -> the answer the policy got (the probes show it)
+        self._queue = rehearsal.queue()
+        self._given: dict[str, int] = {}           # prompt key -> cases handed out
+        self._by_text: dict[str, list[int]] = {}   # an answer we gave -> the cases it went to
         self._lock = threading.Lock()
 
     def __call__(self, body: dict) -> dict:
         messages = [m for m in body.get("messages") or [] if isinstance(m, dict)]
         prompt_texts = [message_text(m) for m in messages if m.get("role") in ("system", "developer", "user")]
-        case = self.rehearsal.case_in("\n".join(prompt_texts))
-        if case is None:
-            self._count("unmarked", None)
-            return {"content": "ok"}
-        users = [message_text(m).strip() for m in messages if m.get("role") == "user"]
-        if case.prompt.strip() in users:
-            self._count("policy", case.number)
-            content = policy_answer(case, "\n".join(prompt_texts), _token_limit(body))
-            with self._lock:
-                self.sent[case.number] = content
-            return {"content": content}
-        self._count("judge", case.number)
-        verdict = judge_reply("\n".join(prompt_texts), top=case.top)
-        return {"content": verdict if verdict is not None else format_answer("\n".join(prompt_texts), case.answer)}
+        instructions = "\n".join(prompt_texts)
+        ours = self._answered(messages)
+        if ours is not None:
+            case, later_user = ours
+            if later_user and judge_reply(instructions, top=case.top) is not None:
+                return self._judge(case, instructions)
+            return self._policy(case, instructions, body)
+        users = [prompt_key(message_text(m)) for m in messages if m.get("role") == "user"]
+        key = next((u for u in users if u in self._queue), None)
+        if key is not None:
+            # a judge that passes the question on as its own user message shows the answer elsewhere
+            rest = "\n".join(t for t in prompt_texts if prompt_key(t) != key)
+            judged = self._quoted(rest) if judge_reply(instructions, top=False) is not None else None
+            if judged is not None:
+                return self._judge(judged, instructions)
+            return self._policy(self._next_case(key), instructions, body)
+        judged = self._quoted(instructions)
+        if judged is not None:
+            return self._judge(judged, instructions)
+        self._count("unmarked", None)
+        return {"content": "ok"}
+
+    def _next_case(self, key: str) -> Case:
+        with self._lock:
+            numbers = self._queue[key]
+            given = self._given.get(key, 0)
+            self._given[key] = given + 1
+            return self.rehearsal.cases[numbers[min(given, len(numbers) - 1)]]
+
+    def _policy(self, case: Case, instructions: str, body: dict) -> dict:
+        self._count("policy", case.number)
+        content = policy_answer(case, instructions, _token_limit(body))
+        with self._lock:
+            self.sent.setdefault(case.number, content)
+            if content.strip():
+                self._by_text.setdefault(content.strip(), []).append(case.number)
+        return {"content": content}
+
+    def _judge(self, case: Case | None, instructions: str) -> dict:
+        self._count("judge", case.number if case else None)
+        top = bool(case and case.top)
+        verdict = judge_reply(instructions, top=top)
+        return {"content": verdict if verdict is not None else format_answer(instructions, case.answer if case else "")}
+
+    def _answered(self, messages: list[dict]) -> tuple[Case, bool] | None:
+        """The case whose answer an assistant message of ``messages`` carries, and whether a user spoke after it."""
+        for index in range(len(messages) - 1, -1, -1):
+            message = messages[index]
+            if message.get("role") != "assistant":
+                continue
+            numbers = self._by_text.get(message_text(message).strip())
+            if numbers:
+                later_user = any(m.get("role") == "user" for m in messages[index + 1:])
+                return self.rehearsal.cases[numbers[-1]], later_user
+        return None
+
+    def _quoted(self, text: str) -> Case | None:
+        """The case whose answer ``text`` quotes (the longest one): a judge's prompt shows the answer it scores."""
+        with self._lock:
+            found = [t for t in self._by_text if len(t) >= 2 and t in text]
+        if not found:
+            return None
+        numbers = self._by_text[max(found, key=len)]
+        # one answer may have gone to several prompts ("#### 6" is gold for one row, wrong for another)
+        asked = [n for n in numbers if self.rehearsal.cases[n].prompt.strip() and self.rehearsal.cases[n].prompt.strip() in text]
+        return self.rehearsal.cases[(asked or numbers)[-1]]
 
     def _count(self, kind: str, number: int | None) -> None:
         with self._lock:

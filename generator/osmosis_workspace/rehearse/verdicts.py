@@ -156,7 +156,7 @@ def judge(plan: RolloutPlan, outcome: Outcome, sent: dict[int, str] | None = Non
         verdicts += [Verdict(n, None, no_reward) for n in ("gold rewarded", "discriminates", "not constant")]
     else:
         if not plan.with_gold:
-            verdicts.append(Verdict("gold rewarded", None, "no ground truth in the rows: the gold pass did not run"))
+            verdicts.append(Verdict("gold rewarded", None, plan.gold_note or "no ground truth in the rows: the gold pass did not run"))
         else:
             verdicts.append(Verdict("gold rewarded", gold is not None and gold >= GOLD_MIN * top,
                                     f"gold mean {_fmt(gold)} (needs >= {GOLD_MIN * top:.2f})"))
@@ -173,7 +173,7 @@ def judge(plan: RolloutPlan, outcome: Outcome, sent: dict[int, str] | None = Non
                                 f"every reward is {rewards[0]:g}" if constant else f"rewards from {min(rewards):g} to {max(rewards):g}"))
         headline = _reward_headline(means, rewards, constant, bool(plan.with_gold))
     for name in PROBES:
-        verdicts.append(judge_probe(name, plan.name, everything, sent or {}, low, high, settings, probes))
+        verdicts.append(judge_probe(name, plan.name, everything, sent or {}, low, high, settings, probes, outcome.failure))
     verdicts.append(_timings(plan, outcome))
     ok = not any(v.fails for v in verdicts) and verdicts[0].holds is True
     if headline is None or verdicts[0].holds is not True:
