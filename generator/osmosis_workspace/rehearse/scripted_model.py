@@ -77,8 +77,8 @@ class Script:
                 return self._judge(judged, instructions)
             return self._policy(self._next_case(key), instructions, body)
         judged = self._quoted(instructions)
-        if judged is not None:
-            return self._judge(judged, instructions)
+        if judged is not None or judge_reply(instructions, top=False) is not None:
+            return self._judge(judged, instructions)   # no answer of ours quoted: the empty pass, scored at the bottom
         self._count("unmarked", None)
         return {"content": "ok"}
 
