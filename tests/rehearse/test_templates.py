@@ -36,8 +36,10 @@ def test_every_bundled_template_rehearses_green(synced_scenarios):
             # every verdict and probe of the table, in its order; preflight shows only when it fails (or for Harbor)
             assert list(holds) == [e.name for e in TABLE if e.name != "preflight"], result
             # No false alarm: every verdict and every probe built for the template's rows holds.
-            assert all(holds[n] is True for n in holds if n not in ("echo", "partly right")), result["verdicts"]
-            assert holds["echo"] is not False and holds["partly right"] is not False, result["verdicts"]
+            # (echo, partly right, near miss and invariance may be unbuilt or reported only: "-", never a failure)
+            optional = ("echo", "partly right", "near miss", "invariance")
+            assert all(holds[n] is True for n in holds if n not in optional), result["verdicts"]
+            assert all(holds[n] is not False for n in optional), result["verdicts"]
             base = [r for r in result["rows"] if r["pass"] in ("gold", "wrong", "empty")]
             assert len(base) == 9 and len(result["rows"]) > 9
             assert {r["status"] for r in result["rows"]} == {"success"}, result["rows"]
@@ -53,7 +55,7 @@ def test_every_bundled_template_rehearses_green(synced_scenarios):
     # the wrong answers a part score, and the means above would not be 1, 0, 0. Every probe's answer
     # (none is empty) is judged too.
     [judge] = done["llm-judge"][1]["rollouts"]
-    probes = len(judge["rows"]) - 9
+    probes = sum(1 for v in judge["verdicts"] for f in v.get("figures", []) if f["sent"].strip())
     assert judge["model_calls"]["judge"] == 6 + probes, judge["model_calls"]
     assert any("plumbing, not its judgement" in n for n in judge["notes"])
     assert (synced_scenarios["llm-judge"] / ".osmosis" / "evals" / "rehearse" / "judge" / "index.jsonl").is_file()
