@@ -108,8 +108,10 @@ def test_the_rows_of_one_prompt_are_served_in_dataset_order_and_read_back_from_t
     # rows 0 and 2 (one prompt) raced: row 0 got the wrong answer, row 2 the gold; the trajectories say so
     folder = tmp_path / "trajectories"
     folder.mkdir()
-    for number, text in {0: "#### 20", 2: "#### 6"}.items():
-        steps = [{"source": "user", "message": ROWS[0][1]["user_prompt"]}, {"source": "agent", "message": text}]
+    # row 3 (row 1's wrong) shows row 1's gold, but row 1 does not show the wrong in turn: not believed;
+    # row 5's trajectory holds no text at all (a framework's own shape): it keeps its case
+    for number, text in {0: "#### 20", 2: "#### 6", 3: "#### 20", 5: ""}.items():
+        steps = [{"source": "user", "message": "q"}, {"source": "agent", "message": text}]
         (folder / f"row_{number}_run_0.json").write_text(json.dumps({"steps": steps}))
     playing = answered(rehearsal, tmp_path, script.sent)
     assert playing[0].pass_name == "wrong" and playing[2].pass_name == "gold"

@@ -163,25 +163,36 @@ def _last_answer(run_dir: Path, number: int) -> str | None:
     if not isinstance(steps, list):
         return None
     said = [s.get("message") for s in steps if isinstance(s, dict) and s.get("source") == "agent"]
-    said = [m for m in said if isinstance(m, str)]
-    return said[-1].strip() if said else ""
+    said = [m.strip() for m in said if isinstance(m, str) and m.strip()]
+    return said[-1] if said else None   # no text recorded: says nothing (an empty answer, or a framework's own shape)
 
 
 def answered(rehearsal: Rehearsal, run_dir: Path, sent: dict[int, str]) -> dict[int, Case]:
     """Which case each rehearsal row really played. Rows of one prompt that ran at once may have taken
-    each other's answers; the trajectory shows the answer a row got, and the case that was sent it is
-    the one its reward belongs to. A row whose trajectory says nothing keeps its own case."""
-    playing = {case.number: case for case in rehearsal.cases}
-    free: dict[tuple[str, str], list[int]] = {}
+    each other's answers: a row whose trajectory shows another case's answer (of its own prompt) played
+    that case. Only exchanges are believed: a row takes another's case only when that row took a case
+    in turn, so every case is played once; a row whose trajectory says nothing keeps its own case."""
+    by_text: dict[tuple[str, str], list[int]] = {}
     for case in rehearsal.cases:
-        free.setdefault((case.prompt.strip(), sent.get(case.number, "").strip()), []).append(case.number)
+        by_text.setdefault((case.prompt.strip(), sent.get(case.number, "").strip()), []).append(case.number)
+    claims: dict[int, int] = {}
     for case in rehearsal.cases:
         got = _last_answer(run_dir, case.number)
         if got is None or got == sent.get(case.number, "").strip():
             continue
-        claim = free.get((case.prompt.strip(), got))
-        if claim:
-            playing[case.number] = rehearsal.cases[claim.pop(0)]
+        others = [n for n in by_text.get((case.prompt.strip(), got), []) if n not in claims.values()]
+        if others:
+            claims[case.number] = others[0]
+    changed = True
+    while changed:   # keep the claims that form exchanges: each claimed case's own row claimed another
+        changed = False
+        for row, taken in list(claims.items()):
+            if taken not in claims:
+                del claims[row]
+                changed = True
+    playing = {case.number: case for case in rehearsal.cases}
+    for row, taken in claims.items():
+        playing[row] = rehearsal.cases[taken]
     return playing
 
 

@@ -1,0 +1,56 @@
+"""The grader corpus on the real SDK: one single-answer workspace rendered by our CLI, one rollout per
+grader (its scoring.py replaced by the case's module, its data file by the case's rows, its settings in
+the root pyproject.toml), all rehearsed in one `osmosis rehearse --jobs 3` run. At least 90% of the
+gameable graders fail and no honest one does."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from broken import package
+from conftest import rehearse, synced
+from corpus.datasets import DATASETS
+from corpus.graders import CASES
+from corpus_run import ROWS, assert_held
+from typer.testing import CliRunner
+
+from osmosis_workspace.cli import app
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def corpus_workspace(tmp_path_factory):
+    ws = tmp_path_factory.mktemp("corpus") / "ws"
+    runner = CliRunner()
+    first, *rest = [c.name for c in CASES]
+    done = runner.invoke(app, ["init", str(ws), "--template", "multiply", "--defaults", "--data", "task=single-answer",
+                               "--data", f"rollout_name={first}"])
+    assert done.exit_code == 0, done.output
+    for name in rest:
+        done = runner.invoke(app, ["rollout", "new", name, "--template", "multiply", "--defaults", "--data",
+                                   "task=single-answer", "--workspace", str(ws)])
+        assert done.exit_code == 0, done.output
+    synced(ws)
+    settings = []
+    for case in CASES:
+        (package(ws, case.name) / "scoring.py").write_text(case.source, encoding="utf-8")
+        rows = DATASETS[case.dataset][:ROWS]
+        (ws / "data" / f"{case.name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+        settings.append(case.settings.strip())
+    stochastic = [c.name for c in CASES if "stochastic" in c.settings]
+    if stochastic:
+        with (ws / "pyproject.toml").open("a", encoding="utf-8") as fh:
+            fh.write(f"\n[tool.osmosis.rehearse]\nstochastic = {json.dumps(stochastic)}\n")
+    return ws
+
+
+def test_the_probes_catch_the_gameable_corpus_and_pass_the_honest_one_on_the_real_sdk(corpus_workspace):
+    code, report, stderr = rehearse(corpus_workspace, "--rows", f"0-{ROWS - 1}", "--jobs", "3", timeout=3000)
+    assert report is not None, stderr[-4000:]
+    results = {r["rollout"]: (r["ok"], r["headline"]) for r in report["rollouts"]}
+    assert set(results) == {c.name for c in CASES}
+    for r in report["rollouts"]:   # every row ran on the SDK: a verdict, never a crash of ours
+        assert r["verdicts"][0]["name"] == "runs", r
+    assert_held(results, "real SDK")
