@@ -118,6 +118,14 @@ def test_each_prefix_row_names_the_modules_declaring_its_rules_and_only_codes_th
         assert {c[:3] for c in codes} <= {prefix} and codes <= registered, (prefix, sorted(codes - registered))
 
 
+def test_the_codes_beside_a_declaring_module_are_all_it_declares():
+    for prefix, text in _code_rows().items():
+        for token, said in re.findall(r"`([\w/]+\.py)` \(([^()]*)\)", text):
+            declared = set(DECLARED.findall(_module(token).read_text(encoding="utf-8")))
+            if declared and _codes(said):
+                assert _codes(said) == declared, f"the {prefix} row says {token} holds {sorted(_codes(said))}; it declares {sorted(declared)}"
+
+
 def test_every_family_module_is_in_the_rule_codes_table():
     named = {_module(t) for text in _code_rows().values() for t in re.findall(r"`([\w/]+\.py)`", text)}
     families = {p for p in (PACKAGE / "check" / "families").glob("*.py") if p.name != "__init__.py"}
