@@ -1,7 +1,8 @@
 """docs/ARCHITECTURE.md stays true where it lists things the code also lists: the "Where to add"
 checklists name files that exist, the "Rule codes" table names the modules that declare and check each
-prefix's rules, each wing's row names the wing's modules, and the tests' hand-written lists of template
-renders (the template checklist's step 4) hold every bundled template."""
+prefix's rules, each wing's row names the wing's modules, the arrows it allows are the ones
+tests/test_architecture.py enforces, and the tests' hand-written lists of template renders (the template
+checklist's step 4) hold every bundled template."""
 
 from __future__ import annotations
 
@@ -187,3 +188,17 @@ def test_each_list_of_template_renders_holds_every_bundled_template(file, name, 
     listed = _templates_of(_literal(file, name))
     assert listed <= bundled, f"{file} {name} renders templates that do not exist: {sorted(listed - bundled)}"
     assert listed == bundled - left_out, f"add to {file} {name}: {sorted(bundled - left_out - listed)}"
+
+
+# -- the arrows allowed ---------------------------------------------------------------------------
+
+
+def test_the_arrows_the_doc_allows_are_the_ones_test_architecture_enforces():
+    from tests.test_architecture import ALLOWED
+
+    sentence = " ".join(DOC.split("Arrows allowed", 1)[1].split("\nOutside the wings", 1)[0].split())
+    said = {}
+    for wing, targets in re.findall(r"`(\w+)` → ([^;.]+)", sentence):
+        said[wing] = set(ALLOWED) - {wing} if targets == "any wing" else set() if "nothing" in targets else {
+            t.strip() for t in targets.split(",")}
+    assert said == ALLOWED
