@@ -48,6 +48,7 @@ JQ_FILTER = 'select(.user_prompt|type != "string")'
 
 sys.path.insert(0, str(HERE))
 import gen_dataset  # noqa: E402  (bench/ is not a package)
+from checkouts import other_checkout_cmd  # noqa: E402
 
 
 @dataclass
@@ -165,26 +166,8 @@ def ours(path: Path) -> list[str]:
     return [sys.executable, "-m", "osmosis_workspace", "dataset", "validate", str(path)]
 
 
-# Runs another checkout's package: `python -m osmosis_workspace` from its folder would import this
-# checkout's, since the editable install's import hook comes first in sys.meta_path. This one goes before it.
-# (Older checkouts import the folder as `generator`, their own name for it then.)
-_LAUNCH_OTHER = """import importlib.abc, importlib.util, runpy, sys
-package, folder = sys.argv.pop(1), sys.argv.pop(1)
-class Other(importlib.abc.MetaPathFinder):
-    def find_spec(self, name, path=None, target=None):
-        if name == package:
-            return importlib.util.spec_from_file_location(name, folder + "/__init__.py", submodule_search_locations=[folder])
-sys.meta_path.insert(0, Other())
-runpy.run_module(package, run_name="__main__", alter_sys=True)
-"""
-
-
 def theirs_cmd(path: Path, checkout: Path) -> list[str]:
-    folder = checkout / "generator"
-    if (folder / "osmosis_workspace").is_dir():   # the layout since the package got its own folder
-        folder = folder / "osmosis_workspace"
-    package = "generator" if "from generator" in (folder / "__main__.py").read_text() else "osmosis_workspace"
-    return [sys.executable, "-c", _LAUNCH_OTHER, package, str(folder), "dataset", "validate", str(path)]
+    return [*other_checkout_cmd(checkout), "dataset", "validate", str(path)]
 
 
 def jq(path: Path) -> list[str]:

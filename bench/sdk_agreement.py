@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -27,6 +26,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+from checkouts import other_checkout_cmd  # noqa: E402  (bench/ is not a package)
 EVAL, TRAIN, DATA = "configs/eval/multiply.toml", "configs/training/multiply.toml", "data/multiply.jsonl"
 MAIN, WF, GR = "rollouts/multiply/main.py", "rollouts/multiply/multiply_rollout/workflow.py", "rollouts/multiply/multiply_rollout/grader.py"
 PORT = 'port=int(os.environ.get("_OSMOSIS_ROLLOUT_PORT", "8000"))'
@@ -201,9 +202,8 @@ def mutate(base: Path, target: Path, case: tuple) -> None:
 
 
 def doctor_errors(source: Path, ws: Path, family: str) -> list[str]:
-    env = {**os.environ, "PYTHONPATH": str(source)}
-    done = subprocess.run([sys.executable, "-m", "osmosis_workspace", "doctor", str(ws), "--format", "json"],
-                          cwd=source, env=env, capture_output=True, text=True, timeout=300)
+    done = subprocess.run([*other_checkout_cmd(source), "doctor", str(ws), "--format", "json"],
+                          cwd=source, capture_output=True, text=True, timeout=300)
     report = json.loads(done.stdout)
     prefixes = FAMILY_CODES[family]
     return sorted({d["code"] for d in report["diagnostics"] if d["severity"] == "error" and d["code"].startswith(prefixes)})
@@ -220,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     work = Path(tempfile.mkdtemp(prefix="sdk-agreement-"))
     base = work / "base"
     subprocess.run([sys.executable, "-m", "osmosis_workspace", "init", str(base), "--template", "multiply", "--defaults", "--no-git"],
-                   cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True, capture_output=True)
+                   cwd=ROOT, check=True, capture_output=True)
     rows = []
     for case in MUTATIONS:
         ident, family, kind = case[:3]

@@ -32,7 +32,7 @@ def _modules() -> dict[str, Path]:
     for path in PACKAGE.rglob("*.py"):
         if "_bundled" in path.parts:
             continue
-        parts = ["osmosis_workspace", *path.relative_to(PACKAGE).with_suffix("").parts]  # the folder generator/ imports as osmosis_workspace
+        parts = ["osmosis_workspace", *path.relative_to(PACKAGE).with_suffix("").parts]  # generator/ is the source root
         if parts[-1] == "__init__":
             parts.pop()
         found[".".join(parts)] = path

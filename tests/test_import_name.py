@@ -20,7 +20,7 @@ def _dummy_generator_wheel(folder: Path) -> Path:
     wheel = folder / "generator_dummy-1.0-py3-none-any.whl"
     info = "generator_dummy-1.0.dist-info"
     files = {
-        "generator/osmosis_workspace/__init__.py": "WHO = 'the other distribution'\n",
+        "generator/__init__.py": "WHO = 'the other distribution'\n",
         f"{info}/METADATA": "Metadata-Version: 2.1\nName: generator-dummy\nVersion: 1.0\n",
         f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: hand\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
         f"{info}/top_level.txt": "generator\n",

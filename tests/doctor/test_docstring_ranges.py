@@ -1,6 +1,6 @@
-"""Docstrings that name a range of rule codes ("Rules DAT001-DAT021") say what is true, as docs/checks.md
-does of the registry: a module that declares rules names exactly the codes it declares, and any other
-module names only codes that exist, every one of the range."""
+"""Docstrings that name a range of rule codes ("Rules DAT001-DAT021", with single codes beside it) say what
+is true, as docs/checks.md does of the registry: a module that declares rules names exactly the codes it
+declares, and any other module names only codes that exist, every one of the range."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def _named(text: str) -> set[str]:
     for start_prefix, start, end_prefix, end in RANGE.findall(text):
         assert start_prefix == end_prefix and int(start) <= int(end), f"odd range in {text[:60]!r}"
         codes |= {f"{start_prefix}{n:03d}" for n in range(int(start), int(end) + 1)}
-    return codes
+    return codes | set(re.findall(r"\b[A-Z]{3}\d{3}\b", text))  # and single codes: "DAT001-DAT025 and DAT030"
 
 
 def _docstrings(path: Path) -> str:

@@ -16,7 +16,7 @@ from osmosis_workspace.core.errors import EXIT_OK, UserError
 from osmosis_workspace.check.registry import Rule
 from osmosis_workspace.core.workspace import NotAWorkspace, Workspace
 from osmosis_workspace.report import REPORTERS, formats
-from osmosis_workspace.check.pipeline import CheckCrashed, Outcome, Selection, diagnose, run_checks, selection_for  # noqa: F401
+from osmosis_workspace.check.pipeline import CheckCrashed, Selection, diagnose, run_checks, selection_for  # noqa: F401
 
 FINDING_FORMATS = tuple(REPORTERS)  # the reporters' table decides; see report.Format for each one's columns
 LIST_FORMATS = ("text", "json", "markdown")
@@ -223,26 +223,26 @@ def doctor_command(
         from osmosis_workspace.check.cache import Cache
 
         cache = Cache.for_workspace(ws)
-    outcome = diagnose(ws, cli_select, cli_ignore, strict, verbose, baseline=recorded, cache=cache)
+    diagnosis = diagnose(ws, cli_select, cli_ignore, strict, verbose, baseline=recorded, cache=cache)
     if write_baseline is not None:
-        return _write_baseline(ws, outcome.diagnostics, write_baseline)
+        return _write_baseline(ws, diagnosis.diagnostics, write_baseline)
     if add_ignores:
-        return _add_ignores(ws, outcome.diagnostics)
+        return _add_ignores(ws, diagnosis.diagnostics)
 
     from osmosis_workspace.check.source_lines import workspace_source
     from osmosis_workspace.report import Report
 
     report = Report(
         rules=load_rules() if REPORTERS[fmt].describes_rules else [],  # only a format that describes every rule loads them all
-        diagnostics=outcome.diagnostics,
-        groups=outcome.groups,
+        diagnostics=diagnosis.diagnostics,
+        groups=diagnosis.groups,
         workspace=str(ws.root),
-        strict=outcome.strict,
+        strict=diagnosis.strict,
         verbose=verbose,
         color=True,
-        files_checked=outcome.files_checked,
+        files_checked=diagnosis.files_checked,
         elapsed=time.perf_counter() - started,
-        cache_note=outcome.cache_note,
+        cache_note=diagnosis.cache_note,
         fixes=fixes if REPORTERS[fmt].lists_fixes else [],
         path_prefix=ws.repo_prefix,
         output_format=output_format,

@@ -87,10 +87,10 @@ class Session:
             # an edit re-checks what the edited buffers touch; the rest is the last run's (check/live.py)
             memory = self.live.setdefault(root, Live())
             memory.begin(ws)
-            outcome = diagnose(ws, run_stage=memory.run)
+            diagnosis = diagnose(ws, run_stage=memory.run)
             by_file: dict[Path, list[Diagnostic]] = {}
             texts: dict[Path, str] = {}
-            for d in outcome.diagnostics:
+            for d in diagnosis.diagnostics:
                 if d.path is None:
                     continue  # about the whole workspace: doctor's to report, no file to show it in
                 path = root / d.path

@@ -20,8 +20,8 @@ from osmosis_workspace.check.pipeline.selection import Selection, families_to_ru
 
 
 @dataclass
-class Outcome:
-    """What a doctor run found, before it is printed."""
+class Diagnosis:
+    """What a doctor run found, before it is printed: the findings kept, sorted and grouped, and how the run went."""
 
     diagnostics: list[Diagnostic]
     groups: list  # report.Group
@@ -41,7 +41,7 @@ def diagnose(
     baseline=None,
     cache=None,
     run_stage=None,
-) -> Outcome:
+) -> Diagnosis:
     """Run the checks over ``ws`` with settings, suppressions and ``baseline`` (a check.baseline.Baseline)
     applied, no printing; ``cache`` (a check.cache.Cache) reuses an identical earlier run; ``run_stage``
     (ws, families) -> RunResult stands in for the run stage (an editor session's, check/live.py)."""
@@ -62,4 +62,4 @@ def diagnose(
 
     effective_strict = strict if strict is not None else bool(settings.strict)
     diagnostics = sorted((f.diagnostic for f in findings), key=Diagnostic.sort_key)
-    return Outcome(diagnostics, groups, effective_strict, ran.files_read, baselined, ran.from_cache, ran.cache_note)
+    return Diagnosis(diagnostics, groups, effective_strict, ran.files_read, baselined, ran.from_cache, ran.cache_note)
