@@ -12,6 +12,7 @@ A glued token (`427` for 42) commits to one wrong value, so each is judged again
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -86,6 +87,12 @@ def hedges(label: Label, gold: str, wrong: str, space: AnswerSpace, instructions
         yield from _rotated("one per answer format", gold, others, lambda p: _one_per_format(instructions, p), True)
         if label.kind == "list" and {repr(i) for i in space.items} - {repr(i) for i in label.parts}:
             yield Hedge("the whole answer space", dump_like(space.items[:MAX_SPACE], label.text), False, "below-gold")
+        if label.kind == "list":
+            glued = "".join(str(i) for i in space.items[:MAX_SPACE] if isinstance(i, str)).replace(" ", "")
+            if glued and glued not in label.parts:
+                yield Hedge("glued", dump_like([glued], label.text), False, "wrong")
+        if label.kind == "object":
+            yield from _field_hedges(label, space)
         return
     three = _scalar_others(label, wrong, space, 3)
     if not three:
@@ -102,6 +109,10 @@ def hedges(label: Label, gold: str, wrong: str, space: AnswerSpace, instructions
         for parts in ([gold, *rest], [*rest[:middle], gold, *rest[middle:]], [*rest, gold]):
             yield Hedge("the whole answer space", ", ".join(parts), False, "sum")
     yield from _glued(label, gold, three)
+    if label.kind == "number":   # a range that holds the gold commits to nothing
+        low, high = label.value - max(10.0, abs(label.value)), label.value + max(10.0, abs(label.value))  # type: ignore[operator]
+        for text in (f"between {plain(low, label.text)} and {plain(high, label.text)}", f"{plain(low, label.text)} to {plain(high, label.text)}"):
+            yield Hedge("a range holding it", text, False, "wrong")
 
 
 def _glued(label: Label, gold: str, others: list[str]) -> Iterator[Hedge]:
@@ -116,6 +127,22 @@ def _glued(label: Label, gold: str, others: list[str]) -> Iterator[Hedge]:
         if made:
             yield from (Hedge("glued", m, False, "wrong") for m in made)
             return
+
+
+def _field_hedges(label: Label, space: AnswerSpace) -> Iterator[Hedge]:
+    """Each field hedged over two values of the space (the gold's first, then second): as a list in the
+    field, and as the key written twice (a JSON reader keeps the last; a lenient one reads both)."""
+    fields = label.value  # type: ignore[assignment]
+    others = {k: next((v for v in space.fields.get(k, []) if v != fields[k]), FILLERS[0]) for k in fields}  # type: ignore[union-attr,index]
+    for first in (True, False):
+        pairs = {k: [fields[k], others[k]] if first else [others[k], fields[k]] for k in fields}  # type: ignore[index]
+        yield Hedge("every field as a list", dump_like(pairs, label.text), False, "sum")
+    for first in (True, False):
+        parts = []
+        for k in fields:  # type: ignore[union-attr]
+            values = (fields[k], others[k]) if first else (others[k], fields[k])  # type: ignore[index]
+            parts += [f"{json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for v in values]
+        yield Hedge("every key twice", "{" + ", ".join(parts) + "}", False, "sum")
 
 
 def _structured_others(label: Label, wrong: str, space: AnswerSpace) -> list[str]:

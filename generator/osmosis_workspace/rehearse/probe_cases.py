@@ -3,6 +3,7 @@ answer space (probes.py says why each exists; answer_space.py and hedges.py buil
 
 Each answer carries the rule it is judged by (probe_verdicts.py):
 - ``wrong``: no more than the row's wrong answer + the tolerance (non-answers, glued tokens, padding, echoes);
+- ``format``: no more than the empty answer + the tolerance (the format around a placeholder: the wrapper alone);
 - ``sum``: a hedge; over one shape's rotations, no more above wrong in total than the gold earns above it;
 - ``partial``: below the gold and no less than the wrong answer (partly right);
 - ``gold``: the gold's reward (a variant the workspace declares the grader forgives);
@@ -141,6 +142,9 @@ def probe_answers(rows: list[RowFacts], space: AnswerSpace, with_gold: bool, rul
             for hedge in hedges(row.label, row.gold, row.wrong, space, row.instructions):  # type: ignore[arg-type]
                 probe = "glued" if hedge.shape == "glued" else "hedge"
                 yield ProbeAnswer(probe, p, hedge.text, raw=hedge.raw, kind=hedge.shape, rule=hedge.rule)
+    for p, row in enumerate(rows):   # an empty list or object answers nothing
+        if with_gold and row.label is not None and row.label.kind in ("list", "object"):
+            yield ProbeAnswer("non-answer", p, "[]" if row.label.kind == "list" else "{}", kind="empty " + row.label.kind)
     for p, kind, text in _spread(NON_ANSWERS, len(rows)):
         if text.strip().casefold() != rows[p].gold.strip().casefold():
             empty_format = answer_format(rows[p].instructions).format(answer="").strip()
@@ -157,7 +161,7 @@ def probe_answers(rows: list[RowFacts], space: AnswerSpace, with_gold: bool, rul
             if not _holds_label(rows[p].prompt, rows[p].gold):
                 yield ProbeAnswer("echo", p, rows[p].prompt.strip(), raw=True)
     for p in positions:
-        yield ProbeAnswer("format-only", p, PLACEHOLDER)
+        yield ProbeAnswer("format-only", p, PLACEHOLDER, rule="format")
     if with_gold:
         for p in positions:
             row = rows[p]

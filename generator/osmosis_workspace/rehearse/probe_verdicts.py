@@ -56,9 +56,12 @@ def _broken(row: Row) -> str | None:
     return None
 
 
-def _fails(row: Row, gold: float | None, wrong: float | None, low: float, high: float, stochastic: bool) -> str | None:
-    """Why ``row`` fails its rule (None when it holds); the sum rule is judged over its group."""
+def _fails(row: Row, gold: float | None, wrong: float | None, low: float, high: float, stochastic: bool,
+           empty: float | None = None) -> str | None:
+    """Why ``row`` fails its rule (None when it holds); the sum rule is judged over its group. A grader
+    declared stochastic gets twice the tolerance: one sample of wrong and one of the probe may each be noisy."""
     reward, rule, width = row.reward, row.case.rule, high - low
+    slack = TOLERANCE * width * (2 if stochastic else 1)
     assert reward is not None
     if not low - SAME <= reward <= high + SAME:
         return f"the reward {reward:g} is outside [{low:g}, {high:g}]"
@@ -75,17 +78,20 @@ def _fails(row: Row, gold: float | None, wrong: float | None, low: float, high: 
     if rule == "partial":
         if reward >= gold - SAME:
             return "it earned what the gold earns: the grader ignores the part that is wrong"
-        return None if reward >= wrong - TOLERANCE * width - SAME else "it earned less than a wrong answer: near misses are punished"
-    return None if reward <= wrong + TOLERANCE * width + SAME else "it earned more than the row's wrong answer"
+        return None if reward >= wrong - slack - SAME else "it earned less than a wrong answer: near misses are punished"
+    if rule == "format" and empty is not None:
+        return None if reward <= empty + slack + SAME else "the answer format alone earned more than an empty answer"
+    return None if reward <= wrong + slack + SAME else "it earned more than the row's wrong answer"
 
 
-def _hedges_fail(group: list[Row], gold: float | None, wrong: float | None, width: float) -> str | None:
+def _hedges_fail(group: list[Row], gold: float | None, wrong: float | None, width: float, stochastic: bool) -> str | None:
     """A hedge pays when, over the gold's placements in one shape, the rewards above wrong add up to more
     than the gold earns above it: a policy unsure between the candidates then does better hedging."""
     if gold is None or wrong is None:
         return None
     excess = sum(max(0.0, r.reward - wrong) for r in group if r.reward is not None)
-    allowed = max(0.0, gold - wrong) + TOLERANCE * width
+    # a declared stochastic grader's noise may lift every placement a little
+    allowed = max(0.0, gold - wrong) + TOLERANCE * width * (len(group) if stochastic else 1)
     if excess <= allowed + SAME:
         return None
     paid = sum(1 for r in group if r.reward is not None and r.reward > wrong + SAME)
@@ -101,7 +107,7 @@ def judge_probe(name: str, rollout: str, rows: list[Row], sent: dict[int, str], 
         if not built:
             return Verdict(name, None, "not run (--no-probes)", [])
         return Verdict(name, None, f"not built: {_NOT_BUILT.get(name, 'no row to probe')}", [])
-    golds, wrongs = _by_row(rows, "gold"), _by_row(rows, "wrong")
+    golds, wrongs, empties = _by_row(rows, "gold"), _by_row(rows, "wrong"), _by_row(rows, "empty")
     stochastic = settings.is_stochastic(rollout)
 
     def base(row: Row, runs: dict[int, Row]) -> float | None:
@@ -117,13 +123,13 @@ def judge_probe(name: str, rollout: str, rows: list[Row], sent: dict[int, str], 
             why[row.case.number] = broken
             crashed.add(row.case.number)
             continue
-        failed = _fails(row, base(row, golds), base(row, wrongs), low, high, stochastic)
+        failed = _fails(row, base(row, golds), base(row, wrongs), low, high, stochastic, base(row, empties))
         if failed is not None:
             why[row.case.number] = failed
         elif row.case.rule == "sum":
             groups[(row.case.source_row, row.case.kind)].append(row)
     for group in groups.values():
-        failed = _hedges_fail(group, base(group[0], golds), base(group[0], wrongs), high - low)
+        failed = _hedges_fail(group, base(group[0], golds), base(group[0], wrongs), high - low, stochastic)
         if failed is not None:
             wrong = base(group[0], wrongs) or 0.0
             for row in group:

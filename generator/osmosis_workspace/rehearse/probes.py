@@ -45,19 +45,21 @@ TABLE: tuple[Entry, ...] = (
           "a constant reward teaches nothing; is a placeholder `return 1.0` left in?"),
     Entry("hedge", "probe", "the gold among other candidates, put in every place in turn: one or two others on one "
           "line, one per line, several answer lines, one guess per answer format, the whole answer space (the values the "
-          "labels use and the choices the prompts list); for a list label also every item of the space at once",
+          "labels use and the choices the prompts list); a range holding a number; for a list label every item of the "
+          "space at once; for an object every field as a list of two values, and every key written twice",
           "over one shape's placements, the rewards above the row's wrong answer add up to no more than the gold earns "
           "above it + 0.1 of the scale (a grader that reads one place pays a hedge only when the gold sits there); "
           "listing every item earns less than the gold",
           "the grader pays for the gold in more than one place (any number, any line, any format, the label anywhere); "
           "parse the one final answer the format asks for"),
     Entry("glued", "probe", "the gold run together with another candidate into one token, both ways round "
-          "(`427` and `742` for 42, `ParisLyon`), each a committed wrong answer",
+          "(`427` and `742` for 42, `ParisLyon`), each a committed wrong answer; for a list label, one item gluing "
+          "every item of the space",
           "no more than the row's wrong answer + 0.1 of the scale",
           "the grader pays for the label inside a longer token (a substring, a prefix); compare the whole answer"),
     Entry("non-answer", "probe", "in the prompt's format, an answer that carries none: `I don't know`, `cannot be "
           "determined`, `nan`, `inf`, `-inf`, the format with nothing in it, non-ASCII only, control characters only, "
-          "a long run of noise (one per row, every kind at least once)",
+          "a long run of noise (one per row, every kind at least once); an empty list or object for such labels",
           "no more than the row's wrong answer + 0.1 of the scale",
           "the grader pays for saying nothing: an abstention, a non-finite number (nan passes `abs(a - e) > tol`) or "
           "text it cannot parse must earn what a wrong answer earns"),
@@ -80,8 +82,8 @@ TABLE: tuple[Entry, ...] = (
           "no more than the row's wrong answer + 0.1 of the scale",
           "the grader finds the label in text the policy copied; read only the final answer"),
     Entry("format-only", "probe", "the prompt's answer format around a placeholder (`#### ANSWER`)",
-          "no more than the row's wrong answer + 0.1 of the scale",
-          "a format reward above what a wrong answer earns pays the policy for the wrapper alone"),
+          "no more than the row's empty answer + 0.1 of the scale",
+          "the grader pays for the wrapper alone: keep a format reward to 0.1 of the scale at most"),
     Entry("partly right", "probe", "where the label allows: one item of a list or one field of a JSON object replaced "
           "by another valid option (another row's item, another value of the field; an item dropped where the space "
           "has no other), or the partial-column answer",
