@@ -109,13 +109,19 @@ def test_the_rows_of_one_prompt_are_served_in_dataset_order_and_read_back_from_t
     folder = tmp_path / "trajectories"
     folder.mkdir()
     # row 3 (row 1's wrong) shows row 1's gold, but row 1 does not show the wrong in turn: not believed;
-    # row 5's trajectory holds no text at all (a framework's own shape): it keeps its case
+    # row 5's trajectory holds no text (the empty answer, as it was sent): it keeps its case
     for number, text in {0: "#### 20", 2: "#### 6", 3: "#### 20", 5: ""}.items():
         steps = [{"source": "user", "message": "q"}, {"source": "agent", "message": text}]
         (folder / f"row_{number}_run_0.json").write_text(json.dumps({"steps": steps}))
     playing = answered(rehearsal, tmp_path, script.sent)
     assert playing[0].pass_name == "wrong" and playing[2].pass_name == "gold"
     assert [playing[n].number for n in (1, 3, 4, 5)] == [1, 3, 4, 5]
+    # a three-way race through the empty answer: row 1 got nothing, row 5 (empty) got row 1's wrong, row 3 the gold
+    for number, text in {1: "", 5: "#### 6", 3: "#### 20"}.items():
+        steps = [{"source": "user", "message": "q"}, {"source": "agent", "message": text}]
+        (folder / f"row_{number}_run_0.json").write_text(json.dumps({"steps": steps}))
+    playing = answered(rehearsal, tmp_path, script.sent)
+    assert [playing[n].pass_name for n in (1, 3, 5)] == ["empty", "gold", "wrong"]
 
 
 def test_a_failing_script_is_a_500_the_rehearsal_reports_not_a_dead_server():

@@ -147,7 +147,7 @@ def rehearse_one(root: Path, sdk: Path, plan: planning.RolloutPlan, timeout: flo
         raise UserError(f"cannot bind the scripted model on 127.0.0.1: {err.strerror or err}") from None
     with model:
         env = child_env(os.environ, model.base_url, plan.secrets)
-        argv = eval_argv(sdk, plan.config_rel, dataset, len(rehearsal.cases), out, plan.name)
+        argv = eval_argv(sdk, plan.config_rel, dataset, len(rehearsal.cases), out, plan.name, len(rehearsal.queue()))
         watcher = Progress(plan.name, out / plan.name, len(rehearsal.cases), progress)
         process = run_eval(argv, root, env, out / plan.name, timeout, watcher.tick, cancel)
     outcome = read_outcome(rehearsal, out / plan.name, root, process, script.sent)

@@ -164,7 +164,7 @@ def _last_answer(run_dir: Path, number: int) -> str | None:
         return None
     said = [s.get("message") for s in steps if isinstance(s, dict) and s.get("source") == "agent"]
     said = [m.strip() for m in said if isinstance(m, str) and m.strip()]
-    return said[-1] if said else None   # no text recorded: says nothing (an empty answer, or a framework's own shape)
+    return said[-1] if said else ""     # no text: the row got the empty answer (or its framework records none)
 
 
 def answered(rehearsal: Rehearsal, run_dir: Path, sent: dict[int, str]) -> dict[int, Case]:
