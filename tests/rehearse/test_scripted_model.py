@@ -86,14 +86,18 @@ def test_a_grader_calling_the_model_gets_the_top_score_for_gold_and_the_bottom_o
         return [{"role": "user", "content": f"Score from 0 to 10 points.\nQUESTION:\n{case.prompt}\nANSWER:\n{answer}\n"
                                             "End with `SCORE: <points>`."}]
 
+    replies = {}
     with ScriptedModel(script) as model:
-        answers = {c.number: _chat(model, {"model": "m", "messages": _messages(c)}).json()["choices"][0]["message"]["content"]
-                   for c in rehearsal.cases}
-        replies = {c.pass_name: _chat(model, {"model": "judge", "messages": judge_prompt(c, answers[c.number])}).json()[
-            "choices"][0]["message"]["content"] for c in rehearsal.cases if c.source_row == 0}
+        for case in rehearsal.cases:   # a grader calls its judge right after the policy answered, quoting the reference
+            answer = _chat(model, {"model": "m", "messages": _messages(case)}).json()["choices"][0]["message"]["content"]
+            judged = judge_prompt(case, answer)
+            judged[0]["content"] += f"\nREFERENCE: #### {ROWS[case.source_row][1]['ground_truth']}"
+            reply = _chat(model, {"model": "judge", "messages": judged}).json()["choices"][0]["message"]["content"]
+            if case.source_row == 0:
+                replies[case.pass_name] = reply
     assert replies["gold"].splitlines()[-1] == "SCORE: 10"
     assert replies["wrong"].splitlines()[-1] == "SCORE: 0" and replies["empty"].splitlines()[-1] == "SCORE: 0"
-    assert script.calls["judge"] == 3 and script.calls["policy"] == len(rehearsal.cases)
+    assert script.calls["judge"] == len(rehearsal.cases) and script.calls["policy"] == len(rehearsal.cases)
 
 
 def test_the_rows_of_one_prompt_are_served_in_dataset_order_and_read_back_from_the_trajectories(tmp_path):

@@ -55,6 +55,7 @@ class Script:
         self._queue = rehearsal.queue()
         self._given: dict[str, int] = {}           # prompt key -> cases handed out
         self._by_text: dict[str, list[int]] = {}   # an answer we gave -> the cases it went to
+        self._latest: dict[str, int] = {}          # prompt key -> the case whose answer went out last
         self._lock = threading.Lock()
 
     def __call__(self, body: dict) -> dict:
@@ -93,6 +94,7 @@ class Script:
         self._count("policy", case.number)
         content = policy_answer(case, instructions, _token_limit(body))
         with self._lock:
+            self._latest[prompt_key(case.prompt)] = case.number
             self.sent.setdefault(case.number, content)
             if content.strip():
                 self._by_text.setdefault(content.strip(), []).append(case.number)
@@ -117,15 +119,27 @@ class Script:
         return None
 
     def _quoted(self, text: str) -> Case | None:
-        """The case whose answer ``text`` quotes (the longest one): a judge's prompt shows the answer it scores."""
+        """The case a judge's prompt is about. A judge quotes the question, so the row is the one whose
+        prompt it holds, and the case the one that row answered last (a prompt's cases run one after
+        another), unless the prompt quotes another answer given to that row. A judge may quote the
+        reference too, which is the gold's text: a quoted answer that is not gold wins over it."""
         with self._lock:
+            keys = [k for k in self._latest if k and k in text]
+            if keys:
+                key = max(keys, key=len)
+                latest = self.rehearsal.cases[self._latest[key]]
+                said = self.sent.get(latest.number, "").strip()
+                mine = {t: n for t, ns in self._by_text.items() for n in ns if self.rehearsal.cases[n].prompt.strip() == key}
+                quoted = [t for t in mine if len(t) >= 2 and t in text.replace(key, "")]
+                if not said or said in quoted:   # nothing said: the judge can only be quoting the reference
+                    return latest
+                ranked = sorted(quoted, key=lambda t: (not self.rehearsal.cases[mine[t]].top, len(t)))
+                return self.rehearsal.cases[mine[ranked[-1]]] if ranked else latest
             found = [t for t in self._by_text if len(t) >= 2 and t in text]
         if not found:
             return None
         numbers = self._by_text[max(found, key=len)]
-        # one answer may have gone to several prompts ("#### 6" is gold for one row, wrong for another)
-        asked = [n for n in numbers if self.rehearsal.cases[n].prompt.strip() and self.rehearsal.cases[n].prompt.strip() in text]
-        return self.rehearsal.cases[(asked or numbers)[-1]]
+        return self.rehearsal.cases[numbers[-1]]
 
     def _count(self, kind: str, number: int | None) -> None:
         with self._lock:
