@@ -83,9 +83,10 @@ class EvalProcess:
 
 
 def eval_argv(sdk: Path, config_rel: str, dataset: Path, cases: int, output_root: Path, run_name: str) -> list[str]:
-    return [str(sdk), "--json", "eval", "run", config_rel, "--dataset-file", str(dataset),
-            "--rows", f"0-{cases - 1}", "--output", str(output_root), "--name", run_name,
-            "--max-in-flight", str(min(cases, 8)), "--yes"]
+    """The SDK's `eval run` command line: every value joined to its option and the config after `--`, so a
+    rollout or path that starts with `-` stays a value."""
+    return [str(sdk), "--json", "eval", "run", f"--dataset-file={dataset}", f"--rows=0-{cases - 1}",
+            f"--output={output_root}", f"--name={run_name}", f"--max-in-flight={min(cases, 8)}", "--yes", "--", config_rel]
 
 
 def _end_recorded_server(run_dir: Path) -> None:
