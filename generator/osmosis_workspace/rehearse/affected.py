@@ -2,11 +2,13 @@
 
 A CI matrix rehearses only these, so the rule errs on the side of rehearsing: a file under a rollout
 picks it, and so does a file it reads from elsewhere (a link's target, a local package uv installs for
-it: reads.py), with a link or source out of the workspace reported, and the rollout picked on any change; a config picks the rollout it runs (or, when it no longer parses, the rollout named like
-it); a dataset picks every rollout a config points at it, and the rollout whose default rows it is;
-a file every rollout shares (the root `pyproject.toml` with the SDK and `[tool.osmosis]`, `uv.lock`,
-the Python pin, the root `conftest.py`) picks them all. Everything else (docs, skills, CI files)
-picks none. A rollout folder the change removed or renamed is named, with why it has no verdict. Git runs through `core.safe_git`: the repository is not trusted.
+it: reads.py; a link or source out of the workspace is a warning, and picks the rollout on any change);
+a config picks the rollout it runs (or, when it no longer parses, the rollout named like it); a dataset
+picks every rollout a config points at it, and the rollout whose default rows it is; a file every
+rollout shares (the root `pyproject.toml` with the SDK and `[tool.osmosis]`, `uv.lock`, the Python
+pin, the root `conftest.py`) picks them all. Everything else (docs, skills, CI files) picks none. A
+rollout folder the change removed or renamed is named, with why it has no verdict. Git runs through
+`core.safe_git`: the repository is not trusted.
 """
 
 from __future__ import annotations
