@@ -46,6 +46,9 @@ class OsmosisServer(LanguageServer):
                 types.MessageType.Error, f"osmosis: checking {root} failed: {type(err).__name__}: {err}"))
             return
         self.publish(checked)
+        if self.session.needs_priming(root):
+            # answered from doctor's cache: a full run now gives the memory the next edit run needs
+            asyncio.ensure_future(self.recheck(uri))
 
     def publish(self, checked: Checked) -> None:
         now: dict[str, list[tuple[types.Diagnostic, str]]] = {}

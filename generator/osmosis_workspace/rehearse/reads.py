@@ -19,6 +19,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
+from itertools import islice
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,6 +29,7 @@ from osmosis_workspace.core.paths import is_dir, walk
 MAX_LINKS = 2000             # links looked at under one rollout
 MAX_PROJECTS = 64            # pyproject.toml files followed from one rollout (sources of sources)
 MAX_MEMBERS = 500            # workspace members one `members` list may match
+MAX_GLOBBED = 5000           # paths one `members` pattern may list (a `**` over a large tree stops there)
 MAX_PYPROJECT_BYTES = 1 << 20
 _SKIP_DIRS = frozenset({"__pycache__", "node_modules"})
 
@@ -156,7 +158,7 @@ class _Reader:
             if "\0" in pattern or pattern.startswith("/"):
                 continue
             try:
-                matches = sorted(folder.glob(pattern)) if pattern not in (".", "") else [folder]
+                matches = sorted(islice(folder.glob(pattern), MAX_GLOBBED)) if pattern not in (".", "") else [folder]
             except (ValueError, OSError):
                 continue
             for match in matches:
