@@ -72,9 +72,9 @@ def main() -> int:
         child = {"UV_PYTHON": env.base_python, "UV_PYTHON_DOWNLOADS": "never"}
         list_s, listing = _osmosis(ws, "rehearse", "--changed", "origin/main", "--list", "--format", "json")
         matrix = json.loads(listing)["matrix"]
-        assert matrix == ["r07"], matrix
-        _osmosis(ws, "rehearse", "r07", "--rows", args.rows, env=child)  # warm-up: the rollout's env synced once
-        one_s, verdict = _osmosis(ws, "rehearse", "r07", "--rows", args.rows, "--format", "json", env=child)
+        assert matrix == [{"job": 1, "rollouts": ["r07"]}], matrix
+        _osmosis(ws, "rehearse", "--rows", args.rows, "--", "r07", env=child)  # warm-up: the rollout's env synced once
+        one_s, verdict = _osmosis(ws, "rehearse", "--rows", args.rows, "--format", "json", "--", "r07", env=child)
         folder = base / "verdicts"
         folder.mkdir()
         (folder / "verdict-r07.json").write_text(verdict, encoding="utf-8")

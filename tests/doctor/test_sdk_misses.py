@@ -20,7 +20,9 @@ MAIN = "rollouts/multiply/main.py"
 WF = "rollouts/multiply/multiply_rollout/workflow.py"
 PORT = 'port=int(os.environ.get("_OSMOSIS_ROLLOUT_PORT", "8000"))'
 BACKEND = "backend = LocalBackend("
-NEW = {"CFG031", "ENT037", "ENT038", "ENT039", "ENT040"}
+INIT = "rollouts/multiply/multiply_rollout/__init__.py"
+DOC_END = 'scoring rule."""\n'
+NEW = {"CFG031", "ENT037", "ENT038", "ENT039", "ENT040", "ENT041"}
 TOUCHED = NEW | {"DAT001", "ENT022", "ENT027", "ENT028", "ENT029"}
 PLATFORM_TEMPLATE = Path(__file__).resolve().parents[1] / "cases" / "workspace_template"
 
@@ -39,6 +41,8 @@ MUTATIONS = [
     ("import-misspelt", WF, "from strands import tool", "from strandz import tool", "ENT038"),
     ("raise-at-import", MAIN, BACKEND, 'raise RuntimeError("not ready")\n' + BACKEND, "ENT039"),
     ("exit-at-import", MAIN, "import os\n", "import os\nimport sys\n\nsys.exit(1)\n", "ENT039"),
+    ("package-init-raises", INIT, DOC_END, DOC_END + '\nraise RuntimeError("configure me first")\n', "ENT041"),
+    ("package-init-raises-bare", INIT, DOC_END, DOC_END + "\nimport os\n\nraise\n", "ENT041"),
     ("required-env", MAIN, BACKEND, 'KEY = os.environ["MULTIPLY_API_KEY"]\n' + BACKEND, "ENT040"),
     ("grader-path-unknown", MAIN, "grader=MultiplyGrader,", 'grader="multiply_rollout.grader:MultiplyGraderX",', "ENT027"),
     ("grader-path-no-colon", MAIN, "grader=MultiplyGrader,", 'grader="multiply_rollout.grader.MultiplyGrader",', "ENT028"),
@@ -53,6 +57,10 @@ FINE = [
     ("grader-path-ok", MAIN, "grader=MultiplyGrader,", 'grader="multiply_rollout.grader:MultiplyGrader",'),
     ("port-constant-ok", MAIN, PORT, 'port=int(os.environ.get(PORT_ENV, "8000"))'),
     ("env-get", MAIN, BACKEND, 'KEY = os.environ.get("MULTIPLY_API_KEY")\n' + BACKEND),
+    ("package-init-raise-under-if", INIT, DOC_END, DOC_END + 'import os\n\nif os.environ.get("NEVER"):\n    raise RuntimeError("x")\n'),
+    ("package-init-raise-in-try", INIT, DOC_END, DOC_END + 'try:\n    raise ImportError("x")\nexcept ImportError:\n    pass\n'),
+    ("package-init-raise-in-def", INIT, DOC_END, DOC_END + '\ndef fail():\n    raise RuntimeError("x")\n'),
+    ("package-init-raise-in-class-method", INIT, DOC_END, DOC_END + '\nclass C:\n    def m(self):\n        raise ValueError\n'),
     ("notes-beside-data", "data/multiply.jsonl", "COPY", "data/multiply.md"),
     ("readme-in-configs", "configs/eval/multiply.toml", "WRITE", "configs/eval/README.md"),
 ]
@@ -139,3 +147,30 @@ def test_no_new_finding_on_the_platform_template(tmp_path):
     ws = tmp_path / "platform"
     shutil.copytree(PLATFORM_TEMPLATE, ws, symlinks=True)
     assert [(d["code"], d["path"], d["message"]) for d in _doctor(ws) if d["code"] in TOUCHED] == []
+
+
+def test_a_raising_package_init_is_one_error_at_the_import_that_reaches_it(fresh, tmp_path):
+    ws = _mutated(fresh, tmp_path, "init", INIT, DOC_END, DOC_END + '\nraise RuntimeError("configure me first")\n')
+    found = [d for d in _doctor(ws) if d["code"] in ("ENT039", "ENT041")]
+    main = (ws / MAIN).read_text(encoding="utf-8").splitlines()
+    first = next(i for i, line in enumerate(main, 1) if line.startswith("from multiply_rollout."))
+    # once per package, at the first import through it; the raise is named for the fix
+    assert [(d["code"], d["path"], d["line"]) for d in found] == [("ENT041", MAIN, first)]
+    assert "multiply_rollout/__init__.py" in found[0]["message"] and "RuntimeError('configure me first')" in found[0]["message"]
+    assert f"{INIT}:3" in found[0]["hint"]
+
+
+def test_a_package_the_entrypoint_imports_itself_keeps_ent039_at_its_raise_and_nested_packages_are_followed(fresh, tmp_path):
+    ws = _mutated(fresh, tmp_path, "init", INIT, DOC_END, DOC_END + '\nraise RuntimeError("x")\n')
+    main = ws / MAIN
+    main.write_text(main.read_text(encoding="utf-8").replace("import os\n", "import os\n\nimport multiply_rollout\n", 1), encoding="utf-8")
+    found = [(d["code"], d["path"]) for d in _doctor(ws) if d["code"] in ("ENT039", "ENT041")]
+    assert found == [("ENT039", INIT)]   # one root cause, one finding: the package is read as a module itself
+    # a package below the rollout's package, reached by a relative import from a module the entrypoint imports
+    ws2 = _mutated(fresh, tmp_path / "nested", "nested", WF, "from strands import tool", "from strands import tool\nfrom .sub.deep import X")
+    sub = ws2 / "rollouts/multiply/multiply_rollout/sub"
+    sub.mkdir()
+    (sub / "__init__.py").write_text('"""Sub."""\nraise NotImplementedError\n', encoding="utf-8")
+    (sub / "deep.py").write_text("X = 1\n", encoding="utf-8")
+    found = [(d["code"], d["path"]) for d in _doctor(ws2) if d["code"] in ("ENT039", "ENT041")]
+    assert found == [("ENT041", WF)]

@@ -121,6 +121,14 @@ def test_invalid_rollout_folder_name(workspace, bad):
     assert (d.code, d.path) == ("LAY006", f"rollouts/{bad}")
 
 
+@pytest.mark.parametrize("bad", ["--no-probes", "-x", "-"])
+def test_a_rollout_folder_named_like_an_option_is_one_finding_of_its_own(workspace, bad):
+    (workspace / "rollouts" / "multiply").rename(workspace / "rollouts" / bad)
+    d = only(workspace)   # LAY013 alone: LAY006's naming advice would be the same root cause twice
+    assert (d.code, d.severity.value, d.path) == ("LAY013", "warning", f"rollouts/{bad}")
+    assert repr(bad) in d.message and "option" in d.message
+
+
 def test_not_inside_git(workspace):
     (workspace / ".git").rmdir()
     d = only(workspace)

@@ -152,3 +152,61 @@ def test_a_buffer_under_a_linked_rollout_is_seen_by_an_edit_run(three):
     fresh = Session()
     fresh.buffers = dict(session.buffers)
     assert answer(edited) == answer(fresh.check(three))
+
+
+def _doctor(ws, *args) -> list[dict]:
+    from typer.testing import CliRunner
+
+    from osmosis_workspace.cli import app
+
+    return json.loads(CliRunner().invoke(app, ["doctor", str(ws), "-f", "json", *args]).stdout)["diagnostics"]
+
+
+def _as_doctor(checked, root) -> list[tuple]:
+    return sorted((str(path.relative_to(root)), d.code, d.line, d.message) for path, found in checked.by_file.items() for d in found)
+
+
+def _files_of(found: list[dict], root) -> list[tuple]:
+    return sorted((d["path"], d["code"], d["line"], d["message"]) for d in found if d["path"] and (root / d["path"]).is_file())
+
+
+def test_a_first_run_on_a_warm_doctor_cache_is_doctors_answer_then_the_memory_is_primed(three):
+    config = three / "configs" / "eval" / "second.toml"
+    config.write_text(config.read_text(encoding="utf-8").replace('rollout = "second"', 'rollout = "secnod"'), encoding="utf-8")
+    _doctor(three)   # fills doctor's cache on disk for these very files
+    truth = _files_of(_doctor(three, "--no-cache"), three)
+    session = Session()
+    session.buffers[path_uri(config)] = config.read_text(encoding="utf-8")   # open, not edited: the file's text
+    first = session.check(three)
+    live = session.live[three]
+    assert live.served_from_disk and session.needs_priming(three)
+    assert _as_doctor(first, three) == truth
+    primed = session.check(three)   # what the server starts at once after publishing
+    assert not live.served_from_disk and not session.needs_priming(three) and live.full_runs == 2
+    assert _as_doctor(primed, three) == truth
+    # the memory now serves edit runs, each answering as a fresh full run over the same buffers
+    session.buffers[path_uri(config)] = config.read_text(encoding="utf-8").replace('rollout = "secnod"', 'rollout = "second"')
+    edited = session.check(three)
+    assert live.edit_runs == 1
+    fresh = Session()
+    fresh.buffers = dict(session.buffers)
+    assert answer(edited) == answer(fresh.check(three))
+
+
+def test_a_warm_cache_of_other_files_or_an_unsaved_buffer_is_never_served(three):
+    """Stale answers: a file changed since doctor filled its cache, or a buffer that differs from its file,
+    gets a run of its own, never doctor's cached answer."""
+    main = three / "rollouts" / "third" / "main.py"
+    _doctor(three)
+    main.write_text("import osmosis_ai.no_such_module\n" + main.read_text(encoding="utf-8"), encoding="utf-8")
+    session = Session()
+    session.buffers[path_uri(main)] = main.read_text(encoding="utf-8")
+    found = session.check(three)
+    assert not session.live[three].served_from_disk
+    assert _as_doctor(found, three) == _files_of(_doctor(three, "--no-cache"), three)
+    assert any(path == main for path in found.by_file)
+    _doctor(three)   # doctor's cache now holds these files; the buffer says something else
+    other = Session()
+    other.buffers[path_uri(main)] = main.read_text(encoding="utf-8").replace("import osmosis_ai.no_such_module\n", "")
+    assert not any(path == main and any(d.code.startswith("ENT") for d in f) for path, f in other.check(three).by_file.items())
+    assert not other.live[three].served_from_disk

@@ -212,3 +212,56 @@ def test_an_edit_is_checked_from_memory_and_a_watched_change_on_disk_from_the_fi
             await client.shutdown_session()
 
     asyncio.run(scenario())
+
+
+def _doctor_no_cache(root: Path) -> set[tuple[str, str, int]]:
+    """(path, code, line) of every finding in a file, from a fresh `osmosis doctor --no-cache` process."""
+    done = subprocess.run([sys.executable, "-m", "osmosis_workspace", "doctor", "--no-cache", "--format", "json", str(root)],
+                          capture_output=True, text=True, timeout=TIMEOUT * 4)
+    assert done.returncode in (0, 1), done.stderr
+    # (a finding without a line is shown on the file's first line)
+    return {(d["path"], d["code"], d["line"] or 1) for d in json.loads(done.stdout)["diagnostics"]
+            if d["path"] is not None and (root / d["path"]).is_file()}
+
+
+def _shown(client: LanguageClient, root: Path) -> set[tuple[str, str, int]]:
+    """What the editor shows now: the last diagnostics published for each file."""
+    return {(Path(uri.removeprefix("file://")).relative_to(root).as_posix(), d.code, d.range.start.line + 1)
+            for uri, found in client.diagnostics.items() for d in found}
+
+
+def test_closing_an_edited_buffer_without_saving_shows_the_files_findings_again(make_workspace):
+    """Open, edit, close (never saved) over stdio: the findings of the text thrown away go, and what the
+    editor shows equals a fresh `doctor --no-cache` of the files (docs/editor.md: a close is a full run)."""
+    root = make_workspace()
+    config = root / "configs" / "eval" / "multiply.toml"
+    saved = config.read_text()
+    # the file on disk has a finding of its own, which must come back on close
+    on_disk = saved.replace("[experiment]\n", "[experiment]\nlearning_rat = 0.1\n", 1)
+    config.write_text(on_disk, encoding="utf-8")
+    expected = _doctor_no_cache(root)
+    assert ("configs/eval/multiply.toml", "CFG003", on_disk.splitlines().index("learning_rat = 0.1") + 1) in expected
+
+    async def scenario():
+        client, _ = await started(root)
+        counting(client)
+        try:
+            uri = open_doc(client, config, on_disk)
+            # (GIT001 too: the change on disk is not committed)
+            assert [d.code for d in await diagnostics_for(client, uri) if d.code.startswith("CFG")] == ["CFG003"]
+            edited = saved.replace('rollout = "multiply"', 'rollout = "multiplz"')
+            client.text_document_did_change(types.DidChangeTextDocumentParams(
+                types.VersionedTextDocumentIdentifier(uri=uri, version=2), [types.TextDocumentContentChangeWholeDocument(text=edited)]))
+            assert [d.code for d in await diagnostics_for(client, uri, published_before=1) if d.code.startswith("CFG")] == ["CFG016"]
+            assert config.read_text(encoding="utf-8") == on_disk   # never saved
+            before = client.published.count(uri)
+            client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri)))
+            found = await diagnostics_for(client, uri, published_before=before)
+            assert [d.code for d in found if d.code.startswith("CFG")] == ["CFG003"]
+            await asyncio.sleep(1.0)   # past the settle delay: nothing of the closed text comes back
+            assert [d.code for d in client.diagnostics[uri] if d.code.startswith("CFG")] == ["CFG003"]
+            return _shown(client, root)
+        finally:
+            await client.shutdown_session()
+
+    assert asyncio.run(scenario()) == expected

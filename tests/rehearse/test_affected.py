@@ -25,7 +25,7 @@ def tree(tmp_path: Path, configs: dict[str, str]) -> Path:
 
 
 def picks(root: Path, *changed: str) -> dict[str, list[str]]:
-    return {a.rollout: a.reasons for a in affected(root, ROLLOUTS, list(changed))}
+    return {a.rollout: a.reasons for a in affected(root, ROLLOUTS, list(changed)).picks}
 
 
 @pytest.mark.parametrize("dataset", ["rows", "rows.jsonl", "data/rows.jsonl"])
@@ -62,3 +62,52 @@ def test_rehearse_finds_a_rollouts_eval_config_past_configs_that_are_not_tables(
     assert [p.config_rel for p in rollout_plans(root, ["first"], None)] == ["configs/eval/b.toml"]
     with pytest.raises(UserError, match="no eval config"):
         rollout_plans(root, ["second"], None)
+
+
+def project(folder: Path, text: str) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "pyproject.toml").write_text(text, encoding="utf-8")
+
+
+def test_workspace_members_and_sources_of_sources_are_read_from_pyproject_without_running_uv(tmp_path):
+    root = tree(tmp_path, {})
+    project(root / "rollouts/first", '[project]\nname = "first"\n[tool.uv.workspace]\nmembers = ["libs/*", "../../vendored/*"]\n'
+            'exclude = ["libs/skip"]\n[tool.uv.sources]\nlocal = { workspace = true }\n')
+    project(root / "rollouts/first/libs/local", '[project]\nname = "local"\n')
+    project(root / "rollouts/first/libs/skip", '[project]\nname = "skip"\n')
+    project(root / "vendored/tool", '[project]\nname = "tool"\n[tool.uv.sources]\ndeep = { path = "../../packages/deep" }\n')
+    project(root / "packages/deep", '[project]\nname = "deep"\n')
+    project(root / "packages/unused", '[project]\nname = "unused"\n')
+    got = picks(root, "vendored/tool/tool.py", "packages/deep/deep.py", "packages/unused/x.py", "rollouts/first/libs/skip/x.py")
+    assert got == {"first": [
+        "vendored/tool/tool.py (a workspace member in rollouts/first/pyproject.toml)",
+        "packages/deep/deep.py (deep (a path source in vendored/tool/pyproject.toml))",
+        "rollouts/first/libs/skip/x.py (under the rollout)"]}
+
+
+def test_a_workspace_source_is_the_enclosing_workspaces_member_of_that_name(tmp_path):
+    root = tree(tmp_path, {})
+    project(root, '[project]\nname = "ws"\n[tool.uv.workspace]\nmembers = ["packages/*", "rollouts/*"]\n')
+    project(root / "rollouts/second", '[project]\nname = "second"\n[tool.uv.sources]\nMy_Lib = { workspace = true }\n')
+    project(root / "packages/my-lib", '[project]\nname = "my.lib"\n')
+    project(root / "packages/other", '[project]\nname = "other"\n')
+    assert picks(root, "packages/my-lib/a.py", "packages/other/a.py") == {
+        "second": ["packages/my-lib/a.py (My_Lib (a workspace source in rollouts/second/pyproject.toml))"]}
+
+
+def test_a_source_out_of_the_workspace_is_a_warning_and_a_pick(tmp_path):
+    root = tree(tmp_path / "ws", {})
+    project(root / "rollouts/first", '[tool.uv.sources]\nx = { path = "../../../outside" }\n'
+            'broken = "not a table"\nlisted = [{ path = "../../packages/l", marker = "sys_platform == \'linux\'" }, 3]\n')
+    change = affected(root, ROLLOUTS, ["docs/x.md", "packages/l/a.py"])
+    assert change.warnings == ["rollouts/first/pyproject.toml: x = { path = '../../../outside' } lies outside the workspace"]
+    assert [a.reasons for a in change.picks] == [[
+        f"{change.warnings[0]}: a change there is not in the diff, so it is rehearsed on any change",
+        "packages/l/a.py (listed (a path source in rollouts/first/pyproject.toml))"]]
+
+
+def test_an_unreadable_or_hostile_pyproject_picks_nothing_more(tmp_path):
+    root = tree(tmp_path, {})
+    project(root / "rollouts/first", "[tool.uv.sources\n")
+    project(root / "rollouts/second", "x = " + "[" * 300 + "]" * 300 + "\n")
+    assert picks(root, "packages/a.py") == {}

@@ -75,12 +75,26 @@ def commit(ws: Path, message: str) -> None:
     git(ws, "commit", "-qm", message)
 
 
+def names(data: dict) -> list[str]:
+    """The rollouts a listing picks, in matrix order (every job's group, one after another)."""
+    flat = [name for job in data["matrix"] for name in job["rollouts"]]
+    assert flat == [r["rollout"] for r in data["rollouts"]]
+    return flat
+
+
+def publish_base(ws: Path, name: str) -> str:
+    """Push what the branch has so far as origin/NAME: the base a later change is compared with."""
+    git(ws, "push", "-q", "-f", "origin", f"HEAD:refs/heads/{name}")
+    git(ws, "fetch", "-q", "origin")
+    return f"origin/{name}"
+
+
 def test_a_branch_that_touches_one_rollout_gets_a_one_rollout_matrix(branch):
     path = branch / "rollouts/second/second_rollout/grading.py"
     path.write_text(path.read_text(encoding="utf-8") + "\n# a comment\n", encoding="utf-8")
     commit(branch, "touch second")
     data = listing(branch)
-    assert data["matrix"] == ["second"] and data["of"] == 3
+    assert data["matrix"] == [{"job": 1, "rollouts": ["second"]}] and data["of"] == 3
     assert data["rollouts"] == [{"rollout": "second",
                                  "reasons": ["rollouts/second/second_rollout/grading.py (under the rollout)"]}]
 
@@ -89,7 +103,7 @@ def test_a_change_to_the_root_lock_picks_every_rollout(branch):
     (branch / "uv.lock").write_text((branch / "uv.lock").read_text(encoding="utf-8") + "\n", encoding="utf-8")
     commit(branch, "lock")
     data = listing(branch)
-    assert data["matrix"] == ["multiply", "second", "third"]
+    assert names(data) == ["multiply", "second", "third"]
     assert all(r["reasons"] == ["uv.lock (shared by every rollout)"] for r in data["rollouts"])
 
 
@@ -97,7 +111,7 @@ def test_a_change_to_the_root_lock_picks_every_rollout(branch):
 def test_every_shared_root_file_picks_every_rollout(branch, shared):
     path = branch / shared
     path.write_text((path.read_text(encoding="utf-8") if path.exists() else "") + "\n", encoding="utf-8")
-    assert listing(branch)["matrix"] == ["multiply", "second", "third"]  # uncommitted changes count too
+    assert names(listing(branch)) == ["multiply", "second", "third"]  # uncommitted changes count too
 
 
 def test_a_config_picks_the_rollout_it_runs_and_a_dataset_the_rollouts_that_read_it(branch):
@@ -120,7 +134,7 @@ def test_a_config_picks_the_rollout_it_runs_and_a_dataset_the_rollouts_that_read
 def test_docs_and_guidance_pick_nothing_and_the_text_says_so(branch):
     (branch / "README.md").write_text("# changed\n", encoding="utf-8")
     (branch / "notes.txt").write_text("new, untracked\n", encoding="utf-8")
-    assert listing(branch)["matrix"] == []
+    assert names(listing(branch)) == []
     done = osmosis(branch, "rehearse", "--changed", "origin/main", "--list")
     assert done.returncode == 0 and done.stdout == "No rollout is affected by the changes since origin/main.\n"
     # and rehearse itself runs nothing, with the same words, exit 0 (no SDK environment is needed for it)
@@ -137,7 +151,7 @@ def test_the_text_listing_gives_each_rollout_and_its_reasons(branch):
 def test_a_deleted_rollout_is_not_listed_and_a_branch_merged_from_main_counts_only_its_own_changes(branch):
     git(branch, "rm", "-rq", "rollouts/third")
     commit(branch, "drop third")
-    assert listing(branch)["matrix"] == []
+    assert names(listing(branch)) == []
     # main moves on (another rollout changes there); the branch's merge base keeps that out of its set
     git(branch, "checkout", "-q", "-B", "other", "origin/main")
     (branch / "rollouts/multiply/README.md").write_text("main moved\n", encoding="utf-8")
@@ -145,7 +159,7 @@ def test_a_deleted_rollout_is_not_listed_and_a_branch_merged_from_main_counts_on
     git(branch, "push", "-q", "origin", "HEAD:main")
     git(branch, "fetch", "-q", "origin")
     git(branch, "checkout", "-q", "feature")
-    assert listing(branch)["matrix"] == []
+    assert names(listing(branch)) == []
 
 
 @pytest.mark.parametrize("ref", ["no-such-branch", "--output=/tmp/x", "origin/main^{tree}"])
@@ -164,7 +178,7 @@ def test_changed_with_named_rollouts_is_a_usage_error(branch):
 
 def test_list_without_changed_lists_every_rollout(branch):
     data = json.loads(osmosis(branch, "rehearse", "--list", "--format", "json").stdout)
-    assert data["matrix"] == ["multiply", "second", "third"] and data["changed_from"] is None
+    assert names(data) == ["multiply", "second", "third"] and data["changed_from"] is None
 
 
 def test_outside_a_git_repository_changed_is_one_line(tmp_path):
@@ -172,3 +186,91 @@ def test_outside_a_git_repository_changed_is_one_line(tmp_path):
     assert result.exit_code == 0, result.output
     done = osmosis(tmp_path / "ws", "rehearse", "--changed", "main", "--list")
     assert done.returncode == 2 and "not in a git work tree" in done.stderr
+
+
+def test_a_change_to_a_symlinked_graders_target_picks_the_rollout_that_links_it(branch):
+    shared = branch / "shared" / "grading.py"
+    shared.parent.mkdir()
+    grader = branch / "rollouts/second/second_rollout/grading.py"
+    shared.write_text(grader.read_text(encoding="utf-8"), encoding="utf-8")
+    grader.unlink()
+    grader.symlink_to("../../../shared/grading.py")
+    commit(branch, "second's grader is shared")
+    base = publish_base(branch, "linked")
+    shared.write_text(shared.read_text(encoding="utf-8") + "\n# the shared grader changes\n", encoding="utf-8")
+    commit(branch, "change the shared grader")
+    data = listing(branch, base)
+    assert data["rollouts"] == [{"rollout": "second", "reasons": [
+        "shared/grading.py (the target of the link rollouts/second/second_rollout/grading.py)"]}]
+    assert data["warnings"] == [] and data["vanished"] == []
+    # a linked folder: every file below its target picks it too
+    (branch / "rollouts/third/assets").symlink_to("../../shared")
+    commit(branch, "third links the shared folder")
+    base = publish_base(branch, "linked2")
+    (branch / "shared" / "new.txt").write_text("x\n", encoding="utf-8")
+    assert {r["rollout"]: r["reasons"] for r in listing(branch, base)["rollouts"]} == {
+        "third": ["shared/new.txt (the target of the link rollouts/third/assets)"]}
+
+
+def test_a_local_path_dependency_of_a_rollout_picks_it_when_it_changes(branch):
+    package = branch / "packages" / "helpers"
+    (package / "helpers").mkdir(parents=True)
+    (package / "pyproject.toml").write_text('[project]\nname = "helpers"\nversion = "0.1.0"\n', encoding="utf-8")
+    (package / "helpers" / "__init__.py").write_text("VALUE = 1\n", encoding="utf-8")
+    pyproject = branch / "rollouts/third/pyproject.toml"
+    pyproject.write_text(pyproject.read_text(encoding="utf-8")
+                         + '\n[tool.uv.sources]\nhelpers = { path = "../../packages/helpers", editable = true }\n',
+                         encoding="utf-8")
+    commit(branch, "third uses a local package")
+    base = publish_base(branch, "pathdep")
+    (package / "helpers" / "__init__.py").write_text("VALUE = 2\n", encoding="utf-8")
+    commit(branch, "change the package")
+    data = listing(branch, base)
+    assert data["rollouts"] == [{"rollout": "third", "reasons": [
+        "packages/helpers/helpers/__init__.py (helpers (an editable path source in rollouts/third/pyproject.toml))"]}]
+    done = osmosis(branch, "rehearse", "--changed", base, "--list")
+    assert done.stdout == ("third: packages/helpers/helpers/__init__.py "
+                           "(helpers (an editable path source in rollouts/third/pyproject.toml))\n"), done
+
+
+def test_a_link_out_of_the_workspace_is_reported_and_its_rollout_rehearsed(branch, tmp_path):
+    outside = tmp_path / "elsewhere.py"
+    outside.write_text("X = 1\n", encoding="utf-8")
+    (branch / "rollouts/multiply/extra.py").symlink_to(outside)
+    commit(branch, "a link out")
+    base = publish_base(branch, "outlink")
+    (branch / "README.md").write_text("# only docs change\n", encoding="utf-8")
+    data = listing(branch, base)
+    warning = f"rollouts/multiply/extra.py links outside the workspace (to {outside})"
+    assert data["warnings"] == [warning]
+    assert data["rollouts"] == [{"rollout": "multiply", "reasons": [
+        f"{warning}: a change there is not in the diff, so it is rehearsed on any change"]}]
+    done = osmosis(branch, "rehearse", "--changed", base, "--list")
+    assert f"warning: {warning}" in done.stderr
+
+
+def test_deleted_and_renamed_rollouts_are_named_with_why(branch):
+    git(branch, "rm", "-rq", "rollouts/third")
+    git(branch, "mv", "rollouts/second", "rollouts/renamed")
+    commit(branch, "drop third, rename second")
+    data = listing(branch)
+    assert data["vanished"] == [
+        {"rollout": "second", "why": "renamed to renamed on this branch (rehearsed under its new name)"},
+        {"rollout": "third", "why": "deleted on this branch"}]
+    assert names(data) == ["renamed"]
+
+
+def test_three_hundred_affected_rollouts_make_at_most_256_jobs_and_keep_every_rollout(branch):
+    for at in range(297):
+        folder = branch / "rollouts" / f"r{at:03d}"
+        folder.mkdir()
+        (folder / "README.md").write_text("x\n", encoding="utf-8")
+    commit(branch, "300 rollouts")
+    base = publish_base(branch, "many")
+    (branch / "uv.lock").write_text((branch / "uv.lock").read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    data = listing(branch, base)
+    assert data["of"] == 300 and len(data["rollouts"]) == 300
+    assert len(data["matrix"]) == 256 and [job["job"] for job in data["matrix"]] == list(range(1, 257))
+    sizes = [len(job["rollouts"]) for job in data["matrix"]]
+    assert set(sizes) == {1, 2} and sum(sizes) == 300
+    assert sorted(names(data)) == sorted(r["rollout"] for r in data["rollouts"])

@@ -7,9 +7,11 @@ and test_templates.py (green). The generated workflow's list and merge steps run
 
 from __future__ import annotations
 
+import html
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -106,7 +108,7 @@ def test_a_rollout_the_affected_set_expects_but_no_job_reported_fails(tmp_path):
     (tmp_path / "v" / "affected.json").write_text(json.dumps(
         {"rollouts": [{"rollout": "a", "reasons": []}, {"rollout": "b", "reasons": []}], "matrix": ["a", "b"]}))
     done = merge(tmp_path / "v")
-    assert done.returncode == 1 and "rollout b has no verdict (its rehearse job did not finish" in done.stdout
+    assert done.returncode == 1 and "rollout b has no verdict: no job reported it" in done.stdout
 
 
 def test_nothing_affected_is_a_pass_that_says_so(tmp_path):
@@ -183,12 +185,31 @@ def test_the_generated_workflows_list_and_merge_steps_work_on_a_real_history(tmp
 
     workflow = yaml.safe_load((ws / ".github/workflows/osmosis.yml").read_text(encoding="utf-8"))
     assert workflow["jobs"]["rehearse"]["strategy"] == {
-        "fail-fast": False, "max-parallel": 4, "matrix": {"rollout": "${{ fromJSON(needs.affected.outputs.matrix) }}"}}
+        "fail-fast": False, "max-parallel": 4, "matrix": {"group": "${{ fromJSON(needs.affected.outputs.matrix) }}"}}
     output = tmp_path / "github_output"
     listed = _run_step(_step(workflow, "affected", "list"), ws, {"BASE_REF": "main", "GITHUB_OUTPUT": str(output)})
     assert listed.returncode == 0, listed.stderr
-    assert output.read_text(encoding="utf-8") == 'matrix=["second"]\ncount=1\n'
+    assert output.read_text(encoding="utf-8") == 'matrix=[{"job": 1, "rollouts": ["second"]}]\ncount=1\n'
     assert "second: rollouts/second/README.md (under the rollout)" in listed.stdout
+
+    # the matrix job: its group's names reach the command line after `--`, one argument each, whatever they say
+    rehearse = _step(workflow, "rehearse", "Rehearse")
+    assert rehearse["env"] == {"ROLLOUTS": "${{ toJSON(matrix.group.rollouts) }}", "JOB": "${{ matrix.group.job }}"}
+    fake = tmp_path / "fakebin"
+    fake.mkdir()
+    (fake / "osmosis-workspace").write_text(
+        f"#!{sys.executable}\nimport json, sys\nprint(json.dumps(sys.argv[1:]))\n", encoding="utf-8")
+    (fake / "osmosis-workspace").chmod(0o755)
+    names = ["--no-probes", "second", "$(touch pwned)", "a b"]
+    ran = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", rehearse["run"]], cwd=ws,
+                         env={**os.environ, "ROLLOUTS": json.dumps(names, indent=2), "JOB": "7",
+                              "PATH": str(fake) + os.pathsep + str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"]},
+                         capture_output=True, text=True, timeout=60)
+    assert ran.returncode == 0, ran.stderr
+    written = ws / "verdicts" / "verdict-7.json"
+    assert json.loads(written.read_text(encoding="utf-8")) == ["rehearse", "--format", "json", "--", *names]
+    assert not (ws / "pwned").exists()
+    written.unlink()
 
     # the matrix job's verdict, then the summary job's merge over the downloaded artifacts
     verdicts = ws / "verdicts"
@@ -199,3 +220,76 @@ def test_the_generated_workflows_list_and_merge_steps_work_on_a_real_history(tmp
     assert merged.returncode == 1 and "| second | **failed**" in summary.read_text(encoding="utf-8")
     failed_listing = _run_step(_step(workflow, "rehearse-summary", "Merge the verdicts"), ws, {"AFFECTED": "failure"})
     assert failed_listing.returncode == 1 and "did not succeed (failure)" in failed_listing.stdout
+
+
+HOSTILE = ["line\nbreak", "100%", "a::error::forged", "<script>alert(1)</script>", "[x](https://evil.example)",
+           "![x](https://evil.example/p.png)", "a|b", "`code`", "**bold**", "https://evil.example", "x,y:z"]
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_markdown_text_renders_as_the_text_itself(text):
+    from osmosis_workspace.rehearse.merge import markdown_text
+
+    shown = markdown_text(text)
+    assert "<" not in shown and ">" not in shown
+    # no unescaped sign that starts a link, an image, code, emphasis, a cell or an autolink
+    assert not re.search(r"(?<!\\)[\[\]|`*]|(?<!\\)://|www\.", shown), shown
+    # and unescaping gives the text back (what a Markdown renderer shows)
+    assert html.unescape(re.sub(r"\\(.)", r"\1", shown)) == text
+
+
+@pytest.mark.parametrize("text", HOSTILE + ["cr\rlf\r\n"])
+def test_command_text_is_the_one_escaping_of_workflow_commands(text):
+    from osmosis_workspace.rehearse.merge import command_text
+
+    data, prop = command_text(text), command_text(text, property=True)
+    assert "\n" not in data and "\r" not in data and "\n" not in prop and "\r" not in prop
+    assert ":" not in prop and "," not in prop
+    unescape = {"%0A": "\n", "%0D": "\r", "%3A": ":", "%2C": ",", "%25": "%"}
+    assert re.sub(r"%(0A|0D|3A|2C|25)", lambda m: unescape[m.group(0)], prop) == text
+    assert re.sub(r"%(0A|0D|25)", lambda m: unescape[m.group(0)], data) == text
+
+
+def test_hostile_names_headlines_and_file_names_render_as_text(tmp_path):
+    folder = tmp_path / "v"
+    folder.mkdir()
+    entry = {"rollout": "<img src=x onerror=alert(1)>", "ok": False, "headline": "see [here](https://evil.example) ![p](https://evil.example/p.png)",
+             "verdicts": [{"name": "<b>bold</b>", "holds": False}], "failure": {"where": "a,b:c.py:3"}}
+    (folder / "verdict-1.json").write_text(json.dumps({"ok": False, "rollouts": [entry]}), encoding="utf-8")
+    (folder / "evil\n::error::forged [x](y) <script>.json").write_text("not json", encoding="utf-8")
+    summary = tmp_path / "summary.md"
+    done = merge(folder, env={"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": str(summary)})
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    table = summary.read_text(encoding="utf-8")
+    for raw in ("<img", "<b>", "<script>", "[here](", "![p](", "\n::error"):
+        assert raw not in table, raw
+    assert "&lt;img src=x onerror=alert(1)&gt;" in table and "\\[here\\](https\\://evil.example)" in table
+    lines = done.stdout.splitlines()
+    assert all(line.startswith("::error ") or not line.startswith("::") for line in lines)
+    [annotation] = [line for line in lines if line.startswith("::error file=")]
+    assert annotation.startswith("::error file=a%2Cb%3Ac.py,line=3,title=rehearse <img src=x onerror=alert(1)>::")
+    # the file's name is one line (its newline a space), inside our own command's message
+    assert any(line.startswith("::error title=rehearse::evil ::error::forged [x](y) <script>.json is not JSON") for line in lines)
+
+
+def test_a_job_that_stopped_and_the_rollouts_that_vanished_are_named_with_why(tmp_path):
+    folder = tmp_path / "v"
+    verdict_file(folder, "a", {"gold": 1.0, "wrong": 0.0, "empty": 0.0})
+    (folder / "verdict-2.json").write_text(json.dumps({"ok": False, "error": {"message": "no eval config for b"},
+                                                       "rollouts": [], "requested": ["b"]}), encoding="utf-8")
+    (folder / "affected.json").write_text(json.dumps({
+        "rollouts": [{"rollout": n, "reasons": []} for n in ("a", "b", "c")],
+        "vanished": [{"rollout": "old", "why": "renamed to a on this branch (rehearsed under its new name)"},
+                     {"rollout": "gone", "why": "deleted on this branch"}]}), encoding="utf-8")
+    done = merge(folder)
+    assert done.returncode == 1
+    assert "rollout b has no verdict: its rehearse job stopped before running it (no eval config for b)" in done.stdout
+    assert "rollout c has no verdict: no job reported it" in done.stdout and "did not finish" in done.stdout
+    assert "- old: renamed to a on this branch (rehearsed under its new name)" in done.stdout
+    assert "- gone: deleted on this branch" in done.stdout
+    # vanished rollouts alone fail nothing
+    (folder / "verdict-2.json").unlink()
+    (folder / "affected.json").write_text(json.dumps({"rollouts": [{"rollout": "a"}],
+                                                      "vanished": [{"rollout": "gone", "why": "deleted on this branch"}]}))
+    done = merge(folder, "--format", "json")
+    assert done.returncode == 0 and json.loads(done.stdout)["vanished"] == [{"rollout": "gone", "why": "deleted on this branch"}]

@@ -138,3 +138,32 @@ def test_bad_rehearse_settings_stop_before_anything_runs(ws, tmp_path, table, wo
     code, output = run("--sdk", str(sdk), "-w", str(ws))
     assert code == 2 and words in _one_line_error(output), output
     assert "should-not-run" not in output
+
+
+def test_a_rollout_named_like_an_option_is_rehearsed_as_itself_after_the_double_dash(ws, tmp_path):
+    """`osmosis rehearse -- --no-probes` names the rollout (probes stay on), and the SDK's command line
+    carries the name joined to its option and the config after `--`."""
+    (ws / "rollouts" / "task").rename(ws / "rollouts" / "--no-probes")
+    for kind in ("eval", "training"):
+        old = ws / "configs" / kind / "task.toml"
+        if old.exists():
+            (ws / "configs" / kind / "--no-probes.toml").write_text(
+                old.read_text(encoding="utf-8").replace('"task"', '"--no-probes"'), encoding="utf-8")
+            old.unlink()
+    (ws / "data" / "task.jsonl").rename(ws / "data" / "--no-probes.jsonl")
+    argv_file = tmp_path / "argv.json"
+    sdk = tmp_path / "osmosis"
+    sdk.write_text(f"#!/bin/sh\nprintf '%s\\n' \"$@\" > '{argv_file}'\n"
+                   "echo '{\"error\": {\"code\": \"VALIDATION\", \"message\": \"stand-in\"}}' >&2\nexit 1\n")
+    sdk.chmod(0o755)
+    code, output = run("--sdk", str(sdk), "-w", str(ws), "--format", "json", "--", "--no-probes")
+    assert code == 1, output
+    import json
+
+    assert [r["rollout"] for r in json.loads(output)["rollouts"]] == ["--no-probes"]
+    argv = argv_file.read_text(encoding="utf-8").splitlines()
+    assert "--name=--no-probes" in argv and argv[-2:] == ["--", "configs/eval/--no-probes.toml"]
+    rows = [json.loads(line) for line in
+            (ws / ".osmosis/evals/rehearse/--no-probes.rehearsal.jsonl").read_text(encoding="utf-8").splitlines()]
+    sources = {row["user_prompt"].rsplit("\n\n[osmosis rehearse ", 1)[0] for row in rows}
+    assert len(rows) > 3 * len(sources)   # probes were sent: --no-probes was the rollout, not the flag

@@ -44,8 +44,9 @@ def register(app: typer.Typer) -> None:
 
         Exit codes: 0 every verdict holds, 1 a verdict fails, 2 usage, not a workspace or no SDK environment.
 
-        In CI: `--changed origin/main --list --format json` gives the matrix of affected rollouts, one job
-        each rehearses one with `--format json`, and `--merge DIR` joins their verdicts.
+        In CI: `--changed origin/main --list --format json` gives the matrix of affected rollouts (at most
+        256 jobs, past that a group each), each job rehearses its names with `--format json -- NAME...`,
+        and `--merge DIR` joins their verdicts.
 
         Example: osmosis rehearse multiply --rows 0-3
         """

@@ -1,6 +1,6 @@
 """`osmosis lsp`: doctor's findings in the editor, over stdio (pygls).
 
-On open and on save the whole workspace holding the document is checked, with every open buffer laid
+On open, save and close the whole workspace holding the document is checked, with every open buffer laid
 over its file (`session.Session`), and diagnostics are published for each file with findings (and
 cleared for files that had some before). Edits are checked too, once typing pauses for a moment.
 Hover over a finding explains its rule; a safe fix is offered as a quick fix.
@@ -46,6 +46,9 @@ class OsmosisServer(LanguageServer):
                 types.MessageType.Error, f"osmosis: checking {root} failed: {type(err).__name__}: {err}"))
             return
         self.publish(checked)
+        if self.session.needs_priming(root):
+            # answered from doctor's cache: a full run now gives the memory the next edit run needs
+            asyncio.ensure_future(self.recheck(uri))
 
     def publish(self, checked: Checked) -> None:
         now: dict[str, list[tuple[types.Diagnostic, str]]] = {}
@@ -116,9 +119,15 @@ async def did_change_watched_files(ls: OsmosisServer, params: types.DidChangeWat
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
-def did_close(ls: OsmosisServer, params: types.DidCloseTextDocumentParams) -> None:
-    ls.session.buffers.pop(params.text_document.uri, None)  # its findings stay: they are the file's
+async def did_close(ls: OsmosisServer, params: types.DidCloseTextDocumentParams) -> None:
+    """The buffer is gone, saved or not: its workspace is checked again from the files (a full run), so
+    the findings of text thrown away go, and the file's own stay."""
+    uri = params.text_document.uri
+    if (task := ls.pending.pop(uri, None)) is not None:
+        task.cancel()   # an edit run of the closed text would publish its findings again
+    ls.session.buffers.pop(uri, None)
     ls.session.disk_changed()
+    await ls.recheck(uri)
 
 
 @server.feature(wire.SKIPPED)

@@ -101,6 +101,11 @@ class Session:
                     texts[path] = ws.read_text(path) or ""
             return Checked(root, by_file, texts)
 
+    def needs_priming(self, root: Path) -> bool:
+        """Whether ``root``'s last run was doctor's cached answer, which leaves no memory for edit runs."""
+        memory = self.live.get(root)
+        return memory is not None and memory.served_from_disk
+
     def is_dirty(self, uri: str) -> bool:
         """Whether the buffer differs from the file on disk (a fix planned from the file would be stale)."""
         path = uri_path(uri)

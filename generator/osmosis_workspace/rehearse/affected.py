@@ -1,11 +1,14 @@
 """Which rollouts a change touches (`osmosis rehearse --changed REF`), and why, read from git and the configs.
 
 A CI matrix rehearses only these, so the rule errs on the side of rehearsing: a file under a rollout
-picks it; a config picks the rollout it runs (or, when it no longer parses, the rollout named like
-it); a dataset picks every rollout a config points at it, and the rollout whose default rows it is;
-a file every rollout shares (the root `pyproject.toml` with the SDK and `[tool.osmosis]`, `uv.lock`,
-the Python pin, the root `conftest.py`) picks them all. Everything else (docs, skills, CI files)
-picks none. Git runs through `core.safe_git`: the repository is not trusted.
+picks it, and so does a file it reads from elsewhere (a link's target, a local package uv installs for
+it: reads.py; a link or source out of the workspace is a warning, and picks the rollout on any change);
+a config picks the rollout it runs (or, when it no longer parses, the rollout named like it); a dataset
+picks every rollout a config points at it, and the rollout whose default rows it is; a file every
+rollout shares (the root `pyproject.toml` with the SDK and `[tool.osmosis]`, `uv.lock`, the Python
+pin, the root `conftest.py`) picks them all. Everything else (docs, skills, CI files) picks none. A
+rollout folder the change removed or renamed is named, with why it has no verdict. Git runs through
+`core.safe_git`: the repository is not trusted.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from osmosis_workspace.core.errors import UserError
 from osmosis_workspace.core.paths import is_dir, is_file
 from osmosis_workspace.core.workspace import DATASET_SUFFIXES
 from osmosis_workspace.rehearse.plan import config_experiment, dataset_files, default_files, workspace_rollouts
+from osmosis_workspace.rehearse.reads import rollout_reads
 
 # Files at the root that every rollout's rehearsal reads (the SDK's environment and settings).
 SHARED = ("pyproject.toml", "uv.lock", ".python-version", "conftest.py")
@@ -42,9 +46,8 @@ def _git_lines(root: Path, *args: str) -> list[str]:
     return [p for p in raw.decode("utf-8", "surrogateescape").split("\0") if p]
 
 
-def changed_files(root: Path, ref: str) -> list[str]:
-    """Paths (relative to the git root, POSIX) that differ between REF's merge base with HEAD and the
-    work tree, untracked files included: what a pull request from this tree would change."""
+def merge_base(root: Path, ref: str) -> str:
+    """The commit a pull request from HEAD to REF is compared with: their merge base (REF when none)."""
     if not ref or ref.startswith("-"):
         raise UserError(f"--changed {ref!r}: expected a git revision (a branch, tag or commit)")
     try:
@@ -55,12 +58,18 @@ def changed_files(root: Path, ref: str) -> list[str]:
     except safe_git.GitError as err:
         raise UserError(f"--changed {ref}: {err}") from None
     try:
-        merge_base = safe_git.out(root, "merge-base", base, "HEAD").strip() or base
+        found = safe_git.out(root, "merge-base", base, "HEAD").strip() or base
     except safe_git.GitFailed:
-        merge_base = base  # unrelated histories (or no HEAD yet): compare with REF itself
+        found = base  # unrelated histories (or no HEAD yet): compare with REF itself
     except safe_git.GitError as err:
         raise UserError(f"--changed {ref}: {err}") from None
-    tracked = _git_lines(root, "diff", "--name-only", "--no-renames", "-z", merge_base, "--", ".")
+    return found
+
+
+def changed_files(root: Path, base: str) -> list[str]:
+    """Paths (relative to the git root, POSIX) that differ between ``base`` (:func:`merge_base`) and the
+    work tree, untracked files included: what a pull request from this tree would change."""
+    tracked = _git_lines(root, "diff", "--name-only", "--no-renames", "-z", base, "--", ".")
     untracked = _git_lines(root, "ls-files", "-z", "--others", "--exclude-standard", "--full-name", "--", ".")
     return sorted(set(tracked) | set(untracked))
 
@@ -87,9 +96,21 @@ def _readers(root: Path, rollouts: list[str]) -> dict[str, list[tuple[str, str]]
     return readers
 
 
-def affected(root: Path, rollouts: list[str], changed: list[str]) -> list[Affected]:
-    """The rollouts (of ``rollouts``, the workspace's) that ``changed`` paths touch, each with its reasons."""
+@dataclass
+class Change:
+    """What a change touches: the rollouts to rehearse (each with why), what could not be followed
+    (a link or a local source out of the workspace), and the rollouts it removed or renamed."""
+    picks: list[Affected] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    vanished: list[dict] = field(default_factory=list)   # {"rollout", "why"}
+
+
+def affected(root: Path, rollouts: list[str], changed: list[str], renamed: dict[str, str] | None = None) -> Change:
+    """The rollouts (of ``rollouts``, the workspace's) that ``changed`` paths touch, each with its reasons.
+
+    ``renamed`` maps a rollout folder the change renamed to its new name (from git's rename detection)."""
     picked: dict[str, Affected] = {}
+    change = Change()
 
     def pick(rollout: str | None, reason: str) -> None:
         if rollout in rollouts:
@@ -98,12 +119,21 @@ def affected(root: Path, rollouts: list[str], changed: list[str]) -> list[Affect
                 entry.reasons.append(reason)
 
     readers = None
+    reads = {name: rollout_reads(root, name) for name in rollouts} if changed else {}
+    for name, read in reads.items():
+        for outside in read.outside:
+            change.warnings.append(outside)
+            pick(name, f"{outside}: a change there is not in the diff, so it is rehearsed on any change")
+    gone: list[str] = []
     for rel in changed:
         if rel in SHARED:
             for name in rollouts:
                 pick(name, f"{rel} (shared by every rollout)")
-        elif rel.startswith("rollouts/"):
-            pick(rel.split("/")[1], f"{rel} (under the rollout)")
+        elif rel.startswith("rollouts/") and rel.count("/") >= 2:
+            name = rel.split("/")[1]
+            pick(name, f"{rel} (under the rollout)")
+            if name not in rollouts and name not in gone and not name.startswith((".", "_")) and not is_dir(root / "rollouts" / name):
+                gone.append(name)
         elif rel.startswith(CONFIG_FOLDERS) and rel.endswith(".toml"):
             runs, _ = config_experiment(root / rel) if is_file(root / rel) else (None, None)
             stem = rel.rsplit("/", 1)[1][: -len(".toml")]
@@ -112,17 +142,44 @@ def affected(root: Path, rollouts: list[str], changed: list[str]) -> list[Affect
             readers = _readers(root, rollouts) if readers is None else readers
             for runs, why in readers.get(rel.lower(), ()):
                 pick(runs, f"{rel} ({why})")
-    return [picked[name] for name in rollouts if name in picked]
+        for name, read in reads.items():
+            for why in read.covers(rel):
+                pick(name, f"{rel} ({why})")
+    for name in gone:
+        new = (renamed or {}).get(name)
+        why = (f"renamed to {new} on this branch (rehearsed under its new name)" if new in rollouts else
+               f"renamed to {new} on this branch" if new else "deleted on this branch")
+        change.vanished.append({"rollout": name, "why": why})
+    change.picks = [picked[name] for name in rollouts if name in picked]
+    return change
 
 
-def affected_by(root: Path, git_root: Path, ref: str) -> list[Affected]:
+def _renamed_rollouts(git_root: Path, base: str, prefix: str) -> dict[str, str]:
+    """Rollout folders git sees renamed between ``base`` and the work tree: old name -> new name."""
+    where = "rollouts" if prefix == "." else f"{prefix}/rollouts"
+    fields = _git_lines(git_root, "diff", "--name-status", "-M", "-z", base, "--", where)
+    renamed: dict[str, str] = {}
+    at = 0
+    while at < len(fields):
+        status = fields[at]
+        if status.startswith(("R", "C")) and at + 2 < len(fields):
+            old, new = (f[len(where) + 1:].split("/", 1)[0] for f in fields[at + 1: at + 3])
+            if status.startswith("R") and old != new:
+                renamed.setdefault(old, new)
+            at += 3
+        else:
+            at += 2
+    return renamed
+
+
+def affected_by(root: Path, git_root: Path, ref: str) -> Change:
     """:func:`affected` for the change from REF to the work tree, paths taken relative to the workspace."""
     prefix = root.resolve().relative_to(git_root.resolve()).as_posix()
+    base = merge_base(git_root, ref)
     inside = []
-    for rel in changed_files(git_root, ref):
+    for rel in changed_files(git_root, base):
         if prefix == ".":
             inside.append(rel)
         elif rel.startswith(prefix + "/"):
             inside.append(rel[len(prefix) + 1:])
-    return affected(root, workspace_rollouts(root), inside)
-
+    return affected(root, workspace_rollouts(root), inside, _renamed_rollouts(git_root, base, prefix))

@@ -202,8 +202,9 @@ def rehearse_command(path: Path, rollouts: list[str], config: Path | None, datas
     except UserError as err:
         if format == "json":
             # an agent reading stdout gets an object either way; the line on stderr and the exit code stay
+            # (`requested`: the rollouts it was asked for, so `--merge` can say why they have no verdict)
             json.dump({"ok": False, "error": {"message": err.message, "hint": err.hint, "exit_code": err.exit_code},
-                       "rollouts": []}, sys.stdout, indent=2)
+                       "rollouts": [], "requested": list(rollouts)}, sys.stdout, indent=2)
             sys.stdout.write("\n")
         raise
 

@@ -54,9 +54,9 @@ def run_preflight(root: Path, sdk: Path, rollout: str, entrypoint: str, env: Map
         return False, "uv is not installed beside the SDK or on PATH, and the SDK syncs every rollout with it (pip install uv)"
     project = root / "rollouts" / rollout
     child = {k: v for k, v in env.items() if k != "VIRTUAL_ENV"}
-    steps = (("`uv sync` of the rollout's environment", [uv, "sync", "--project", str(project)]),
+    steps = (("`uv sync` of the rollout's environment", [uv, "sync", f"--project={project}"]),
              ("the SDK's import of the entrypoint",
-              [uv, "run", "--no-sync", "--project", str(project), "python", "-c", _PROBE, str(project), entrypoint]))
+              [uv, "run", "--no-sync", f"--project={project}", "python", "-c", _PROBE, str(project), entrypoint]))
     for label, argv in steps:
         # Its own process group, ended whole: uv's `python` child must not outlive a timeout (issue 28).
         try:

@@ -84,13 +84,13 @@ class EvalProcess:
 
 def eval_argv(sdk: Path, config_rel: str, dataset: Path, cases: int, output_root: Path, run_name: str,
               prompts: int | None = None) -> list[str]:
-    """The SDK's `eval run` of the rehearsal. At most one row per distinct prompt is in flight at first
-    (``prompts``, up to 8): the scripted model tells a prompt's cases apart by the order their first
-    requests arrive, and rows dispatched at the same moment would race."""
+    """The SDK's `eval run` command line: every value joined to its option and the config after `--`, so a
+    rollout or path that starts with `-` stays a value. At most one row per distinct prompt is in flight
+    at first (``prompts``, up to 8): the scripted model tells a prompt's cases apart by the order their
+    first requests arrive, and rows dispatched at the same moment would race."""
     in_flight = max(1, min(cases, 8, prompts or 8))
-    return [str(sdk), "--json", "eval", "run", config_rel, "--dataset-file", str(dataset),
-            "--rows", f"0-{cases - 1}", "--output", str(output_root), "--name", run_name,
-            "--max-in-flight", str(in_flight), "--yes"]
+    return [str(sdk), "--json", "eval", "run", f"--dataset-file={dataset}", f"--rows=0-{cases - 1}",
+            f"--output={output_root}", f"--name={run_name}", f"--max-in-flight={in_flight}", "--yes", "--", config_rel]
 
 
 def _end_recorded_server(run_dir: Path) -> None:

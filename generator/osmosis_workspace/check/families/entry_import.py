@@ -1,7 +1,8 @@
 """What fails the moment the entrypoint is imported, as a reader of the code can see it (part of the
 entrypoints family): a name bound nowhere (ENT037), a module nothing in the rollout's environment
 provides (ENT038), an unconditional `raise` / `sys.exit()` (ENT039), a required environment
-variable read at module level (ENT040).
+variable read at module level (ENT040), an import that runs a rollout package's `__init__.py` whose
+top level raises unconditionally (ENT041, at the import).
 
 Only code that runs at import is judged: module-level statements, class bodies, decorators and
 defaults, never a function's body. Every doubt is resolved towards silence: a module with a star
@@ -23,6 +24,7 @@ from pathlib import Path
 from osmosis_workspace.check.families.sdk_rules import (
     EXIT_AT_IMPORT,
     IMPORT_NOT_PROVIDED,
+    PACKAGE_RAISES_AT_IMPORT,
     REQUIRED_ENV_AT_IMPORT,
     UNBOUND_NAME,
 )
@@ -178,6 +180,60 @@ def _exits(resolver: Resolver, module: Module, path: str) -> list[Diagnostic]:
                 return [_at(EXIT_AT_IMPORT, path, stmt, f"{shown}() at module level: importing {module.path.name} always exits",
                             hint="Remove it, or move it into the function that decides to stop." + _PREFLIGHT)]
     return []
+
+
+# -- ENT041: an import that runs a package __init__.py which raises --------------------------------
+
+
+def _top_raise(module: Module) -> ast.Raise | None:
+    """The bare `raise` statement ``module``'s top level always runs (not under `if`, `try`, a loop or a def)."""
+    if module.tree is None:
+        return None
+    return next((stmt for stmt in _unconditional(module) if isinstance(stmt, ast.Raise)), None)
+
+
+def _parent_packages(resolver: Resolver, module: Module, stmt: ast.Import | ast.ImportFrom) -> Iterator[tuple[str, Module]]:
+    """(dotted name, its `__init__.py`) for each package of the rollout ``stmt`` runs before the module it
+    names: `import a.b.c` and `from a.b.c import x` run a/__init__.py and a/b/__init__.py first."""
+    if isinstance(stmt, ast.Import):
+        names, base = [alias.name for alias in stmt.names], None
+    elif stmt.level:
+        base = module.path.parent
+        for _ in range(stmt.level - 1):
+            base = base.parent
+        names = [stmt.module] if stmt.module else []
+    else:
+        names, base = [stmt.module] if stmt.module else [], None
+    for dotted in names:
+        parts = dotted.split(".")
+        for end in range(1, len(parts)):
+            prefix = ".".join(parts[:end])
+            found = resolver._sibling(base, prefix) if base is not None else local_module(resolver, module, prefix)
+            if found is not None and found.path.name == "__init__.py":
+                yield prefix, found
+
+
+def package_raises(resolver: Resolver, module: Module, show: Display, traversed: set[int], reported: set[int]) -> list[Diagnostic]:
+    """ENT041 for ``module``: each import its top level always runs that reaches a package whose
+    `__init__.py` raises unconditionally, once per package (``reported``); a package already among the
+    ``traversed`` modules has ENT039 at its own `raise` instead."""
+    if module.tree is None:
+        return []
+    found = []
+    for stmt in _unconditional(module):
+        if not isinstance(stmt, ast.Import | ast.ImportFrom):
+            continue
+        for dotted, package in _parent_packages(resolver, module, stmt):
+            if id(package) in traversed or id(package) in reported or (raised := _top_raise(package)) is None:
+                continue
+            reported.add(id(package))
+            what = ast.unparse(raised.exc).split("\n")[0][:80] if raised.exc is not None else "raise"
+            found.append(_at(PACKAGE_RAISES_AT_IMPORT, show(module.path), stmt,
+                             f"this import runs {show(package.path)} first (package {dotted}), whose top level raises "
+                             f"at line {raised.lineno} ({what}): importing {module.path.name} always fails",
+                             hint=f"Remove the `raise` at {show(package.path)}:{raised.lineno}, or move it into the "
+                                  "function that needs it." + _PREFLIGHT))
+    return found
 
 
 # -- ENT040: os.environ["X"] at module level -------------------------------------------------------

@@ -207,10 +207,12 @@ def _rollout_findings(resolver: Resolver, folder: Path, entries: list[Path], tar
 
 
 def _import_time_findings(resolver: Resolver, folder: Path, entry_modules: list[Module], show: Display) -> list[Diagnostic]:
-    """ENT037-ENT040 on the entrypoints and every rollout module they import (what submit's import runs)."""
+    """ENT037-ENT041 on the entrypoints and every rollout module they import (what submit's import runs)."""
     modules = {id(m): m for e in entry_modules for m in [e, *imported_modules(resolver, e)]}
     provided = entry_import.provided_modules(folder) if modules else None
-    return [d for m in modules.values() for d in entry_import.import_findings(resolver, m, show, folder, provided)]
+    found = [d for m in modules.values() for d in entry_import.import_findings(resolver, m, show, folder, provided)]
+    reported: set[int] = set()
+    return found + [d for m in modules.values() for d in entry_import.package_raises(resolver, m, show, set(modules), reported)]
 
 
 def _rel(ws: Workspace, path: Path) -> str:

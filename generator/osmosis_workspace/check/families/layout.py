@@ -87,6 +87,15 @@ ROLLOUT_OUTSIDE = rule(
     example="rollouts/multiply -> ../../shared/multiply",
     source="ours",
 )
+ROLLOUT_NAME_LIKE_OPTION = rule(
+    "LAY013", "rollout-name-like-option", FAMILY, "warning",
+    summary="A rollout folder's name starts with `-`, so a command line reads it as an option.",
+    why="Scripts and CI steps pass rollout names as arguments (`osmosis rehearse NAME`, `eval run`); "
+        "a name like `--no-probes` becomes a flag there unless every caller puts it after `--`.",
+    fix="Rename the folder under rollouts/ (and the `rollout` value in its configs) to a name that starts with a letter.",
+    example="rollouts/--no-probes/",
+    source="ours",
+)
 NOT_IN_GIT = rule(
     "LAY007", "not-a-git-repository", FAMILY, "error",
     summary="The workspace is not inside a git work tree.",
@@ -193,6 +202,10 @@ def _folder_name(ws: Workspace) -> list[Diagnostic]:
 def check_rollout_names(ws: Workspace) -> list[Diagnostic]:
     found = []
     for folder in ws.rollout_dirs:
+        if folder.name.startswith("-"):   # one root cause: this, not LAY006's naming advice as well
+            found.append(ROLLOUT_NAME_LIKE_OPTION.at(
+                f"rollouts/{folder.name}", f"rollout folder {folder.name!r} starts with '-': a command line takes it for an option"))
+            continue
         problem = name_problem(folder.name, kind="rollout")
         if problem:
             found.append(INVALID_ROLLOUT_NAME.at(f"rollouts/{folder.name}", problem))

@@ -1,4 +1,4 @@
-"""The SDK-generation and import-time rules of the entrypoints family (ENT016-ENT031, ENT035-ENT040)."""
+"""The SDK-generation and import-time rules of the entrypoints family (ENT016-ENT031, ENT035-ENT041)."""
 
 from __future__ import annotations
 
@@ -223,4 +223,14 @@ REQUIRED_ENV_AT_IMPORT = _rule(
     fix='Read it at run time, or use os.environ.get("NAME") and handle None (declare secrets in the config\'s [secrets] required).',
     example='API_KEY = os.environ["JUDGE_API_KEY"]   # at module level',
     source="osmosis_ai/platform/cli/rollout_entrypoint.py",
+)
+
+
+PACKAGE_RAISES_AT_IMPORT = _rule(
+    "ENT041", "package-raises-at-import", "error",
+    summary="An import in the entrypoint (or a rollout module it imports) reaches a package of the rollout whose `__init__.py` raises unconditionally at its top level.",
+    why=_IMPORT_RUN + "importing `pkg.mod` runs `pkg/__init__.py` first, so a bare `raise` at the top of that file (not under an `if`, a `try` or a function) fails every import that goes through the package: submit reports the import failure and `eval run`'s server exits before /health answers. The finding sits at the import the failure shows at, and names the raise to remove.",
+    fix="Remove the `raise` from the package's __init__.py, or move it into the function that needs it.",
+    example='# rollouts/r/main.py\nfrom helpers.grading import grade\n# rollouts/r/helpers/__init__.py\nraise RuntimeError("configure me first")',
+    source="osmosis_ai/platform/cli/rollout_entrypoint.py; osmosis_ai/eval/local/_server_bootstrap.py",
 )
