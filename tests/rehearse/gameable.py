@@ -28,7 +28,7 @@ WRAPPERS = {
     # random noise on the reward
     "noisy": "    import random\n\n    return min(1.0, max(0.0, _exact(text, label) + random.uniform(-0.05, 0.05)))\n",
 }
-PROBE = {"label-anywhere": "enumeration", "any-number": "enumeration", "length-bonus": "length",
+PROBE = {"label-anywhere": "hedge", "any-number": "hedge", "length-bonus": "length",
          "ascii-only": "malformed", "noisy": "determinism"}
 
 

@@ -88,11 +88,11 @@ def test_all_passing_is_exit_0_and_a_traceback_is_annotated_at_its_line(tmp_path
 
 
 def test_a_failing_probe_fails_the_merge_and_is_named_in_the_probes_column(tmp_path):
-    verdict_file(tmp_path / "v", "hedger", {"gold": 1.0, "wrong": 0.0, "empty": 0.0, "enumeration": 1.0})
+    verdict_file(tmp_path / "v", "hedger", {"gold": 1.0, "wrong": 0.0, "empty": 0.0, "hedge": 1.0})
     done = merge(tmp_path / "v")
     assert done.returncode == 1
     [row] = [line for line in done.stdout.splitlines() if line.startswith("| hedger |")]
-    assert "**failed**" in row and row.rstrip(" |").endswith("failed: enumeration"), row
+    assert "**failed**" in row and row.rstrip(" |").endswith("failed: hedge"), row
 
 
 def test_json_output_carries_every_rollout(tmp_path):

@@ -133,8 +133,10 @@ class Script:
                 quoted = [t for t in mine if len(t) >= 2 and t in text.replace(key, "")]
                 if not said or said in quoted:   # nothing said: the judge can only be quoting the reference
                     return latest
-                ranked = sorted(quoted, key=lambda t: (not self.rehearsal.cases[mine[t]].top, len(t)))
-                return self.rehearsal.cases[mine[ranked[-1]]] if ranked else latest
+                # the answer may be quoted cut or cleaned: the row's last case stays the likeliest, unless the
+                # prompt quotes another answer this row was given (a gold text quoted is the reference)
+                others = sorted((t for t in quoted if not self.rehearsal.cases[mine[t]].top), key=len)
+                return self.rehearsal.cases[mine[others[-1]]] if others else latest
             found = [t for t in self._by_text if len(t) >= 2 and t in text]
         if not found:
             return None
