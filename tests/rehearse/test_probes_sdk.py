@@ -9,9 +9,8 @@ from conftest import rehearse, synced
 from gameable import GAMEABLE
 from typer.testing import CliRunner
 
-from osmosis_workspace.rehearse.probes import PROBES
-
 from osmosis_workspace.cli import app
+from osmosis_workspace.rehearse.probes import PROBES
 
 pytestmark = pytest.mark.slow
 
