@@ -36,22 +36,22 @@ def settings_of(case) -> RehearseSettings:
     return settings
 
 
-def table(results: dict[str, tuple[bool, str]]) -> str:
+def table(results: dict[str, tuple[bool, str]], cases=CASES) -> str:
     lines = []
-    for case in CASES:
+    for case in cases:
         ok, headline = results[case.name]
         verdict = ("ok" if ok else "FALSE ALARM") if case.honest else ("caught" if not ok else "MISSED")
         lines.append(f"{verdict:<11} {case.name:<32} {headline[:160]}")
     return "\n".join(lines)
 
 
-def assert_held(results: dict[str, tuple[bool, str]], where: str) -> None:
-    honest = [c.name for c in CASES if c.honest]
-    gameable = [c.name for c in CASES if not c.honest]
+def assert_held(results: dict[str, tuple[bool, str]], where: str, cases=CASES) -> None:
+    honest = [c.name for c in cases if c.honest]
+    gameable = [c.name for c in cases if not c.honest]
     false_alarms = [n for n in honest if not results[n][0]]
     missed = [n for n in gameable if results[n][0]]
     caught = len(gameable) - len(missed)
     print(f"\n{where}: {caught} of {len(gameable)} gameable caught, {len(honest) - len(false_alarms)} of "
-          f"{len(honest)} honest green\n" + table(results))
-    assert not false_alarms, f"{where}: honest graders failed: {false_alarms}\n{table(results)}"
-    assert caught >= 0.9 * len(gameable), f"{where}: missed {missed}\n{table(results)}"
+          f"{len(honest)} honest green\n" + table(results, cases))
+    assert not false_alarms, f"{where}: honest graders failed: {false_alarms}\n{table(results, cases)}"
+    assert caught >= 0.9 * len(gameable), f"{where}: missed {missed}\n{table(results, cases)}"
