@@ -91,7 +91,7 @@ def test_silent_where_the_arithmetic_is_unknown(fresh):
 
 
 def test_the_bundled_templates_are_clean(tmp_path):
-    for template in ("blank", "calculator-remote", "llm-judge"):
+    for template in ("blank", "calculator-remote", "llm-judge", "code"):
         root = tmp_path / template
         result = CliRunner().invoke(app, ["init", str(root), "--template", template, "--defaults", "--no-git"])
         assert result.exit_code == 0, result.output

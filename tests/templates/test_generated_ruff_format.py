@@ -20,6 +20,7 @@ RENDERS = {
     "calculator-remote": ("calculator-remote", ()),
     "llm-judge": ("llm-judge", ()),
     "blank": ("blank", ()),
+    "code": ("code", ()),
 }
 
 

@@ -8,7 +8,8 @@ No SDK import, and nothing here trusts the code it runs. For one answer:
 - before the answer's code runs, the child's harness (HARNESS below, passed with ``-c``) limits
   itself with ``resource`` (CPU seconds, address space, file size, open files, processes, no core
   files), takes a private network namespace where the kernel allows it (``unshare``: as root, or
-  in a new user namespace), drops to user ``nobody`` when it runs as root, and installs an audit
+  in a new user namespace), drops to user ``nobody`` when it runs as root (and nobody can read the
+  standard library: a Python under /root cannot be imported from as nobody), and installs an audit
   hook that refuses sockets, new processes, signals, ctypes, thread creation, and any file access
   outside its folder (the standard library stays readable, for imports);
 - the child gets the function's name and the INPUTS only; it sends back each return value as JSON
@@ -24,7 +25,8 @@ prints or forges, it can only report values, never see the answers it is judged 
 What this is not: a container. The audit hook is a guard in the same interpreter as the answer
 (CPython's audit hooks are not a security boundary), so a determined escape through an
 interpreter bug is possible; the kernel-enforced parts are the resource limits, the session kill,
-the network namespace (only where unshare is permitted) and the user switch (only as root).
+the network namespace (only where unshare is permitted) and the user switch (only as root, with a
+standard library others can read).
 For hard isolation run graders in a sandbox per trial (Harbor).
 """
 
@@ -58,6 +60,7 @@ class Limits:
     result_bytes: int = 1 << 20        # one test's reported value (JSON); more kills the child
     code_bytes: int = 100_000          # a longer answer is not run
     max_restarts: int = 2              # new children after a hang or a crash
+    python: str = ""                   # the child's interpreter ("": the grader's own, sys.executable)
 
 
 @dataclass
@@ -97,11 +100,11 @@ def _main():
                 resource.setrlimit(kind, (value, value))
             except (ValueError, OSError):
                 pass
-    if os.geteuid() == 0:
+    readable = tuple(os.path.realpath(p) for p in sys.path if p and os.path.isdir(p))
+    if os.geteuid() == 0 and all(_open_to_others(p) for p in readable):
         os.setgroups([])
         os.setgid(65534)
         os.setuid(65534)
-    readable = tuple(os.path.realpath(p) for p in sys.path if p and os.path.isdir(p))
     sys.addaudithook(_guard(root, readable))
     write = os.write
     dumps = json.dumps
@@ -128,6 +131,17 @@ def _main():
             payload, status = dumps("%s: %s" % (type(err).__name__, str(err)[:200])), "error"
         send(index, status, payload)
     os._exit(0)
+
+def _open_to_others(path):
+    # nobody can import from `path`: others may list it and pass through every folder above it
+    need = 0o005
+    while True:
+        if os.stat(path).st_mode & need != need:
+            return False
+        parent = os.path.dirname(path)
+        if parent == path:
+            return True
+        path, need = parent, 0o001
 
 def _unshare_net():
     flags_net, flags_user = 0x40000000, 0x10000000
@@ -194,10 +208,6 @@ _main()
 '''
 
 
-def _env() -> dict[str, str]:
-    return {}
-
-
 def _session_members(sid: int) -> list[int]:
     """Processes of session ``sid`` still alive (read from /proc; empty where there is none)."""
     found = []
@@ -249,7 +259,10 @@ def _remove(folder: str) -> None:
         except OSError:
             pass
 
-    shutil.rmtree(folder, onerror=retry)
+    if sys.version_info >= (3, 12):
+        shutil.rmtree(folder, onexc=retry)
+    else:  # pragma: no cover - the rollout runs on 3.12; the checker's own tests also on older Pythons
+        shutil.rmtree(folder, onerror=retry)
 
 
 def _one_child(code: str, function: str, inputs: list, start: int, limits: Limits, deadline: float,
@@ -270,7 +283,7 @@ def _one_child(code: str, function: str, inputs: list, start: int, limits: Limit
                        "file_bytes": int(limits.file_bytes), "open_files": int(limits.open_files)},
         }).encode("utf-8")
         proc = subprocess.Popen(
-            [sys.executable, "-I", "-S", "-X", "utf8", "-c", HARNESS], cwd=folder, env=_env(),
+            [limits.python or sys.executable, "-I", "-S", "-X", "utf8", "-c", HARNESS], cwd=folder, env={},
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             pass_fds=(result_w,), start_new_session=True, close_fds=True)
         os.close(result_w)
