@@ -18,7 +18,7 @@ import threading
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .sandbox import Limits
+from .sandbox import DEFAULT_LIMITS, Limits
 from .scoring import score
 
 TEXT_PARTS = (None, "text", "output_text")  # part types that hold answer text
@@ -55,8 +55,12 @@ def last_answer_text(messages: Iterable[Any] | None) -> str:
     return ""
 
 
-def reward(messages: Iterable[Any] | None, label: str | None, limits: Limits = Limits(),
-           cancel: threading.Event | None = None) -> float:
+def reward(
+    messages: Iterable[Any] | None,
+    label: str | None,
+    limits: Limits = DEFAULT_LIMITS,
+    cancel: threading.Event | None = None,
+) -> float:
     """The sample's reward: scoring.py's rule applied to its last answer (0.0 when there is none).
 
     Blocking (it runs the answer's code): call it in a thread (asyncio.to_thread), as grader.py does."""

@@ -21,15 +21,35 @@ import re
 import threading
 from dataclasses import dataclass
 
-from .sandbox import Limits, Run, run_answer
+from .sandbox import DEFAULT_LIMITS, Limits, Run, run_answer
 
 MAX_LABEL_CHARS = 1_000_000
 # A fence: three or more backticks (or tildes), an optional language, the code, the same fence.
-_FENCE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})[ \t]*(?P<lang>[\w+.-]*)[^\n]*\n(?P<code>.*?)^[ \t]*(?P=fence)[ \t]*$",
-                    re.MULTILINE | re.DOTALL)
+_FENCE = re.compile(
+    r"^[ \t]*(?P<fence>`{3,}|~{3,})[ \t]*(?P<lang>[\w+.-]*)[^\n]*\n(?P<code>.*?)^[ \t]*(?P=fence)[ \t]*$",
+    re.MULTILINE | re.DOTALL,
+)
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-OTHER_LANGUAGES = {"bash", "sh", "shell", "console", "text", "txt", "json", "output", "javascript", "js", "c", "cpp",
-                   "java", "rust", "go", "sql", "yaml", "toml"}
+OTHER_LANGUAGES = {
+    "bash",
+    "sh",
+    "shell",
+    "console",
+    "text",
+    "txt",
+    "json",
+    "output",
+    "javascript",
+    "js",
+    "c",
+    "cpp",
+    "java",
+    "rust",
+    "go",
+    "sql",
+    "yaml",
+    "toml",
+}
 
 
 @dataclass(frozen=True)
@@ -80,7 +100,9 @@ def same(got: object, want: object) -> bool:
     if isinstance(got, (int, float)) and isinstance(want, (int, float)):
         return math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-9)
     if isinstance(want, list):
-        return isinstance(got, list) and len(got) == len(want) and all(same(g, w) for g, w in zip(got, want))
+        return (
+            isinstance(got, list) and len(got) == len(want) and all(same(g, w) for g, w in zip(got, want, strict=True))
+        )
     if isinstance(want, dict):
         return isinstance(got, dict) and got.keys() == want.keys() and all(same(got[k], want[k]) for k in want)
     return type(got) is type(want) and got == want
@@ -95,8 +117,9 @@ class Report:
     reason: str = ""
 
 
-def grade_code(code: str | None, label: str | None, limits: Limits = Limits(),
-               cancel: threading.Event | None = None) -> Report:
+def grade_code(
+    code: str | None, label: str | None, limits: Limits = DEFAULT_LIMITS, cancel: threading.Event | None = None
+) -> Report:
     """Run ``code`` against the label's tests; the share passed. Blocking: see sandbox.run_answer."""
     try:
         tests = parse_tests(label)
@@ -106,10 +129,12 @@ def grade_code(code: str | None, label: str | None, limits: Limits = Limits(),
     if not code or not code.strip():
         return Report(0.0, 0, total, None, "no code block in the answer")
     run = run_answer(code, tests.function, tests.inputs, limits, cancel)
-    passed = sum(1 for ok, got, want in zip(run.ok, run.values, tests.outputs) if ok and same(got, want))
+    passed = sum(1 for ok, got, want in zip(run.ok, run.values, tests.outputs, strict=True) if ok and same(got, want))
     return Report(passed / total, passed, total, run, "; ".join(run.notes[:5]))
 
 
-def score(text: str | None, label: str | None, limits: Limits = Limits(), cancel: threading.Event | None = None) -> float:
+def score(
+    text: str | None, label: str | None, limits: Limits = DEFAULT_LIMITS, cancel: threading.Event | None = None
+) -> float:
     """The reward of an answer ``text`` (its last code block) against ``label``'s tests, in [0, 1]."""
     return grade_code(extract_code(text), label, limits, cancel).reward
