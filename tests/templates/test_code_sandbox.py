@@ -180,15 +180,14 @@ def test_an_attack_scores_zero_and_leaves_nothing_behind(scoring, kind, monkeypa
     assert MISS not in json.dumps(report.run.values) or report.passed == 0
 
 
-def _open_to_others(path: str) -> bool:
-    need = 0o005
-    while True:
-        if os.stat(path).st_mode & need != need:
-            return False
-        parent = os.path.dirname(path)
-        if parent == path:
-            return True
-        path, need = parent, 0o001
+def _nobody_can_import(python: str) -> bool:
+    """Whether user nobody can start ``python`` and import from its standard library (the switch needs it)."""
+    try:
+        done = subprocess.run([python, "-I", "-S", "-c", "import json, heapq"], user=65534, group=65534, extra_groups=[],
+                              capture_output=True, timeout=60, cwd="/")
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0
 
 
 def test_the_child_has_its_own_network_and_as_root_drops_to_nobody(scoring):
@@ -196,8 +195,6 @@ def test_the_child_has_its_own_network_and_as_root_drops_to_nobody(scoring):
     sandbox = sys.modules[f"{ROLLOUT}_rollout.sandbox"]
     # a Python whose standard library others can read, where this machine has one (the switch needs it)
     python = next((p for p in ("/usr/bin/python3", sys.executable) if os.path.exists(p)), sys.executable)
-    probe = subprocess.run([python, "-I", "-S", "-c", "import os, sys; print(os.path.dirname(os.__file__))"],
-                           capture_output=True, text=True, check=True).stdout.strip()
     label = json.dumps({"function": "who", "tests": [{"input": [], "output": 0}]})
     code = "import os\ndef who():\n    return [os.getuid(), os.readlink('/proc/self/ns/net')]\n"
     report = module.grade_code(code, label, sandbox.Limits(python=python))
@@ -205,6 +202,6 @@ def test_the_child_has_its_own_network_and_as_root_drops_to_nobody(scoring):
     uid, net = report.run.values[0]
     if os.geteuid() == 0:
         assert net != os.readlink("/proc/self/ns/net")  # root may always take a namespace
-        assert uid == (65534 if _open_to_others(os.path.realpath(probe)) else 0)
+        assert uid == (65534 if _nobody_can_import(python) else 0)
     else:
         assert uid == os.geteuid()
