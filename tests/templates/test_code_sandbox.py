@@ -25,6 +25,8 @@ from template_helpers import cli
 from osmosis_workspace.rehearse.code_probes import CODE_ATTACKS, MISS, code_attacks
 
 ROLLOUT = "code"
+# The sandbox needs POSIX; what it leaves behind is read from /proc (Linux)
+pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc (Linux)")
 TMP = Path(tempfile.gettempdir())
 HOME = Path(os.path.expanduser("~"))
 # Where the corpus tries to leave something (see code_probes and EXTRA below).

@@ -440,6 +440,9 @@ def run_answer(
     if len(code.encode("utf-8", "replace")) > limits.code_bytes:
         run.notes.append(f"the answer is over {limits.code_bytes} bytes; not run")
         return run
+    if os.name != "posix":  # process groups, pass_fds, resource: the platform's Linux, or macOS
+        run.notes.append("the sandbox runs code on POSIX systems only (Linux, macOS); not run")
+        return run
     deadline = began + limits.deadline_s
     start, restarts = 0, 0
     while start < len(inputs) and time.monotonic() < deadline and not (cancel is not None and cancel.is_set()):
