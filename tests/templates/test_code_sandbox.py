@@ -93,7 +93,7 @@ def alive(sessions: set[int]) -> list[str]:
     return left
 
 
-def graded(scoring_module, code: str, label: str, monkeypatch, limits) -> tuple[object, set[int]]:
+def graded(scoring_module, code: str, label: str, monkeypatch, limits, cancel=None) -> tuple[object, set[int]]:
     """grade_code with every child the sandbox starts recorded."""
     sandbox = sys.modules[scoring_module.__name__.replace(".scoring", ".sandbox")]
     started: set[int] = set()
@@ -106,7 +106,7 @@ def graded(scoring_module, code: str, label: str, monkeypatch, limits) -> tuple[
 
     monkeypatch.setattr(sandbox.subprocess, "Popen", Recording)
     try:
-        return scoring_module.grade_code(code, label, limits), started
+        return scoring_module.grade_code(code, label, limits, cancel), started
     finally:
         monkeypatch.setattr(sandbox.subprocess, "Popen", real)
 
@@ -207,3 +207,29 @@ def test_the_child_has_its_own_network_and_as_root_drops_to_nobody(scoring):
         assert uid == (65534 if _nobody_can_import(python) else 0)
     else:
         assert uid == os.geteuid()
+
+
+def test_a_cancelled_grade_stops_its_child_at_once(scoring, monkeypatch):
+    """What grader.py does when the SDK's grader timeout cancels `grade`: it sets the event, and the thread
+    kills the child and removes its folder without waiting for the answer's own deadline."""
+    import threading
+
+    module, ws = scoring
+    row = rows(ws)[0]
+    cancel = threading.Event()
+    result: dict = {}
+    code = "import time\ndef add_digits(n):\n    time.sleep(60)\n"
+    folders = set(TMP.glob("code-grader-*"))
+    limits = sys.modules[f"{ROLLOUT}_rollout.sandbox"].Limits(deadline_s=60, test_timeout_s=30)
+    worker = threading.Thread(target=lambda: result.update(
+        graded=graded(module, code, row["ground_truth"], monkeypatch, limits, cancel)))
+    worker.start()
+    time.sleep(1.0)
+    cancelled = time.monotonic()
+    cancel.set()
+    worker.join(timeout=10)
+    assert not worker.is_alive() and time.monotonic() - cancelled < 5
+    report, started = result["graded"]
+    assert report.reward == 0.0 and "cancelled" in report.run.notes
+    assert started and alive(started) == []
+    assert set(TMP.glob("code-grader-*")) <= folders
