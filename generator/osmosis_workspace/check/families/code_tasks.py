@@ -95,5 +95,5 @@ def check_rehearse_columns(ws: Workspace) -> list[Diagnostic]:
                     PYPROJECT, f"`{key} = \"{column}\"` applies to rollout {rollout}, but its dataset {rel} has no `{column}` "
                     f"column: rehearse has no {'gold' if key == 'gold-column' else 'partly right'} answer to replay",
                     line=line, column=1 if line else None,
-                    hint=f"add a `{column}` column to every row of {rel}, or name the column it has"))
+                    hint=f"Add a `{column}` column to every row of {rel}, or name the column it has."))
     return found

@@ -137,7 +137,7 @@ def _full_tests(checker: RowChecker, row: dict, line: int | None, column: int | 
     if problem is not None:
         checker.findings.add("bad-tests", f"`{name}` begins like a code task's tests ({{\"function\": ...}}), but they do not "
                              f"parse: {problem}; the grader scores every answer to this row 0", line, column,
-                             'write {"function": NAME, "tests": [{"input": [ARGS...], "output": VALUE}, ...]} as JSON text')
+                             'Write the label as JSON text: {"function": NAME, "tests": [{"input": [ARGS...], "output": VALUE}, ...]}.')
 
 
 # In order: the key test comes first, so the others may index the row by the spec's columns.
