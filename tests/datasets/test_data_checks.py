@@ -29,6 +29,7 @@ RENDERS = {
     "llm-judge": ("llm-judge", ()),
     "calculator-remote": ("calculator-remote", ()),
     "blank": ("blank", ()),
+    "code": ("code", ()),
 }
 
 

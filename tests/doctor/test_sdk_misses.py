@@ -128,7 +128,7 @@ TEMPLATE_VARIANTS = [
     ("multiply", ("integration=strands",)), ("multiply", ("integration=openai-agents",)),
     ("multiply", ("integration=harbor",)), ("multiply", ("integration=strands", "task=single-answer")),
     ("multiply", ("integration=openai-agents", "task=single-answer")),
-    ("llm-judge", ()), ("calculator-remote", ()), ("blank", ()),
+    ("llm-judge", ()), ("calculator-remote", ()), ("blank", ()), ("code", ()),
 ]
 
 

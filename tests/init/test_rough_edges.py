@@ -82,6 +82,6 @@ def test_shell_completion_offers_format_and_template_values():
         assert _completions(f"osmosis {command} --format ") == list(REPORTERS), command
     assert _completions("osmosis doctor --format s") == ["sarif"]
     templates = _completions("osmosis init ws --template ")
-    assert {"multiply", "llm-judge", "calculator-remote", "blank", "multiply-openai"} <= set(templates)
+    assert {"multiply", "llm-judge", "calculator-remote", "blank", "code", "multiply-openai"} <= set(templates)
     assert "workspace" not in templates  # the workspace template is not a --template choice
     assert all(t.startswith("multiply") for t in _completions("osmosis rollout new x --template mul"))

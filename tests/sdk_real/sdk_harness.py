@@ -613,3 +613,46 @@ SCENARIOS += [
              check=check_judge_saw_the_answers),
     Scenario("blank", "blank", "my-task", blank_answers, expected={0: 1.0, 1: 0.0, 2: 0.0, 3: 1.0}),
 ]
+
+
+# -- code ----------------------------------------------------------------------------------------
+
+# code: the fake model answers with a fenced ```python block holding the row's `reference` column
+# (a correct solution), the `partial` one on row 1 (3 of its 4 tests pass), and another task's
+# solution on row 3 (it defines the wrong function: 0). The rewards come from running that code in
+# the template's sandbox against the row's hidden tests, so they prove the grader ran it.
+CODE_PARTIAL_ROWS = frozenset({1})
+CODE_WRONG_ROWS = frozenset({3})
+CODE_EXPECTED = {0: 1.0, 1: 0.75, 2: 1.0, 3: 0.0}
+
+
+def fenced_python(code: str) -> dict:
+    return {"content": f"Here is the function.\n```python\n{code.rstrip()}\n```\n"}
+
+
+# another task's solution (row 0's): it defines no function of row 3's name
+OTHER_TASK = "def add_digits(n):\n    return sum(int(d) for d in str(n))\n"
+
+
+def code_answers(request: ChatRequest) -> dict:
+    row = request.row
+    if request.row_index in CODE_PARTIAL_ROWS:
+        return fenced_python(row["partial"])
+    if request.row_index in CODE_WRONG_ROWS:
+        return fenced_python(OTHER_TASK)
+    return fenced_python(row["reference"])
+
+
+def check_code_no_tools_and_no_hidden_columns(run: EvalRun) -> None:
+    asked = [r for r in run.requests if r.row is not None]
+    assert asked and all(not r.tools for r in asked), [r.tools for r in asked]
+    # the SDK sends only the prompts: neither the tests nor the reference reach the model
+    for request in asked:
+        text = "".join(message_text(m) for m in request.messages)
+        assert request.row["reference"].strip() not in text and '"tests"' not in text, text[:500]
+
+
+SCENARIOS += [
+    Scenario("code", "code", "py-functions", code_answers, expected=CODE_EXPECTED,
+             check=check_code_no_tools_and_no_hidden_columns),
+]

@@ -13,7 +13,7 @@ from osmosis_workspace.cli import app
 
 # The templates these tests own (multiply, with its integrations, is tested with osmosis init's own
 # tests and on the real SDK in tests/sdk_real).
-TEMPLATES = ("calculator-remote", "llm-judge", "blank")
+TEMPLATES = ("calculator-remote", "llm-judge", "blank", "code")
 # The rollout each template names by default (blank's default is a neutral name).
 ROLLOUT = {t: ("my-rollout" if t == "blank" else t) for t in TEMPLATES}
 

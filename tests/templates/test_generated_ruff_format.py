@@ -20,6 +20,9 @@ RENDERS = {
     "calculator-remote": ("calculator-remote", ()),
     "llm-judge": ("llm-judge", ()),
     "blank": ("blank", ()),
+    "code": ("code", ()),
+    # the longest rollout name (64 characters) in every generated line: wrapped imports, short docstring lines
+    "code-long-name": ("code", ("rollout_name=" + "c" * 63 + "x",)),
 }
 
 

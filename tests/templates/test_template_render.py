@@ -127,6 +127,7 @@ def test_secrets_required_by_configs_reach_env_example(rendered):
     ("calculator-remote", {"osmosis-ai"}),
     ("llm-judge", {"osmosis-ai", "openai"}),
     ("blank", {"osmosis-ai"}),
+    ("code", {"osmosis-ai"}),
 ])
 def test_rollout_pyproject_lists_real_dependencies(rendered, template, deps):
     import re

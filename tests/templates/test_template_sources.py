@@ -20,7 +20,7 @@ REPO = Path(__file__).resolve().parents[2]
 def test_no_bundled_template_uses_unsafe_features():
     templates = catalog.bundled_templates()
     assert {t.name for t in templates} >= {"workspace", "multiply",
-                                           "calculator-remote", "llm-judge", "blank"}
+                                           "calculator-remote", "llm-judge", "blank", "code"}
     for info in templates:
         config = load_config(info.path)
         assert not any(key in config for key in UNSAFE_KEYS), info.name
@@ -118,7 +118,7 @@ def test_broken_copier_yml_is_one_line(tmp_path):
     assert result.exit_code == 2 and "not valid YAML" in result.output and "Traceback" not in result.output
 
 
-@pytest.mark.parametrize("name", ["calculator-remote", "llm-judge", "blank", "multiply"])
+@pytest.mark.parametrize("name", ["calculator-remote", "llm-judge", "blank", "multiply", "code"])
 def test_inspect_json_lists_every_question(name):
     result = cli("template", "inspect", name, "--json")
     assert result.exit_code == 0, result.output

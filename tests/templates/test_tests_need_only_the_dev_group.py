@@ -24,7 +24,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 CASES = [("blank", ()), ("calculator-remote", ()), ("llm-judge", ()), ("multiply", ()),
-         ("multiply", ("integration=openai-agents",)), ("multiply", ("task=single-answer",))]
+         ("multiply", ("integration=openai-agents",)), ("multiply", ("task=single-answer",)), ("code", ())]
 
 
 def _module_files(root: Path, dotted: str) -> set[Path]:

@@ -15,6 +15,7 @@ from osmosis_workspace.check.families import access  # noqa: E402,F401  (LAY011,
 from osmosis_workspace.check.families import locks  # noqa: E402,F401  (DEP: the uv.lock files uv sync installs from)
 from osmosis_workspace.check.families import git_origin  # noqa: E402,F401  (GIT006, GIT007: the origin submit needs)
 from osmosis_workspace.check.families import dataset_overlap  # noqa: E402,F401  (DAT029: eval rows in the training dataset)
+from osmosis_workspace.check.families import code_tasks  # noqa: E402,F401  (DAT031, DAT032: code tasks' tests, rehearse's columns)
 from osmosis_workspace.check.families import checker_source  # noqa: E402,F401  (LAY120, LAY121: where CI installs the checker from)
 
 

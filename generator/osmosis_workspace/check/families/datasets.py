@@ -1,5 +1,6 @@
 """Checks: datasets (contract section 4). Rules DAT001-DAT025 are declared in dataset_rules.py (the data
-checks, DAT026-DAT029, are in data_rules.py).
+checks, DAT026-DAT029, are in data_rules.py, DAT031-DAT032, of code tasks' tests and rehearse's columns, are in
+code_tasks.py).
 
 The reading is done by osmosis_workspace.readers.datasets (one module per format, streaming, never loading a
 file whole); this module owns the rules, maps the readers' finding kinds to them, and turns the
@@ -12,6 +13,7 @@ import errno
 import os
 from pathlib import Path
 
+from osmosis_workspace.check.families.code_tasks import CODE_TESTS
 from osmosis_workspace.check.families.data_rules import KINDS as DATA_KINDS
 from osmosis_workspace.check.families.dataset_rules import MIN_ROWS  # noqa: F401
 from osmosis_workspace.check.families.dataset_rules import (  # noqa: F401  (re-exported: other modules import the rules from here)
@@ -82,6 +84,7 @@ _BY_KIND: dict[str, Rule] = {
     "duplicate-column": DUPLICATE_COLUMN,
     "no-system-prompt": NO_SYSTEM_PROMPT,
     "bom": BOM,
+    "bad-tests": CODE_TESTS,
     **DATA_KINDS,
 }
 # How the summarising diagnostic names what it counts: (one, many).
@@ -97,6 +100,7 @@ _NOUNS = {
     "non-standard-json": ("line with NaN or Infinity", "lines with NaN or Infinity"),
     "divergent-keys": ("row whose keys differ from the first row's", "rows whose keys differ from the first row's"),
     "metadata": ("invalid metadata value", "invalid metadata values"),
+    "bad-tests": ("label whose tests do not parse", "labels whose tests do not parse"),
     "blank-line": ("blank line", "blank lines"),
     "csv-blank-line": ("blank line", "blank lines"),
 }

@@ -15,7 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from osmosis_workspace.readers.datasets import code_tests
 from osmosis_workspace.readers.datasets.columns import (
+    LABEL,
+    TRUTH,
     USER,
     ColumnSpec,
     MetadataChecker,
@@ -112,6 +115,31 @@ def _full_metadata(checker: RowChecker, row: dict, line: int | None, column: int
         checker.metadata.check(row[name], line, column)
 
 
+def _label_column(spec: ColumnSpec) -> str | None:
+    return TRUTH if TRUTH in spec.keys else LABEL if LABEL in spec.keys else None
+
+
+def _quick_tests(spec: ColumnSpec, tag: str) -> Quick | None:
+    name = _label_column(spec)
+    if name is None:
+        return None
+    # most labels fail the C-level prefix test; only one that may open a JSON object is parsed
+    return (f"(({tag}v := row[{tag}col]).__class__ is not str or not {tag}v.startswith({tag}opens) or {tag}ok({tag}v))",
+            {f"{tag}ok": code_tests.parses_as_tests, f"{tag}col": name, f"{tag}opens": code_tests.OPENS})
+
+
+def _full_tests(checker: RowChecker, row: dict, line: int | None, column: int | None) -> None:
+    name = _label_column(checker.spec)
+    value = row.get(name) if name else None
+    if not code_tests.looks_like_tests(value):
+        return
+    problem = code_tests.problem_of_tests(value)
+    if problem is not None:
+        checker.findings.add("bad-tests", f"`{name}` begins like a code task's tests ({{\"function\": ...}}), but they do not "
+                             f"parse: {problem}; the grader scores every answer to this row 0", line, column,
+                             'Write the label as JSON text: {"function": NAME, "tests": [{"input": [ARGS...], "output": VALUE}, ...]}.')
+
+
 # In order: the key test comes first, so the others may index the row by the spec's columns.
 ROW_RULES: tuple[RowRule, ...] = (
     RowRule("same keys as the first row", ("divergent-keys",), _quick_keys, _full_keys),
@@ -119,6 +147,7 @@ ROW_RULES: tuple[RowRule, ...] = (
             _quick_required, _full_required),
     RowRule("system prompt a string", ("not-string",), _quick_strings, _full_strings),
     RowRule("metadata a valid object, one type per key", ("metadata",), _quick_metadata, _full_metadata),
+    RowRule("a code task's tests parse", ("bad-tests",), _quick_tests, _full_tests),
 )
 
 
