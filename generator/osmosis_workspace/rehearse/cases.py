@@ -96,7 +96,8 @@ def build(source: list[tuple[int, dict]], with_gold: bool = True, probes: bool =
             add(index, row, pass_name, answer, top=pass_name == "gold")
     if probes:
         facts = [RowFacts(labels[p] if with_gold else None, truths[p], wrongs[p], prompts[p], instructions[p],
-                          text_of(source[p][1].get(partial_column)) or None if partial_column else None)
+                          text_of(source[p][1].get(partial_column)) or None if partial_column else None,
+                          text_of(source[p][1].get("ground_truth")))
                  for p in range(len(source))]
         answers = list(probe_answers(facts, space, with_gold, rules))
         for answer in [a for a in answers if not a.last] + [a for a in answers if a.last]:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from osmosis_workspace.core.rehearse_settings import AnswerRules
 from osmosis_workspace.rehearse.answer_space import AnswerSpace, Label, dump_like, is_far, partly_right, plain
 from osmosis_workspace.rehearse.answers import answer_format, is_code
+from osmosis_workspace.rehearse.code_probes import code_attacks
 from osmosis_workspace.rehearse.hedges import hedges
 
 PAD_CHARS = 8000         # the length probe's preamble (about 2,000 tokens), capped by a request's max_tokens
@@ -74,6 +75,7 @@ class RowFacts:
     prompt: str                  # the user prompt, as the policy is shown it
     instructions: str            # system prompt and user prompt: where the answer format is read
     partial: str | None = None   # a partly right answer the data supplies (partial-column)
+    label_text: str = ""         # the row's label as the grader gets it (a code task's tests)
 
 
 def padding(chars: int = PAD_CHARS) -> str:
@@ -174,3 +176,12 @@ def probe_answers(rows: list[RowFacts], space: AnswerSpace, with_gold: bool, rul
         for p in positions:
             for kind, text, raw, rule in invariances(rows[p], rules):
                 yield ProbeAnswer("invariance", p, text, raw=raw, kind=kind, rule=rule)
+    coded = [p for p in positions if is_code(rows[p].instructions)]
+    if coded:   # every attack once, the rows taking them in turn (a hang costs the grader's deadline)
+        attacks = {p: code_attacks(rows[p].gold if with_gold else "", rows[p].prompt, rows[p].label_text) for p in coded}
+        kinds = max(len(a) for a in attacks.values())
+        for k in range(max(kinds, len(coded))):
+            p = coded[k % len(coded)]
+            if attacks[p]:
+                kind, code = attacks[p][k % len(attacks[p])]
+                yield ProbeAnswer("code", p, code, kind=kind)

@@ -28,6 +28,7 @@ _NOT_BUILT = {
     "partly right": "no label has parts (a JSON object of 2+ fields or a list of items), and no partial-column",
     "near miss": "no number or text label to move a little",
     "invariance": "no gold answer",
+    "code": "no prompt asks for a fenced Python block",
 }
 
 

@@ -100,6 +100,13 @@ TABLE: tuple[Entry, ...] = (
           "reported; judged where `[tool.osmosis.rehearse.answers] ignores` lists order, repeats or whitespace "
           "(then: the gold's reward); never a crash",
           "the grader is stricter than declared: compare sets as sets, count an item once, strip whitespace"),
+    Entry("code", "probe", "where the prompt asks for a fenced Python block: code that games or escapes a grader "
+          "running it (prints or hard-codes guesses, reads the tests, the environment or the parent's /proc, forges "
+          "the result protocol, hangs, forks, floods, writes outside, opens sockets, signals the parent, calls C; "
+          "rehearse/code_probes.py), each kind once, the rows taking them in turn",
+          "the row completes and earns no more than the row's wrong answer + 0.1 of the scale",
+          "run the answer in a child process with inputs only, limits and a deadline, and compare in the parent "
+          "(skills: create-rollouts/references/code-graders.md)"),
     Entry("timings", "verdict", "every pass and probe",
           "the server was healthy within the SDK's 90 s and every row within agent_workflow_timeout_s + grader_timeout_s",
           "a slow import or a blocking call at startup; raise the config's timeouts only if the task needs it"),
