@@ -55,23 +55,25 @@ from osmosis_workspace.readers.datasets.columns import (
     USER,
     ColumnSpec,
 )
+from osmosis_workspace.readers.datasets.profile_report import (  # noqa: F401  (the thresholds are read as profile.X)
+    _MENU,
+    CLASS_MIN_ROWS,
+    CLASS_SHARE,
+    DOMINANT_MIN_ROWS,
+    DOMINANT_SHARE,
+    LEAK_MIN_CHARS,
+    LEAK_MIN_ROWS,
+    LEAK_SHARE,
+    SHOWN_LINES,
+    lines_text,
+    report,
+)
 from osmosis_workspace.readers.datasets.prompt_text import listed_options, normalise, normalise_many, outside, stands_in
 
-DIGEST_CAP = 200_000
+DIGEST_CAP = 50_000
 LABEL_CAP = 10_000
 LABEL_CHARS = 256
 SYSTEM_CAP = 10_000
-SHOWN_LINES = 5  # rows a finding names
-
-DOMINANT_SHARE = 0.75
-DOMINANT_MIN_ROWS = 20
-LEAK_MIN_CHARS = 3
-LEAK_SHARE = 0.10
-LEAK_MIN_ROWS = 2
-CLASS_MIN_ROWS = 3
-CLASS_SHARE = 0.05
-
-_MENU = object()  # a system prompt that holds the labels of rows with different labels
 
 
 def _hashable(value: object) -> object:
@@ -85,10 +87,6 @@ def _hashable(value: object) -> object:
 
 
 _contains = operator.contains  # (text, label): is the label in it
-
-
-def lines_text(lines: list[int]) -> str:
-    return ", ".join(str(n) for n in lines)
 
 
 class _Columns:
@@ -130,8 +128,9 @@ class Profile:
         self.has_system = SYSTEM in self.columns
         self.blockwise = self.prompted and not self.metadata and TRUTH in self.columns and LABEL not in self.columns
         self._system, self._user, self._truth = operator.itemgetter(SYSTEM), operator.itemgetter(USER), operator.itemgetter(TRUTH)
-        # system prompt -> its compared form (bytes), or (that form, its options) when it lists options
-        self._systems: dict[str, object] = {}
+        # system prompt -> its compared form (bytes); one that lists options -> (that form, its options)
+        self._systems: dict[str, bytes] = {}
+        self._listing: dict[str, tuple] = {}
 
     def __getstate__(self) -> dict:  # a range's profile goes back from the parallel reader's worker
         # an ordered profile's set of digests is its list of them: rebuilt on arrival, not pickled twice
@@ -146,12 +145,13 @@ class Profile:
 
     def _system_entry(self, system: str) -> object:
         """The compared form of a system prompt, with its options when it lists some (kept for SYSTEM_CAP prompts)."""
-        entry = self._systems.get(system)
+        entry = self._systems.get(system) or self._listing.get(system)
         if entry is None:
             options = listed_options(system)
             entry = normalise(system) if options is None else (normalise(system), options)
-            if len(self._systems) < SYSTEM_CAP:
-                self._systems[system] = entry
+            kept = self._systems if options is None else self._listing
+            if len(self._systems) + len(self._listing) < SYSTEM_CAP:
+                kept[system] = entry
         return entry
 
     def _observer(self):
@@ -237,37 +237,46 @@ class Profile:
     labelled_rows = property(lambda self: self._n[2], lambda self, v: self._n.__setitem__(2, v))
     unlisted = property(lambda self: self._n[3], lambda self, v: self._n.__setitem__(3, v))
 
-    def observe_block(self, rows: list[dict], lines: list[int]) -> None:
+    def observe_block(self, rows: list[dict], lines: list[int], clean: bool = False) -> None:
         """:meth:`observe` of many rows at once, the usual case in a few C-level passes (``map``, set
-        and dict updates, the prompts normalised on their joined text): a fraction of the time a row
-        costs one by one. A block where a pass meets anything unusual (a repeat, an odd or missing value,
-        a label in a prompt, a system prompt listing options, the digest cap) goes row by row, so both
-        ways find the same."""
+        and dict updates, the user prompts normalised on their joined text): a fraction of the time a
+        row costs one by one. ``clean``: every row passed the row rules' cheap tests (the spec's keys,
+        its prompts and label strings), so their types need no second look. A block where a pass meets
+        anything unusual (a repeat, an odd or missing value, a label in a prompt, a system prompt
+        listing options, the digest cap) goes row by row, so both ways find the same."""
         if not self.blockwise:
             return self._one_by_one(rows, lines)
         n = len(rows)
         try:
-            users, labels = list(map(self._user, rows)), list(map(self._truth, rows))
+            labels = list(map(self._truth, rows))
             # a list label has a len too, but no hash: any label not a string goes row by row
-            if max(map(len, labels)) > LABEL_CHARS or set(map(type, labels)) != {str} or set(map(type, users)) != {str}:
+            if not clean and (set(map(type, labels)) != {str} or set(map(type, map(self._user, rows))) != {str} or "" in labels):
+                return self._one_by_one(rows, lines)
+            if max(map(len, labels)) > LABEL_CHARS:
                 return self._one_by_one(rows, lines)
             if self.has_system:
                 systems = list(map(self._system, rows))
-                if set(map(type, systems)) != {str} or any(map(_contains, systems, labels)):  # also a "" label
+                if not clean and set(map(type, systems)) != {str}:
                     return self._one_by_one(rows, lines)
-                get = self._systems.get
-                entries = list(map(get, systems))
-                if None in entries:
-                    entries = list(map(self._system_entry, systems))
-                if set(map(type, entries)) != {bytes}:  # a system prompt listing options: its labels are compared
+                if any(map(_contains, systems, labels)):
                     return self._one_by_one(rows, lines)
+                entries = list(map(self._systems.get, systems))
+                del systems
+                if None in entries:  # a system prompt not seen yet, or one listing options (its labels are compared)
+                    entries = list(map(self._system_entry, map(self._system, rows)))
+                    if tuple in set(map(type, entries)):
+                        return self._one_by_one(rows, lines)
             else:
                 entries = repeat(None)
-            user_forms = normalise_many(users)
+            user_forms = normalise_many(list(map(self._user, rows)))
             # a label of LEAK_MIN_CHARS or more in its user prompt (in compared forms: a superset of a phrase in any case)
-            if any(map(_contains, user_forms, [f if len(f) >= LEAK_MIN_CHARS else b"\xff" for f in normalise_many(labels)])):
+            label_forms = normalise_many(labels)
+            if any(map(_contains, user_forms, label_forms)) and any(
+                    len(f) >= LEAK_MIN_CHARS and f in u for u, f in zip(user_forms, label_forms)):
                 return self._one_by_one(rows, lines)
+            del label_forms  # the block's transient copies stay few (memory is flat, and small)
             digests = list(map(hash, zip(entries, user_forms)))
+            del user_forms, entries
         except (KeyError, TypeError):  # a missing or odd value: DAT008's and DAT010's rows, one by one
             return self._one_by_one(rows, lines)
         seen = self.seen
@@ -373,73 +382,5 @@ class Profile:
         self.off_list[1] = (self.off_list[1] + [(line + offset, *rest) for line, *rest in other.off_list[1]])[:SHOWN_LINES]
 
     def report(self, findings) -> None:
-        """At most one finding per data check into ``findings``."""
-        if self.repeats:
-            what = ("prompt (system prompt, user prompt and metadata" if self.metadata else "prompt (system and user prompt") + \
-                ", compared ignoring case, spacing and punctuation)"
-            past = f"; digests of the first {self.cap:,} distinct prompts are kept" if len(self.seen) >= self.cap else ""
-            findings.add("duplicate-rows", f"{self.repeats:,} row{'s repeat' if self.repeats != 1 else ' repeats'} an earlier row's "
-                         f"{what}: line{'s' if len(self.repeat_lines) > 1 else ''} {lines_text(self.repeat_lines)}"
-                         f"{', ...' if self.repeats > len(self.repeat_lines) else ''}{past}", self.repeat_lines[0],
-                         hint="Drop the repeats (keep one row per prompt): a repeated prompt is trained on more often, "
-                              "and one prompt with two answers rewards both.")
-        self._dominant(findings)
-        self._leaked(findings)
-        self._user_leaked(findings)
-        self._off_options(findings)
-
-    def _dominant(self, findings) -> None:
-        rows = self.labelled_rows
-        if not self.labels or rows < DOMINANT_MIN_ROWS:
-            return
-        key, count = max(self.labels.items(), key=lambda item: item[1])
-        share = count / rows
-        if share < DOMINANT_SHARE:
-            return
-        label = json.dumps(key[:40] + ("..." if len(key) > 40 else ""), ensure_ascii=False) if isinstance(key, str) else "one long label"
-        findings.add("dominant-label", f"{count:,} of {rows:,} rows ({share:.0%}) have the label {label}: a model answering {label} "
-                     f"every time would earn {share:.2f} of the reward an exact-match grader pays, first at line {self.label_lines[key]}",
-                     self.label_lines[key],
-                     hint="Balance the labels (add rows of the others, or sample the common one down), or grade so that a "
-                          "constant answer cannot score: RL finds the constant answer quickly.")
-
-    def _leaked(self, findings) -> None:
-        entries = [e for e in self.leaks.values() if e[0] is not _MENU and e[1]]
-        rows = sum(e[1] for e in entries)
-        if not entries or rows < LEAK_MIN_ROWS or rows < LEAK_SHARE * self.rows:
-            return
-        lines = sorted(e[2] for e in entries)[:SHOWN_LINES]  # the first row of each system prompt
-        findings.add("label-in-system-prompt", f"{rows:,} of {self.rows:,} rows have their label written verbatim in their "
-                     f"system prompt: line{'s' if len(lines) > 1 else ''} {lines_text(lines)}{', ...' if rows > len(lines) else ''}",
-                     lines[0],
-                     hint="Take the answer out of the system prompt (keep the instructions and the answer's format): "
-                          "the model can copy it instead of working it out.")
-
-    def _user_leaked(self, findings) -> None:
-        rows_of = self.labels.get
-        labelled = self.labelled_rows
-        entries = [(rows, line) for key, (rows, line) in self.user_leaks.items()
-                   if not ((rows_of(key) or 0) >= CLASS_MIN_ROWS and (rows_of(key) or 0) >= CLASS_SHARE * labelled)]
-        rows = sum(e[0] for e in entries)
-        if not entries or rows < LEAK_MIN_ROWS or rows < LEAK_SHARE * self.rows:
-            return
-        lines = sorted(e[1] for e in entries)[:SHOWN_LINES]
-        findings.add("label-in-user-prompt", f"{rows:,} of {self.rows:,} rows have their label written verbatim in their "
-                     f"user prompt: line{'s' if len(lines) > 1 else ''} {lines_text(lines)}{', ...' if rows > len(lines) else ''}",
-                     lines[0],
-                     hint="Take the answer out of those user prompts (or list it among choices if the task is to pick one): "
-                          "the model can copy it instead of working it out.")
-
-    def _off_options(self, findings) -> None:
-        count, shown = self.off_list
-        if not count:
-            return
-        line, item, options = shown[0]
-        listed = ", ".join(json.dumps(o, ensure_ascii=False) for o in options[:8]) + (", ..." if len(options) > 8 else "")
-        lines = [entry[0] for entry in shown]
-        findings.add("label-off-options", f"{count:,} row{'s have a label' if count != 1 else ' has a label'} outside the options "
-                     f"their system prompt lists: line{'s' if len(lines) > 1 else ''} {lines_text(lines)}"
-                     f"{', ...' if count > len(lines) else ''} ({f'line {line}: ' if len(lines) > 1 else ''}"
-                     f"{json.dumps(item, ensure_ascii=False)} is not one of {listed})", line,
-                     hint="Add it to the list the prompt offers, or fix the label: a model that keeps to the prompt's "
-                          "options can never earn this row's reward.")
+        """At most one finding per data check into ``findings`` (two for leaks): see profile_report."""
+        report(self, findings)
