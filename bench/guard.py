@@ -164,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
         unit = "s" if what == "wall" else "s CPU"
         lines.append(f"| {name} | {b:.3f} {unit} | {n:.3f} {unit} | **{n / b:.2f}x** | "
                      + (f"{ref.label} {r:.3f} {unit} | {b / r:.2f}x | **{n / r:.2f}x** |" if r else "- | - | - |"))
-        raw[name] = {s.label: {"wall": s.wall, "cpu": s.cpu, "rss_mib": s.rss} for s in (before, now, ref) if s is not None}
+        raw.setdefault(name, {}).update({s.label: {"wall": s.wall, "cpu": s.cpu, "rss_mib": s.rss} for s in (before, now, ref) if s is not None})
 
     if "cold" in only or "warm" in only:
         ref = Series("check-jsonschema")
@@ -176,6 +176,7 @@ def main(argv: list[str] | None = None) -> int:
             rounds([(cold[s], [str(pythons[s]), "-m", "osmosis_workspace", "doctor", ".", "--no-cache"], spaces[s], envs[s], None)
                     for s in pythons] + [ref_cmd], args.runs, args.warmup)
             emit("doctor --no-cache, fresh workspace", cold["before"], cold["now"], ref)
+            emit("doctor --no-cache, fresh workspace (CPU)", cold["before"], cold["now"], ref, "cpu")
         if "warm" in only:
             warm = {side: Series(side) for side in pythons}
             ref = Series("check-jsonschema")
@@ -183,6 +184,7 @@ def main(argv: list[str] | None = None) -> int:
             rounds([(warm[s], [str(pythons[s]), "-m", "osmosis_workspace", "doctor", "."], spaces[s], envs[s], None)
                     for s in pythons] + [ref_cmd], args.runs, max(args.warmup, 1))
             emit("doctor, warm cache", warm["before"], warm["now"], ref)
+            emit("doctor, warm cache (CPU)", warm["before"], warm["now"], ref, "cpu")
     if "dataset" in only:
         path = BENCH / ".work" / f"bench-{args.dataset_mb:g}mb.jsonl"
         if not path.exists():
