@@ -55,32 +55,29 @@ def _dominant(profile, findings) -> None:
 
 
 def _leaked(profile, findings) -> None:
-    entries = [e for e in profile.leaks.values() if e[0] is not _MENU and e[1]]
-    rows = sum(e[1] for e in entries)
-    if not entries or rows < LEAK_MIN_ROWS or rows < LEAK_SHARE * profile.rows:
-        return
-    lines = sorted(e[2] for e in entries)[:SHOWN_LINES]  # the first row of each system prompt
-    findings.add("label-in-system-prompt", f"{rows:,} of {profile.rows:,} rows have their label written verbatim in their "
-                 f"system prompt: line{'s' if len(lines) > 1 else ''} {lines_text(lines)}{', ...' if rows > len(lines) else ''}",
-                 lines[0],
-                 hint="Take the answer out of the system prompt (keep the instructions and the answer's format): "
-                      "the model can copy it instead of working it out.")
+    # (rows, first line) per system prompt that is not a list of choices
+    _leak_finding(profile, findings, "system", [(e[1], e[2]) for e in profile.leaks.values() if e[0] is not _MENU and e[1]],
+                  "Take the answer out of the system prompt (keep the instructions and the answer's format): ")
 
 
 def _user_leaked(profile, findings) -> None:
-    rows_of = profile.labels.get
-    labelled = profile.labelled_rows
+    rows_of, labelled = profile.labels.get, profile.labelled_rows
+    # (rows, first line) per label, but for class labels: a question may name a class
     entries = [(rows, line) for key, (rows, line) in profile.user_leaks.items()
                if not ((rows_of(key) or 0) >= CLASS_MIN_ROWS and (rows_of(key) or 0) >= CLASS_SHARE * labelled)]
+    _leak_finding(profile, findings, "user", entries,
+                  "Take the answer out of those user prompts (or list it among choices if the task is to pick one): ")
+
+
+def _leak_finding(profile, findings, which: str, entries: list[tuple[int, int]], fix: str) -> None:
+    """DAT028's finding for one kind of prompt, when the rows it counts pass the thresholds."""
     rows = sum(e[0] for e in entries)
     if not entries or rows < LEAK_MIN_ROWS or rows < LEAK_SHARE * profile.rows:
         return
     lines = sorted(e[1] for e in entries)[:SHOWN_LINES]
-    findings.add("label-in-user-prompt", f"{rows:,} of {profile.rows:,} rows have their label written verbatim in their "
-                 f"user prompt: line{'s' if len(lines) > 1 else ''} {lines_text(lines)}{', ...' if rows > len(lines) else ''}",
-                 lines[0],
-                 hint="Take the answer out of those user prompts (or list it among choices if the task is to pick one): "
-                      "the model can copy it instead of working it out.")
+    findings.add(f"label-in-{which}-prompt", f"{rows:,} of {profile.rows:,} rows have their label written verbatim in their "
+                 f"{which} prompt: line{'s' if len(lines) > 1 else ''} {lines_text(lines)}{', ...' if rows > len(lines) else ''}",
+                 lines[0], hint=fix + "the model can copy it instead of working it out.")
 
 
 def _off_options(profile, findings) -> None:
