@@ -169,6 +169,14 @@ def test_a_label_outside_the_listed_options_is_named_with_its_line(tmp_path):
     assert "lines 3, 6" in found.message and found.hint.startswith("Add it to the list the prompt offers, or fix the label")
 
 
+def test_a_lettered_option_written_with_its_mark_is_inside_the_options(tmp_path):
+    system = "Pick the capital. Options: A) Paris B) Lyon C) Nice"
+    inside = _write(tmp_path / "in.jsonl", _tagging(["A", "(B)", "c)", "A) Paris", "b. Lyon", "Nice"], system=system))
+    assert _codes(inside) == []
+    off = _write(tmp_path / "off.jsonl", _tagging(["A", "D) Lille", "B", "C"], system=system))
+    assert [c for c, _ in _codes(off)] == ["DAT030"]
+
+
 def test_labels_inside_the_options_and_free_form_prompts_give_nothing(tmp_path):
     inside = _write(tmp_path / "in.jsonl", _tagging(["pets", "FOOD", "travel.", '["garden", "pets"]']))
     assert _codes(inside) == []

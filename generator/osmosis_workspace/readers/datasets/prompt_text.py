@@ -222,6 +222,12 @@ def outside(label: str, options: frozenset[str]) -> str | None:
     if items is None:
         return None
     for item in items:
-        if item and item not in options:
+        if item and item not in options and not _marked(item, options):
             return item
     return None
+
+
+def _marked(item: str, options: frozenset[str]) -> bool:
+    """Whether ``item`` is a lettered option written with its mark: "(a)", "a)", "a) paris", "b. lyon"."""
+    found = _pattern(r"^\(?([a-h])[).:]\s*(.*)$", 0).match(item)
+    return bool(found) and found[1] in options and (not found[2] or found[2].strip(_STRIP) in options)
