@@ -196,3 +196,26 @@ def test_options_rows_go_the_same_way_in_blocks_and_one_by_one():
     for name in ("rows", "repeats", "labels", "leaks", "user_leaks", "off_list", "seen"):
         assert getattr(one, name) == getattr(many, name), name
     assert one.off_list[0] == 200 and len(one.user_leaks) == 300
+
+
+# --- the data checks add findings, never change the reader's ------------------------------------------
+
+DATA_KINDS = {"duplicate-rows", "dominant-label", "label-in-system-prompt", "label-in-user-prompt", "label-off-options"}
+
+
+@pytest.mark.parametrize("path", sorted((Path(__file__).resolve().parents[1] / "cases" / "datasets" / "bad").glob("*.jsonl")),
+                         ids=lambda p: p.name)
+def test_the_reader_finds_the_same_with_and_without_the_data_checks(path, monkeypatch):
+    from osmosis_workspace.readers.datasets import rows
+
+    shown = {}
+    real = rows.RowChecker.__init__
+    for profiled in (True, False):
+        monkeypatch.setattr(rows.RowChecker, "__init__",
+                            lambda self, findings, spec=None, profile=True, digest_cap=None, _p=profiled:
+                            real(self, findings, spec, _p, digest_cap))
+        findings = Findings()
+        count = scan_file(path, path.stat().st_size, findings, parallel=False)
+        shown[profiled] = (count, [f for f in findings.shown if f.kind not in DATA_KINDS], findings.profile is not None)
+    assert shown[True][:2] == shown[False][:2]
+    assert shown[False][2] is False  # without the data checks there is no profile at all
