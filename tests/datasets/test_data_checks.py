@@ -17,7 +17,7 @@ from osmosis_workspace.readers.datasets import profile
 from osmosis_workspace.readers.datasets.capped import Findings
 from osmosis_workspace.readers.datasets.jsonl import scan_file
 
-DATA_CODES = {"DAT026", "DAT027", "DAT028", "DAT029"}
+DATA_CODES = {"DAT026", "DAT027", "DAT028", "DAT029", "DAT030"}
 PLATFORM = Path(__file__).resolve().parents[1] / "cases" / "workspace_template"
 # Every bundled template, multiply with each integration and both tasks (Harbor has only the multiply task).
 RENDERS = {
@@ -97,6 +97,18 @@ def test_eval_rows_in_the_training_dataset_are_named_with_their_lines(rendered, 
     assert found["severity"] == "warning" and found["hint"]
 
 
+def test_eval_rows_in_training_count_when_they_differ_in_case_spacing_or_punctuation(rendered, tmp_path):
+    root = _train_and_eval(rendered, tmp_path, shared=3)
+    train = root / "data" / "multiply-train.jsonl"
+    rows = [json.loads(line) for line in train.read_text(encoding="utf-8").splitlines()]
+    for row in rows[-3:]:  # the shared eval rows, rewritten: upper case, doubled spaces, a full stop
+        row["user_prompt"] = row["user_prompt"].upper().replace(" ", "  ") + "."
+        row["system_prompt"] = row["system_prompt"].lower()
+    train.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    [found] = [d for d in _doctor(root, "--select", "DAT") if d["code"] in DATA_CODES]
+    assert found["code"] == "DAT029" and "3 of " in found["message"] and "lines 2, 4, 6" in found["message"], found
+
+
 def test_no_overlap_no_finding_and_each_file_is_read_once(rendered, tmp_path, monkeypatch):
     root = _train_and_eval(rendered, tmp_path, shared=0)
     reads: list[str] = []
@@ -123,7 +135,7 @@ def test_the_parallel_reader_finds_the_same_repeats_as_the_serial_one(tmp_path):
         findings.profile.report(findings)
         shown.append([(f.kind, f.line, f.message) for f in findings.shown])
     assert shown[0] == shown[1]
-    assert shown[0] == [("duplicate-rows", 3996, "2 rows repeat an earlier row's prompt (system and user prompt): lines 3996, 3999")]
+    assert shown[0] == [("duplicate-rows", 3996, "2 rows repeat an earlier row's prompt (system and user prompt, compared ignoring case, spacing and punctuation): lines 3996, 3999")]
 
 
 def test_past_the_digest_cap_repeats_of_remembered_rows_are_still_found(tmp_path, monkeypatch):

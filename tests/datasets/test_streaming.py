@@ -121,7 +121,7 @@ def _csv(n: int) -> bytes:
 )
 def test_memory_is_flat_whatever_the_file_size(fmt, make, read, tmp_path, monkeypatch):
     # The data checks remember up to DIGEST_CAP prompt digests, LABEL_CAP labels and SYSTEM_CAP system
-    # prompts a file (about 20 MB at the caps): memory grows with the rows up to the caps and is flat
+    # prompts a file (about 5 MB at the caps): memory grows with the rows up to the caps and is flat
     # past them. Caps below both sizes show the flat part.
     for cap in ("DIGEST_CAP", "LABEL_CAP", "SYSTEM_CAP"):
         monkeypatch.setattr(profile, cap, 100)

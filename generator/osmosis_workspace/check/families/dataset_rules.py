@@ -1,5 +1,5 @@
 """The datasets family's file rules, DAT001-DAT025 (the checks that use them: datasets.py; the data
-checks, DAT026-DAT029, are in data_rules.py)."""
+checks, DAT026-DAT030, are in data_rules.py)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Checks: datasets (contract section 4). Rules DAT001-DAT025 are declared in dataset_rules.py (the data
-checks, DAT026-DAT029, are in data_rules.py, DAT031-DAT032, of code tasks' tests and rehearse's columns, are in
+checks, DAT026-DAT030, are in data_rules.py, DAT031-DAT032, of code tasks' tests and rehearse's columns, are in
 code_tasks.py).
 
 The reading is done by osmosis_workspace.readers.datasets (one module per format, streaming, never loading a
@@ -191,7 +191,7 @@ def findings_of(path: Path, keep_order: bool = False) -> Findings:
     from osmosis_workspace.readers.datasets.outlier import first_row_outlier
 
     first_row_outlier(findings, rows)
-    if findings.profile is not None:  # the data checks (DAT026-DAT028): at most one finding each
+    if findings.profile is not None:  # the data checks (DAT026-DAT028, DAT030): at most one finding each (two for DAT028)
         findings.profile.report(findings)
     if rows is not None and rows < MIN_ROWS:
         findings.add("too-few-rows", f"the dataset has {rows} row{'s' if rows != 1 else ''}; the platform needs at least {MIN_ROWS}")

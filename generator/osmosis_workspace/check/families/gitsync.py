@@ -271,19 +271,37 @@ def _add_paths(changed: list[str]) -> list[str]:
     return units
 
 
+def _branch(git: Git) -> tuple[str, str, str] | None:
+    """(the checked-out branch's ref, its upstream's ref or "" when it has none or it is gone, the
+    upstream's short name), from one `git for-each-ref`; None when HEAD is on no branch that has a
+    commit (detached, or a branch with no commit yet). Asked once a run: the two push-state checks share it."""
+    memo = getattr(git, "branch", False)
+    if memo is not False:
+        return memo
+    out = _text(git("for-each-ref", "--format=%(HEAD)%00%(refname)%00%(upstream)%00%(upstream:short)%00%(upstream:track)",
+                    "refs/heads/"))
+    found = None
+    for line in out.splitlines():
+        head, _, rest = line.partition("\0")
+        if head == "*":
+            ref, upstream, short, track = (rest.split("\0") + ["", "", ""])[:4]
+            found = (ref, "" if track == "[gone]" else upstream, short)
+            break
+    git.branch = found  # type: ignore[attr-defined]
+    return found
+
+
 def _not_on_origin(git: Git, prefix: PurePosixPath, paths: list[str]) -> list[Diagnostic]:
     """GIT008: `origin` is set, the branch has no upstream (GIT005's case when it has one), and commits
     reachable from HEAD that change what runs use are on no remote-tracking branch of origin. Refs only
     (`rev-list HEAD --not --remotes=origin`): what this clone last fetched or pushed, no network."""
     if git("config", "--get", "remote.origin.url", check=False).returncode != 0:
         return []  # no origin: GIT006 says so
-    if git("rev-parse", "--verify", "-q", "HEAD^{commit}", check=False).returncode != 0:
-        return []  # no commit yet
-    head = git("symbolic-ref", "-q", "HEAD", check=False)
-    if head.returncode == 0:
-        upstream = _text(git("for-each-ref", "--format=%(upstream)", _text(head).strip())).strip()
-        if upstream and git("rev-parse", "--verify", "-q", f"{upstream}^{{commit}}", check=False).returncode == 0:
-            return []  # an upstream: GIT005 counts what is not pushed to it
+    branch = _branch(git)
+    if branch is None and git("rev-parse", "--verify", "-q", "HEAD^{commit}", check=False).returncode != 0:
+        return []  # no commit yet (a detached HEAD has one, and no branch)
+    if branch is not None and branch[1]:
+        return []  # an upstream: GIT005 counts what is not pushed to it
     counted = _text(git("rev-list", "--count", "HEAD", "--not", "--remotes=origin", "--",
                         *_pathspecs(prefix, paths))).strip() or "0"
     if not counted.isdigit():  # not what git prints: a broken or impostor `git` on PATH
@@ -300,13 +318,10 @@ def _not_on_origin(git: Git, prefix: PurePosixPath, paths: list[str]) -> list[Di
 def _unpushed(git: Git, prefix: PurePosixPath, paths: list[str]) -> list[Diagnostic]:
     """Commits on the current branch, not on its upstream, that change what the platform runs.
     Without an upstream (a local-only repository) there is nothing to compare with: no finding."""
-    head = git("symbolic-ref", "-q", "HEAD", check=False)
-    if head.returncode != 0 or git("rev-parse", "--verify", "-q", "HEAD", check=False).returncode != 0:
-        return []  # detached, or no commit yet
-    ref = _text(head).strip()
-    upstream, _, short = _text(git("for-each-ref", "--format=%(upstream)%00%(upstream:short)", ref)).strip().partition("\0")
-    if not upstream or git("rev-parse", "--verify", "-q", f"{upstream}^{{commit}}", check=False).returncode != 0:
-        return []
+    branch = _branch(git)
+    if branch is None or not branch[1]:
+        return []  # detached, no commit yet, or no upstream (or one that is gone)
+    ref, upstream, short = branch
     counted = _text(git("rev-list", "--count", f"{upstream}..HEAD", "--", *_pathspecs(prefix, paths))).strip() or "0"
     if not counted.isdigit():  # not what git prints: a broken or impostor `git` on PATH
         raise safe_git.GitError(f"`git rev-list --count` printed {printable(counted[:40])!r}, not a number")

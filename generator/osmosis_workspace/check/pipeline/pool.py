@@ -17,10 +17,13 @@ from __future__ import annotations
 
 import os
 import sys
-from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from osmosis_workspace.core.workspace import Workspace
+
+if TYPE_CHECKING:  # the pool's modules (about a tenth of a cold run's imports) load only when workers start
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 # Measured on 2 cores (docs/performance.md, "Cold doctor on every core"): two workers took 0.80x the
 # one-process wall time at 10 rollouts, 0.75x at 20, 0.59x at 500, 0.57x at 2,000; below 10 the
@@ -140,6 +143,7 @@ def start(ws: Workspace, families: list[str], inner, run_checks) -> PooledUnits 
     if count < 2 or not names:
         return None
     import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
 
     # fork where there is one: the workers start with doctor's modules already imported
     context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")

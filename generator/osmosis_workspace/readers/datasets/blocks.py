@@ -16,7 +16,7 @@ from typing import BinaryIO
 
 from osmosis_workspace.readers.datasets.capped import Findings
 
-BLOCK_SIZE = 4 << 20
+BLOCK_SIZE = 2 << 20  # 2 MB: with its lines, about 5 MB held at once (4 MB cost 7 MB more peak memory, no less CPU)
 BOM = codecs.BOM_UTF8
 # No dataset row is this long; a longer "line" is usually a whole JSON array in a .jsonl file.
 MAX_LINE = 32 << 20

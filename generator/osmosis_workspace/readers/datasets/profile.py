@@ -1,28 +1,37 @@
 """What the data checks learn from a dataset's rows as the readers stream them, in bounded memory.
 
-Per row (osmosis_workspace.readers.datasets.rows calls :meth:`Profile.observe` for every object row): a
-digest of its prompt, its label, and whether its label stands verbatim in its system prompt. At the
-end of the file :meth:`Profile.report` turns that into at most one finding of each kind:
+Per row (osmosis_workspace.readers.datasets.rows calls :meth:`Profile.observe_block` for every block of
+object rows): a digest of its prompt, its label, whether its label stands in its system or user prompt,
+and whether it is among the options its system prompt lists. At the end of the file :meth:`Profile.report`
+turns that into at most one finding of each kind (two for leaks: one for system prompts, one for user prompts):
 
 - ``duplicate-rows``: a row whose prompt repeats an earlier row's. The prompt is the system prompt
-  (as written: an empty one and none differ), the user prompt and the metadata; the label is left out, so two rows
-  asking one question with different answers are repeats too. Any repeat is reported.
+  (an empty one and none differ), the user prompt and the metadata, the two prompts compared in their
+  normalised form (osmosis_workspace.readers.datasets.prompt_text.normalise: case, whitespace and prose
+  punctuation aside); the label is left out, so two rows asking one question with different answers
+  are repeats too. Any repeat is reported. DAT029 compares eval and training rows by the same digest.
 - ``dominant-label``: one label on at least DOMINANT_SHARE of the rows, in a file of at least
   DOMINANT_MIN_ROWS labelled rows. A balanced yes/no task (1:1) or a 2:1 majority is not reported;
   a tiny file is not judged (four rows of the same label say little).
 - ``label-in-system-prompt``: rows whose label (at least LEAK_MIN_CHARS characters, matched as a whole
   token: "42" does not match in "420") appears in their own system prompt, when such rows are at
   least LEAK_MIN_ROWS and LEAK_SHARE of the rows. A system prompt holding the labels of rows with
-  different labels is a list of choices ("answer yes or no"), not a leak, and is not counted; short
-  labels ("1", "A", "no") appear in any prose by chance and are not counted either (they still mark a
-  system prompt as a list of choices).
+  different labels, or listing the label among its options, is a list of choices ("answer yes or no"),
+  not a leak, and is not counted; short labels ("1", "A", "no") appear in any prose by chance and are
+  not counted either (they still mark a system prompt as a list of choices).
+- ``label-in-user-prompt``: the same for the user prompt, in any case, as a whole phrase; not where the
+  user prompt lists the label among choices ("A) Paris B) Lyon"), not for labels shorter than
+  LEAK_MIN_CHARS in their compared form, and not for a class label (one that CLASS_MIN_ROWS rows and
+  CLASS_SHARE of the labelled rows share: a question may name a class, "is this review positive?").
+- ``label-off-options``: rows whose label (or an item of a JSON list label) is not among the options
+  their system prompt clearly lists (prompt_text.listed_options).
 
-The digest is Python's 64-bit hash of the values, never the row (the same in the forked workers of
-the parallel JSON lines reader, which inherit the hash seed; collisions are a few in a billion at the
+The digest is Python's 64-bit hash of the compared forms, never the row (the same in the forked workers
+of the parallel JSON lines reader, which inherit the hash seed; collisions are a few in a billion at the
 cap). Memory is capped: DIGEST_CAP digests per file (~90 bytes each with their order and line: about
-18 MB at the cap), LABEL_CAP distinct labels of at most LABEL_CHARS characters (longer ones are
-counted by digest), SYSTEM_CAP distinct system prompts for the leak check. Past a cap every row is
-still compared with what is remembered, but nothing new is remembered: a check may then miss a
+4.5 MB at the cap), LABEL_CAP distinct labels of at most LABEL_CHARS characters (longer ones are
+counted by digest), SYSTEM_CAP distinct system prompts for the leak and options checks. Past a cap every
+row is still compared with what is remembered, but nothing new is remembered: a check may then miss a
 finding, never make one up.
 """
 
@@ -46,20 +55,25 @@ from osmosis_workspace.readers.datasets.columns import (
     USER,
     ColumnSpec,
 )
+from osmosis_workspace.readers.datasets.profile_report import (  # noqa: F401  (the thresholds are read as profile.X)
+    _MENU,
+    CLASS_MIN_ROWS,
+    CLASS_SHARE,
+    DOMINANT_MIN_ROWS,
+    DOMINANT_SHARE,
+    LEAK_MIN_CHARS,
+    LEAK_MIN_ROWS,
+    LEAK_SHARE,
+    SHOWN_LINES,
+    lines_text,
+    report,
+)
+from osmosis_workspace.readers.datasets.prompt_text import listed_options, normalise, normalise_many, outside, stands_in
 
-DIGEST_CAP = 200_000
+DIGEST_CAP = 50_000
 LABEL_CAP = 10_000
 LABEL_CHARS = 256
 SYSTEM_CAP = 10_000
-SHOWN_LINES = 5  # rows a finding names
-
-DOMINANT_SHARE = 0.75
-DOMINANT_MIN_ROWS = 20
-LEAK_MIN_CHARS = 3
-LEAK_SHARE = 0.10
-LEAK_MIN_ROWS = 2
-
-_MENU = object()  # a system prompt that holds the labels of rows with different labels
 
 
 def _hashable(value: object) -> object:
@@ -72,24 +86,7 @@ def _hashable(value: object) -> object:
     return value if value.__class__ in (str, int, float, bool) or value is None else repr(value)
 
 
-def _as_token(label: str, text: str) -> bool:
-    """Whether ``label`` stands in ``text`` with no letter, digit or underscore right before or after it."""
-    start = text.find(label)
-    while start >= 0:
-        end = start + len(label)
-        before = text[start - 1] if start else " "
-        after = text[end] if end < len(text) else " "
-        if not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"):
-            return True
-        start = text.find(label, start + 1)
-    return False
-
-
-_contains = operator.contains  # (system prompt, label): is the label in it
-
-
-def lines_text(lines: list[int]) -> str:
-    return ", ".join(str(n) for n in lines)
+_contains = operator.contains  # (text, label): is the label in it
 
 
 class _Columns:
@@ -121,13 +118,19 @@ class Profile:
         self.labels: dict[object, int] = {}  # label (or digest of a long one) -> rows
         self.label_lines: dict[object, int] = {}  # label -> its first line
         self.leaks: dict[int, list] = {}  # system prompt digest -> [label or _MENU, rows, first line]
+        self.user_leaks: dict[object, list] = {}  # label key -> [rows with it in their user prompt, first line]
+        self.off_list: list = [0, []]  # rows whose label is not among their system prompt's options, [(line, item, options)]
+        self._init_passes()
 
+    def _init_passes(self) -> None:
         self.observe = self._observer()
         # observe_block's fast passes: prompt mode with `ground_truth` (not its alias)
         self.has_system = SYSTEM in self.columns
         self.blockwise = self.prompted and not self.metadata and TRUTH in self.columns and LABEL not in self.columns
-        self._prompt, self._system = operator.itemgetter(SYSTEM, USER), operator.itemgetter(SYSTEM)
-        self._user, self._truth = operator.itemgetter(USER), operator.itemgetter(TRUTH)
+        self._system, self._user, self._truth = operator.itemgetter(SYSTEM), operator.itemgetter(USER), operator.itemgetter(TRUTH)
+        # system prompt -> its compared form (bytes); one that lists options -> (that form, its options)
+        self._systems: dict[str, bytes] = {}
+        self._listing: dict[str, tuple] = {}
 
     def __getstate__(self) -> dict:  # a range's profile goes back from the parallel reader's worker
         # an ordered profile's set of digests is its list of them: rebuilt on arrival, not pickled twice
@@ -138,24 +141,35 @@ class Profile:
         self.__dict__.update(state)
         if "seen" not in state:
             self.seen = set(self.firsts)
-        self.observe = self._observer()
-        self._prompt, self._system = operator.itemgetter(SYSTEM, USER), operator.itemgetter(SYSTEM)
-        self._user, self._truth = operator.itemgetter(USER), operator.itemgetter(TRUTH)
+        self._init_passes()
+
+    def _system_entry(self, system: str) -> object:
+        """The compared form of a system prompt, with its options when it lists some (kept for SYSTEM_CAP prompts)."""
+        entry = self._systems.get(system) or self._listing.get(system)
+        if entry is None:
+            options = listed_options(system)
+            entry = normalise(system) if options is None else (normalise(system), options)
+            kept = self._systems if options is None else self._listing
+            if len(self._systems) + len(self._listing) < SYSTEM_CAP:
+                kept[system] = entry
+        return entry
 
     def _observer(self):
-        """``observe(row, line)``, with what it touches bound locally: it runs for every row of every
-        file, so each attribute lookup saved is a measurable share of the dataset check's time."""
+        """``observe(row, line)``, with what it touches bound locally: it runs for every row of a block
+        the fast passes leave (see :meth:`observe_block`)."""
         seen, add_first, add_line = self.seen, self.firsts.append, self.first_lines.append
         repeat_lines, counts, label_lines, leak = self.repeat_lines, self.labels, self.label_lines, self._leak
         cap, prompted, ordered, metadata, nonlocal_counts = self.cap, self.prompted, self.ordered, self.metadata, self._n
 
         def observe(row: dict, line: int | None) -> None:
             nonlocal_counts[0] += 1
-            system = row.get(SYSTEM)
+            system, user = row.get(SYSTEM), row.get(USER)
+            entry = self._system_entry(system) if system.__class__ is str else system
             if prompted:
                 try:
-                    # as observe_block takes it: (system, user), and the metadata only in metadata mode
-                    digest = hash((system, row.get(USER), row.get(METADATA))) if metadata else hash((system, row.get(USER)))
+                    # as observe_block takes it: (system, user) in their compared forms, and the metadata in metadata mode
+                    shape = (entry, normalise(user) if user.__class__ is str else user)
+                    digest = hash((*shape, row.get(METADATA)) if metadata else shape)
                 except TypeError:  # a list or object value (metadata mode, or a value DAT008 reports)
                     digest = hash(tuple(_hashable(row.get(c)) for c in (SYSTEM, USER, METADATA)))
                 if digest in seen:
@@ -180,11 +194,42 @@ class Profile:
                 label_lines[key] = line
             else:
                 nonlocal_counts[3] += 1
-            if system.__class__ is str and label in system and _as_token(label, system):
-                # a short label is not counted as a leak, but still shows a system prompt to be a list of choices
-                leak(hash(system), key, line, 1 if len(label) >= LEAK_MIN_CHARS else 0)
+            options = entry[1] if entry.__class__ is tuple else None
+            if options is not None:
+                self._off_list(label, options, line)
+            if system.__class__ is str and label in system and stands_in(label, system):
+                if options is None or outside(label, options) is not None:
+                    # a short label is not counted as a leak, but still shows a system prompt to be a list of choices
+                    leak(hash(system), key, line, 1 if len(label) >= LEAK_MIN_CHARS else 0)
+                    return
+            if user.__class__ is str:
+                self._user_leak(label, key, user, line)
 
         return observe
+
+    def _off_list(self, label: str, options: frozenset, line: int) -> None:
+        item = outside(label, options)
+        if item is not None:
+            self.off_list[0] += 1
+            if len(self.off_list[1]) < SHOWN_LINES:
+                self.off_list[1].append((line, item, sorted(options)))
+
+    def _user_leak(self, label: str, key: object, user: str, line: int) -> None:
+        """Count a row whose label stands in its user prompt (any case, as a whole phrase), unless the
+        label is short (fewer than LEAK_MIN_CHARS characters in its compared form) or the user prompt
+        lists it among choices ("A) Paris B) Lyon", "options: cat, dog")."""
+        folded = label.lower().strip()
+        if len(normalise(label)) < LEAK_MIN_CHARS or not stands_in(folded, user.lower()):
+            return
+        choices = listed_options(user)
+        if choices is not None and outside(label, choices) is None:
+            return
+        entry = self.user_leaks.get(key)
+        if entry is not None:
+            entry[0] += 1
+            entry[1] = min(entry[1], line)
+        elif len(self.user_leaks) < LABEL_CAP:
+            self.user_leaks[key] = [1, line]
 
     # rows observed, rows repeating an earlier prompt, labelled rows, labelled rows past LABEL_CAP
     rows = property(lambda self: self._n[0], lambda self, v: self._n.__setitem__(0, v))
@@ -192,25 +237,46 @@ class Profile:
     labelled_rows = property(lambda self: self._n[2], lambda self, v: self._n.__setitem__(2, v))
     unlisted = property(lambda self: self._n[3], lambda self, v: self._n.__setitem__(3, v))
 
-    def observe_block(self, rows: list[dict], lines: list[int]) -> None:
+    def observe_block(self, rows: list[dict], lines: list[int], clean: bool = False) -> None:
         """:meth:`observe` of many rows at once, the usual case in a few C-level passes (``map``, set
-        and dict updates): about half the time a row costs one by one. A block where a pass meets
-        anything unusual (a repeat, an odd or missing value, a label in a system prompt, the digest
-        cap) goes row by row, so both ways find the same."""
+        and dict updates, the user prompts normalised on their joined text): a fraction of the time a
+        row costs one by one. ``clean``: every row passed the row rules' cheap tests (the spec's keys,
+        its prompts and label strings), so their types need no second look. A block where a pass meets
+        anything unusual (a repeat, an odd or missing value, a label in a prompt, a system prompt
+        listing options, the digest cap) goes row by row, so both ways find the same."""
         if not self.blockwise:
             return self._one_by_one(rows, lines)
         n = len(rows)
         try:
-            digests = list(map(hash, map(self._prompt, rows) if self.has_system else zip(repeat(None), map(self._user, rows))))
             labels = list(map(self._truth, rows))
             # a list label has a len too, but no hash: any label not a string goes row by row
-            if max(map(len, labels)) > LABEL_CHARS or set(map(type, labels)) != {str}:
+            if not clean and (set(map(type, labels)) != {str} or set(map(type, map(self._user, rows))) != {str} or "" in labels):
+                return self._one_by_one(rows, lines)
+            if max(map(len, labels)) > LABEL_CHARS:
                 return self._one_by_one(rows, lines)
             if self.has_system:
-                if any(map(_contains, map(self._system, rows), labels)):  # also a "" label: "" is in any text
+                systems = list(map(self._system, rows))
+                if not clean and set(map(type, systems)) != {str}:
                     return self._one_by_one(rows, lines)
-            elif "" in labels:
+                if any(map(_contains, systems, labels)):
+                    return self._one_by_one(rows, lines)
+                entries = list(map(self._systems.get, systems))
+                del systems
+                if None in entries:  # a system prompt not seen yet, or one listing options (its labels are compared)
+                    entries = list(map(self._system_entry, map(self._system, rows)))
+                    if tuple in set(map(type, entries)):
+                        return self._one_by_one(rows, lines)
+            else:
+                entries = repeat(None)
+            user_forms = normalise_many(list(map(self._user, rows)))
+            # a label of LEAK_MIN_CHARS or more in its user prompt (in compared forms: a superset of a phrase in any case)
+            label_forms = normalise_many(labels)
+            if any(map(_contains, user_forms, label_forms)) and any(
+                    len(f) >= LEAK_MIN_CHARS and f in u for u, f in zip(user_forms, label_forms)):
                 return self._one_by_one(rows, lines)
+            del label_forms  # the block's transient copies stay few (memory is flat, and small)
+            digests = list(map(hash, zip(entries, user_forms)))
+            del user_forms, entries
         except (KeyError, TypeError):  # a missing or odd value: DAT008's and DAT010's rows, one by one
             return self._one_by_one(rows, lines)
         seen = self.seen
@@ -306,43 +372,15 @@ class Profile:
                 self.unlisted += rows
         for system, (label, rows, line) in other.leaks.items():
             self._leak(system, label, line + offset, rows)
+        for key, (rows, line) in other.user_leaks.items():
+            entry = self.user_leaks.get(key)
+            if entry is not None:
+                entry[0] += rows
+            elif len(self.user_leaks) < LABEL_CAP:
+                self.user_leaks[key] = [rows, line + offset]
+        self.off_list[0] += other.off_list[0]
+        self.off_list[1] = (self.off_list[1] + [(line + offset, *rest) for line, *rest in other.off_list[1]])[:SHOWN_LINES]
 
     def report(self, findings) -> None:
-        """At most one finding per data check into ``findings``."""
-        if self.repeats:
-            what = "prompt (system prompt, user prompt and metadata)" if self.metadata else "prompt (system and user prompt)"
-            past = f"; digests of the first {self.cap:,} distinct prompts are kept" if len(self.seen) >= self.cap else ""
-            findings.add("duplicate-rows", f"{self.repeats:,} row{'s repeat' if self.repeats != 1 else ' repeats'} an earlier row's "
-                         f"{what}: line{'s' if len(self.repeat_lines) > 1 else ''} {lines_text(self.repeat_lines)}"
-                         f"{', ...' if self.repeats > len(self.repeat_lines) else ''}{past}", self.repeat_lines[0],
-                         hint="Drop the repeats (keep one row per prompt): a repeated prompt is trained on more often, "
-                              "and one prompt with two answers rewards both.")
-        self._dominant(findings)
-        self._leaked(findings)
-
-    def _dominant(self, findings) -> None:
-        rows = self.labelled_rows
-        if not self.labels or rows < DOMINANT_MIN_ROWS:
-            return
-        key, count = max(self.labels.items(), key=lambda item: item[1])
-        share = count / rows
-        if share < DOMINANT_SHARE:
-            return
-        label = json.dumps(key[:40] + ("..." if len(key) > 40 else ""), ensure_ascii=False) if isinstance(key, str) else "one long label"
-        findings.add("dominant-label", f"{count:,} of {rows:,} rows ({share:.0%}) have the label {label}: a model answering {label} "
-                     f"every time would earn {share:.2f} of the reward an exact-match grader pays, first at line {self.label_lines[key]}",
-                     self.label_lines[key],
-                     hint="Balance the labels (add rows of the others, or sample the common one down), or grade so that a "
-                          "constant answer cannot score: RL finds the constant answer quickly.")
-
-    def _leaked(self, findings) -> None:
-        entries = [e for e in self.leaks.values() if e[0] is not _MENU and e[1]]
-        rows = sum(e[1] for e in entries)
-        if not entries or rows < LEAK_MIN_ROWS or rows < LEAK_SHARE * self.rows:
-            return
-        lines = sorted(e[2] for e in entries)[:SHOWN_LINES]  # the first row of each system prompt
-        findings.add("label-in-system-prompt", f"{rows:,} of {self.rows:,} rows have their label written verbatim in their "
-                     f"system prompt: line{'s' if len(lines) > 1 else ''} {lines_text(lines)}{', ...' if rows > len(lines) else ''}",
-                     lines[0],
-                     hint="Take the answer out of the system prompt (keep the instructions and the answer's format): "
-                          "the model can copy it instead of working it out.")
+        """At most one finding per data check into ``findings`` (two for leaks): see profile_report."""
+        report(self, findings)

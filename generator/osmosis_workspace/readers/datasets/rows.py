@@ -180,6 +180,7 @@ class RowChecker:
         self._fast: Test | None = None  # every rule's cheap test at once
         self._rows: list[dict] = []  # rows taken, not yet handed to the profile
         self._lines: list[int] = []
+        self._clean = True  # every row of self._rows passed every cheap test
         if spec is not None:
             self._fix(spec)
 
@@ -202,6 +203,7 @@ class RowChecker:
         if self.profile is not None:
             self._rows.append(row)
             self._lines.append(line or 0)
+            self._clean = self._clean and fast
             if len(self._rows) >= BLOCK_ROWS:
                 self.finish()
         return True
@@ -229,8 +231,8 @@ class RowChecker:
     def finish(self) -> None:
         """Hand the rows taken so far to the profile (a block at a time: see Profile.observe_block)."""
         if self._rows and self.profile is not None:
-            self.profile.observe_block(self._rows, self._lines)
-        self._rows, self._lines = [], []
+            self.profile.observe_block(self._rows, self._lines, self._clean)
+        self._rows, self._lines, self._clean = [], [], True
 
     def check(self, row: object, line: int | None, column: int | None = None) -> bool:
         """Every rule's full check of ``row``; True when it is an object."""
