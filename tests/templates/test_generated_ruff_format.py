@@ -22,7 +22,7 @@ RENDERS = {
     "blank": ("blank", ()),
     "code": ("code", ()),
     # the longest rollout name (64 characters) in every generated line: wrapped imports, short docstring lines
-    "code-long-name": ("code", ("rollout_name=" + "c" * 63 + "x",)),
+    "code-long-name": ("code", ("rollout_name=cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccx",)),
 }
 
 
