@@ -97,7 +97,6 @@ KNOWN: dict[str, str] = {
     'osmosis auth whoami': 'sdk:refused',  # .agents/skills/submit-eval/SKILL.md
     'osmosis benchmark runs download <run-name> -o <dir>': 'sdk:refused',  # .agents/skills/submit-benchmarks/SKILL.md
     'osmosis benchmark runs stop <run-name>': 'sdk:refused',  # .agents/skills/submit-benchmarks/SKILL.md
-    'osmosis benchmark submit configs/benchmark/<name>.toml': 'sdk:refused',  # configs/AGENTS.md
     'osmosis dataset upload': 'mention',  # .agents/skills/plan-training/SKILL.md
     'osmosis dataset upload data/<dataset>.jsonl': 'sdk:refused',  # AGENTS.md
     'osmosis dataset upload data/<file>.jsonl': 'sdk:refused',  # .agents/skills/create-rollouts/SKILL.md
@@ -201,9 +200,8 @@ KNOWN: dict[str, str] = {
     'uv run osmosis --json train submit configs/training/<rollout>.toml': 'sdk:refused',  # README.md
     'uv run osmosis auth login': 'sdk:refused',  # README.md
     'uv run osmosis dataset upload': 'mention',  # configs/AGENTS.md
-    'uv run osmosis eval run': 'mention',  # configs/AGENTS.md
-    'uv run osmosis eval submit configs/eval/<rollout>.toml': 'sdk:refused',  # configs/AGENTS.md
-    'uv run osmosis train submit configs/training/<rollout>.toml': 'sdk:refused',  # configs/AGENTS.md
+    'uv run osmosis --json eval run': 'mention',
+    'uv run osmosis --json benchmark submit configs/benchmark/<name>.toml': 'sdk:refused',  # configs/AGENTS.md
     'uv sync': 'sdk:ok',  # .agents/skills/create-rollouts/SKILL.md
     'uv sync --project rollouts/<rollout>': 'sdk:ok',  # .agents/skills/create-rollouts/SKILL.md
 }
