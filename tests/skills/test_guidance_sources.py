@@ -276,6 +276,16 @@ def test_rehearse_help_cites_only_what_a_workspace_has(workspaces):
     assert "the dataset the eval config names" in text
 
 
+def test_every_help_cites_a_workspace_file_or_a_url(workspaces):
+    """A --help names a file an agent can open where it runs: in the workspace, or a full URL."""
+    cited = []
+    for command, text in g.help_texts().items():
+        for path in re.findall(r"(?<![\w/:.-])((?:\.?[\w-]+/)+[\w.-]+\.md)\b", text):
+            cited.append(path)
+            assert all((ws / path).is_file() for ws in workspaces.values()), f"{command} --help cites {path}"
+    assert cited, "no --help cites a page: the check above would pass on nothing"
+
+
 # -- what rehearse sends: one place -------------------------------------------------------------------
 
 def test_the_label_as_gold_rule_and_the_gold_column_are_said_in_one_place():
