@@ -102,8 +102,9 @@ def test_workspace_readme_quick_start_installs_what_its_commands_run(agents_md):
     from osmosis_workspace import __version__
 
     assert f'pip install "osmosis-workspace=={__version__}"' in quick_start
-    # the tests run in the rollout's own locked environment, whose dev group brings pytest
-    assert "uv run --project rollouts/<rollout> pytest" in quick_start
+    # the tests run in the rollout's own locked environment (its dev group brings pytest; `--with`
+    # brings it where a third party's rollout has none): the one form every page writes
+    assert "uv run --project rollouts/<rollout> --with pytest pytest rollouts/<rollout>" in quick_start
     import tomllib
 
     for pyproject in ws.glob("rollouts/*/pyproject.toml"):

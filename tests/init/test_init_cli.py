@@ -65,8 +65,8 @@ def test_defaults_render_the_whole_workspace_and_commit(tmp_path, monkeypatch):
     assert "# [tool.osmosis]" in (ws / "pyproject.toml").read_text()
     assert git(ws, "status", "--porcelain") == ""
     assert git(ws, "log", "--format=%s").strip() == "Create Osmosis workspace with osmosis init"
-    assert "osmosis doctor" in result.output and "osmosis eval run configs/eval/multiply.toml --dataset-file data/multiply.jsonl --rows 0-4" in result.output
-    assert "osmosis train submit configs/training/multiply.toml" in result.output
+    assert "osmosis doctor" in result.output and "osmosis --json eval run configs/eval/multiply.toml --dataset-file data/multiply.jsonl --rows 0-4" in result.output
+    assert "osmosis --json train submit configs/training/multiply.toml" in result.output
     # the staging folder is gone and nothing else was written beside the workspace
     assert [p.name for p in tmp_path.iterdir()] == ["my-workspace"]
 

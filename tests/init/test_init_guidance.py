@@ -42,6 +42,10 @@ def test_next_steps_say_to_install_uv_before_running_the_tests_when_it_is_missin
     assert result.exit_code == 0, result.output
     listed = steps(result.output)
     assert listed[:2] == ["pip install uv", "uv run --project rollouts/adder --with pytest pytest rollouts/adder"]
+    # then AGENTS.md's loop: `uv sync` and the free rehearse gate before the paid `eval run`, with --json
+    commands = [line.split("   #")[0] for line in listed]
+    run = next(i for i, c in enumerate(commands) if c.startswith("uv run osmosis --json eval run configs/eval/adder.toml "))
+    assert 1 < commands.index("uv sync") < commands.index("osmosis rehearse adder") < run
 
 
 def test_next_steps_do_not_ask_for_uv_when_it_is_installed(tmp_path, monkeypatch):
@@ -164,14 +168,18 @@ def test_next_steps_are_pasteable_commands_in_order_and_say_which_cli(tmp_path, 
     for line in listed:
         syntax = subprocess.run(["bash", "-n", "-c", line], capture_output=True, text=True)
         assert syntax.returncode == 0, f"{line!r}: {syntax.stderr}"
-        assert line.startswith(("#", "cd ", "(cd ", "osmosis ", "uv run ", "cp ", "git ", "pip install ")), line
+        assert line.startswith(("#", "cd ", "(cd ", "osmosis ", "uv run ", "uv sync", "cp ", "git ", "pip install ")), line
     platform = [line for line in listed if line.startswith("uv run osmosis ")]
     assert platform and all("# osmosis-ai" in line for line in platform)
     commands = [line.split("   #")[0] for line in listed]
-    upload = commands.index("uv run osmosis dataset upload data/multiply.jsonl")
-    submit = commands.index("uv run osmosis eval submit configs/eval/multiply.toml")
+    upload = commands.index("uv run osmosis --json dataset upload data/multiply.jsonl")
+    submit = commands.index("uv run osmosis --json eval submit configs/eval/multiply.toml")
     assert commands.index("uv run osmosis auth login") < upload < submit
-    assert submit < commands.index("uv run osmosis train submit configs/training/multiply.toml")
+    assert submit < commands.index("uv run osmosis --json train submit configs/training/multiply.toml")
+    # AGENTS.md's loop: the tests, `uv sync`, the rehearse gate, and only then the paid local run
+    tests = commands.index("uv run --project rollouts/multiply --with pytest pytest rollouts/multiply")
+    run = next(i for i, c in enumerate(commands) if c.startswith("uv run osmosis --json eval run "))
+    assert tests < commands.index("uv sync") < commands.index("osmosis rehearse multiply") < run < submit
     assert commands.index(next(c for c in commands if c.startswith("git push"))) < submit
     found = command_lines("\n".join(commands))
     assert len(found) >= 6

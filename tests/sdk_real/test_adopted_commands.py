@@ -39,12 +39,14 @@ SHAPES = {
     "uv run --with ruff ruff check rollouts/<rollout>": (f"uv run --with ruff ruff check rollouts/{ROLLOUT}", "ran"),
     # the platform commands configs/AGENTS.md names: here (no login, no origin) each must be refused by the
     # platform CLI itself, with its own error envelope, not by uv or an argument parser
-    "uv run osmosis eval run": (f"uv run osmosis --json {EVAL}", "confirm"),
+    "uv run osmosis --json eval run": (f"uv run osmosis --json {EVAL}", "confirm"),
     "uv run osmosis dataset upload": ("uv run osmosis --json dataset upload data/rows.jsonl", "refused"),
-    "uv run osmosis eval submit configs/eval/<rollout>.toml": (
+    "uv run osmosis --json eval submit configs/eval/<rollout>.toml": (
         f"uv run osmosis --json eval submit configs/eval/{ROLLOUT}.toml", "refused"),
-    "uv run osmosis train submit configs/training/<rollout>.toml": (
+    "uv run osmosis --json train submit configs/training/<rollout>.toml": (
         f"uv run osmosis --json train submit configs/training/{ROLLOUT}.toml", "refused"),
+    "uv run osmosis --json benchmark submit configs/benchmark/<name>.toml": (
+        "uv run osmosis --json benchmark submit configs/benchmark/default.toml", "refused"),
 }
 
 

@@ -15,12 +15,16 @@ def register(app: typer.Typer) -> None:
     def lsp(
         stdio: bool = typer.Option(True, "--stdio", hidden=True, help="Talk over stdin/stdout (the only transport; editors pass it)."),
     ) -> int:
-        """Run the language server: doctor's findings in your editor (docs/editor.md).
+        """Run the language server: doctor's findings in your editor.
 
         Diagnostics for configs, entrypoints, datasets and SKILL.md on open and save, rule help on
         hover, safe fixes as quick fixes. Speaks LSP over stdin/stdout; your editor starts it.
 
-        Example: osmosis lsp   (your editor runs this; setup for VS Code and Neovim in docs/editor.md)
+        Example: osmosis lsp   (your editor runs this)
+
+        \b
+        Setup for VS Code and Neovim:
+        https://github.com/osmosis-ai/osmosis-workspace/blob/main/docs/editor.md
         """
         try:
             import lsprotocol  # noqa: F401

@@ -328,6 +328,13 @@ def rollout_test_steps(rollout: str) -> list[str]:
     return [*install, f"uv run --project rollouts/{rollout} --with pytest pytest rollouts/{rollout}"]
 
 
+def rehearse_steps(rollout: str) -> list[str]:
+    """The gate before anything paid (AGENTS.md's loop, step 4): the SDK in the root .venv, which
+    rehearse runs, then the rehearsal. After the tests, before `eval run`."""
+    return ["uv sync   # the SDK (osmosis-ai) in the workspace's .venv, which rehearse runs",
+            f"osmosis rehearse {rollout}   # free, no key: the gate before anything paid"]
+
+
 # The platform's commands come from osmosis-ai, which `uv sync` puts in the workspace's .venv: `uv run
 # osmosis ...` reaches that one whichever `osmosis` is first on PATH (this package installs one too).
 PLATFORM = "uv run osmosis"
@@ -344,8 +351,8 @@ def eval_run_step(rollout: str, root: Path) -> str:
     except OSError:
         count = 5
     last = max(0, min(5, count) - 1)
-    return (f"{PLATFORM} eval run configs/eval/{rollout}.toml --dataset-file data/{rollout}.jsonl --rows 0-{last}"
-            "   # osmosis-ai; your model key from .env")
+    return (f"{PLATFORM} --json eval run configs/eval/{rollout}.toml --dataset-file data/{rollout}.jsonl --rows 0-{last}"
+            "   # osmosis-ai, your model key from .env: shows what it would run; add --yes once agreed")
 
 
 def print_next_steps(shown: str, rollout: str, sources: list[str], *, here: bool, git_steps: list[str] = (),
@@ -358,15 +365,16 @@ def print_next_steps(shown: str, rollout: str, sources: list[str], *, here: bool
         f"{code}, data/{rollout}.jsonl, configs/eval/{rollout}.toml",
         "osmosis doctor",
         *rollout_test_steps(rollout),
+        *rehearse_steps(rollout),
         "cp .env.example .env   # then put your LLM key in .env",
         eval_run_step(rollout, root),
         *([] if has_remote else ["git remote add origin https://github.com/OWNER/REPO.git   "
                                  "# your OWNER/REPO: the repository connected to the platform (Git Sync)"]),
         f"git push{'' if has_remote else ' -u origin HEAD'}   # the platform runs the pushed code",
         f"{PLATFORM} auth login   # osmosis-ai",
-        f"{PLATFORM} dataset upload data/{rollout}.jsonl   # osmosis-ai: the platform dataset the configs name",
-        f"{PLATFORM} eval submit configs/eval/{rollout}.toml   # osmosis-ai: asks before it spends credits",
-        f"{PLATFORM} train submit configs/training/{rollout}.toml   # osmosis-ai: once that evaluation passed",
+        f"{PLATFORM} --json dataset upload data/{rollout}.jsonl   # osmosis-ai: the platform dataset the configs name",
+        f"{PLATFORM} --json eval submit configs/eval/{rollout}.toml   # osmosis-ai: asks before it spends credits",
+        f"{PLATFORM} --json train submit configs/training/{rollout}.toml   # osmosis-ai: once that evaluation passed",
         *notes,
     ]
     typer.echo("\n" + NEXT_STEPS_HEADER)

@@ -34,7 +34,8 @@ def rollout_new_command(*, name: str, template: str, workspace: Path, data: list
     from osmosis_workspace.scaffold.catalog import questions as catalog_questions
     from osmosis_workspace.scaffold.catalog import refuse_unasked, resolve_alias
     from osmosis_workspace.scaffold.external import check_trust, load_config, open_template, questions
-    from osmosis_workspace.scaffold.init_workspace import NEXT_STEPS_HEADER, eval_run_step, parse_data, rollout_test_steps
+    from osmosis_workspace.scaffold.init_workspace import (NEXT_STEPS_HEADER, eval_run_step, parse_data,
+                                                          rehearse_steps, rollout_test_steps)
     from osmosis_workspace.scaffold import folders
     from osmosis_workspace.scaffold.staging import files_in, make_staging, take_back_interrupted
 
@@ -114,6 +115,7 @@ def rollout_new_command(*, name: str, template: str, workspace: Path, data: list
         *([f"cd {shlex.quote(to_root)}"] if to_root else []),  # the steps below are relative to the root
         *rollout_test_steps(name),
         "osmosis doctor",
+        *rehearse_steps(name),
         f"git add -A && git commit -m 'Add rollout {name}'",
         eval_run_step(name, root),
         *reference_config_step(root),
