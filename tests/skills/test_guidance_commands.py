@@ -146,6 +146,7 @@ KNOWN: dict[str, str] = {
     'osmosis rollout new adder --template multiply --data integration=openai-agents --defaults': 'findings',  # osmosis rollout new --help
     'osmosis rollout new my-qa --template multiply --data task=single-answer --defaults': 'findings',  # .agents/skills/create-rollouts/SKILL.md
     'osmosis rollout new my-task --template multiply --defaults': 'findings',  # .agents/skills/create-rollouts/SKILL.md
+    'osmosis rollout new py-tasks --template code --defaults': 'findings',  # .agents/skills/create-rollouts/references/code-graders.md
     'osmosis rule <CODE>': 'findings',  # .agents/skills/debug-rollouts/SKILL.md
     'osmosis rule CFG003 --format json': 'findings',  # osmosis rule --help
     'osmosis schema eval': 'findings',  # osmosis schema --help
