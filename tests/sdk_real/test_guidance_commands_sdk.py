@@ -6,8 +6,9 @@ Without a login, a key or an `origin`, each paid or networked command must be re
 platform CLI itself, in its own words (an error envelope under `--json`), never by uv or an argument
 parser; `eval run` must stop at its question (what it would spend). Plain `osmosis ...` in the
 guidance is the platform's CLI there (AGENTS.md: `uv run osmosis ...` when `osmosis` is the checker),
-so it runs as the workspace's `.venv/bin/osmosis`. A shape that names none of the workspace's files
-answers alike in every workspace and runs once, in the first."""
+so it runs as the workspace's `.venv/bin/osmosis`. A shape whose outcome does not depend on the
+template (it names none of the workspace's files, or it is the platform's own command) runs once, in
+the first: each run costs the SDK's start-up, and the suite's time is shared."""
 
 from __future__ import annotations
 
@@ -32,16 +33,24 @@ REFUSALS = {"AUTH_REQUIRED", "VALIDATION", "INTERACTIVE_REQUIRED", "NOT_FOUND"}
 
 
 def _names_files(line: str) -> bool:
-    return bool(re.search(r"\b(configs|data|rollouts)/", line))
+    """Whether the line's outcome depends on the template: it names the workspace's files and runs them
+    (tests, ruff). The platform's own commands (`uv run osmosis ...`) answer alike in every workspace
+    (a refusal without a key, the question before a paid run), so they run once, in the first."""
+    return bool(re.search(r"\b(configs|data|rollouts)/", line)) and not re.match(r"(uv run )?osmosis\b", line)
 
 
 def _cases() -> list[tuple[str, str]]:
-    out = []
+    """(template, shape) to run: shapes whose concrete lines are the same command with the same
+    expectation (`rollouts/<rollout>` and `rollouts/my-task` both become the rendered rollout) run once."""
+    out, seen = [], set()
     for shape, expected in sorted(guide.KNOWN.items()):
         if not expected.startswith("sdk:"):
             continue
         line = guide.concrete(shape)
-        out += [(t, shape) for t in (TEMPLATES if _names_files(line) else TEMPLATES[:1])]
+        for template in TEMPLATES if _names_files(line) else TEMPLATES[:1]:
+            if (template, line, expected) not in seen:
+                seen.add((template, line, expected))
+                out.append((template, shape))
     return out
 
 
