@@ -108,6 +108,8 @@ class AnswerSpace:
         if self.fields:
             return "fields " + "; ".join(f"{k}: {len(v)} values" for k, v in list(self.fields.items())[:6])
         source = "the labels and the choices the prompts list" if self.from_prompts else "the labels"
+        if any(len(str(v)) > 40 or "\n" in str(v) for v in shown):   # whole answers (code, prose): count them
+            return f"{len(shown)} {'items' if self.items else 'values'} from {source}, each a whole answer"
         head = ", ".join(str(v) for v in shown[:8]) + (", ..." if len(shown) > 8 else "")
         return f"{len(shown)} {'items' if self.items else 'values'} from {source} ({head})"
 
