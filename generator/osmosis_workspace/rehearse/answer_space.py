@@ -11,14 +11,11 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from dataclasses import dataclass, field
 
+from osmosis_workspace.readers.datasets.prompt_text import listed_options
+
 MAX_SPACE = 40            # values an answer-space hedge lists at most
-_CHOICE_LINE = re.compile(r"^\s*\(?([A-H])[).:]\s+(\S.*)$", re.MULTILINE)
-_LISTED = re.compile(r"(?:choose (?:one |some |any )?(?:of|from)|one of|options?|choices|tags|labels|categories)"
-                     r"\s*(?:are|is)?\s*[:=]?\s*\[?([^\n\]]+)\]?", re.IGNORECASE)
-_ITEM = re.compile(r"^[\w][\w .+/-]{0,38}$")
 
 
 def number(text: str) -> float | None:
@@ -82,17 +79,11 @@ def dump_like(value: object, like: str) -> str:
 
 
 def listed_choices(prompt: str) -> list[str]:
-    """The closed set a prompt offers: lettered choices (``A) Paris``) as their letters, or a list after a
-    lead-in (``Choose from: a, b, c``, ``Tags: [x, y]``)."""
-    lettered = _CHOICE_LINE.findall(prompt)
-    if len(lettered) >= 2:
-        return [letter for letter, _ in lettered]
-    for found in _LISTED.finditer(prompt):
-        items = [i.strip().strip("\"'`*").strip() for i in re.split(r",|;|\bor\b", found.group(1))]
-        items = [i for i in items if i and _ITEM.match(i)]
-        if len(items) >= 3:
-            return list(dict.fromkeys(items))
-    return []
+    """The closed set a prompt offers, read as doctor's DAT030 reads it (readers/datasets/prompt_text.py):
+    lettered choices as their letters and texts, or a list after a lead-in; sorted, so a rehearsal is the
+    same every run."""
+    found = listed_options(prompt)
+    return sorted(found) if found else []
 
 
 @dataclass
