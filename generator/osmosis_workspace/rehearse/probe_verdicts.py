@@ -22,12 +22,12 @@ CLOSE = 0.01                  # of the scale: a reward this near the gold's coun
 
 _NOT_BUILT = {
     "hedge": "no gold answer: the gold cannot be hidden among candidates",
-    "glued": "no gold answer, or no label that glues into a wrong token (a number or a word)",
+    "glued": "no gold answer that glues into one wrong token (a number, a word, a list of words); code and prose do not",
     "determinism": "no gold answer: it cannot be sent twice",
     "echo": "every rehearsed prompt holds its own label, so an echo would carry the answer",
     "partly right": "no label has parts (a JSON object of 2+ fields or a list of items), and no partial-column",
-    "near miss": "no number or text label to move a little",
-    "invariance": "no gold answer",
+    "near miss": "no number or short text answer to move a little (code is judged by running it)",
+    "invariance": "no gold answer whose form may vary (a list, a number, a text); code is judged by running it",
     "code": "no prompt asks for a fenced Python block",
 }
 
