@@ -39,7 +39,7 @@ import guidance_commands as g  # noqa: E402
 
 from tests.cli.test_bundled_commands import OURS, problem  # noqa: E402
 
-TEMPLATES = ("multiply", "blank", "llm-judge", "calculator-remote")
+TEMPLATES = ("multiply", "blank", "llm-judge", "calculator-remote", "code")
 ROLLOUT = "demo"
 RUNNER = CliRunner()
 
@@ -97,7 +97,8 @@ KNOWN: dict[str, str] = {
     'osmosis auth whoami': 'sdk:refused',  # .agents/skills/submit-eval/SKILL.md
     'osmosis benchmark runs download <run-name> -o <dir>': 'sdk:refused',  # .agents/skills/submit-benchmarks/SKILL.md
     'osmosis benchmark runs stop <run-name>': 'sdk:refused',  # .agents/skills/submit-benchmarks/SKILL.md
-    'osmosis dataset upload': 'mention',  # .agents/skills/plan-training/SKILL.md
+    'osmosis dataset upload': 'mention',
+    'python -I -S': 'mention',  # the code template's README: how its sandbox starts the answer  # .agents/skills/plan-training/SKILL.md
     'osmosis dataset upload data/<dataset>.jsonl': 'sdk:refused',  # AGENTS.md
     'osmosis dataset upload data/<file>.jsonl': 'sdk:refused',  # .agents/skills/create-rollouts/SKILL.md
     'osmosis dataset upload data/my-task.jsonl': 'sdk:refused',  # .agents/skills/plan-training/references/dataset-format.md
@@ -135,7 +136,8 @@ KNOWN: dict[str, str] = {
     'osmosis model undeploy NAME': 'sdk:refused',  # .agents/skills/deploy-models/references/models.md
     'osmosis rehearse': 'refused:uv sync',  # AGENTS.md
     'osmosis rehearse <rollout>': 'refused:uv sync',  # .agents/skills/create-rollouts/SKILL.md
-    'osmosis rehearse <rollout> --format json': 'refused:uv sync',  # .agents/skills/debug-rollouts/SKILL.md
+    'osmosis rehearse <rollout> --format json': 'refused:uv sync',
+    'osmosis rehearse <rollout> --rows 0-30': 'refused:uv sync',  # the code template's README  # .agents/skills/debug-rollouts/SKILL.md
     'osmosis rehearse multiply --rows 0-3': 'refused:uv sync',  # osmosis rehearse --help
     'osmosis rollout init my-task': 'sdk:ok',  # .agents/skills/create-rollouts/SKILL.md
     'osmosis rollout new': 'mention',  # .agents/skills/submit-training/references/training-config-gates.md

@@ -19,7 +19,7 @@ import guidance_blocks as blocks  # noqa: E402
 import guidance_commands as g  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
-TEMPLATES = ("multiply", "blank", "llm-judge", "calculator-remote")
+TEMPLATES = ("multiply", "blank", "llm-judge", "calculator-remote", "code")
 ROLLOUT = "demo"
 AGENTS = REPO / "templates" / "workspace" / "template" / "AGENTS.md.jinja"
 PROBE_REFERENCE = ".agents/skills/debug-rollouts/references/rehearse-probes.md"
@@ -182,6 +182,8 @@ LATER = {
     "configs/training/my-task.toml": "the rollout the create-rollouts example makes",
     "data/my-task.jsonl": "the rollout the create-rollouts example makes",
     "data/multiply.jsonl": "the example of `dataset = \"multiply\"` (the default workspace's file)",
+    "rollouts/py-tasks/": "the rollout the code-graders example makes",
+    "data/py-tasks.jsonl": "the rollout the code-graders example makes",
 }
 NOT_PATHS = re.compile(r"://|^git\+|^Qwen/|^openai/|^n/m$|^<chat_completions_url>")
 
