@@ -183,6 +183,8 @@ def parse(table: Any) -> tuple[RehearseSettings, list[tuple[str, str]]]:
 def load(root: Path) -> tuple[RehearseSettings, list[tuple[str, str]]]:
     """``[tool.osmosis.rehearse]`` of the workspace's pyproject.toml and its problems; a file that cannot be
     read as TOML (or is over 1 MB) is one problem keyed ``pyproject``. No file: the defaults."""
+    from osmosis_workspace.core.bounded import toml_loads
+
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover
@@ -195,7 +197,7 @@ def load(root: Path) -> tuple[RehearseSettings, list[tuple[str, str]]]:
     if len(raw) > PYPROJECT_CAP:
         return RehearseSettings(), [("pyproject", "pyproject.toml is over 1 MB; rehearse does not read its settings from a file that large")]
     try:
-        data = tomllib.loads(raw.decode("utf-8"))
+        data = toml_loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
         return RehearseSettings(), [("pyproject", f"pyproject.toml: cannot read it as TOML ({err})")]
     tool = data.get("tool") if isinstance(data.get("tool"), dict) else {}
