@@ -51,11 +51,13 @@ class Script:
         self.rehearsal = rehearsal
         self.calls: Counter[str] = Counter()       # policy | judge | unmarked
         self.cases_seen: set[int] = set()
+        self.cases_seen_by_judge: set[int] = set()
         self.sent: dict[int, str] = {}             # case number -> the answer the policy got (the probes show it)
         self._queue = rehearsal.queue()
         self._given: dict[str, int] = {}           # prompt key -> cases handed out
         self._by_text: dict[str, list[int]] = {}   # an answer we gave -> the cases it went to
         self._latest: dict[str, int] = {}          # prompt key -> the case whose answer went out last
+        self._unjudged: dict[str, list[int]] = {}  # prompt key -> cases answered and not yet judged, in order
         self._lock = threading.Lock()
 
     def __call__(self, body: dict) -> dict:
@@ -95,6 +97,8 @@ class Script:
         content = policy_answer(case, instructions, _token_limit(body))
         with self._lock:
             self._latest[prompt_key(case.prompt)] = case.number
+            if case.number not in self.cases_seen_by_judge:
+                self._unjudged.setdefault(prompt_key(case.prompt), []).append(case.number)
             self.sent.setdefault(case.number, content)
             if content.strip():
                 self._by_text.setdefault(content.strip(), []).append(case.number)
@@ -127,16 +131,16 @@ class Script:
             keys = [k for k in self._latest if k and k in text]
             if keys:
                 key = max(keys, key=len)
-                latest = self.rehearsal.cases[self._latest[key]]
-                said = self.sent.get(latest.number, "").strip()
-                mine = {t: n for t, ns in self._by_text.items() for n in ns if self.rehearsal.cases[n].prompt.strip() == key}
-                quoted = [t for t in mine if len(t) >= 2 and t in text.replace(key, "")]
-                if not said or said in quoted:   # nothing said: the judge can only be quoting the reference
-                    return latest
-                # the answer may be quoted cut or cleaned: the row's last case stays the likeliest, unless the
-                # prompt quotes another answer this row was given (a gold text quoted is the reference)
-                others = sorted((t for t in quoted if not self.rehearsal.cases[mine[t]].top), key=len)
-                return self.rehearsal.cases[mine[others[-1]]] if others else latest
+                # a judge scores the answers of its row in the order they went out: the first one not yet judged
+                # whose answer it quotes, else the first not yet judged (a quoted gold proves nothing: it is
+                # also the reference a judge is shown)
+                waiting = [n for n in self._unjudged.get(key, []) if n not in self.cases_seen_by_judge]
+                rest = text.replace(key, "")
+                said = [n for n in waiting if self.sent.get(n, "").strip() and self.sent[n].strip() in rest
+                        and not self.rehearsal.cases[n].top]
+                chosen = (said or waiting or [self._latest[key]])[0]
+                self.cases_seen_by_judge.add(chosen)
+                return self.rehearsal.cases[chosen]
             found = [t for t in self._by_text if len(t) >= 2 and t in text]
         if not found:
             return None
