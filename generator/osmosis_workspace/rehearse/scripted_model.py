@@ -97,7 +97,7 @@ class Script:
         content = policy_answer(case, instructions, _token_limit(body))
         with self._lock:
             self._latest[prompt_key(case.prompt)] = case.number
-            if case.number not in self.cases_seen_by_judge:
+            if case.number not in self.sent:   # a case waits for its judge once, however often it is asked
                 self._unjudged.setdefault(prompt_key(case.prompt), []).append(case.number)
             self.sent.setdefault(case.number, content)
             if content.strip():
