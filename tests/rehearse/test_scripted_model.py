@@ -137,3 +137,45 @@ def test_a_failing_script_is_a_500_the_rehearsal_reports_not_a_dead_server():
         second = httpx.get(model.base_url + "/models", timeout=10)
     assert first.status_code == 500 and second.status_code == 200
     assert model.errors == ["ValueError: no answer"]
+
+
+JUDGE_ROWS = [(i, {"system_prompt": "Explain the term in two to four sentences with one example.",
+                   "user_prompt": f"What is {term}?", "ground_truth": truth})
+              for i, (term, truth) in enumerate([
+                  ("a hash function", "A hash function maps any input to a fixed-size value; equal inputs give equal values."),
+                  ("an index", "An index is a sorted structure that finds rows without scanning the table."),
+                  ("overfitting", "Overfitting is learning the training data, noise included, so well that new data suffers.")])]
+
+
+def _judge_text(question: str, reference: str, answer: str) -> str:
+    # the shape of the llm-judge template's prompt: rubric, question, reference, the stripped answer
+    return (f"Score the ANSWER from 0 to 10 points.\nQUESTION:\n{question}\nREFERENCE:\n{reference}\n"
+            f"ANSWER:\n{answer.strip()}\nEnd with one line `SCORE: <points>`.")
+
+
+def test_a_judge_scores_the_answer_it_quotes_however_the_rows_of_one_prompt_interleave():
+    """Every case of a prompt is answered before any is judged, then the judges run in reverse order:
+    order says nothing, so each score must come from the answer the judge's prompt quotes (an echo of
+    the question and the gold sent again were swapped when a judge took its row's oldest answer)."""
+    rehearsal = build(JUDGE_ROWS)
+    script = Script(rehearsal)
+    answers, scores = {}, {}
+    with ScriptedModel(script) as model:
+        for case in rehearsal.cases:
+            body = {"model": "m", "messages": [{"role": "system", "content": JUDGE_ROWS[0][1]["system_prompt"]},
+                                               {"role": "user", "content": case.prompt}]}
+            answers[case.number] = _chat(model, body).json()["choices"][0]["message"]["content"]
+        for case in reversed(rehearsal.cases):
+            if not answers[case.number].strip():
+                continue   # the template scores an empty answer 0 without asking
+            row = JUDGE_ROWS[case.source_row][1]
+            prompt = _judge_text(row["user_prompt"], row["ground_truth"], answers[case.number])
+            reply = _chat(model, {"model": "judge", "messages": [{"role": "user", "content": prompt}]}).json()
+            scores[case.number] = reply["choices"][0]["message"]["content"].splitlines()[-1]
+    passes = {c.pass_name for c in rehearsal.cases}
+    assert {"echo", "determinism", "hedge", "gold", "wrong"} <= passes, passes
+    # gold, its copies, and an answer that is the gold once stripped (as this judge strips it) score 10
+    golds = {(c.source_row, answers[c.number].strip()) for c in rehearsal.cases if c.pass_name == "gold"}
+    wrongly = {(c.number, c.pass_name, c.kind, scores[c.number]) for c in rehearsal.cases if c.number in scores
+               and scores[c.number] != ("SCORE: 10" if c.top or (c.source_row, answers[c.number].strip()) in golds else "SCORE: 0")}
+    assert wrongly == set()

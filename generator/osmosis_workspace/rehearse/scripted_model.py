@@ -17,7 +17,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from osmosis_workspace.rehearse.answers import format_answer, judge_reply
-from osmosis_workspace.rehearse.cases import Case, Rehearsal, prompt_key
+from osmosis_workspace.rehearse.cases import Case, Rehearsal, prompt_key, text_of
 
 MODEL_ID = "osmosis-rehearse-scripted"
 MAX_BODY = 32 << 20  # a chat request past this is not one a rollout sends
@@ -58,6 +58,7 @@ class Script:
         self._by_text: dict[str, list[int]] = {}   # an answer we gave -> the cases it went to
         self._latest: dict[str, int] = {}          # prompt key -> the case whose answer went out last
         self._unjudged: dict[str, list[int]] = {}  # prompt key -> cases answered and not yet judged, in order
+        self._gold_texts: set[tuple[str, str]] = set()  # (prompt key, a gold answer as sent, stripped)
         self._lock = threading.Lock()
 
     def __call__(self, body: dict) -> dict:
@@ -100,13 +101,16 @@ class Script:
             if case.number not in self.sent:   # a case waits for its judge once, however often it is asked
                 self._unjudged.setdefault(prompt_key(case.prompt), []).append(case.number)
             self.sent.setdefault(case.number, content)
+            if case.top and content.strip():
+                self._gold_texts.add((prompt_key(case.prompt), content.strip()))
             if content.strip():
                 self._by_text.setdefault(content.strip(), []).append(case.number)
         return {"content": content}
 
     def _judge(self, case: Case | None, instructions: str) -> dict:
         self._count("judge", case.number if case else None)
-        top = bool(case and case.top)
+        # an answer that reads as the gold once stripped (a judge strips it) is the gold to a judge
+        top = bool(case and (case.top or (prompt_key(case.prompt), self.sent.get(case.number, "").strip()) in self._gold_texts))
         verdict = judge_reply(instructions, top=top)
         return {"content": verdict if verdict is not None else format_answer(instructions, case.answer if case else "")}
 
@@ -124,21 +128,14 @@ class Script:
 
     def _quoted(self, text: str) -> Case | None:
         """The case a judge's prompt is about. A judge quotes the question, so the row is the one whose
-        prompt it holds, and the case the one that row answered last (a prompt's cases run one after
-        another), unless the prompt quotes another answer given to that row. A judge may quote the
-        reference too, which is the gold's text: a quoted answer that is not gold wins over it."""
+        prompt it holds; the case is the one of that row's answers not yet judged that best explains the
+        prompt's text (``_explains``): rows of one prompt run side by side, so order alone can't say."""
         with self._lock:
             keys = [k for k in self._latest if k and k in text]
             if keys:
                 key = max(keys, key=len)
-                # a judge scores the answers of its row in the order they went out: the first one not yet judged
-                # whose answer it quotes, else the first not yet judged (a quoted gold proves nothing: it is
-                # also the reference a judge is shown)
                 waiting = [n for n in self._unjudged.get(key, []) if n not in self.cases_seen_by_judge]
-                rest = text.replace(key, "")
-                said = [n for n in waiting if self.sent.get(n, "").strip() and self.sent[n].strip() in rest
-                        and not self.rehearsal.cases[n].top]
-                chosen = (said or waiting or [self._latest[key]])[0]
+                chosen = self._explains(text, key, waiting) if waiting else self._latest[key]
                 self.cases_seen_by_judge.add(chosen)
                 return self.rehearsal.cases[chosen]
             found = [t for t in self._by_text if len(t) >= 2 and t in text]
@@ -146,6 +143,35 @@ class Script:
             return None
         numbers = self._by_text[max(found, key=len)]
         return self.rehearsal.cases[numbers[-1]]
+
+    def _explains(self, text: str, key: str, waiting: list[int]) -> int:
+        """Which waiting case's answer ``text`` (a judge's prompt) scores.
+
+        Each hypothesis is a case's answer (as sent, or unformatted) shown after the question, with or
+        without a reference (the row's label). It predicts how often the question, the references and
+        every waiting answer occur; one that predicts more occurrences than ``text`` has is impossible (a
+        judge may add text, such as a rubric, never remove it). Of the possible ones, the one explaining
+        the most text wins, the earlier case on a tie. Counting, not searching, tells "the gold quoted as
+        the reference" from "the gold as the answer", and an echo of the question from the question.
+        None possible (a grader that cut or rewrote the answer): the first waiting case."""
+        row = self.rehearsal.rows[waiting[0]]
+        references = [r for r in dict.fromkeys(text_of(row.get(c)).strip() for c in (self.rehearsal.gold_source, "ground_truth")) if r]
+        forms = {n: [f for f in dict.fromkeys((self.sent.get(n, "").strip(), self.rehearsal.cases[n].answer.strip())) if f]
+                 for n in waiting}
+        pieces = [p for p in dict.fromkeys([key, *references, *(f for fs in forms.values() for f in fs)]) if p]
+        seen = {p: text.count(p) for p in pieces}
+        best: tuple[int, int] | None = None
+        for n in waiting:
+            for form in forms[n] or [""]:
+                for reference in [None, *references]:
+                    shown = "\n".join(p for p in (key, reference, form) if p)
+                    predicted = {p: shown.count(p) for p in pieces}
+                    if any(predicted[p] > seen[p] for p in pieces):
+                        continue
+                    explained = sum(predicted[p] * len(p) for p in pieces)
+                    if best is None or explained > best[0]:
+                        best = (explained, n)
+        return best[1] if best else waiting[0]
 
     def _count(self, kind: str, number: int | None) -> None:
         with self._lock:
