@@ -9,7 +9,6 @@ case), `learning_rate` for `lr` (initials), `epochs` or `temperature` for `total
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable
 
@@ -43,6 +42,8 @@ def closest(word: str, known: Iterable[str], *, cutoff: float = 0.6) -> str | No
     by_form = {"_".join(_words(k)): k for k in names}
 
     def spelt(floor: float) -> list[str]:
+        import difflib  # only a name that is no known one's comes this far: a clean run never imports it
+
         return [by_form[g] for g in difflib.get_close_matches(joined, list(by_form), n=1, cutoff=floor)]
 
     for hits in (
