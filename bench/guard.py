@@ -71,9 +71,11 @@ def run(argv: list[str], cwd: Path, env: dict[str, str], ok: tuple[int, ...] = (
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - start
         proc.returncode = code = os.waitstatus_to_exitcode(status)
-        if code not in ok:
-            out.seek(0)
-            raise SystemExit(f"{' '.join(argv)} exited {code}: {out.read().decode('utf-8', 'replace')[-800:]}")
+        out.seek(0)
+        text = out.read().decode("utf-8", "replace")
+        # exit 1 is findings, but also Python's own "No module named ...": that run checked nothing
+        if code not in ok or "No module named" in text or "Traceback (most recent call last)" in text:
+            raise SystemExit(f"{' '.join(argv)} exited {code}: {text[-800:]}")
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
@@ -101,6 +103,15 @@ def build(ref: str | None, work: Path, rebuild: bool) -> Path:
     # a plain (non-editable) install: the build backend packs the package as a wheel would ship it
     subprocess.run([str(python), "-m", "pip", "install", "-q", str(src), "check-jsonschema"], check=True)
     return python
+
+
+def module_of(python: Path) -> str:
+    """The import name of the build in ``python``'s venv: `osmosis_workspace` now, `generator` in builds
+    before the rename (1d40999 and older); `python -m` of the wrong one exits 1 at once, which the
+    rows would time as a very fast doctor."""
+    probe = "import importlib.util as u; print('osmosis_workspace' if u.find_spec('osmosis_workspace') else 'generator')"
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    return subprocess.run([str(python), "-c", probe], check=True, capture_output=True, text=True, env=env, cwd="/").stdout.strip()
 
 
 def env_for(cache: Path) -> dict[str, str]:
@@ -139,11 +150,12 @@ def main(argv: list[str] | None = None) -> int:
     work = args.work.resolve()
     work.mkdir(parents=True, exist_ok=True)
     pythons = {"before": build(args.before, work, False), "now": build(None, work, args.rebuild)}
+    osmosis = {side: [str(python), "-m", module_of(python)] for side, python in pythons.items()}
     started = load()
 
     base = work / "ws-base"
     if not base.exists():
-        workspaces.init_workspace([str(pythons["now"]), "-m", "osmosis_workspace"], base, env=env_for(work / "cache-init"))
+        workspaces.init_workspace(osmosis["now"], base, env=env_for(work / "cache-init"))
     spaces, envs = {}, {}
     for side in pythons:  # one copy a side, each with its own cache folder: a build's cache is not the other's
         spaces[side] = work / f"ws-{side}"
@@ -173,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
                    spaces["now"], envs["now"], None)
         if "cold" in only:
             cold = {side: Series(side) for side in pythons}
-            rounds([(cold[s], [str(pythons[s]), "-m", "osmosis_workspace", "doctor", ".", "--no-cache"], spaces[s], envs[s], None)
+            rounds([(cold[s], [*osmosis[s], "doctor", ".", "--no-cache"], spaces[s], envs[s], None)
                     for s in pythons] + [ref_cmd], args.runs, args.warmup)
             emit("doctor --no-cache, fresh workspace", cold["before"], cold["now"], ref)
             emit("doctor --no-cache, fresh workspace (CPU)", cold["before"], cold["now"], ref, "cpu")
@@ -181,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
             warm = {side: Series(side) for side in pythons}
             ref = Series("check-jsonschema")
             ref_cmd = (ref, *ref_cmd[1:])
-            rounds([(warm[s], [str(pythons[s]), "-m", "osmosis_workspace", "doctor", "."], spaces[s], envs[s], None)
+            rounds([(warm[s], [*osmosis[s], "doctor", "."], spaces[s], envs[s], None)
                     for s in pythons] + [ref_cmd], args.runs, max(args.warmup, 1))
             emit("doctor, warm cache", warm["before"], warm["now"], ref)
             emit("doctor, warm cache (CPU)", warm["before"], warm["now"], ref, "cpu")
@@ -192,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
             gen_dataset.write_jsonl(args.dataset_mb, path, seed=7)
         data = {side: Series(side) for side in pythons}
         jq = Series("jq")
-        rounds([(data[s], [str(pythons[s]), "-m", "osmosis_workspace", "dataset", "validate", str(path)], work, envs[s], None)
+        rounds([(data[s], [*osmosis[s], "dataset", "validate", str(path)], work, envs[s], None)
                 for s in pythons] + [(jq, ["jq", "-c", JQ_FILTER, str(path)], work, envs["now"], None)], args.runs, args.warmup)
         size = f"{path.stat().st_size / 1e6:.0f} MB"
         emit(f"dataset validate, {size} JSONL", data["before"], data["now"], jq)

@@ -117,3 +117,33 @@ def test_a_list_label_in_a_file_without_a_system_prompt_is_no_crash(tmp_path):
     path.write_text('{"ground_truth": [], "user_prompt": null}\n')
     result = jsonl.scan_range(path, 0, path.stat().st_size, None)
     assert result.rows == 1 and "not-string" in result.findings.counts
+
+
+def test_blocks_of_one_or_several_system_prompts_profile_as_rows_one_by_one():
+    # one system prompt for a whole block is looked up once; blocks mixing prompts (one of them listing
+    # options, one non-ASCII) take each row's; repeats written with another case, spacing or accent escape
+    systems = ["Solve it. Put the answer after '#### '.", "Réponds en français, s'il te plaît.",
+               "Answer with one of: yes, no"]
+    blocks = []
+    for b in range(6):
+        block = []
+        for i in range(128):
+            row = good_row(b * 128 + i)
+            if b % 2:  # odd blocks mix the prompts; even ones keep the first
+                row["system_prompt"] = systems[i % (3 if b == 5 else 2)]
+            block.append(row)
+        blocks.append(block)
+    blocks[2][7] = dict(blocks[0][3], user_prompt=blocks[0][3]["user_prompt"].upper().replace("\n", "  \t"))
+    blocks[3][9] = dict(blocks[1][1], user_prompt="Évalue  " + blocks[1][1]["user_prompt"], ground_truth="x")  # new
+    blocks[4][0] = dict(blocks[3][9], user_prompt="évalue " + blocks[1][1]["user_prompt"].lower())
+    for cap in (None, 300):
+        one, many = profile.Profile(_spec(), cap, ordered=True), profile.Profile(_spec(), cap, ordered=True)
+        for n, block in enumerate(blocks):
+            lines = list(range(n * 128 + 1, n * 128 + 129))
+            for row, line in zip(block, lines):
+                one.observe(row, line)
+            many.observe_block(block, lines, clean=True)
+        _same(one, many)
+        # line 264 repeats line 4 (case and spacing); 513 repeats 394 (an accent in another case), which
+        # past a cap of 300 digests is not remembered
+        assert many.repeat_lines == ([264, 513] if cap is None else [264]), many.repeat_lines

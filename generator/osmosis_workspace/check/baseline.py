@@ -9,8 +9,6 @@ the line, keeps the fingerprint; editing the offending line itself makes it a ne
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -53,6 +51,8 @@ def fingerprints(ws: Workspace, diagnostics: list[Diagnostic]) -> list[str]:
         line = _line(ws, d)
         anchor = "line:" + " ".join(line.split()) if line is not None else "message:" + re.sub(r"\d+", "#", d.message)
         anchors.append(f"{d.code}\0{d.path or ''}\0{anchor}")
+    import hashlib  # only --baseline and --write-baseline fingerprint; the module is imported for its rule
+
     seen: Counter = Counter()
     found = [""] * len(diagnostics)
     for i in sorted(range(len(diagnostics)), key=lambda i: diagnostics[i].sort_key()):
@@ -69,6 +69,8 @@ def render(ws: Workspace, diagnostics: list[Diagnostic]) -> bytes:
         for d, fp in zip(diagnostics, fingerprints(ws, diagnostics))
     ]
     entries.sort(key=lambda e: (e["path"] or "", e["code"], e["fingerprint"]))
+    import json
+
     body = {KIND: FORMAT, "findings": entries}
     return (json.dumps(body, indent=1, ensure_ascii=False) + "\n").encode("utf-8", "surrogateescape")
 

@@ -10,7 +10,6 @@ release in between might not do.
 
 from __future__ import annotations
 
-import difflib
 import json
 from dataclasses import dataclass
 from functools import lru_cache
@@ -18,6 +17,7 @@ from pathlib import Path
 
 from osmosis_workspace.core.pep440 import Version
 from osmosis_workspace.core.sdk_generations import generation_of
+from osmosis_workspace.core.suggest import close_matches
 
 _DATA = Path(__file__).with_name("sdk_exports.json")
 
@@ -94,7 +94,7 @@ class Exports:
     def close_names(self, module: str, name: str) -> list[str]:
         tables = self._module_names(module) or []
         public = sorted({n for names in tables for n in names if not n.startswith("_")})
-        return difflib.get_close_matches(name, public, n=1, cutoff=0.75)
+        return close_matches(name, public, n=1, cutoff=0.75)
 
     def signature(self, module: str, name: str) -> Signature | None:
         """The parameters of ``module.name`` (followed through re-exports), merged over the tables."""

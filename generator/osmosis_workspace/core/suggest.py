@@ -9,7 +9,6 @@ case), `learning_rate` for `lr` (initials), `epochs` or `temperature` for `total
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable
 
@@ -24,6 +23,13 @@ def _words(name: str) -> list[str]:
 
 def _initials(name: str) -> str:
     return "".join(w[0] for w in _words(name))
+
+
+def close_matches(word: str, options: Iterable[str], n: int = 3, cutoff: float = 0.6) -> list[str]:
+    """``difflib.get_close_matches``, with difflib imported only when a name matches nothing (a clean run never asks)."""
+    import difflib
+
+    return difflib.get_close_matches(word, options, n=n, cutoff=cutoff)
 
 
 def closest(word: str, known: Iterable[str], *, cutoff: float = 0.6) -> str | None:
@@ -43,7 +49,7 @@ def closest(word: str, known: Iterable[str], *, cutoff: float = 0.6) -> str | No
     by_form = {"_".join(_words(k)): k for k in names}
 
     def spelt(floor: float) -> list[str]:
-        return [by_form[g] for g in difflib.get_close_matches(joined, list(by_form), n=1, cutoff=floor)]
+        return [by_form[g] for g in close_matches(joined, list(by_form), n=1, cutoff=floor)]
 
     for hits in (
         lambda: [k for k in names if "_".join(_words(k)) == joined],

@@ -4,7 +4,6 @@ dataset, schema directive, file naming; and `doctor --fix` of schema directives.
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 import posixpath
@@ -29,6 +28,7 @@ from osmosis_workspace.core.diagnostics import Diagnostic, quoted
 from osmosis_workspace.core.paths import is_dir, unusable_path
 from osmosis_workspace.core.tool_folders import in_tool_folder_of
 from osmosis_workspace.core.schemas import CONFIG_KINDS, schema_directive, schema_filename
+from osmosis_workspace.core.suggest import close_matches
 from osmosis_workspace.core.workspace import Workspace
 from osmosis_workspace.check.registry import workspace_check
 from osmosis_workspace.readers.toml_locate import TomlDoc
@@ -69,7 +69,7 @@ def _cross_file(data: dict, kind: str, ws: Workspace, path: Path, doc: TomlDoc, 
         elif not is_dir(folder):
             line, column = loc.value(("experiment", "rollout")) or (1, 1)
             existing = [p.name for p in ws.rollout_dirs]
-            guess = difflib.get_close_matches(rollout, existing, n=1)
+            guess = close_matches(rollout, existing, n=1)
             message = f"rollout {quoted(rollout)}: rollouts/{rollout}/ does not exist"
             if guess:
                 message += f"; did you mean {guess[0]!r}?"
@@ -138,7 +138,7 @@ def _entrypoint(entry: str, folder: Path | None, rollout: str | None, loc, displ
     elif not target.is_file():
         # by stem: every module shares ".py", which made "main.py" look close to "grading.py"
         stems = {p.stem: p.name for p in folder.glob("*.py")}
-        guess = [stems[g] for g in difflib.get_close_matches(posixpath.splitext(entry)[0], sorted(stems), n=1)]
+        guess = [stems[g] for g in close_matches(posixpath.splitext(entry)[0], sorted(stems), n=1)]
         message = f"entrypoint rollouts/{rollout}/{entry} does not exist"
         if guess:
             message += f"; did you mean {guess[0]!r}?"
@@ -179,7 +179,7 @@ def _dataset(value: str, ws: Workspace, loc, display: str) -> Iterator[Diagnosti
         return
     if not target.is_file():
         existing = [ws.rel(p) for p in ws.data_files]
-        guess = difflib.get_close_matches(relative, existing, n=1)
+        guess = close_matches(relative, existing, n=1)
         message = f"dataset file {relative} does not exist"
         if guess:
             message += f"; did you mean {guess[0]!r}?"

@@ -8,7 +8,6 @@ and whether its LocalBackend can grade.
 from __future__ import annotations
 
 import ast
-import difflib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from osmosis_workspace.core.diagnostics import Diagnostic
 from osmosis_workspace.core.sdk_exports import exports_for
 from osmosis_workspace.core.tool_folders import PRUNED
 from osmosis_workspace.core.sdk_generations import SDK_PACKAGE, WRONG_PORT_VARIABLES, harbor_arguments_known
+from osmosis_workspace.core.suggest import close_matches
 from osmosis_workspace.readers.pyast import Ext, Module, Resolver
 from osmosis_workspace.readers.pyclasses import answers_any_name, guarded_imports, imported_module, local_module, submodule
 
@@ -94,7 +94,7 @@ def _local_imports(resolver: Resolver, module: Module, path: str, show: Display)
                        and submodule(resolver, source, a.name) is None
                        and not (node.module is None and imported_module(resolver, module, node, a.name) is not source)]
             if missing:
-                close = difflib.get_close_matches(missing[0], [n for n in source.bindings if not n.startswith("_")], n=1, cutoff=0.6)
+                close = close_matches(missing[0], [n for n in source.bindings if not n.startswith("_")], n=1, cutoff=0.6)
                 found.append(_at(LOCAL_NAME_MISSING, path, node, f"{show(source.path)} does not define {', '.join(missing)}: the import raises ImportError",
                                  hint=f"Did you mean {close[0]}?" if close else None))
     return found
@@ -198,7 +198,7 @@ def _import_paths(resolver: Resolver, module: Module, path: str, call: ast.Call)
                 found.append(_at(LOCAL_NAME_MISSING, path, kw.value, f"{kw.arg}={ref!r}: no module {dotted} in the rollout (ImportError when the backend is built)",
                                  hint=_module_hint(resolver, module, dotted)))
         elif target.tree is not None and not answers_any_name(target) and attr not in target.bindings:
-            close = difflib.get_close_matches(attr, [n for n in target.bindings if not n.startswith("_")], n=1, cutoff=0.6)
+            close = close_matches(attr, [n for n in target.bindings if not n.startswith("_")], n=1, cutoff=0.6)
             found.append(_at(LOCAL_NAME_MISSING, path, kw.value, f"{kw.arg}={ref!r}: {target.path.name} does not define {attr} (ImportError when the backend is built)",
                              hint=f"Did you mean {dotted}:{close[0]}?" if close else None))
     return found

@@ -13,7 +13,6 @@ answer 0, so the row can never be rewarded. This is the reading of the template'
 
 from __future__ import annotations
 
-import csv
 import io
 import re
 from pathlib import Path
@@ -68,6 +67,8 @@ def first_columns(path: Path) -> frozenset[str] | None:
         return None
     text = head.decode("utf-8-sig", errors="replace")
     if suffix == ".csv":
+        import csv  # a CSV dataset's header only: JSON lines, the usual case, does not need it
+
         try:
             header = next(csv.reader(io.StringIO(text)), None)
         except csv.Error:

@@ -128,8 +128,8 @@ class Profile:
         self.has_system = SYSTEM in self.columns
         self.blockwise = self.prompted and not self.metadata and TRUTH in self.columns and LABEL not in self.columns
         self._system, self._user, self._truth = operator.itemgetter(SYSTEM), operator.itemgetter(USER), operator.itemgetter(TRUTH)
-        # system prompt -> its compared form (bytes); one that lists options -> (that form, its options)
-        self._systems: dict[str, bytes] = {}
+        # system prompt -> its compared form; one that lists options -> (that form, its options)
+        self._systems: dict[str, str] = {}
         self._listing: dict[str, tuple] = {}
 
     def __getstate__(self) -> dict:  # a range's profile goes back from the parallel reader's worker
@@ -260,12 +260,19 @@ class Profile:
                     return self._one_by_one(rows, lines)
                 if any(map(_contains, systems, labels)):
                     return self._one_by_one(rows, lines)
-                entries = list(map(self._systems.get, systems))
-                del systems
-                if None in entries:  # a system prompt not seen yet, or one listing options (its labels are compared)
-                    entries = list(map(self._system_entry, map(self._system, rows)))
-                    if tuple in set(map(type, entries)):
+                first = systems[0]
+                if all(map(first.__eq__, systems)):  # one system prompt for the whole block: hashed once, not n times
+                    entry = self._system_entry(first)
+                    if entry.__class__ is tuple:  # it lists options: its rows' labels are compared with them
                         return self._one_by_one(rows, lines)
+                    entries = repeat(entry)
+                else:
+                    entries = list(map(self._systems.get, systems))
+                    if None in entries:  # a system prompt not seen yet, or one listing options (its labels are compared)
+                        entries = list(map(self._system_entry, systems))
+                        if tuple in set(map(type, entries)):
+                            return self._one_by_one(rows, lines)
+                del systems
             else:
                 entries = repeat(None)
             user_forms = normalise_many(list(map(self._user, rows)))
@@ -306,6 +313,8 @@ class Profile:
                     if label in new and label not in self.label_lines:
                         self.label_lines[label] = line
             _count(counts, labels)
+        elif counts.keys().isdisjoint(labels):  # past the cap, the usual block: none of its labels is counted
+            self._n[3] += n
         else:
             known = list(filter(counts.__contains__, labels))
             _count(counts, known)

@@ -31,27 +31,32 @@ _TABLE = bytes(
 _SEP = "\x00"  # joins a block's texts; a block with a text holding it is normalised text by text
 
 
-def _squeeze(data: bytes) -> bytes:
-    while b"  " in data:
-        data = data.replace(b"  ", b" ")
-    return data
+def _squeeze(text: str) -> str:
+    while "  " in text:  # on str: the same search on bytes costs several times more
+        text = text.replace("  ", " ")
+    return text
 
 
-def normalise(text: str) -> bytes:
-    """One text's compared form (see the module's docstring), as UTF-8 bytes."""
+# A compared form is a str of the form's UTF-8 bytes read as Latin-1: one character a byte, so it is
+# equal, contains and hashes exactly as those bytes would (CPython hashes a one-byte-per-character str
+# over the same bytes), and the C-level passes run on str, several times faster than on bytes here.
+
+
+def normalise(text: str) -> str:
+    """One text's compared form (see the module's docstring and the note above)."""
     text = text.strip(_ENDS)
     data = text.encode() if text.isascii() else text.lower().encode("utf-8", "surrogatepass")
-    return _squeeze(data.translate(_TABLE)).strip(b" ")
+    return _squeeze(data.translate(_TABLE).decode("latin-1")).strip(" ")
 
 
-def normalise_many(texts: list[str]) -> list[bytes]:
+def normalise_many(texts: list[str]) -> list[str]:
     """:func:`normalise` of each text, done on the joined texts at once: equal results at a fraction of
     the cost (each text's ends are trimmed first, so no space can touch a separator)."""
     joined = _SEP.join(map(str.strip, texts, repeat(_ENDS)))
     # each step rebinds the one name, so no more than two copies of the block's text live at once
     joined = joined.encode() if joined.isascii() else joined.lower().encode("utf-8", "surrogatepass")
-    joined = _squeeze(joined.translate(_TABLE))
-    parts = joined.split(b"\x00")
+    joined = _squeeze(joined.translate(_TABLE).decode("latin-1"))
+    parts = joined.split(_SEP)
     if len(parts) != len(texts):  # a text holding the separator
         return list(map(normalise, texts))
     return parts
