@@ -198,8 +198,8 @@ class Live:
             ws.units = None
         if changed is None:
             self.full_at, self.full_runs = time.monotonic(), self.full_runs + 1
-            if disk is not None and disk[0].unchanged():
-                disk[0].store_units()
+            if disk is not None:
+                disk[0].keep()  # the units whose inputs did not change under the run
         else:
             self.edit_runs += 1
         self.texts = {str(p): t for p, t in ws.overlays.items()}
