@@ -351,7 +351,8 @@ class UnitMemo:
         encode, decode = codec or (Diagnostic.to_dict, _diagnostic)
         if not buffers:  # what git says: the whole run's key is its key
             return compute()
-        digests = [self.tree.subtree(str(p)) for p in inputs]
+        known, subtree = self.tree.digests, self.tree.subtree  # a rollout's folder is the input of several units
+        digests = [known[s] if (s := str(p)) in known else subtree(s) for p in inputs]
         if None in digests:
             return compute()
         # NUL-separated: no part holds a NUL but `extra`, which comes last

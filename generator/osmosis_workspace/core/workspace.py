@@ -308,8 +308,7 @@ class Workspace:
 
     def count_read_rel(self, rels: list[str]) -> None:
         """Count root-relative ``rels`` as read: a cached unit's files, read by the run that computed it."""
-        root = str(self.root)
-        self._reads.extend(f"{root}/{r}" for r in rels)
+        self._reads.extend(map(f"{self.root}/".__add__, rels))
 
     def remember(self, unit: str, inputs: list[Path | str], extra: str, compute: Callable[[], list], codec: tuple | None = None,
                  buffers: bool = True) -> list:
