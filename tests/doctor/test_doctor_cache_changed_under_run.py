@@ -10,8 +10,6 @@ import json
 import re
 import shutil
 
-import pytest
-
 run_stage = importlib.import_module("osmosis_workspace.check.pipeline.run")  # the package re-exports its `run`
 
 
@@ -29,14 +27,6 @@ def findings(run, ws, *extra: str) -> list[tuple]:
 
 def same_as_no_cache(run, ws) -> None:
     assert findings(run, ws) == findings(run, ws, "--no-cache")
-
-
-@pytest.fixture
-def three(make_workspace):
-    ws = make_workspace()
-    for name in ("second", "third"):
-        shutil.copytree(ws / "rollouts" / "multiply", ws / "rollouts" / name, ignore=shutil.ignore_patterns(".venv"))
-    return ws
 
 
 def changing(monkeypatch, change) -> None:

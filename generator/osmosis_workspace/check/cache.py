@@ -15,7 +15,9 @@ the checks, but for the units a check hands to `Workspace.remember`; a content h
 and inode are unchanged and which was not modified within two seconds of being hashed.
 
 Safe under concurrent runs: every file is written to an exclusive temp file and renamed into place;
-an entry that does not decode is ignored; a cache folder that cannot be written is no cache.
+an entry that does not decode is ignored; a cache folder that cannot be written is no cache. A run
+under which something the key covers changed (a `git gc` packing refs during a long cold run) keeps
+no findings, only the units none of whose inputs changed (`Cache.keep`).
 """
 
 from __future__ import annotations
