@@ -37,7 +37,9 @@ def commit_all(root: Path, message: str) -> None:
     if not (root / ".git").exists():
         subprocess.run(["git", "init", "-q", "-b", "main"], cwd=root, check=True, env=env)
     subprocess.run(["git", "add", "-A"], cwd=root, check=True, env=env)
-    subprocess.run(["git", "commit", "-q", "--allow-empty", "-m", message], cwd=root, check=True, env=env)
+    # the automatic `git gc` a commit of thousands of new files starts runs in the foreground here: in
+    # the background it packs refs while the bench's first doctor runs, which then keeps no findings
+    subprocess.run(["git", "-c", "gc.autoDetach=false", "commit", "-q", "--allow-empty", "-m", message], cwd=root, check=True, env=env)
 
 
 def init_workspace(osmosis: Sequence[str], dst: Path, *, git: bool = True, env=None) -> Path:

@@ -7,6 +7,7 @@ The real check families are registered too, but these tests swap in their own ru
 from __future__ import annotations
 
 import re
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -122,3 +123,12 @@ def tool_osmosis(mini_ws):
         (mini_ws / "pyproject.toml").write_text(f'[project]\nname = "ws"\n\n[tool.osmosis]\n{body}\n', encoding="utf-8")
 
     return write
+
+
+@pytest.fixture
+def three(make_workspace):
+    """A workspace of three rollouts: multiply, and copies of it named second and third."""
+    ws = make_workspace()
+    for name in ("second", "third"):
+        shutil.copytree(ws / "rollouts" / "multiply", ws / "rollouts" / name, ignore=shutil.ignore_patterns(".venv"))
+    return ws

@@ -34,14 +34,6 @@ def findings(run, ws, *extra: str) -> list[tuple]:
     return sorted((d["code"], d["path"], d["line"], d["message"]) for d in json.loads(result.stdout)["diagnostics"])
 
 
-@pytest.fixture
-def three(make_workspace):
-    ws = make_workspace()
-    for name in ("second", "third"):
-        shutil.copytree(ws / "rollouts" / "multiply", ws / "rollouts" / name, ignore=shutil.ignore_patterns(".venv"))
-    return ws
-
-
 def test_an_edit_in_one_rollout_reuses_the_others(three, run):
     first = run("doctor", three, "-v", "--select", "ENT")
     assert reused(first) is None and "nothing reused from the cache" in first.output

@@ -15,7 +15,9 @@ the checks, but for the units a check hands to `Workspace.remember`; a content h
 and inode are unchanged and which was not modified within two seconds of being hashed.
 
 Safe under concurrent runs: every file is written to an exclusive temp file and renamed into place;
-an entry that does not decode is ignored; a cache folder that cannot be written is no cache.
+an entry that does not decode is ignored; a cache folder that cannot be written is no cache. A run
+under which something the key covers changed (a `git gc` packing refs during a long cold run) keeps
+no findings, only the units none of whose inputs changed (`Cache.keep`).
 """
 
 from __future__ import annotations
@@ -128,10 +130,6 @@ class Cache:
         self.tree, self.base = tree, hashlib.sha256(json.dumps(shared).encode("utf-8", "surrogateescape")).hexdigest()
         return tree.digest(json.dumps([*shared, families, checks]))
 
-    def unchanged(self) -> bool:
-        """Whether the workspace is still what the last key walked (then a run's findings are that key's)."""
-        return self.tree is not None and self.tree.unchanged()
-
     def units(self) -> "UnitMemo | None":
         """The per-unit memo for a run that missed, over the last key's walk (None before a key)."""
         if self.tree is None:
@@ -149,8 +147,22 @@ class Cache:
         from osmosis_workspace.core.bounded import Unreadable, json_loads, read_capped
 
         try:
-            return json_loads(read_capped(self.folder / name, FILE_CAP))
-        except (Unreadable, ValueError):
+            data = read_capped(self.folder / name, FILE_CAP)
+        except Unreadable:
+            return None
+        try:
+            import orjson  # ten times json's speed on the 10 MB files of a large workspace
+
+            # it refuses nesting past 1,024 itself (no recursion error); what is kept of an entry
+            # is re-encoded from what was decoded (UnitMemo.recall), so a deep value never goes back out
+            return orjson.loads(data)
+        except ImportError:
+            pass
+        except ValueError:  # orjson refuses what json.dumps writes for undecodable path bytes: json reads it
+            pass
+        try:
+            return json_loads(data)
+        except ValueError:
             return None
 
     def load(self, key: str):
@@ -190,6 +202,18 @@ class Cache:
             self._prune()
         except OSError:  # a read-only or full cache folder: the run stands without it
             pass
+
+    def keep(self, key: str | None = None, result=None) -> None:
+        """After a run that missed: its findings (when ``key`` is given: an editor's hold buffers) if nothing
+        under the key's walk changed while it ran; else the units none of whose inputs changed (a `git gc`
+        that packs refs in the git folder meanwhile costs the run's findings, not every unit of it)."""
+        changed = self.tree.changed() if self.tree is not None else None
+        if changed == [] and key is not None:
+            self.store(key, result)
+            return
+        if self.unit_memo is not None:
+            self.unit_memo.forget(changed)
+        self.store_units()
 
     def store_units(self) -> None:
         """Only the per-unit results (an editor's run: its findings hold unsaved buffers, its units do not)."""
@@ -243,8 +267,9 @@ def _worth_rewriting(now: dict, before: dict) -> bool:
     return changed > max(REWRITE_MIN, len(now) // REWRITE_SHARE)
 
 
-# What a hostile entry may raise on decoding besides: int(1e400) is an OverflowError.
-BAD_ENTRY = (KeyError, TypeError, ValueError, AttributeError, OverflowError, IndexError)
+# What a hostile entry may raise on decoding besides: int(1e400) is an OverflowError; str() of a list
+# nested a thousand deep (orjson reads up to 1,024) a RecursionError.
+BAD_ENTRY = (KeyError, TypeError, ValueError, AttributeError, OverflowError, IndexError, RecursionError)
 _OPTIONAL_INT = (int, type(None))
 _DIAGNOSTIC_TYPES = {"code": str, "name": str, "message": str, "hint": str, "path": (str, type(None)),
                      "line": _OPTIONAL_INT, "column": _OPTIONAL_INT, "fixable": bool}
@@ -294,26 +319,58 @@ class UnitMemo:
     def __init__(self, tree: Tree, base: str, previous: dict):
         self.tree, self.base, self.previous = tree, base, previous
         self.now: dict[str, dict] = {}
+        self.inputs: dict[str, tuple[str, ...]] = {}  # key -> the unit's inputs (for `forget`)
         self.reused = self.computed = 0
+
+    def forget(self, changed: list[str] | None) -> None:
+        """Drop the units of this run an input of which holds, or lies under, a ``changed`` path (all
+        when None): their results may be of a text the key's walk did not see."""
+        if changed is None:
+            self.now.clear()
+            return
+        gone = set(changed)
+        above = set()  # every changed path and the folders above it: an input that is one holds a change
+        for path in changed:
+            while path not in above:
+                above.add(path)
+                path, parent = os.path.dirname(path), path
+                if path == parent:
+                    break
+
+        def touched(name: str) -> bool:
+            if name in above:
+                return True
+            while (parent := os.path.dirname(name)) != name:  # an input under a changed folder or file
+                if parent in gone:
+                    return True
+                name = parent
+            return False
+
+        for key in [k for k, names in self.inputs.items() if any(touched(n) for n in names)]:
+            self.now.pop(key, None)
 
     def recall(self, ws: Workspace, unit: str, inputs: list[Path], extra: str, compute, codec=None, buffers: bool = True) -> list:
         encode, decode = codec or (Diagnostic.to_dict, _diagnostic)
         if not buffers:  # what git says: the whole run's key is its key
             return compute()
-        digests = [self.tree.subtree(str(p)) for p in inputs]
+        known, subtree = self.tree.digests, self.tree.subtree  # a rollout's folder is the input of several units
+        digests = [known[s] if (s := str(p)) in known else subtree(s) for p in inputs]
         if None in digests:
             return compute()
         # NUL-separated: no part holds a NUL but `extra`, which comes last
         key = hashlib.sha256("\0".join([self.base, unit, *digests, extra]).encode("utf-8", "surrogateescape")).hexdigest()
+        self.inputs[key] = tuple(map(str, inputs))
         entry = self.previous.get(key)
-        if isinstance(entry, dict) and _list_of(entry.get("items"), lambda d: True) and _list_of(entry.get("read"), lambda r: isinstance(r, str)):
+        if type(entry) is dict and type(items := entry.get("items")) is list and type(read := entry.get("read")) is list \
+                and all(type(r) is str for r in read):
             try:
-                found = [decode(d) for d in entry["items"]]
+                found = [decode(d) for d in items]
+                # kept as this run would write it: what the file held besides the fields read is dropped
+                self.now[key] = {"items": [encode(d) for d in found], "read": read}
             except BAD_ENTRY:
                 pass  # an entry that does not decode is no entry
             else:
-                self.now[key] = entry
-                ws.count_read_rel(entry["read"])
+                ws.count_read_rel(read)
                 self.reused += 1
                 return found
         mark = ws.read_mark()

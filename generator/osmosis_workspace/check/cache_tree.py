@@ -15,6 +15,7 @@ from osmosis_workspace.core.tool_folders import listed_inside
 RACY_NS = 2_000_000_000  # a file modified this close to its hashing is hashed again next time
 SKIP_IN_GIT = frozenset({"objects", "logs", "hooks", "lfs", "fsmonitor--daemon"})
 ENTRY_CAP = 200_000  # past this many entries (or 64 folders deep) the workspace is not cached
+CHANGED_CAP = 64  # past this many entries changed under a run, none of its units is kept
 
 
 def _sha_file(path: str) -> str | None:
@@ -138,41 +139,45 @@ class Tree:
         self.seen.append((path, info, names))
         self.lines.append(f"{path}\0names\0" + hashlib.sha256("\0".join(names).encode("utf-8", "surrogateescape")).hexdigest())
 
-    def unchanged(self) -> bool:
-        """Whether every entry of the walk is as it was: its status the same, and, for what changed
-        too close to the walk for time stamps to tell (a file system's clock ticks coarsely), the same
-        content or names. A fraction of a second walk: a run's findings are kept only if this holds."""
+    def changed(self, most: int = CHANGED_CAP) -> list[str] | None:
+        """The entries of the walk that are no longer as they were, or None past ``most`` of them: an
+        entry's status differs, or, for what changed too close to the walk for time stamps to tell (a
+        file system's clock ticks coarsely), its content or names do. A fraction of a second's walk:
+        a run's findings are kept only if it finds nothing."""
+        found: list[str] = []
         for path, before, names in self.seen:
+            if self._differs(path, before, names):
+                found.append(path)
+                if len(found) > most:
+                    return None
+        return found
+
+    def _differs(self, path: str, before, names) -> bool:
+        try:
+            now = os.lstat(path)
+        except OSError:
+            now = None
+        if before is None or now is None:
+            return before is not now
+        if (now.st_mode, now.st_size, now.st_mtime_ns, now.st_ctime_ns, now.st_ino, now.st_uid) != \
+                (before.st_mode, before.st_size, before.st_mtime_ns, before.st_ctime_ns, before.st_ino, before.st_uid):
+            return True
+        if max(now.st_mtime_ns, now.st_ctime_ns) < self.started_ns - RACY_NS:
+            return False
+        if stat.S_ISREG(now.st_mode):
+            known = self.fresh.get(path)
+            return known is None or _sha_file(path) != known[5]
+        if stat.S_ISDIR(now.st_mode):
             try:
-                now = os.lstat(path)
+                return names is not None and sorted(os.listdir(path)) != names
             except OSError:
-                now = None
-            if before is None or now is None:
-                if before is not now:
-                    return False
-                continue
-            if (now.st_mode, now.st_size, now.st_mtime_ns, now.st_ctime_ns, now.st_ino, now.st_uid) != \
-                    (before.st_mode, before.st_size, before.st_mtime_ns, before.st_ctime_ns, before.st_ino, before.st_uid):
-                return False
-            if max(now.st_mtime_ns, now.st_ctime_ns) < self.started_ns - RACY_NS:
-                continue
-            if stat.S_ISREG(now.st_mode):
-                known = self.fresh.get(path)
-                if known is None or _sha_file(path) != known[5]:
-                    return False
-            elif stat.S_ISDIR(now.st_mode):
-                try:
-                    if names is not None and sorted(os.listdir(path)) != names:
-                        return False
-                except OSError:
-                    return False
-            elif stat.S_ISLNK(now.st_mode):
-                try:
-                    if f"{path}\0{now.st_mode}\0{now.st_uid}\0{os.readlink(path)}" not in self.lines:
-                        return False
-                except OSError:
-                    return False
-        return True
+                return True
+        if stat.S_ISLNK(now.st_mode):
+            try:
+                return f"{path}\0{now.st_mode}\0{now.st_uid}\0{os.readlink(path)}" not in self.lines
+            except OSError:
+                return True
+        return False
 
     def _content(self, path: str, info: os.stat_result) -> str:
         known = self.memo.get(path)

@@ -33,7 +33,7 @@ FULL_AFTER = 60.0  # seconds: files changed outside the editor are seen at most 
 # pyproject.toml (an edit of which is a full run): an edit run starts from the last run's.
 DISK_PROPERTIES = ("_real_root", "git_root", "repo_prefix", "rollout_dirs", "data_entries", "resolved_data_files",
                    "skill_dirs", "unreadable", "opted_in", "pyproject")
-DISK_VIEWS = ("tool-folders", "tool-folders-listed", "resolved-folders", "where", "local-datasets", "config-files:eval",
+DISK_VIEWS = ("tool-folders", "tool-folders-listed", "resolved-folders", "real-spelling", "where", "local-datasets", "config-files:eval",
               "config-files:training", "config-files:benchmark", "placeholder-files:eval", "placeholder-files:training", "leftover-rejects", "leftover-candidates")
 
 
@@ -96,7 +96,7 @@ class _Units:
         self.used.add(key)  # expanded when the check ends: a view is used once per item of a loop
 
     def recall(self, ws: Workspace, unit: str, inputs, extra, compute, codec=None, buffers=True) -> list:
-        names = tuple(str(p) for p in inputs)
+        names = tuple(map(str, inputs))
         roots = frozenset(names) if buffers else frozenset()
         self.touched.update(roots)
         if self.changed is not None:  # an edit run
@@ -198,8 +198,8 @@ class Live:
             ws.units = None
         if changed is None:
             self.full_at, self.full_runs = time.monotonic(), self.full_runs + 1
-            if disk is not None and disk[0].unchanged():
-                disk[0].store_units()
+            if disk is not None:
+                disk[0].keep()  # the units whose inputs did not change under the run
         else:
             self.edit_runs += 1
         self.texts = {str(p): t for p, t in ws.overlays.items()}

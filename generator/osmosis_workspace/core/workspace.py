@@ -237,11 +237,19 @@ class Workspace:
     def real_spelling(self, path: Path) -> list[Path]:
         """Where ``path`` really is, spelled under the root as an editor's buffer of it is laid (lsp/session.py),
         when that differs from ``path`` (a link on the way) and is inside; else nothing."""
-        try:
-            real = Path(os.path.realpath(path)).relative_to(self._real_root)
-        except ValueError:
-            return []
-        return [] if self.root / real == path else [self.root / real]
+        known = self._memo.setdefault("real-spelling", {})  # once a snapshot (an editor's: once a full run)
+        if path not in known:
+            try:
+                resolved = self._resolved(path)  # each folder on the way resolved once, not once per rollout
+            except (OSError, RuntimeError):
+                resolved = Path(os.path.realpath(path))
+            try:
+                real = resolved.relative_to(self._real_root)
+            except ValueError:
+                known[path] = []
+            else:
+                known[path] = [] if self.root / real == path else [self.root / real]
+        return known[path]
 
     def _resolved(self, path: Path) -> Path:
         """``path.resolve()``, each folder resolved once per snapshot: doctor asks this before every
@@ -300,8 +308,7 @@ class Workspace:
 
     def count_read_rel(self, rels: list[str]) -> None:
         """Count root-relative ``rels`` as read: a cached unit's files, read by the run that computed it."""
-        root = str(self.root)
-        self._reads.extend(f"{root}/{r}" for r in rels)
+        self._reads.extend(map(f"{self.root}/".__add__, rels))
 
     def remember(self, unit: str, inputs: list[Path | str], extra: str, compute: Callable[[], list], codec: tuple | None = None,
                  buffers: bool = True) -> list:

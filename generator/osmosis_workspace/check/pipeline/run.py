@@ -82,9 +82,10 @@ def run(ws: Workspace, families: list[str], cache=None) -> RunResult:
     result.cache_note = _cache_note(cache, key)
     if workers is not None:
         result.cache_note += f"; {workers.computed} units of work computed by {len(workers.futures)} worker processes"
-    # Stored only when the workspace did not change under the run: the findings must be those of the key's tree.
-    if key is not None and cache.unchanged():
-        cache.store(key, result)
+    # The findings are stored only when the workspace did not change under the run (they must be
+    # those of the key's tree); else the units whose inputs did not change
+    if key is not None:
+        cache.keep(key, result)
     return result
 
 
