@@ -23,9 +23,12 @@ from typer.testing import CliRunner
 from osmosis_workspace.cli import app
 
 pytestmark = pytest.mark.slow
-SAMPLE = ("words-exact", "num-rel-tol", "num-closeness", "tags-f1", "record-field-share", "words-judge-stochastic",
-          "num-any-hash-line", "num-nan-tolerance", "words-startswith-label", "tags-recall-only", "record-list-values",
-          "num-cache-per-label")
+# eight rollouts (the suite's time is shared): an honest grader per label kind (words, number with a
+# tolerance, list, record) and a gameable one per way of paying what it should not (a hedge over `####`
+# lines, a label the answer merely starts with, recall over the whole answer space, a reward cached per
+# prompt, which only a rehearsal row identical to its source row can reach)
+SAMPLE = ("words-exact", "num-rel-tol", "tags-f1", "record-field-share",
+          "num-any-hash-line", "words-startswith-label", "tags-recall-only", "num-cache-per-label")
 CHOSEN = tuple(c for c in CASES if os.environ.get("OSMOSIS_CORPUS_ALL") == "1" or c.name in SAMPLE)
 
 
@@ -59,7 +62,7 @@ def test_the_probes_catch_the_gameable_corpus_and_pass_the_honest_one_on_the_rea
     code, report, stderr = rehearse(corpus_workspace, "--rows", f"0-{ROWS - 1}", "--jobs", "3", timeout=3000)
     assert report is not None, stderr[-4000:]
     results = {r["rollout"]: (r["ok"], r["headline"]) for r in report["rollouts"]}
-    assert set(results) == {c.name for c in CHOSEN}
+    assert set(results) == {c.name for c in CHOSEN} >= set(SAMPLE)
     for r in report["rollouts"]:   # every row ran on the SDK: a verdict, never a crash of ours
         assert r["verdicts"][0]["name"] == "runs", r
     assert_held(results, "real SDK", CHOSEN)
