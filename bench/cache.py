@@ -17,7 +17,6 @@ The cache lives in WORK/cache-base and WORK/cache (OSMOSIS_DOCTOR_CACHE), never 
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import sys
 import tempfile
@@ -33,14 +32,6 @@ PY = sys.executable
 OSMOSIS = [PY, "-m", "osmosis_workspace"]
 
 
-def bench_env(cache: Path) -> dict[str, str]:
-    env = workspaces.git_env()
-    env.pop("PYTHONDONTWRITEBYTECODE", None)  # users run with cached bytecode; so does the bench
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(BENCH.parent), env.get("PYTHONPATH", "")) if p)
-    env.update(NO_COLOR="1", TERM="dumb", OSMOSIS_DOCTOR_CACHE=str(cache))
-    return env
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rollouts", type=int, default=2000)
@@ -53,8 +44,8 @@ def main(argv: list[str] | None = None) -> int:
     work = args.work or Path(tempfile.mkdtemp(prefix="osmosis-bench-cache-"))
     work.mkdir(parents=True, exist_ok=True)
     cache = work / "cache-base"  # the fresh workspace's rows empty it; the scaled workspace keeps its own
-    env = bench_env(cache)
-    scaled_env = bench_env(work / "cache")
+    env = workspaces.bench_env(cache)
+    scaled_env = workspaces.bench_env(work / "cache")
     base = work / "base"
     if not base.exists():
         workspaces.init_workspace(OSMOSIS, base, env=env)

@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.workspace.is_dir():
         print(f"error: {args.workspace} is not a folder", file=sys.stderr)
         return 2
-    from run import bench_env  # noqa: PLC0415
+    from workspaces import bench_env  # noqa: PLC0415  (bench/ is on sys.path)
 
     print(format_report(profile_workspace(args.workspace.resolve(), bench_env())))
     return 0

@@ -29,7 +29,7 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
 import workspaces  # noqa: E402
-from cache import OSMOSIS, bench_env  # noqa: E402
+from cache import OSMOSIS  # noqa: E402
 
 SETTLE = 0.4  # lsp/server.py's SETTLE
 
@@ -75,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     work = args.work or Path(tempfile.mkdtemp(prefix="osmosis-bench-lsp-"))
     work.mkdir(parents=True, exist_ok=True)
-    env = bench_env(work / "cache")
+    env = workspaces.bench_env(work / "cache")
     base = work / "base"
     if not base.exists():
         workspaces.init_workspace(OSMOSIS, base, env=env)

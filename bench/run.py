@@ -135,17 +135,6 @@ class Bench:
         return self._base
 
 
-def bench_env() -> dict[str, str]:
-    env = workspaces.git_env()
-    env.pop("PYTHONDONTWRITEBYTECODE", None)  # users run with cached bytecode; so does the bench
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p)
-    env.pop("PYTHONSTARTUP", None)
-    # Colour and terminal probing are not what a CI or pre-commit run pays for.
-    env["NO_COLOR"] = "1"
-    env["TERM"] = "dumb"
-    return env
-
-
 # --------------------------------------------------------------------------------------------- rows
 
 
@@ -400,7 +389,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--only takes row numbers among {','.join(sorted(groups))}")
 
     work = Path(tempfile.mkdtemp(prefix="osmosis-bench-"))
-    b = Bench(work=work, runs=args.runs, warmup=args.warmup, quick=args.quick, scales=scales, env=bench_env(),
+    b = Bench(work=work, runs=args.runs, warmup=args.warmup, quick=args.quick, scales=scales, env=workspaces.bench_env(),
               dataset_mb=tuple(args.dataset_mb or ()), parquet_rows=args.parquet_rows)
     try:
         rows = run_rows(b, only)

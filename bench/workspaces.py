@@ -31,6 +31,20 @@ def git_env() -> dict[str, str]:
     return {**os.environ, **GIT_IDENTITY}
 
 
+def bench_env(cache: Path | None = None) -> dict[str, str]:
+    """The environment every timed command gets: cached bytecode (as users run), this checkout first on
+    the path, no colour or terminal probing (not what CI or pre-commit pays for), doctor's cache in
+    ``cache`` when given."""
+    env = git_env()
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env.pop("PYTHONSTARTUP", None)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(Path(__file__).resolve().parent.parent), env.get("PYTHONPATH", "")) if p)
+    env.update(NO_COLOR="1", TERM="dumb")
+    if cache is not None:
+        env["OSMOSIS_DOCTOR_CACHE"] = str(cache)
+    return env
+
+
 def commit_all(root: Path, message: str) -> None:
     """Commit everything in ``root`` so doctor's git-sync checks see a clean, committed tree."""
     env = git_env()
