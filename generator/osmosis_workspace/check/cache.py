@@ -150,14 +150,12 @@ class Cache:
             data = read_capped(self.folder / name, FILE_CAP)
         except Unreadable:
             return None
-        try:
-            import orjson  # ten times json's speed on the 10 MB files of a large workspace
+        import orjson  # a dependency, as for the dataset readers: ten times json's speed on a large workspace's 10 MB files
 
+        try:
             # it refuses nesting past 1,024 itself (no recursion error); what is kept of an entry
             # is re-encoded from what was decoded (UnitMemo.recall), so a deep value never goes back out
             return orjson.loads(data)
-        except ImportError:
-            pass
         except ValueError:  # orjson refuses what json.dumps writes for undecodable path bytes: json reads it
             pass
         try:

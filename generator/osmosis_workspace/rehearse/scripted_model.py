@@ -51,7 +51,6 @@ class Script:
         self.rehearsal = rehearsal
         self.calls: Counter[str] = Counter()       # policy | judge | unmarked
         self.cases_seen: set[int] = set()
-        self.cases_seen_by_judge: set[int] = set()
         self.sent: dict[int, str] = {}             # case number -> the answer the policy got (the probes show it)
         self._queue = rehearsal.queue()
         self._given: dict[str, int] = {}           # prompt key -> cases handed out
@@ -134,9 +133,11 @@ class Script:
             keys = [k for k in self._latest if k and k in text]
             if keys:
                 key = max(keys, key=len)
-                waiting = [n for n in self._unjudged.get(key, []) if n not in self.cases_seen_by_judge]
-                chosen = self._explains(text, key, waiting) if waiting else self._latest[key]
-                self.cases_seen_by_judge.add(chosen)
+                waiting = self._unjudged.get(key, [])
+                if not waiting:   # every answer of the row judged: a judge asked twice scores the latest again
+                    return self.rehearsal.cases[self._latest[key]]
+                chosen = self._explains(text, key, waiting)
+                waiting.remove(chosen)
                 return self.rehearsal.cases[chosen]
             found = [t for t in self._by_text if len(t) >= 2 and t in text]
         if not found:
@@ -154,8 +155,9 @@ class Script:
         the most text wins, the earlier case on a tie. Counting, not searching, tells "the gold quoted as
         the reference" from "the gold as the answer", and an echo of the question from the question.
         None possible (a grader that cut or rewrote the answer): the first waiting case."""
-        row = self.rehearsal.rows[waiting[0]]
-        references = [r for r in dict.fromkeys(text_of(row.get(c)).strip() for c in (self.rehearsal.gold_source, "ground_truth")) if r]
+        # the labels of the waiting answers' rows (two rows may share a prompt), in the gold column and the ground truth
+        references = [r for r in dict.fromkeys(text_of(self.rehearsal.rows[n].get(c)).strip() for n in waiting
+                                               for c in (self.rehearsal.gold_source, "ground_truth")) if r]
         forms = {n: [f for f in dict.fromkeys((self.sent.get(n, "").strip(), self.rehearsal.cases[n].answer.strip())) if f]
                  for n in waiting}
         pieces = [p for p in dict.fromkeys([key, *references, *(f for fs in forms.values() for f in fs)]) if p]
