@@ -60,6 +60,13 @@ def test_a_block_is_normalised_as_its_texts_one_by_one():
     assert normalise_many([]) == [normalise("")] or normalise_many([]) == []
 
 
+@pytest.mark.parametrize("labels", [["42", "7", "1000"], ["yes", "no", "b12"], ["yes", "No"], ["42", "4.2"], ["yes", "", "no"],
+                                    ["42", "x y"], ["ja", "nä"], ["42", "٣"], ["yes", "no\x00"]])
+def test_labels_already_in_compared_form_come_back_as_they_are(labels):
+    # ASCII letters and digits with no upper case are their own compared form; any other block is normalised
+    assert normalise_many(labels) == [normalise(t) for t in labels]
+
+
 def test_near_duplicates_are_repeats_and_the_fast_passes_agree_with_row_by_row(tmp_path):
     rows = [{"system_prompt": "Multiply." if i % 2 else "multiply", "user_prompt": f"What is {i % 300} * 3?", "ground_truth": str(3 * (i % 300))}
             for i in range(1000)]

@@ -37,7 +37,6 @@ finding, never make one up.
 
 from __future__ import annotations
 
-import json
 import operator
 from array import array
 from collections import (
@@ -239,39 +238,42 @@ class Profile:
 
     def observe_block(self, rows: list[dict], lines: list[int], clean: bool = False) -> None:
         """:meth:`observe` of many rows at once, the usual case in a few C-level passes (``map``, set
-        and dict updates, the user prompts normalised on their joined text): a fraction of the time a
-        row costs one by one. ``clean``: every row passed the row rules' cheap tests (the spec's keys,
-        its prompts and label strings), so their types need no second look. A block where a pass meets
-        anything unusual (a repeat, an odd or missing value, a label in a prompt, a system prompt
-        listing options, the digest cap) goes row by row, so both ways find the same."""
-        if not self.blockwise:
-            return self._one_by_one(rows, lines)
+        and dict updates, the user prompts and labels normalised on their joined text): a fraction of
+        the time a row costs one by one. ``clean``: every row passed the row rules' cheap tests (the
+        spec's keys, its prompts and label strings), so their types need no second look. A block where a
+        pass meets anything unusual (a repeat, an odd or missing value, a label in a prompt, a system
+        prompt listing options, the digest cap) goes row by row, so both ways find the same."""
+        if not self.blockwise or not self._block(rows, lines, clean):
+            self._one_by_one(rows, lines)
+
+    def _block(self, rows: list[dict], lines: list[int], clean: bool) -> bool:
+        """:meth:`observe_block`'s passes; False, having observed nothing, when the block wants a closer look."""
         n = len(rows)
         try:
             labels = list(map(self._truth, rows))
             # a list label has a len too, but no hash: any label not a string goes row by row
             if not clean and (set(map(type, labels)) != {str} or set(map(type, map(self._user, rows))) != {str} or "" in labels):
-                return self._one_by_one(rows, lines)
+                return False
             if max(map(len, labels)) > LABEL_CHARS:
-                return self._one_by_one(rows, lines)
+                return False
             if self.has_system:
                 systems = list(map(self._system, rows))
                 if not clean and set(map(type, systems)) != {str}:
-                    return self._one_by_one(rows, lines)
+                    return False
                 if any(map(_contains, systems, labels)):
-                    return self._one_by_one(rows, lines)
+                    return False
                 first = systems[0]
                 if all(map(first.__eq__, systems)):  # one system prompt for the whole block: hashed once, not n times
                     entry = self._system_entry(first)
                     if entry.__class__ is tuple:  # it lists options: its rows' labels are compared with them
-                        return self._one_by_one(rows, lines)
+                        return False
                     entries = repeat(entry)
                 else:
                     entries = list(map(self._systems.get, systems))
                     if None in entries:  # a system prompt not seen yet, or one listing options (its labels are compared)
                         entries = list(map(self._system_entry, systems))
                         if tuple in set(map(type, entries)):
-                            return self._one_by_one(rows, lines)
+                            return False
                 del systems
             else:
                 entries = repeat(None)
@@ -280,12 +282,12 @@ class Profile:
             label_forms = normalise_many(labels)
             if any(map(_contains, user_forms, label_forms)) and any(
                     len(f) >= LEAK_MIN_CHARS and f in u for u, f in zip(user_forms, label_forms)):
-                return self._one_by_one(rows, lines)
+                return False
             del label_forms  # the block's transient copies stay few (memory is flat, and small)
             digests = list(map(hash, zip(entries, user_forms)))
             del user_forms, entries
         except (KeyError, TypeError):  # a missing or odd value: DAT008's and DAT010's rows, one by one
-            return self._one_by_one(rows, lines)
+            return False
         seen = self.seen
         had = len(seen)
         room = self.cap - had
@@ -293,34 +295,52 @@ class Profile:
         # third of this pass. A repeat within the block then shows as a short growth of the set, undone
         # exactly (no digest of the block was in it before), and the block goes row by row.
         if 0 < room < n or not seen.isdisjoint(digests):  # a repeat of an earlier block, or the block that fills the cap
-            return self._one_by_one(rows, lines)
+            return False
         if not room:  # past the cap nothing new is remembered
             if len(set(digests)) != n:
-                return self._one_by_one(rows, lines)
+                return False
         else:
             seen.update(digests)
             if len(seen) != had + n:
                 seen.difference_update(digests)
-                return self._one_by_one(rows, lines)
+                return False
             if self.ordered:
                 self.firsts.extend(digests)
                 self.first_lines.extend(lines)
-        counts = self.labels
-        if len(counts) < LABEL_CAP:  # may pass the cap by less than a block's rows
-            new = set(labels).difference(counts)
-            if new:
-                for label, line in zip(labels, lines):
-                    if label in new and label not in self.label_lines:
-                        self.label_lines[label] = line
-            _count(counts, labels)
-        elif counts.keys().isdisjoint(labels):  # past the cap, the usual block: none of its labels is counted
-            self._n[3] += n
-        else:
-            known = list(filter(counts.__contains__, labels))
-            _count(counts, known)
-            self._n[3] += n - len(known)
+        self._count_labels(labels, lines)
         self._n[0] += n
         self._n[2] += n
+        return True
+
+    def _count_labels(self, labels: list[str], lines: list[int]) -> None:
+        """A block's labels (strings of at most LABEL_CHARS) counted as row by row: a label not counted
+        yet is taken while fewer than LABEL_CAP are, so the counts do not depend on the blocks' size."""
+        counts = self.labels
+        if len(counts) >= LABEL_CAP:  # past the cap only labels counted already are
+            if counts.keys().isdisjoint(labels):  # the usual block: none of its labels
+                self._n[3] += len(labels)
+            else:
+                known = list(filter(counts.__contains__, labels))
+                _count(counts, known)
+                self._n[3] += len(labels) - len(known)
+            return
+        new = set(labels).difference(counts)
+        if len(counts) + len(new) > LABEL_CAP:  # the block that reaches the cap (once a file): row by row
+            for label, line in zip(labels, lines):
+                count = counts.get(label)
+                if count is not None:
+                    counts[label] = count + 1
+                elif len(counts) < LABEL_CAP:
+                    counts[label] = 1
+                    self.label_lines[label] = line
+                else:
+                    self._n[3] += 1
+            return
+        if new:
+            for label, line in zip(labels, lines):
+                if label in new and label not in self.label_lines:
+                    self.label_lines[label] = line
+        _count(counts, labels)
 
     def _one_by_one(self, rows: list[dict], lines: list[int]) -> None:
         for row, line in zip(rows, lines):
