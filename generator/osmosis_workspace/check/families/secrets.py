@@ -13,7 +13,6 @@ import bisect
 import math
 import re
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 
 from osmosis_workspace.check.registry import workspace_check
@@ -21,6 +20,7 @@ from osmosis_workspace.check.families.configs import dotted, walk
 from osmosis_workspace.check.config_refs import workspace_configs
 from osmosis_workspace.core.diagnostics import Diagnostic
 from osmosis_workspace.check.registry import Rule, family_rules
+from osmosis_workspace.core.records import dataclass
 from osmosis_workspace.readers.toml_locate import TomlDoc
 from osmosis_workspace.core.workspace import CONFIG_KINDS, Workspace
 
