@@ -233,3 +233,15 @@ def test_every_record_of_the_package_reads_its_fields_as_the_standard_library():
         assert cls.__match_args__ == tuple(f.name for f in fields if f.init and not f.kw_only), cls
         required = [f for f in fields if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
         assert fields[:len(required)] == tuple(required), cls  # the defaults last, as __init__ needs
+
+
+def test_no_module_decorates_with_the_standard_library_directly():
+    """A new `from dataclasses import dataclass` would bring back its cost at import, unnoticed."""
+    import re
+    from pathlib import Path
+
+    package = Path(osmosis_workspace.__file__).parent
+    direct = re.compile(r"^\s*from dataclasses import [^\n]*\b(dataclass|field)\b|@dataclasses\.dataclass\b", re.MULTILINE)
+    offenders = [str(p.relative_to(package)) for p in sorted(package.rglob("*.py"))
+                 if p.name != "records.py" and direct.search(p.read_text(encoding="utf-8"))]
+    assert offenders == []
