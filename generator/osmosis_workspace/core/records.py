@@ -10,9 +10,9 @@ the frozen ``__setattr__``/``__delattr__`` are closures over the field names (no
 ``__init__`` is generated, as the standard library's is, the first time an instance is made.
 
 Same behaviour as the standard library's ``@dataclass`` with the options we use (``frozen``, ``eq``):
-equality compares the same tuples, ``hash`` hashes the same tuple (so the same values), ``repr``
-prints the same text, assigning to a frozen instance raises ``FrozenInstanceError``, a method the
-class defines itself is kept. Anything else (other options, ``init=False`` or keyword-only fields,
+equality compares as the running Python's does (tuples up to 3.12, field by field from 3.13), ``hash``
+hashes the same tuple (so the same values), ``repr`` prints the same text, assigning to a frozen
+instance raises ``FrozenInstanceError``, a method the class defines itself is kept. Anything else (other options, ``init=False`` or keyword-only fields,
 ``InitVar``, a dataclass base) is handed to the standard library whole.
 """
 
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import reprlib
+import sys
 from dataclasses import MISSING, FrozenInstanceError, field
 from operator import attrgetter
 
@@ -75,8 +76,8 @@ def _make(cls: type, frozen: bool, eq: bool) -> type:
     put("__init__", _lazy_init(cls, fields, frozen))
     put("__repr__", _repr_of(tuple(f.name for f in fields if f.repr)))
     if eq:
-        key = _getter(tuple(f.name for f in fields if f.compare))
-        put("__eq__", _eq_of(key))
+        compared = tuple(f.name for f in fields if f.compare)
+        put("__eq__", _eq_by_field(compared) if sys.version_info >= (3, 13) else _eq_of(_getter(compared)))
         explicit_hash = not ("__hash__" not in own or (own["__hash__"] is None and "__eq__" in own))
         if not explicit_hash:
             if frozen:
@@ -106,6 +107,22 @@ def _eq_of(key):
     def __eq__(self, other):
         if other.__class__ is self.__class__:
             return key(self) == key(other)
+        return NotImplemented
+    return __eq__
+
+
+def _eq_by_field(names: tuple[str, ...]):
+    """3.13's: the same object is equal, else field by field, as ``a == b and c == d`` (its value, not a bool)."""
+    def __eq__(self, other):
+        if self is other:
+            return True
+        if other.__class__ is self.__class__:
+            result = True
+            for name in names:
+                result = getattr(self, name) == getattr(other, name)
+                if not result:
+                    return result
+            return result
         return NotImplemented
     return __eq__
 
