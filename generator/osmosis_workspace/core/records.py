@@ -18,6 +18,7 @@ instance raises ``FrozenInstanceError``, a method the class defines itself is ke
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import reprlib
 import sys
@@ -29,10 +30,13 @@ __all__ = ["dataclass", "field"]
 _object_setattr = object.__setattr__
 
 
-def dataclass(cls: type | None = None, /, *, frozen: bool = False, eq: bool = True):
-    """``@dataclass``, ``@dataclass(frozen=True)`` or ``@dataclass(frozen=True, eq=False)``."""
+def dataclass(cls: type | None = None, /, *, frozen: bool = False, eq: bool = True, **options):
+    """``@dataclass``, ``@dataclass(frozen=True)`` or ``@dataclass(frozen=True, eq=False)``; any other
+    option (``order``, ``slots``, ``kw_only``...) makes the class through the standard library."""
 
     def wrap(cls: type) -> type:
+        if options:
+            return dataclasses.dataclass(cls, frozen=frozen, eq=eq, **options)
         return _make(cls, frozen, eq)
 
     return wrap if cls is None else wrap(cls)
@@ -45,9 +49,31 @@ def _plain(cls: type) -> bool:
     for value in vars(cls).values():
         if isinstance(value, dataclasses.Field) and (not value.init or value.kw_only is True):
             return False
-    notes = vars(cls).get("__annotations__", {})
-    return not any(isinstance(note, str) and ("InitVar" in note or "ClassVar" in note or note == "KW_ONLY")
-                   or not isinstance(note, str) for note in notes.values())
+    notes = vars(cls).get("__annotations__")
+    if notes is None:  # 3.14 without `from __future__ import annotations`: annotations not read here
+        return sys.version_info < (3, 14)
+    if "self" in notes:  # the standard library renames the init's own parameter
+        return False
+    module = getattr(sys.modules.get(cls.__module__), "__dict__", {})
+    return all(isinstance(note, str) and not _special(note, module) for note in notes.values())
+
+
+_SPECIAL_WORDS = ("InitVar", "ClassVar", "KW_ONLY")
+
+
+def _special(note: str, module: dict) -> bool:
+    """Whether an annotation names InitVar, ClassVar or KW_ONLY, under any name the module binds them to
+    (``IV[int]`` after ``from dataclasses import InitVar as IV``, ``dataclasses.KW_ONLY``)."""
+    if any(word in note for word in _SPECIAL_WORDS):
+        return True
+    head = note.split("[", 1)[0].strip()
+    first, _, rest = head.partition(".")
+    value = module.get(first)
+    for part in rest.split(".") if rest else ():
+        value = getattr(value, part, None)
+    import typing  # already loaded by dataclasses
+    return value is not None and any(value is special for special in
+                                     (dataclasses.InitVar, dataclasses.KW_ONLY, typing.ClassVar))
 
 
 def _make(cls: type, frozen: bool, eq: bool) -> type:
@@ -57,8 +83,15 @@ def _make(cls: type, frozen: bool, eq: bool) -> type:
         raise TypeError(f"Cannot overwrite attribute __setattr__ or __delattr__ in class {cls.__name__}")
     if cls.__doc__ is None:  # the standard library would ask inspect.signature for one
         cls.__doc__ = f"{cls.__name__}(...)"
+    # decided before __eq__ is added, as the standard library decides it
+    own_hash = vars(cls).get("__hash__", MISSING)
+    explicit_hash = not (own_hash is MISSING or (own_hash is None and "__eq__" in vars(cls)))
     # fields, defaults, __match_args__ and __dataclass_fields__, as the standard library reads them; no methods
     dataclasses.dataclass(cls, init=False, repr=False, eq=False)
+    # ...and the options the class really has, which a subclass's decorator and other readers consult
+    params = copy.copy(cls.__dataclass_params__)
+    params.init, params.repr, params.eq, params.frozen = True, True, eq, frozen
+    cls.__dataclass_params__ = params
     fields = dataclasses.fields(cls)
     seen_default = False
     for f in fields:
@@ -78,7 +111,6 @@ def _make(cls: type, frozen: bool, eq: bool) -> type:
     if eq:
         compared = tuple(f.name for f in fields if f.compare)
         put("__eq__", _eq_by_field(compared) if sys.version_info >= (3, 13) else _eq_of(_getter(compared)))
-        explicit_hash = not ("__hash__" not in own or (own["__hash__"] is None and "__eq__" in own))
         if not explicit_hash:
             if frozen:
                 hashed = _getter(tuple(f.name for f in fields if (f.compare if f.hash is None else f.hash)))
