@@ -10,10 +10,8 @@ Known and accepted differences, cosmetic: before a class's first instance, `insp
 from __future__ import annotations
 
 import dataclasses
-import inspect
 
 import pytest
-
 from osmosis_workspace.core import records
 
 BOTH = [dataclasses.dataclass, records.dataclass]
