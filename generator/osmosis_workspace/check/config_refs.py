@@ -7,9 +7,9 @@ skipped here without a finding: the config checks report those, once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
+from osmosis_workspace.core.records import dataclass
 from osmosis_workspace.core.workspace import CONFIG_KINDS, Workspace
 from osmosis_workspace.readers.toml_locate import TomlDoc
 

@@ -17,12 +17,12 @@ from __future__ import annotations
 import difflib
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
 from osmosis_workspace.core.journal import PREFIX, Change
 from osmosis_workspace.core.paths import is_inside
+from osmosis_workspace.core.records import dataclass
 from osmosis_workspace.core.resources import SKILL_NAMES, skills_dir, templates_dir
 from osmosis_workspace.core.workspace import AGENT_FILES, REQUIRED_FOLDERS, Workspace
 

@@ -9,10 +9,10 @@ runs ``uv sync`` on the rollout), else the newest release on the index the requi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from osmosis_workspace.core.pep440 import Requirement, Specifier, Version
+from osmosis_workspace.core.records import dataclass
 from osmosis_workspace.core.sdk_generations import (
     GENERATIONS,
     KNOWN_RELEASES,

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from osmosis_workspace.core.diagnostics import Diagnostic
 from osmosis_workspace.core.names import name_problem
 from osmosis_workspace.check.registry import RULES, rule
+from osmosis_workspace.core.records import dataclass
 from osmosis_workspace.core.suggest import closest
 from osmosis_workspace.core.workspace import Workspace
 

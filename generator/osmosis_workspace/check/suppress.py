@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 from osmosis_workspace.core.paths import own_python_files
 from osmosis_workspace.core.diagnostics import Diagnostic
+from osmosis_workspace.core.records import dataclass
 from osmosis_workspace.core.workspace import Workspace
 from osmosis_workspace.check.registry import matches, rule
 from osmosis_workspace.check.settings import UNKNOWN_CODE, known_selector, suggest_code

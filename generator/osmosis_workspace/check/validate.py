@@ -12,12 +12,12 @@ import importlib
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from osmosis_workspace.core.diagnostics import Diagnostic
 from osmosis_workspace.core.errors import UserError
 from osmosis_workspace.core.paths import is_file, is_inside, system_file, walk
+from osmosis_workspace.core.records import dataclass
 from osmosis_workspace.core.tool_folders import PRUNED
 from osmosis_workspace.core.workspace import CONFIG_KINDS, DATASET_SUFFIXES, NotAWorkspace, Workspace, find_root
 

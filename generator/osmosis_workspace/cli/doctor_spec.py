@@ -6,11 +6,11 @@ hands anything else to typer. Both call `run`, so they cannot disagree on what a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, List, Optional
 
 from osmosis_workspace.cli import completion
+from osmosis_workspace.core.records import dataclass
 from osmosis_workspace.report import formats_help
 
 

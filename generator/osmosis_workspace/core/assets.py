@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from osmosis_workspace.core import resources, safe_write
 from osmosis_workspace.core.paths import is_inside
+from osmosis_workspace.core.records import dataclass, field
 
 AGENT_SKILLS = Path(".agents/skills")
 CLAUDE_SKILLS = Path(".claude/skills")

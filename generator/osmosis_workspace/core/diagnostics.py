@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from enum import Enum
+
+from osmosis_workspace.core.records import dataclass
 
 # What a terminal, a CI log or a GitHub annotation would act on instead of showing: C0 controls but
 # tab (ESC starts a colour or OSC sequence, CR/LF forge a new `::error` line, BEL rings), DEL, C1

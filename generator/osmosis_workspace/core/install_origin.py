@@ -11,10 +11,10 @@ machine has.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from osmosis_workspace.core.bounded import json_loads
+from osmosis_workspace.core.records import dataclass
 
 DISTRIBUTION = "osmosis-workspace"
 _MAX_DIRECT_URL = 64 * 1024  # a direct_url.json is a few hundred bytes; anything larger is not one

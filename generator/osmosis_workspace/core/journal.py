@@ -30,7 +30,6 @@ import secrets
 import shutil
 import tempfile
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 from osmosis_workspace.core import lock, safe_git
@@ -38,6 +37,7 @@ from osmosis_workspace.core.bounded import json_loads
 from osmosis_workspace.core.errors import UserError
 from osmosis_workspace.core.names import UNDO_PREFIX
 from osmosis_workspace.core.paths import is_inside
+from osmosis_workspace.core.records import dataclass
 from osmosis_workspace.core.template_guard import has_git_segment
 
 PREFIX = UNDO_PREFIX

@@ -8,9 +8,9 @@ DEP003 reports a lock that pins one, and the templates keep them out with a `[to
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from osmosis_workspace.core.pep440 import Specifier, Version
+from osmosis_workspace.core.records import dataclass
 
 
 @dataclass(frozen=True)

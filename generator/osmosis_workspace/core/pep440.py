@@ -9,8 +9,9 @@ labels, ``===`` and environment markers are read but not evaluated: markers are 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import total_ordering
+
+from osmosis_workspace.core.records import dataclass
 
 _VERSION = re.compile(
     r"""^\s*v?

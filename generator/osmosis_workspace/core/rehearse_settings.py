@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import math
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from osmosis_workspace.core.records import dataclass, field
 
 DEFAULT_RANGE = (0.0, 1.0)   # the scale of the bundled templates and of pass_threshold
 PER_ROLLOUT_KEYS = ("gold-column", "partial-column", "answers")

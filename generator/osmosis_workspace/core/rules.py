@@ -5,9 +5,9 @@ Shared by the check wing, which declares rules, and the reporters, which describ
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from osmosis_workspace.core.diagnostics import Diagnostic, Severity
+from osmosis_workspace.core.records import dataclass
 
 # Where each rule is documented: its `### CODE` section of docs/checks.md, whose anchor GitHub
 # derives from the heading (`#cfg001`). A test holds this to pyproject's [project.urls] Repository.

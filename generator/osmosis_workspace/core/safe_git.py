@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import time
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -90,6 +91,14 @@ def run(cwd: Path | str, *args: str, env: Mapping[str, str] | None = None, input
     repository's own git folder: doctor run from this repository's pre-commit hook judges the index
     being committed. Raises GitMissing, GitTimeout, and GitFailed when ``check`` and git exits non-zero.
     """
+    return start(cwd, *args, env=env, input=input, check=check, seconds=seconds, keep_index=keep_index).result()
+
+
+def start(cwd: Path | str, *args: str, env: Mapping[str, str] | None = None, input: bytes | None = None,
+          check: bool = True, seconds: float | None = None, keep_index: bool = False) -> Started:
+    """:func:`run`, with git started now and waited for by ``.result()``: two git calls can run at once
+    (doctor's `git status` while it reads the branch). The timeout counts from now; ``.result()``
+    raises what :func:`run` would."""
     if (stuck := _STUCK.get(str(cwd))) is not None:  # one wait per repository, not one per call
         raise GitTimeout(" ".join(args[:2]), stuck, again=True)
     base = clean_env(env)
@@ -97,7 +106,7 @@ def run(cwd: Path | str, *args: str, env: Mapping[str, str] | None = None, input
         base.update(_own_index(cwd, base))
     if not (args and args[0] == "config"):
         base = _with_overrides(base, _local_filters(cwd, base))
-    return _spawn(cwd, args, base, input, check, seconds)
+    return Started(cwd, args, base, input, check, seconds)
 
 
 class OutputTooLarge(GitError):
@@ -159,23 +168,53 @@ def _refuse_nul(args) -> None:
 
 
 def _spawn(cwd, args, env, input, check, seconds) -> subprocess.CompletedProcess:
-    limit = timeout() if seconds is None else seconds
-    _refuse_nul(args)
-    try:
-        done = subprocess.run(["git", *args], cwd=cwd, env=env, input=input, capture_output=True,
-                              stdin=None if input is not None else subprocess.DEVNULL, timeout=limit, check=False)
-    except FileNotFoundError as err:
-        if not Path(cwd).is_dir():
-            raise GitError(f"cannot run git in {cwd}: the folder is gone") from None
-        raise GitMissing("git is not installed (not found on PATH)") from err
-    except subprocess.TimeoutExpired:
-        _STUCK[str(cwd)] = limit
-        raise GitTimeout(" ".join(args[:2]), limit) from None
-    except OSError as err:  # E2BIG, EMFILE, EACCES on the git program
-        raise GitError(f"cannot run git: {err.strerror or err}") from None
-    if check and done.returncode != 0:
-        raise GitFailed(args[0] if args else "", done.returncode, done.stderr)
-    return done
+    return Started(cwd, args, env, input, check, seconds).result()
+
+
+class Started:
+    """One git process, started: ``result()`` waits for it (within the timeout, from the start) and
+    raises as :func:`run` does. A git that cannot start raises at once, from the constructor."""
+
+    def __init__(self, cwd, args, env, input, check, seconds) -> None:
+        self.cwd, self.args, self.input, self.check = cwd, args, input, check
+        self.limit = timeout() if seconds is None else seconds
+        _refuse_nul(args)
+        self.deadline = time.monotonic() + self.limit
+        try:
+            self.proc = subprocess.Popen(["git", *args], cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                         stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL)
+        except FileNotFoundError as err:
+            if not Path(cwd).is_dir():
+                raise GitError(f"cannot run git in {cwd}: the folder is gone") from None
+            raise GitMissing("git is not installed (not found on PATH)") from err
+        except OSError as err:  # E2BIG, EMFILE, EACCES on the git program
+            raise GitError(f"cannot run git: {err.strerror or err}") from None
+
+    def result(self) -> subprocess.CompletedProcess:
+        proc = self.proc
+        try:  # as subprocess.run: a git past its time is killed and reaped
+            with proc:
+                try:
+                    stdout, stderr = proc.communicate(self.input, timeout=max(0.0, self.deadline - time.monotonic()))
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+                    raise
+                except BaseException:  # Ctrl-C: not a wait for git
+                    proc.kill()
+                    raise
+        except subprocess.TimeoutExpired:
+            _STUCK[str(self.cwd)] = self.limit
+            raise GitTimeout(" ".join(self.args[:2]), self.limit) from None
+        done = subprocess.CompletedProcess(["git", *self.args], proc.returncode, stdout, stderr)
+        if self.check and done.returncode != 0:
+            raise GitFailed(self.args[0] if self.args else "", done.returncode, done.stderr)
+        return done
+
+    def stop(self) -> None:
+        """End a git whose answer is no longer wanted (the caller failed before it asked)."""
+        with self.proc as proc:
+            proc.kill()
 
 
 def _with_overrides(env: dict[str, str], drivers: list[str]) -> dict[str, str]:

@@ -11,11 +11,11 @@ release in between might not do.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from osmosis_workspace.core.pep440 import Version
+from osmosis_workspace.core.records import dataclass
 from osmosis_workspace.core.sdk_generations import generation_of
 from osmosis_workspace.core.suggest import close_matches
 

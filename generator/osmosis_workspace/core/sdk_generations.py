@@ -11,9 +11,9 @@ documents for R is listed for R; a name R's row does not mention is "unknown", n
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 
 from osmosis_workspace.core.pep440 import Version
+from osmosis_workspace.core.records import dataclass, field
 
 SDK_PACKAGE = "osmosis_ai"
 SDK_DISTRIBUTION = "osmosis-ai"

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from collections.abc import Callable
@@ -17,6 +16,7 @@ from typing import Any, TypeVar
 from osmosis_workspace.core.bounded import toml_loads, utf8_size_over
 from osmosis_workspace.core.access import access_denied, listing, unreadable_under
 from osmosis_workspace.core.paths import is_dir, is_file, rglob_files
+from osmosis_workspace.core.records import dataclass, field
 from osmosis_workspace.core.tool_folders import tool_folders
 
 if sys.version_info >= (3, 11):

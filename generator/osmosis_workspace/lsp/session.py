@@ -12,11 +12,11 @@ follow the saved file.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from osmosis_workspace.core.diagnostics import Diagnostic
+from osmosis_workspace.core.records import dataclass, field
 from osmosis_workspace.core.workspace import NotAWorkspace, Workspace, text_on_disk
 
 

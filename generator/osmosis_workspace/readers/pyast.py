@@ -10,10 +10,10 @@ rollout folder. Anything that cannot be resolved statically is treated as unknow
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 from pathlib import Path
 
 from osmosis_workspace.core.paths import is_file, is_inside, real_path
+from osmosis_workspace.core.records import dataclass
 from osmosis_workspace.core.tool_folders import in_tool_folder_of
 from osmosis_workspace.readers.pyparse import (  # noqa: F401  Module, ParseError: re-exported, the checks name them from here
     MAX_SOURCE_BYTES, Module, ParseError, _FromImport, _Import, parse_buffer, parse_file, parse_source,

@@ -6,8 +6,9 @@ from __future__ import annotations
 import ast
 import re
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from osmosis_workspace.core.records import dataclass, field
 
 # A file larger than this is not a hand-written rollout module; parsing it could take seconds.
 MAX_SOURCE_BYTES = 2_000_000

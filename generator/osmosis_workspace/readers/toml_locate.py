@@ -13,9 +13,10 @@ from __future__ import annotations
 import re
 import sys
 from bisect import bisect_right
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
+
+from osmosis_workspace.core.records import dataclass, field
 
 if sys.version_info >= (3, 11):
     import tomllib

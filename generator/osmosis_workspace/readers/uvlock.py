@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from osmosis_workspace.core.bounded import Unreadable, read_capped, toml_loads
 from osmosis_workspace.core.pep440 import normalise_name
+from osmosis_workspace.core.records import dataclass, field
 
 if sys.version_info >= (3, 11):
     import tomllib

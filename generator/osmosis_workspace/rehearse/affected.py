@@ -13,12 +13,12 @@ rollout folder the change removed or renamed is named, with why it has no verdic
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from osmosis_workspace.core import safe_git
 from osmosis_workspace.core.errors import UserError
 from osmosis_workspace.core.paths import is_dir, is_file
+from osmosis_workspace.core.records import dataclass, field
 from osmosis_workspace.core.workspace import DATASET_SUFFIXES
 from osmosis_workspace.rehearse.plan import config_experiment, dataset_files, default_files, workspace_rollouts
 from osmosis_workspace.rehearse.reads import rollout_reads

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field
 
+from osmosis_workspace.core.records import dataclass, field
 from osmosis_workspace.readers.datasets.prompt_text import listed_options
 
 MAX_SPACE = 40            # values an answer-space hedge lists at most

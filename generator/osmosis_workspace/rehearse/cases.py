@@ -12,8 +12,8 @@ say afterwards which answer each row really got (run_results.py), should two of 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 
+from osmosis_workspace.core.records import dataclass, field
 from osmosis_workspace.core.rehearse_settings import AnswerRules
 from osmosis_workspace.rehearse.answer_space import AnswerSpace, answer_space, read_label, wrong_answer
 from osmosis_workspace.rehearse.probe_cases import RowFacts, probe_answers

@@ -15,8 +15,9 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+
+from osmosis_workspace.core.records import dataclass
 
 KILL = getattr(signal, "SIGKILL", signal.SIGTERM)  # Windows has no SIGKILL (nor process groups: see stop)
 SWEEP_GRACE_S = 2.0   # what is left of a group gets this long after SIGTERM before SIGKILL

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
 
+from osmosis_workspace.core.records import dataclass
 from osmosis_workspace.rehearse.answer_space import MAX_SPACE, AnswerSpace, Label, dump_like, far, is_far, number, plain
 from osmosis_workspace.rehearse.answers import answer_format, is_code, other_formats
 

@@ -17,12 +17,12 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from osmosis_workspace.core import bounded
 from osmosis_workspace.core.errors import UserError
 from osmosis_workspace.core.paths import is_dir
+from osmosis_workspace.core.records import dataclass, field
 from osmosis_workspace.rehearse.probes import PROBES
 
 MAX_FILE_BYTES = 32 << 20   # one rollout's verdicts with 200 rows x every pass stay under 2 MB

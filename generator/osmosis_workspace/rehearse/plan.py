@@ -13,7 +13,6 @@ import io
 import json
 import re
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from osmosis_workspace.core import bounded
@@ -21,6 +20,7 @@ from osmosis_workspace.core.dataset_names import PLATFORM_SUFFIXES, local_copies
 from osmosis_workspace.core.diagnostics import plural
 from osmosis_workspace.core.errors import UserError
 from osmosis_workspace.core.paths import is_dir, is_file, is_inside
+from osmosis_workspace.core.records import dataclass, field
 from osmosis_workspace.core.workspace import DATASET_SUFFIXES  # what rehearse reads rows from, as doctor
 
 if sys.version_info >= (3, 11):

@@ -16,8 +16,8 @@ Every rule also fails a row that crashes the grader or returns a reward that is 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
+from osmosis_workspace.core.records import dataclass
 from osmosis_workspace.core.rehearse_settings import AnswerRules
 from osmosis_workspace.rehearse.answer_space import AnswerSpace, Label, dump_like, is_far, partly_right, plain
 from osmosis_workspace.rehearse.answers import answer_format, is_code

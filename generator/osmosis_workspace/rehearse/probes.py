@@ -8,7 +8,8 @@ the headline's priority. docs/rehearse.md's table is this one (a test compares t
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from osmosis_workspace.core.records import dataclass, field
+
 
 # A probe answer may earn up to this much more than the wrong answer of its row (a fraction of the
 # reward scale's width) before it counts as paid: room for a grader's small format bonus or rounding.

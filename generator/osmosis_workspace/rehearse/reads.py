@@ -20,11 +20,11 @@ import fnmatch
 import os
 import re
 from itertools import islice
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from osmosis_workspace.core import bounded
 from osmosis_workspace.core.paths import is_dir, walk
+from osmosis_workspace.core.records import dataclass, field
 
 MAX_LINKS = 2000             # links looked at under one rollout
 MAX_PROJECTS = 64            # pyproject.toml files followed from one rollout (sources of sources)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from typing import TextIO
 
+from osmosis_workspace.core.records import dataclass, field
 from osmosis_workspace.rehearse.cases import Rehearsal
 from osmosis_workspace.rehearse.run_results import Outcome
 from osmosis_workspace.rehearse.probes import WIDTH

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from osmosis_workspace.core.records import dataclass, field
 from osmosis_workspace.rehearse.cases import Case, Rehearsal
 from osmosis_workspace.rehearse.runner import EvalProcess
 

@@ -18,11 +18,11 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 from osmosis_workspace.core.errors import UserError
 from osmosis_workspace.core.paths import is_file
+from osmosis_workspace.core.records import dataclass
 from osmosis_workspace.rehearse import children
 
 STOP_GRACE_S = 20.0      # the SDK stops its server and writes its results on SIGINT

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from statistics import mean
 
 from osmosis_workspace.core.diagnostics import plural
+from osmosis_workspace.core.records import dataclass, field
 from osmosis_workspace.core.rehearse_settings import RehearseSettings
 from osmosis_workspace.rehearse.cases import PASSES
 from osmosis_workspace.rehearse.run_results import Outcome, Row

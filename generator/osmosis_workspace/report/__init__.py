@@ -9,10 +9,10 @@ from __future__ import annotations
 import dataclasses
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TextIO
 
 from osmosis_workspace.core.diagnostics import Diagnostic, Severity, Summary, printable
+from osmosis_workspace.core.records import dataclass, field
 from osmosis_workspace.core.rules import Rule
 
 @dataclass(frozen=True)

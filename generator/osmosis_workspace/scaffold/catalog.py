@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -14,6 +14,7 @@ from typing import Any
 from osmosis_workspace.core import resources
 from osmosis_workspace.core.bounded import toml_loads
 from osmosis_workspace.core.errors import UserError
+from osmosis_workspace.core.records import dataclass
 from osmosis_workspace.scaffold.copier_yml import copier_file
 
 if sys.version_info >= (3, 11):

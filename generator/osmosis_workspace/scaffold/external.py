@@ -14,13 +14,13 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from osmosis_workspace.core import safe_git
 from osmosis_workspace.core.diagnostics import with_article
 from osmosis_workspace.core.errors import UserError
+from osmosis_workspace.core.records import dataclass, field
 from osmosis_workspace.scaffold.catalog import find_bundled, rollout_templates
 from osmosis_workspace.scaffold.copier_yml import copier_file as config_path
 from osmosis_workspace.scaffold.copier_yml import load_config

@@ -12,7 +12,6 @@ import os
 import shlex
 import shutil
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import typer
@@ -20,6 +19,7 @@ import typer
 from osmosis_workspace.core import assets, lock, safe_git
 from osmosis_workspace.core.errors import UserError
 from osmosis_workspace.core.names import NAME_RULE_TEXT, name_problem
+from osmosis_workspace.core.records import dataclass
 from osmosis_workspace.core.workspace import find_git_root
 from osmosis_workspace.scaffold import catalog, folders
 from osmosis_workspace.scaffold.staging import check_target, free_places, make_staging, place, take_back_interrupted

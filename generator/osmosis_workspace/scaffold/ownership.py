@@ -13,9 +13,9 @@ render, the installed templates or the workspace has, one status:
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
+from osmosis_workspace.core.records import dataclass, field
 from osmosis_workspace.scaffold.policy import Policy, default_policy, load  # noqa: F401  (the policy, for callers)
 
 STATUSES = ("new", "unchanged", "replaced", "merged", "conflict", "left alone")

@@ -30,13 +30,13 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from osmosis_workspace.core.bounded import json_loads
 from osmosis_workspace.core.errors import UserError
 from osmosis_workspace.core.globs import MAX_GLOB, MAX_GLOB_TOTAL, IgnoreRules, covers
+from osmosis_workspace.core.records import dataclass
 
 if sys.version_info >= (3, 11):
     import tomllib

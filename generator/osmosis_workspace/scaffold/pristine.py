@@ -16,7 +16,6 @@ import hashlib
 import os
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +25,7 @@ from osmosis_workspace import __version__
 from osmosis_workspace.core import safe_git
 from osmosis_workspace.core.errors import UserError
 from osmosis_workspace.core.journal import RefMove
+from osmosis_workspace.core.records import dataclass
 from osmosis_workspace.readers import yamlio
 
 ANSWERS_FILE = ".copier-answers.yml"

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import os
 import tempfile
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from osmosis_workspace.core import journal
 from osmosis_workspace.core.errors import UserError
 from osmosis_workspace.core.journal import RefMove
 from osmosis_workspace.core.paths import is_inside
+from osmosis_workspace.core.records import dataclass, field
 from osmosis_workspace.scaffold import folders
 
 

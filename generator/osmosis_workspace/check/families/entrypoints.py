@@ -16,7 +16,6 @@ import ast
 import re
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from osmosis_workspace.check.config_refs import workspace_configs
@@ -32,6 +31,7 @@ from osmosis_workspace.check.sdk_target import Target
 from osmosis_workspace.core.diagnostics import Diagnostic
 from osmosis_workspace.core.paths import is_inside, real_path, unusable_path, walk
 from osmosis_workspace.core.pep440 import requirement_name
+from osmosis_workspace.core.records import dataclass, field
 from osmosis_workspace.core.tool_folders import in_tool_folder_of
 from osmosis_workspace.core.access import access_denied
 from osmosis_workspace.core.workspace import FILE_PERMISSIONS_HINT, NotAWorkspace, Workspace, find_root

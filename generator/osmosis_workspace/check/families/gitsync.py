@@ -116,8 +116,13 @@ def check_git_sync(ws: Workspace) -> list[Diagnostic]:
         pre_commit = _under_pre_commit()
 
         def state() -> list[Diagnostic]:
-            pushing = [] if pre_commit else (_unpushed(git, prefix, paths) or _not_on_origin(git, prefix, paths))
-            return _uncommitted(git, prefix, paths, unknown, tools) + pushing
+            status = _status(git, prefix, paths, tools)  # started now, read after the push state: both at once
+            try:
+                pushing = [] if pre_commit else (_unpushed(git, prefix, paths) or _not_on_origin(git, prefix, paths))
+            except BaseException:
+                status[1].stop()
+                raise
+            return _uncommitted(status, prefix, unknown) + pushing
 
         # git reads the files, never an editor's buffer: typing in one keeps this answer (check/live.py)
         extra = json.dumps([str(prefix), paths, sorted(unknown), tools, pre_commit])
@@ -137,6 +142,8 @@ def _runner(git_root: Path) -> Git:
 
     def git(*args: str, check: bool = True):
         return safe_git.run(git_root, *args, env=env, check=check, keep_index=True)
+
+    git.start = lambda *args: safe_git.start(git_root, *args, env=env, keep_index=True)  # type: ignore[attr-defined]
     return git
 
 
@@ -211,15 +218,20 @@ def _under_pre_commit() -> bool:
     return bool(os.environ.get("PRE_COMMIT") or os.environ.get("GIT_INDEX_FILE"))
 
 
-def _uncommitted(git: Git, prefix: PurePosixPath, paths: list[str], unknown: set[str] | frozenset[str] = frozenset(),
-                 left_out: list[str] | None = None) -> list[Diagnostic]:
+def _status(git: Git, prefix: PurePosixPath, paths: list[str], left_out: list[str]) -> tuple[Callable, safe_git.Started]:
+    """`git status` of ``paths`` minus ``left_out``, started: (which paths count, the running git)."""
     paths, wanted = _folded(paths)
-    specs = _pathspecs(prefix, paths) + [s.replace(":(literal)", ":(exclude,literal)", 1) for s in _pathspecs(prefix, left_out or [])]
-    staged_counts = _under_pre_commit()
+    specs = _pathspecs(prefix, paths) + [s.replace(":(literal)", ":(exclude,literal)", 1) for s in _pathspecs(prefix, left_out)]
     # -z: paths verbatim (no quoting); untracked files listed one by one; ignored files excluded.
     # --ignore-submodules=dirty: a submodule's own work tree is not inspected (its config is not ours to
     # vet), a submodule moved to another commit still is.
-    out = _text(git("status", "--porcelain", "-z", "--untracked-files=all", "--ignore-submodules=dirty", "--", *specs))
+    return wanted, git.start("status", "--porcelain", "-z", "--untracked-files=all", "--ignore-submodules=dirty", "--", *specs)
+
+
+def _uncommitted(pending: tuple[Callable, safe_git.Started], prefix: PurePosixPath, unknown: set[str]) -> list[Diagnostic]:
+    wanted, started = pending
+    staged_counts = _under_pre_commit()
+    out = _text(started.result())
     changed = []
     entries = out.split("\0")
     i = 0

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from osmosis_workspace.check.families.sdk_rules import (
@@ -19,6 +18,7 @@ from osmosis_workspace.check.families.sdk_rules import (
 )
 from osmosis_workspace.check.sdk_target import Target
 from osmosis_workspace.core.diagnostics import Diagnostic
+from osmosis_workspace.core.records import dataclass
 from osmosis_workspace.core.sdk_exports import Exports, exports_for
 from osmosis_workspace.core.sdk_generations import ATTRIBUTES as CONTEXT_ATTRIBUTES
 from osmosis_workspace.core.sdk_generations import (

@@ -13,14 +13,15 @@ import bisect
 import math
 import re
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 
 from osmosis_workspace.check.registry import workspace_check
 from osmosis_workspace.check.families.configs import dotted, walk
 from osmosis_workspace.check.config_refs import workspace_configs
+from osmosis_workspace.check.families.secret_formats import KNOWN_FORMATS
 from osmosis_workspace.core.diagnostics import Diagnostic
 from osmosis_workspace.check.registry import Rule, family_rules
+from osmosis_workspace.core.records import dataclass
 from osmosis_workspace.readers.toml_locate import TomlDoc
 from osmosis_workspace.core.workspace import CONFIG_KINDS, Workspace
 
@@ -82,71 +83,6 @@ ENV_EXAMPLE_VALUE = _rule(
     example="OPENAI_API_KEY=sk-proj-...",
     source="ours",
 )
-
-# Known formats; the lookbehind keeps a prefix from matching inside a longer word.
-_B = r"(?<![A-Za-z0-9_-])"
-KNOWN_FORMATS: tuple[tuple[str, re.Pattern], ...] = tuple(
-    (label, re.compile(pattern))
-    for label, pattern in (
-        ("an Anthropic API key", _B + r"sk-ant-[A-Za-z0-9_-]{16,}"),
-        ("an OpenAI API key", _B + r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{16,}"),
-        ("a GitHub token", _B + r"(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})"),
-        ("a GitLab token", _B + r"glpat-[A-Za-z0-9_-]{20,}"),
-        ("a Slack token", _B + r"xox[abposr]-[A-Za-z0-9-]{10,}"),
-        ("an AWS access key id", r"(?<![A-Z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![A-Z0-9])"),
-        ("a Google API key", _B + r"AIza[0-9A-Za-z_-]{35}"),
-        ("a Hugging Face token", _B + r"hf_[A-Za-z0-9]{30,}"),
-        ("a Stripe key", _B + r"[sr]k_(?:live|test)_[A-Za-z0-9]{20,}"),
-        ("a Groq API key", _B + r"gsk_[A-Za-z0-9]{40,}"),
-        ("a Replicate token", _B + r"r8_[A-Za-z0-9]{30,}"),
-        ("a Daytona API key", _B + r"dtn_[A-Za-z0-9]{30,}"),
-        ("a JSON Web Token", _B + r"eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}"),
-        ("a private key", r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----"),
-    )
-)
-
-
-class _UrlPassword:
-    """`scheme://user:password@` found from each `://` outward, so the work is linear in the text.
-
-    The single regex for it retried the scheme at every letter of a long word (100k letters: 10 s).
-    Here each `://` looks back over its own scheme (capped) and forward over its own user info,
-    which ends at the next `/`, so no character is scanned twice.
-    """
-
-    _USERINFO = re.compile(r"[^/\s:@'\"]+:[^/\s@'\"]+@")
-    _SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-")
-    _SCHEME_CAP = 64  # longer "schemes" are not URLs anyone writes
-
-    def finditer(self, text: str):
-        at = text.find("://")
-        while at != -1:
-            start = at
-            while start > 0 and at - start < self._SCHEME_CAP and text[start - 1] in self._SCHEME_CHARS:
-                start -= 1
-            while start < at and not (text[start].isascii() and text[start].isalpha()):
-                start += 1  # the scheme starts with a letter
-            userinfo = self._USERINFO.match(text, at + 3)
-            if start < at and userinfo is not None:
-                yield _Found(text, start, userinfo.end())
-            at = text.find("://", at + 3)
-
-    def search(self, text: str):
-        return next(self.finditer(text), None)
-
-
-class _Found:
-    def __init__(self, text: str, start: int, end: int):
-        self._text, self._start, self._end = text, start, end
-
-    def start(self) -> int:
-        return self._start
-
-    def group(self, index: int = 0) -> str:
-        return self._text[self._start:self._end]
-
-
-KNOWN_FORMATS += (("a password in a URL", _UrlPassword()),)  # type: ignore[assignment]
 
 # Names that hold secrets. Bare "key" is too common (sort keys, cache keys) to count without a prefix.
 _SECRET_NAME = re.compile(

@@ -5,7 +5,6 @@ BaseLoader events.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from typing import Any
 
@@ -13,10 +12,11 @@ from osmosis_workspace.check.families.skill_rules import (
     FRONT_MATTER_INVALID_YAML, FRONT_MATTER_NOT_MAPPING, FRONT_MATTER_STRICT_YAML,
 )
 from osmosis_workspace.core.diagnostics import Diagnostic
+from osmosis_workspace.core.records import dataclass
 
 
 # --- YAML, read the way strictyaml reads it ----------------------------------------------------------
-@dataclasses.dataclass
+@dataclass
 class _Field:
     value: Any  # str, list or dict (of the same), as strictyaml would give
     line: int

@@ -9,9 +9,9 @@ the findings the stage before it kept; `diagnose` below is the whole sequence.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from osmosis_workspace.core.diagnostics import Diagnostic
+from osmosis_workspace.core.records import dataclass
 from osmosis_workspace.core.workspace import Workspace
 from osmosis_workspace.check.pipeline import stages
 from osmosis_workspace.check.pipeline.attributed import Finding

@@ -4,8 +4,8 @@ run left in the cache for the very same inputs (check/cache.py says what "the sa
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 
+from osmosis_workspace.core.records import dataclass, field
 from osmosis_workspace.core.workspace import Workspace
 from osmosis_workspace.check.pipeline.attributed import Finding
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import dataclasses
 import fnmatch
-from dataclasses import dataclass
 
 from osmosis_workspace.core.diagnostics import Diagnostic
 from osmosis_workspace.check.registry import RULES, matches
 from osmosis_workspace.check.pipeline.attributed import Finding
+from osmosis_workspace.core.records import dataclass
 
 
 @dataclass(frozen=True)

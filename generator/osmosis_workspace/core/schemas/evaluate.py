@@ -21,9 +21,10 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
+
+from osmosis_workspace.core.records import dataclass
 
 ANNOTATIONS = frozenset({"$schema", "$id", "$comment", "title", "description", "default", "examples"})
 KEYWORDS = frozenset(

@@ -6,8 +6,9 @@ of the first one not shown) and become one summarising diagnostic.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import NamedTuple
+
+from osmosis_workspace.core.records import dataclass, field
 
 SHOWN_PER_KIND = 20
 # Kinds shown fewer times: after the first row whose keys differ, the rest only need counting.

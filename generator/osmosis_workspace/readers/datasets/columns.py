@@ -16,12 +16,12 @@ import json
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 import orjson
 
 from osmosis_workspace.core.bounded import MAX_DATA_NESTING, json_loads
 from osmosis_workspace.core.diagnostics import EXCERPT
+from osmosis_workspace.core.records import dataclass
 from osmosis_workspace.core.suggest import closest
 from osmosis_workspace.readers.datasets.capped import Findings
 

@@ -22,11 +22,11 @@ from __future__ import annotations
 import json
 import os
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import orjson
 
+from osmosis_workspace.core.records import dataclass
 from osmosis_workspace.readers.datasets.blocks import BLOCK_SIZE, BOM, LONG_LINE, MAX_LINE, line_blocks, line_start_after
 from osmosis_workspace.readers.datasets.columns import ColumnSpec, loads_exact
 from osmosis_workspace.readers.datasets.capped import Findings

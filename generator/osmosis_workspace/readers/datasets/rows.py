@@ -13,8 +13,8 @@ the same hook.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
+from osmosis_workspace.core.records import dataclass
 from osmosis_workspace.readers.datasets import code_tests
 from osmosis_workspace.readers.datasets.columns import (
     LABEL,
