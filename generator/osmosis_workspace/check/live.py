@@ -96,16 +96,16 @@ class _Units:
         self.used.add(key)  # expanded when the check ends: a view is used once per item of a loop
 
     def recall(self, ws: Workspace, unit: str, inputs, extra, compute, codec=None, buffers=True) -> list:
-        names = tuple(map(str, inputs))
-        roots = frozenset(names) if buffers else frozenset()
-        self.touched.update(roots)
+        names = tuple([p if type(p) is str else str(p) for p in inputs])
+        if buffers:  # (a unit that reads no buffer holds none: its inputs are no roots)
+            self.touched.update(names)
         if self.changed is not None:  # an edit run
             kept = self.live.units.get(unit)
-            if kept is not None and kept[0] == names and kept[1] == extra and roots.isdisjoint(self.changed):
+            if kept is not None and kept[0] == names and kept[1] == extra and (not buffers or self.changed.isdisjoint(names)):
                 ws.count_read_rel(kept[3])
                 return list(kept[2])
         mark = ws.read_mark()
-        if self.changed is None and self.disk is not None and roots.isdisjoint(self.dirty):
+        if self.changed is None and self.disk is not None and (not buffers or self.dirty.isdisjoint(names)):
             found = self.disk.recall(ws, unit, inputs, extra, compute, codec, buffers)  # the files alone: the disk cache's to keep
         else:
             found = compute()
