@@ -25,7 +25,7 @@ import os
 import time
 from pathlib import Path
 
-from osmosis_workspace.check.pipeline.run import RunResult, run_checks
+from osmosis_workspace.check.pipeline.run import RunResult, frozen_heap, run_checks
 from osmosis_workspace.core.workspace import Workspace, text_on_disk
 
 FULL_AFTER = 60.0  # seconds: files changed outside the editor are seen at most this late without a save
@@ -193,7 +193,8 @@ class Live:
 
         ws.units = units
         try:
-            findings = run_checks(ws, families, around=around)
+            with frozen_heap():
+                findings = run_checks(ws, families, around=around)
             marks = suppress.scan(ws, [f.diagnostic.path for f in findings if f.diagnostic.path])
         finally:
             ws.units = None

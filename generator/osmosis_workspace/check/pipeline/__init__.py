@@ -9,7 +9,6 @@ the findings the stage before it kept; `diagnose` below is the whole sequence.
 
 from __future__ import annotations
 
-import gc
 from dataclasses import dataclass
 
 from osmosis_workspace.core.diagnostics import Diagnostic
@@ -53,16 +52,7 @@ def diagnose(
     selection = selection_for(cli_select, cli_ignore, settings)
     families = families_to_run(selection, CHECKS)
 
-    # The cycle collector is off while the checks run: at 2,000 rollouts the run holds millions of live
-    # objects (the units and hashes the cache decoded, the parsed configs), which each of its full passes
-    # walked again, for a tenth of the run's CPU time; the run makes few cycles, collected when it ends.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        ran = run(ws, families, cache) if run_stage is None else run_stage(ws, families)
-    finally:
-        if collecting:
-            gc.enable()
+    ran = run(ws, families, cache) if run_stage is None else run_stage(ws, families)
     findings: list[Finding] = select(ran.findings, [], selection)
     findings = stages.one_per_root_cause(ws, findings, ran.unreadable)
     findings += select([], settings_found, selection)
