@@ -317,7 +317,7 @@ class UnitMemo:
     def __init__(self, tree: Tree, base: str, previous: dict):
         self.tree, self.base, self.previous = tree, base, previous
         self.now: dict[str, dict] = {}
-        self.inputs: dict[str, tuple[str, ...]] = {}  # key -> the unit's inputs (for `forget`)
+        self.inputs: dict[str, list[str]] = {}  # key -> the unit's inputs (for `forget`)
         self.reused = self.computed = 0
 
     def forget(self, changed: list[str] | None) -> None:
@@ -348,29 +348,39 @@ class UnitMemo:
             self.now.pop(key, None)
 
     def recall(self, ws: Workspace, unit: str, inputs: list[Path], extra: str, compute, codec=None, buffers: bool = True) -> list:
-        encode, decode = codec or (Diagnostic.to_dict, _diagnostic)
         if not buffers:  # what git says: the whole run's key is its key
             return compute()
+        # tens of thousands of look-ups a run at 2,000 rollouts: the plain case (no findings) stays short
         known, subtree = self.tree.digests, self.tree.subtree  # a rollout's folder is the input of several units
-        digests = [known[s] if (s := str(p)) in known else subtree(s) for p in inputs]
-        if None in digests:
-            return compute()
+        names = [p if type(p) is str else str(p) for p in inputs]
+        parts = [self.base, unit]
+        for name in names:
+            digest = known[name] if name in known else subtree(name)
+            if digest is None:
+                return compute()
+            parts.append(digest)
+        parts.append(extra)
         # NUL-separated: no part holds a NUL but `extra`, which comes last
-        key = hashlib.sha256("\0".join([self.base, unit, *digests, extra]).encode("utf-8", "surrogateescape")).hexdigest()
-        self.inputs[key] = tuple(map(str, inputs))
+        key = hashlib.sha256("\0".join(parts).encode("utf-8", "surrogateescape")).hexdigest()
+        self.inputs[key] = names
         entry = self.previous.get(key)
-        if type(entry) is dict and type(items := entry.get("items")) is list and type(read := entry.get("read")) is list \
-                and all(type(r) is str for r in read):
+        if type(entry) is dict and type(items := entry.get("items")) is list and type(read := entry.get("read")) is list:
             try:
-                found = [decode(d) for d in items]
-                # kept as this run would write it: what the file held besides the fields read is dropped
-                self.now[key] = {"items": [encode(d) for d in found], "read": read}
+                "".join(read)  # every read a string (a TypeError else), in one C-level pass
+                if items:
+                    encode, decode = codec or (Diagnostic.to_dict, _diagnostic)
+                    found = [decode(d) for d in items]
+                    # kept as this run would write it: what the file held besides the fields read is dropped
+                    self.now[key] = {"items": [encode(d) for d in found], "read": read}
+                else:
+                    found, self.now[key] = [], {"items": [], "read": read}
             except BAD_ENTRY:
                 pass  # an entry that does not decode is no entry
             else:
                 ws.count_read_rel(read)
                 self.reused += 1
                 return found
+        encode = (codec or (Diagnostic.to_dict, _diagnostic))[0]
         mark = ws.read_mark()
         found = compute()
         self.now[key] = {"items": [encode(d) for d in found], "read": sorted(ws.read_since(mark))}

@@ -94,7 +94,16 @@ class Tree:
             raise OverflowError
         mode = info.st_mode
         if stat.S_ISREG(mode):
-            lines.append(f"{path}\0{mode}\0{info.st_uid}\0{info.st_size}\0{self._content(path, info)}")
+            # the last run's hash, unless the file changed since or was modified too close to its hashing
+            known = self.memo.get(path)
+            if (type(known) is list and len(known) == 6 and known[0] == info.st_size and known[1] == info.st_mtime_ns
+                    and known[2] == info.st_ctime_ns and known[3] == info.st_ino and type(known[4]) is int
+                    and info.st_mtime_ns < known[4] - RACY_NS and type(sha := known[5]) is str):
+                self.fresh[path] = known
+            else:
+                sha = _sha_file(path) or "unreadable"
+                self.fresh[path] = [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, self.started_ns, sha]
+            lines.append(f"{path}\0{mode}\0{info.st_uid}\0{info.st_size}\0{sha}")
         elif stat.S_ISDIR(mode):
             if depth >= 64:  # deeper than any check reads, but a key must cover it: no cache for this one
                 raise OverflowError
@@ -106,6 +115,7 @@ class Tree:
                 return
             self.seen[-1] = (path, info, names)
             self.listed.add(path)
+            spans, depth = self.spans, depth + 1
             for name in names:
                 child = f"{path}/{name}"
                 if name in skip or child in left:  # no check looks inside (core/tool_folders.py)
@@ -117,7 +127,9 @@ class Tree:
                         for inner in listed_inside(child):
                             self._names(inner)
                 else:
-                    self.add(child, skip, depth + 1, left)
+                    start = len(lines)
+                    self._add(child, skip, depth, left)
+                    spans[child] = (start, len(lines))
         elif stat.S_ISLNK(mode):
             try:
                 target = os.readlink(path)
@@ -145,18 +157,24 @@ class Tree:
         file system's clock ticks coarsely), its content or names do. A fraction of a second's walk:
         a run's findings are kept only if it finds nothing."""
         found: list[str] = []
+        lstat, recent = os.lstat, self.started_ns - RACY_NS
         for path, before, names in self.seen:
-            if self._differs(path, before, names):
+            try:
+                now = lstat(path)
+            except OSError:
+                now = None
+            # the plain case inline (tens of thousands of entries): the same status, old enough to trust
+            if now is not None and before is not None and now.st_ctime_ns == before.st_ctime_ns and now.st_mtime_ns == before.st_mtime_ns \
+                    and now.st_size == before.st_size and now.st_ino == before.st_ino and now.st_mode == before.st_mode \
+                    and now.st_uid == before.st_uid and now.st_mtime_ns < recent and now.st_ctime_ns < recent:
+                continue
+            if self._differs(path, before, names, now):
                 found.append(path)
                 if len(found) > most:
                     return None
         return found
 
-    def _differs(self, path: str, before, names) -> bool:
-        try:
-            now = os.lstat(path)
-        except OSError:
-            now = None
+    def _differs(self, path: str, before, names, now) -> bool:
         if before is None or now is None:
             return before is not now
         if (now.st_mode, now.st_size, now.st_mtime_ns, now.st_ctime_ns, now.st_ino, now.st_uid) != \
@@ -178,17 +196,6 @@ class Tree:
             except OSError:
                 return True
         return False
-
-    def _content(self, path: str, info: os.stat_result) -> str:
-        known = self.memo.get(path)
-        if (isinstance(known, list) and len(known) == 6 and all(type(v) is int for v in known[:5]) and isinstance(known[5], str)
-                and known[0] == info.st_size and known[1] == info.st_mtime_ns
-                and known[2] == info.st_ctime_ns and known[3] == info.st_ino and info.st_mtime_ns < known[4] - RACY_NS):
-            self.fresh[path] = known
-            return str(known[5])
-        sha = _sha_file(path) or "unreadable"
-        self.fresh[path] = [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, self.started_ns, sha]
-        return sha
 
 
 def git_inputs(tree: Tree, git_root: Path) -> None:

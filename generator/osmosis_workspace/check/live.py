@@ -25,7 +25,7 @@ import os
 import time
 from pathlib import Path
 
-from osmosis_workspace.check.pipeline.run import RunResult, run_checks
+from osmosis_workspace.check.pipeline.run import RunResult, frozen_heap, run_checks
 from osmosis_workspace.core.workspace import Workspace, text_on_disk
 
 FULL_AFTER = 60.0  # seconds: files changed outside the editor are seen at most this late without a save
@@ -96,16 +96,16 @@ class _Units:
         self.used.add(key)  # expanded when the check ends: a view is used once per item of a loop
 
     def recall(self, ws: Workspace, unit: str, inputs, extra, compute, codec=None, buffers=True) -> list:
-        names = tuple(map(str, inputs))
-        roots = frozenset(names) if buffers else frozenset()
-        self.touched.update(roots)
+        names = tuple([p if type(p) is str else str(p) for p in inputs])
+        if buffers:  # (a unit that reads no buffer holds none: its inputs are no roots)
+            self.touched.update(names)
         if self.changed is not None:  # an edit run
             kept = self.live.units.get(unit)
-            if kept is not None and kept[0] == names and kept[1] == extra and roots.isdisjoint(self.changed):
+            if kept is not None and kept[0] == names and kept[1] == extra and (not buffers or self.changed.isdisjoint(names)):
                 ws.count_read_rel(kept[3])
                 return list(kept[2])
         mark = ws.read_mark()
-        if self.changed is None and self.disk is not None and roots.isdisjoint(self.dirty):
+        if self.changed is None and self.disk is not None and (not buffers or self.dirty.isdisjoint(names)):
             found = self.disk.recall(ws, unit, inputs, extra, compute, codec, buffers)  # the files alone: the disk cache's to keep
         else:
             found = compute()
@@ -162,7 +162,7 @@ class Live:
             self.checks.clear()
             dirty = {str(p) for p, t in ws.overlays.items() if text_on_disk(p) != t.replace("\r\n", "\n")}
             disk = self._disk_units(ws, families)
-            if not dirty and not self.served_from_disk and disk is not None and (hit := disk[0].load(disk[2])) is not None:
+            if not dirty and not self.served_from_disk and disk is not None and (hit := disk[0].load(disk[1])) is not None:
                 # every buffer is its file: doctor's answer for this very key is the answer. It records
                 # nothing per check, so the next run is a full one (the server starts it at once: prime)
                 self.served_from_disk, self.texts = True, None
@@ -172,7 +172,8 @@ class Live:
         self.served_from_disk = False
         # from here on, a set of paths and every folder above them: an input holds one if it is among them
         changed = _with_folders(changed) if changed is not None else None
-        units = _Units(self, changed, disk[1] if disk else None, _with_folders(dirty or set()))
+        # the units on disk are read only when the run is not answered whole (10 MB at 2,000 rollouts)
+        units = _Units(self, changed, disk[0].units() if disk else None, _with_folders(dirty or set()))
         rerun: list[str] = []
 
         def around(fn, call) -> list:
@@ -192,7 +193,8 @@ class Live:
 
         ws.units = units
         try:
-            findings = run_checks(ws, families, around=around)
+            with frozen_heap():
+                findings = run_checks(ws, families, around=around)
             marks = suppress.scan(ws, [f.diagnostic.path for f in findings if f.diagnostic.path])
         finally:
             ws.units = None
@@ -217,4 +219,4 @@ class Live:
 
         cache = Cache.for_workspace(ws)  # its key walks the files, never reads a buffer
         key = cache.key(ws, families)
-        return (cache, cache.units(), key) if key is not None else None
+        return (cache, key) if key is not None else None

@@ -26,10 +26,34 @@ def _initials(name: str) -> str:
 
 
 def close_matches(word: str, options: Iterable[str], n: int = 3, cutoff: float = 0.6) -> list[str]:
-    """``difflib.get_close_matches``, with difflib imported only when a name matches nothing (a clean run never asks)."""
+    """``difflib.get_close_matches``'s answer, with difflib imported only when a name matches nothing (a
+    clean run never asks). Faster on thousands of like names (a rollout misspelt among 2,000 that differ
+    by a digit): the full ratio, difflib's costly step, is taken in the order of its upper bound
+    (quick_ratio) and not at all once ``n`` answers beat every bound left."""
     import difflib
+    import heapq
 
-    return difflib.get_close_matches(word, options, n=n, cutoff=cutoff)
+    if n <= 0 or not 0.0 <= cutoff <= 1.0:
+        return difflib.get_close_matches(word, options, n=n, cutoff=cutoff)  # its ValueError
+    matcher = difflib.SequenceMatcher()
+    matcher.set_seq2(word)
+    bounded = []
+    for option in options:
+        matcher.set_seq1(option)
+        if matcher.real_quick_ratio() >= cutoff and (bound := matcher.quick_ratio()) >= cutoff:
+            bounded.append((bound, option))
+    bounded.sort(key=lambda item: item[0], reverse=True)
+    best: list[tuple[float, str]] = []  # a heap of the n largest (score, option), as difflib ranks them
+    for bound, option in bounded:
+        if len(best) == n and bound < best[0][0]:
+            break  # ratio <= quick_ratio: no option left can enter the n best
+        matcher.set_seq1(option)
+        if (score := matcher.ratio()) >= cutoff:
+            if len(best) < n:
+                heapq.heappush(best, (score, option))
+            elif (score, option) > best[0]:
+                heapq.heapreplace(best, (score, option))
+    return [option for _, option in sorted(best, reverse=True)]
 
 
 def closest(word: str, known: Iterable[str], *, cutoff: float = 0.6) -> str | None:

@@ -376,7 +376,11 @@ def judged_with(ws: Workspace, kind: str, ref) -> str:
     guesses among them and lists them, and adding one leaves the missing folder as absent as it was)."""
     extra = f"{kind}\0opted-in={ws.opted_in}"
     rollout = ref.experiment_str("rollout") if ref is not None else None
-    if rollout is not None and not is_dir(ws.root / "rollouts" / rollout):
+    if rollout is not None:
+        folders = ws.memo("rollout-is-folder", dict)  # asked once per name a snapshot (4,000 configs name 2,000)
+        if rollout not in folders:
+            folders[rollout] = is_dir(ws.root / "rollouts" / rollout)
+    if rollout is not None and not folders[rollout]:
         extra += "\0rollouts=" + "/".join(p.name for p in ws.rollout_dirs)
     return extra
 
