@@ -54,8 +54,10 @@ def test_version_order_agrees_with_packaging():
 
 def test_listed_releases_are_what_the_general_reader_makes_of_them():
     from osmosis_workspace.core.pep440 import _VERSION
+    from osmosis_workspace.core.sdk_generations import _FIRSTS
 
-    for listed in KNOWN_RELEASES:
+    assert [str(v) for v in _FIRSTS] == [g.first for g in GENERATIONS]
+    for listed in KNOWN_RELEASES + _FIRSTS:
         m = _VERSION.match(listed.text)
         pre = (2, int(m["pre_n"])) if m["pre_l"] else None
         assert (listed.epoch, listed.release, listed.pre, listed.post, listed.dev) == (

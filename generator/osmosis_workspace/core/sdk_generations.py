@@ -134,14 +134,15 @@ def _listed(text: str) -> Version:
 
 
 KNOWN_RELEASES: tuple[Version, ...] = tuple(_listed(v) for v in _PATCHES_02 + _RELEASES_03)
+_FIRSTS = tuple(_listed(gen.first) for gen in GENERATIONS)
 ON_INDEX: frozenset[Version] = frozenset(v for v in KNOWN_RELEASES if v >= Version.parse("0.2.25"))  # type: ignore[operator]
 
 
 def generation_of(version: Version) -> Generation | None:
     """The generation a release belongs to (None below 0.2.7, before the rollout API)."""
     found = None
-    for gen in GENERATIONS:
-        if version >= Version.parse(gen.first):  # type: ignore[operator]
+    for gen, first in zip(GENERATIONS, _FIRSTS):
+        if version >= first:
             found = gen
     return found
 
