@@ -52,6 +52,31 @@ def test_version_order_agrees_with_packaging():
     assert sorted(texts, key=Version.parse) == sorted(texts, key=RefVersion)
 
 
+def test_listed_releases_are_what_the_general_reader_makes_of_them():
+    from osmosis_workspace.core.pep440 import _VERSION
+    from osmosis_workspace.core.sdk_generations import _FIRSTS
+
+    assert [str(v) for v in _FIRSTS] == [g.first for g in GENERATIONS]
+    for listed in KNOWN_RELEASES + _FIRSTS:
+        m = _VERSION.match(listed.text)
+        pre = (2, int(m["pre_n"])) if m["pre_l"] else None
+        assert (listed.epoch, listed.release, listed.pre, listed.post, listed.dev) == (
+            0, tuple(int(n) for n in m["release"].split(".")), pre, None, None)
+
+
+@pytest.mark.parametrize("text", ["0.3.8", " v1.2 ", "V2", "10.0.0.0", "0.3.8\n", "0", "1.", ".1", "1..2", "v", "",
+                                  "\u0661.2", "1.2\u00b2", "1.0rc1", "1.0.post1", "1!2.0", "1.0+local"])
+def test_plain_release_shortcut_reads_as_the_pattern_does(text):
+    from osmosis_workspace.core.pep440 import _VERSION
+
+    parsed, m = Version.parse(text), _VERSION.match(text)
+    if m is None:
+        assert parsed is None
+        return
+    assert parsed is not None and parsed.text == text.strip()
+    assert parsed.release == tuple(int(n) for n in m["release"].split(".")) and parsed.epoch == int(m["epoch"] or 0)
+
+
 @pytest.mark.parametrize("text", ["nope", ">>0.2", "osmosis-ai[server", ""])
 def test_bad_requirement_or_specifier_is_none_not_a_crash(text):
     parsed = Requirement.parse(text)

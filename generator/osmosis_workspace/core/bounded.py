@@ -14,6 +14,9 @@ import stat
 from itertools import accumulate
 from pathlib import Path
 
+from osmosis_workspace.core.lazy_re import lazy_compile
+
+
 MAX_NESTING = 100  # arrays and inline tables; real configs stay below 10
 
 _TOKEN = re.compile(r"\"\"\"|'''|[\"'#\[\]{}\n.=,]")
@@ -166,7 +169,7 @@ _JSON_TOKEN = re.compile(r'[\[\]{}"]')
 _JSON_STRING_END = re.compile(r'\\.|"', re.DOTALL)
 
 
-_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.DOTALL)
+_JSON_STRING = lazy_compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.DOTALL)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 

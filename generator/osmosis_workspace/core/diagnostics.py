@@ -6,13 +6,14 @@ import re
 from dataclasses import asdict
 from enum import Enum
 
+from osmosis_workspace.core.lazy_re import lazy_compile
 from osmosis_workspace.core.records import dataclass
 
 # What a terminal, a CI log or a GitHub annotation would act on instead of showing: C0 controls but
 # tab (ESC starts a colour or OSC sequence, CR/LF forge a new `::error` line, BEL rings), DEL, C1
 # controls, lone surrogates (the undecodable bytes of a non-UTF-8 file name) and the bidirectional
 # overrides and line separators that reorder or break what a reader sees.
-_UNPRINTABLE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_UNPRINTABLE = lazy_compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 EXCERPT = 80  # the most of a file's own content a finding quotes
 MESSAGE_CAP = 1000  # no message or hint is longer, whatever a check quoted into it
 
@@ -36,6 +37,8 @@ def with_article(word: str) -> str:
 
 def printable(text: str) -> str:
     """``text`` with every control character written as an escape (``\\x1b``, ``\\n``-free), valid UTF-8."""
+    if text.isprintable():  # holds none of _UNPRINTABLE's characters (all are Cc, Cf, Zl, Zp or Cs)
+        return text
     return _UNPRINTABLE.sub(_escaped, text)
 
 

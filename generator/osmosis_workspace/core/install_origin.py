@@ -14,6 +14,7 @@ import re
 from urllib.parse import urlsplit
 
 from osmosis_workspace.core.bounded import json_loads
+from osmosis_workspace.core.lazy_re import lazy_compile
 from osmosis_workspace.core.records import dataclass
 
 DISTRIBUTION = "osmosis-workspace"
@@ -63,7 +64,7 @@ def from_direct_url(text: str | None, version: str) -> Origin:
 
 
 # What the workspace template's validator lets into the workflow's double-quoted YAML and its shell.
-_SAFE_SOURCE = re.compile(r"^[A-Za-z0-9._+:/@=<>!~,;%&?#\[\] -]+\Z")
+_SAFE_SOURCE = lazy_compile(r"^[A-Za-z0-9._+:/@=<>!~,;%&?#\[\] -]+\Z")
 
 
 def checker_source_for(origin: Origin) -> str:

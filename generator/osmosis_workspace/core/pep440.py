@@ -11,9 +11,11 @@ from __future__ import annotations
 import re
 from functools import total_ordering
 
+from osmosis_workspace.core.lazy_re import lazy_compile
 from osmosis_workspace.core.records import dataclass
 
-_VERSION = re.compile(
+# Compiled on first use: a plain release (`0.3.8`), the usual case, is read without it (Version.parse)
+_VERSION = lazy_compile(
     r"""^\s*v?
     (?:(?P<epoch>\d+)!)?
     (?P<release>\d+(?:\.\d+)*)
@@ -42,6 +44,11 @@ class Version:
 
     @classmethod
     def parse(cls, text: str) -> Version | None:
+        plain = text.strip()
+        release_text = plain[1:] if plain[:1] in ("v", "V") else plain
+        parts = release_text.split(".")
+        if all(part.isascii() and part.isdigit() for part in parts):  # what _VERSION reads as release only
+            return cls(0, tuple(int(p) for p in parts), None, None, None, plain)
         m = _VERSION.match(text)
         if m is None:
             return None

@@ -124,15 +124,25 @@ _RELEASES_03 = [
     "0.3.2rc1", "0.3.2rc2", "0.3.2rc3", "0.3.2", "0.3.3rc1", "0.3.3rc2", "0.3.3rc3", "0.3.3",
     "0.3.4rc1", "0.3.4rc2", "0.3.4rc3", "0.3.4", "0.3.5rc1", "0.3.5", "0.3.6", "0.3.7", "0.3.8",
 ]
-KNOWN_RELEASES: tuple[Version, ...] = tuple(Version.parse(v) for v in _PATCHES_02 + _RELEASES_03)  # type: ignore[misc]
+
+
+def _listed(text: str) -> Version:
+    """A release written above (``0.3.2`` or ``0.3.2rc1``) as Version.parse reads it, without its
+    general pattern: that regex is compiled only when a run reads an unusual version itself."""
+    release, _, rc = text.partition("rc")
+    return Version(0, tuple(int(n) for n in release.split(".")), (2, int(rc)) if rc else None, None, None, text)
+
+
+KNOWN_RELEASES: tuple[Version, ...] = tuple(_listed(v) for v in _PATCHES_02 + _RELEASES_03)
+_FIRSTS = tuple(_listed(gen.first) for gen in GENERATIONS)
 ON_INDEX: frozenset[Version] = frozenset(v for v in KNOWN_RELEASES if v >= Version.parse("0.2.25"))  # type: ignore[operator]
 
 
 def generation_of(version: Version) -> Generation | None:
     """The generation a release belongs to (None below 0.2.7, before the rollout API)."""
     found = None
-    for gen in GENERATIONS:
-        if version >= Version.parse(gen.first):  # type: ignore[operator]
+    for gen, first in zip(GENERATIONS, _FIRSTS):
+        if version >= first:
             found = gen
     return found
 

@@ -4,10 +4,10 @@ by type. `pyast.Resolver` follows names across a rollout's modules from here."""
 from __future__ import annotations
 
 import ast
-import re
 import sys
 from pathlib import Path
 
+from osmosis_workspace.core.lazy_re import lazy_compile
 from osmosis_workspace.core.records import dataclass, field
 
 # A file larger than this is not a hand-written rollout module; parsing it could take seconds.
@@ -84,7 +84,7 @@ def parse_source(source: bytes | str, path: Path) -> Module:
 
 # Python 3.12 syntax an older interpreter (doctor runs on 3.10+, the platform on 3.12) cannot parse:
 # PEP 695 type parameters and `type` aliases, and PEP 701 f-strings (quotes reused inside them).
-_PEP_695 = re.compile(r"^\s*(?:type\s+[A-Za-z_]\w*\s*[\[=]|(?:async\s+)?def\s+\w+\s*\[|class\s+\w+\s*\[)")
+_PEP_695 = lazy_compile(r"^\s*(?:type\s+[A-Za-z_]\w*\s*[\[=]|(?:async\s+)?def\s+\w+\s*\[|class\s+\w+\s*\[)")
 
 
 def _newer_syntax(err: SyntaxError) -> bool:

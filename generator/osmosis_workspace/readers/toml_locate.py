@@ -16,6 +16,7 @@ from bisect import bisect_right
 from functools import lru_cache
 from typing import Any
 
+from osmosis_workspace.core.lazy_re import lazy_compile
 from osmosis_workspace.core.records import dataclass, field
 
 if sys.version_info >= (3, 11):
@@ -26,8 +27,8 @@ else:  # pragma: no cover
 Path_ = tuple  # a key path: str keys and int indexes
 Pos = tuple[int, int]  # (line, column), 1-based
 
-_TOMLLIB_AT = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
-_TOMLLIB_END = re.compile(r"\s*\(at end of document\)\s*$")
+_TOMLLIB_AT = lazy_compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
+_TOMLLIB_END = lazy_compile(r"\s*\(at end of document\)\s*$")
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 _SCALAR_END = re.compile(r"[,\]}\n#\r]")
 

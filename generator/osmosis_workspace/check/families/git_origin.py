@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 from osmosis_workspace.check.registry import rule, workspace_check
 from osmosis_workspace.core.bounded import Unreadable, read_capped
 from osmosis_workspace.core.diagnostics import Diagnostic
+from osmosis_workspace.core.lazy_re import lazy_compile
 from osmosis_workspace.core.workspace import Workspace
 
 FAMILY = "git"
@@ -47,8 +48,8 @@ ORIGIN_NOT_GITHUB = rule(
 )
 
 _SECTION = re.compile(r'^\s*\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\]\s*(.*)$')
-_SCP_LIKE = re.compile(r"^(?P<user>[^@\s/]+)@(?P<host>[^:\s/]+):(?P<path>.+)$")
-_IDENTITY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$")
+_SCP_LIKE = lazy_compile(r"^(?P<user>[^@\s/]+)@(?P<host>[^:\s/]+):(?P<path>.+)$")
+_IDENTITY = lazy_compile(r"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$")
 
 
 @workspace_check(FAMILY)

@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import os
 import posixpath
-import re
 import shlex
 import subprocess
 from collections.abc import Callable
@@ -25,6 +24,7 @@ from osmosis_workspace.check.families.leftovers import is_update_leftover
 from osmosis_workspace.check.config_refs import ConfigRef, workspace_configs
 from osmosis_workspace.core import safe_git
 from osmosis_workspace.core.diagnostics import Diagnostic, printable, quoted
+from osmosis_workspace.core.lazy_re import lazy_compile
 from osmosis_workspace.check.registry import rule
 from osmosis_workspace.readers.toml_locate import TomlDoc
 from osmosis_workspace.core.workspace import Workspace, permission_hint
@@ -37,7 +37,7 @@ WATCHED = ("rollouts", "configs/eval", "configs/training", "pyproject.toml")
 NOT_RUN = ("configs/eval/default.toml", "configs/training/default.toml")
 SHOWN_FILES = 5  # how many changed files a finding names before "and N more"
 HINT_PATHS = 8  # how many paths `git add ...` in the hint names before it names whole folders
-_SHA = re.compile(r"^[0-9a-fA-F]{7,40}$")
+_SHA = lazy_compile(r"^[0-9a-fA-F]{7,40}$")
 
 UNCOMMITTED = rule(
     "GIT001", "uncommitted-changes", FAMILY, "warning",

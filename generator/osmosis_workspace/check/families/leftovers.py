@@ -20,6 +20,7 @@ from osmosis_workspace.core.names import UNDO_PREFIX
 from osmosis_workspace.check.registry import rule
 from osmosis_workspace.core.paths import is_dir, is_file
 from osmosis_workspace.core.access import listing
+from osmosis_workspace.core.lazy_re import lazy_compile
 from osmosis_workspace.core.workspace import Workspace
 
 FAMILY = "layout"
@@ -28,7 +29,7 @@ ROOT_FILES = ("AGENTS.md", "CLAUDE.md", "README.md", "pyproject.toml", ".gitigno
 MANAGED_FOLDERS = (".agents", ".github", ".osmosis", "configs")
 # git merge-file writes exactly seven, then a space and a label (or nothing); `=======` alone is also
 # a Markdown heading underline, so only the opening and closing markers count.
-_MARKER = re.compile(r"^(<{7}|>{7})(?: |$)", re.MULTILINE)
+_MARKER = lazy_compile(r"^(<{7}|>{7})(?: |$)", re.MULTILINE)
 MAX_PER_FILE = 20
 # Rollout files worth reading for markers: code and text (a rollout may hold images or model files).
 ROLLOUT_TEXT_SUFFIXES = SCANNED_SUFFIXES | {".md", ".rst", ".sh", ".j2", ".jinja", ".example", ""}

@@ -18,12 +18,13 @@ import re
 from pathlib import Path
 
 from osmosis_workspace.core.bounded import json_loads
+from osmosis_workspace.core.lazy_re import lazy_compile
 
 STARTS = re.compile(r'\s*\{\s*"function"\s*:')  # a label that means to be a code task's tests
 OPENS = ("{", " ", "\t", "\n", "\r")  # what such a label may start with (a cheap first test)
 MAX_LABEL_CHARS = 1_000_000
 HEAD_BYTES = 1 << 20  # what is read of a file to find its columns
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_IDENTIFIER = lazy_compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 def looks_like_tests(text: object) -> bool:
