@@ -34,7 +34,8 @@ FULL_AFTER = 60.0  # seconds: files changed outside the editor are seen at most 
 DISK_PROPERTIES = ("_real_root", "git_root", "repo_prefix", "rollout_dirs", "data_entries", "resolved_data_files",
                    "skill_dirs", "unreadable", "opted_in", "pyproject")
 DISK_VIEWS = ("tool-folders", "tool-folders-listed", "resolved-folders", "real-spelling", "where", "local-datasets", "config-files:eval",
-              "config-files:training", "config-files:benchmark", "placeholder-files:eval", "placeholder-files:training", "leftover-rejects", "leftover-candidates")
+              "config-files:training", "config-files:benchmark", "placeholder-files:eval", "placeholder-files:training", "leftover-rejects", "leftover-candidates",
+              "rollout-is-folder")
 
 
 def _with_folders(paths: set[str]) -> frozenset[str]:
