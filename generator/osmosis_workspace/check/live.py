@@ -103,14 +103,14 @@ class _Units:
         if self.changed is not None:  # an edit run
             kept = self.live.units.get(unit)
             if kept is not None and kept[0] == names and kept[1] == extra and (not buffers or self.changed.isdisjoint(names)):
-                ws.count_read_abs(kept[3])
+                ws.count_read(kept[3])
                 return list(kept[2])
         mark = ws.read_mark()
         if self.changed is None and self.disk is not None and (not buffers or self.dirty.isdisjoint(names)):
             found = self.disk.recall(ws, unit, inputs, extra, compute, codec, buffers)  # the files alone: the disk cache's to keep
         else:
             found = compute()
-        self.live.units[unit] = (names, extra, list(found), ws.reads_from(mark))
+        self.live.units[unit] = (names, extra, list(found), ws.read_since(mark, absolute=True))
         return found
 
 
@@ -181,12 +181,12 @@ class Live:
             name = f"{getattr(fn, '__module__', '')}.{getattr(fn, '__qualname__', repr(fn))}"
             kept = self.checks.get(name)
             if changed is not None and kept is not None and kept[0].isdisjoint(changed):
-                ws.count_read_abs(kept[2])
+                ws.count_read(kept[2])
                 return list(kept[1])
             mark = ws.read_mark()
             units.start()
             found = call()
-            read = ws.reads_from(mark)
+            read = ws.read_since(mark, absolute=True)
             self.checks[name] = (frozenset({*read, *units.reached()}), list(found), read)
             rerun.append(name)
             return found
