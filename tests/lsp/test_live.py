@@ -65,6 +65,25 @@ def test_every_edit_run_answers_as_a_full_run(three):
     assert live.full_runs == 1 and live.edit_runs == len(edits(three))
 
 
+def test_edit_runs_that_rename_a_configs_rollout_answer_as_full_runs(three):
+    """Which rollout names are folders is kept from one edit run to the next (live.py's DISK_VIEWS):
+    renaming to a folder, to no folder, back, and deleting the name each answer as a fresh run."""
+    config = three / "configs" / "eval" / "second.toml"
+    text = config.read_text(encoding="utf-8")
+    session = Session()
+    uri = path_uri(config)
+    session.buffers[uri] = text
+    session.check(three)
+    for name in ("third", "thrid", "third", "multiply", None, "second"):
+        session.buffers[uri] = text.replace('rollout = "second"\n', "" if name is None else f'rollout = "{name}"\n')
+        edited = session.check(three)
+        fresh = Session()
+        fresh.buffers = dict(session.buffers)
+        assert answer(edited) == answer(fresh.check(three)), name
+    assert session.live[three].full_runs == 1 and session.live[three].edit_runs == 6
+    assert session.live[three].checks  # the memory answered: the edit runs were no full runs
+
+
 def test_an_edit_runs_only_the_checks_that_read_the_buffer(three):
     session = Session()
     main = three / "rollouts" / "third" / "main.py"

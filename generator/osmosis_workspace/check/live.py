@@ -34,7 +34,8 @@ FULL_AFTER = 60.0  # seconds: files changed outside the editor are seen at most 
 DISK_PROPERTIES = ("_real_root", "git_root", "repo_prefix", "rollout_dirs", "data_entries", "resolved_data_files",
                    "skill_dirs", "unreadable", "opted_in", "pyproject")
 DISK_VIEWS = ("tool-folders", "tool-folders-listed", "resolved-folders", "real-spelling", "where", "local-datasets", "config-files:eval",
-              "config-files:training", "config-files:benchmark", "placeholder-files:eval", "placeholder-files:training", "leftover-rejects", "leftover-candidates")
+              "config-files:training", "config-files:benchmark", "placeholder-files:eval", "placeholder-files:training", "leftover-rejects", "leftover-candidates",
+              "rollout-is-folder")
 
 
 def _with_folders(paths: set[str]) -> frozenset[str]:
@@ -96,20 +97,20 @@ class _Units:
         self.used.add(key)  # expanded when the check ends: a view is used once per item of a loop
 
     def recall(self, ws: Workspace, unit: str, inputs, extra, compute, codec=None, buffers=True) -> list:
-        names = tuple([p if type(p) is str else str(p) for p in inputs])
+        names = tuple(map(str, inputs))  # (str of a str is itself)
         if buffers:  # (a unit that reads no buffer holds none: its inputs are no roots)
             self.touched.update(names)
         if self.changed is not None:  # an edit run
             kept = self.live.units.get(unit)
             if kept is not None and kept[0] == names and kept[1] == extra and (not buffers or self.changed.isdisjoint(names)):
-                ws.count_read_rel(kept[3])
+                ws.count_read(kept[3])
                 return list(kept[2])
         mark = ws.read_mark()
         if self.changed is None and self.disk is not None and (not buffers or self.dirty.isdisjoint(names)):
             found = self.disk.recall(ws, unit, inputs, extra, compute, codec, buffers)  # the files alone: the disk cache's to keep
         else:
             found = compute()
-        self.live.units[unit] = (names, extra, list(found), ws.read_since(mark))
+        self.live.units[unit] = (names, extra, list(found), ws.read_since(mark, absolute=True))
         return found
 
 
@@ -118,8 +119,8 @@ class Live:
     each unit's result with its inputs, the buffers as last checked."""
 
     def __init__(self) -> None:
-        self.units: dict[str, tuple] = {}  # unit -> (inputs, extra, result, read)
-        self.checks: dict[str, tuple[frozenset[str], list, list[str]]] = {}  # check -> (what it read or reached, findings, read)
+        self.units: dict[str, tuple] = {}  # unit -> (inputs, extra, result, read: absolute paths)
+        self.checks: dict[str, tuple[frozenset[str], list, list[str]]] = {}  # check -> (what it read or reached, findings, read: absolute)
         self.texts: dict[str, str] | None = None  # the buffers of the last run (absolute path -> text)
         self.full_at = 0.0
         self.full_runs = self.edit_runs = 0
@@ -180,14 +181,13 @@ class Live:
             name = f"{getattr(fn, '__module__', '')}.{getattr(fn, '__qualname__', repr(fn))}"
             kept = self.checks.get(name)
             if changed is not None and kept is not None and kept[0].isdisjoint(changed):
-                ws.count_read_rel(kept[2])
+                ws.count_read(kept[2])
                 return list(kept[1])
             mark = ws.read_mark()
             units.start()
             found = call()
-            read = ws.read_since(mark)
-            root = str(ws.root)
-            self.checks[name] = (frozenset({*(f"{root}/{r}" for r in read), *units.reached()}), list(found), read)
+            read = ws.read_since(mark, absolute=True)
+            self.checks[name] = (frozenset({*read, *units.reached()}), list(found), read)
             rerun.append(name)
             return found
 

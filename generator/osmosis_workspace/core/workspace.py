@@ -297,13 +297,15 @@ class Workspace:
     def read_mark(self) -> int:
         return len(self._reads)
 
-    def read_since(self, mark: int) -> list[str]:
-        """What was read since ``mark``, relative to the root (as a cache entry keeps it)."""
+    def read_since(self, mark: int, absolute: bool = False) -> list[str]:
+        """What was read since ``mark``, relative to the root (as a cache entry keeps it), or absolute (an editor's memory)."""
+        if absolute:
+            return self._reads[mark:]
         prefix = self._root_prefix  # as rel's own fast path
         return [p[len(prefix):] if p.startswith(prefix) else self.rel(Path(p)) for p in self._reads[mark:]]
 
-    def count_read(self, paths: list[Path]) -> None:
-        """Count ``paths`` as read (a file read outside ``read_text``)."""
+    def count_read(self, paths: list[Path] | list[str]) -> None:
+        """Count ``paths`` (absolute) as read (a file read outside ``read_text``)."""
         self._reads.extend(map(str, paths))
 
     def count_read_rel(self, rels: list[str]) -> None:

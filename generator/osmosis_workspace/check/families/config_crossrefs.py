@@ -377,7 +377,7 @@ def judged_with(ws: Workspace, kind: str, ref) -> str:
     extra = f"{kind}\0opted-in={ws.opted_in}"
     rollout = ref.experiment_str("rollout") if ref is not None else None
     if rollout is not None:
-        folders = ws.memo("rollout-is-folder", dict)  # asked once per name a snapshot (4,000 configs name 2,000)
+        folders = ws.memo("rollout-is-folder", dict)  # per name (4,000 configs name 2,000); edit runs keep it (live.py)
         if rollout not in folders:
             folders[rollout] = is_dir(ws.root / "rollouts" / rollout)
     if rollout is not None and not folders[rollout]:

@@ -307,7 +307,7 @@ def check_data_folder(ws: Workspace) -> list[Diagnostic]:
             found.append(RUN_CAPPED.at("data", f"{len(found):,} dataset findings reached the cap of one run; "
                                        f"{left:,} more dataset file{'s' if left != 1 else ''} not checked"))
             break
-        display = path.relative_to(ws.root).as_posix() if path.is_relative_to(ws.root) else ws.rel(path)
+        display = ws.rel(path)  # under the root: the path below it (by string, as rel's fast path)
         if path not in datasets:
             found.extend(_named_unreadable(path, display, named) or _misnamed(path, display))
         elif ws.outside(path):

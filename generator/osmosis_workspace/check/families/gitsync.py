@@ -390,7 +390,7 @@ def _relative(path: str, prefix: PurePosixPath) -> str:
 
 def _pins(git: Git, ws: Workspace, config: ConfigRef) -> list[Diagnostic]:
     found = []
-    shown = config.path.relative_to(ws.root).as_posix()  # configs are listed from the root
+    shown = ws.rel(config.path)  # configs are listed from the root: the path under it
     sha = config.experiment_str("commit_sha")
     if sha is not None and _SHA.match(sha) and not _has_commit(git, sha):
         line, column = config.value_position("commit_sha")
