@@ -65,9 +65,10 @@ def test_listed_releases_are_what_the_general_reader_makes_of_them():
 
 
 @pytest.mark.parametrize("text", ["0.3.8", " v1.2 ", "V2", "10.0.0.0", "0.3.8\n", "0", "1.", ".1", "1..2", "v", "",
-                                  "\u0661.2", "1.2\u00b2", "1.0rc1", "1.0.post1", "1!2.0", "1.0+local"])
+                                  "\u0661.2", "1.2\u00b2", "1.0rc1", "0.3.2rc12", "v1.0rc2", "1.0rc", "1.0RC1", "1.0.rc1",
+                                  "1.0-rc1", "rc1", "1.0rc1rc2", "1.0rc\u0661", "1.0.post1", "1!2.0", "1.0+local"])
 def test_plain_release_shortcut_reads_as_the_pattern_does(text):
-    from osmosis_workspace.core.pep440 import _VERSION
+    from osmosis_workspace.core.pep440 import _PRE_RANK, _VERSION
 
     parsed, m = Version.parse(text), _VERSION.match(text)
     if m is None:
@@ -75,6 +76,7 @@ def test_plain_release_shortcut_reads_as_the_pattern_does(text):
         return
     assert parsed is not None and parsed.text == text.strip()
     assert parsed.release == tuple(int(n) for n in m["release"].split(".")) and parsed.epoch == int(m["epoch"] or 0)
+    assert parsed.pre == ((_PRE_RANK[m["pre_l"].lower()], int(m["pre_n"] or 0)) if m["pre_l"] else None)
 
 
 @pytest.mark.parametrize("text", ["nope", ">>0.2", "osmosis-ai[server", ""])

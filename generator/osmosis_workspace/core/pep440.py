@@ -14,7 +14,7 @@ from functools import total_ordering
 from osmosis_workspace.core.lazy_re import lazy_compile
 from osmosis_workspace.core.records import dataclass
 
-# Compiled on first use: a plain release (`0.3.8`), the usual case, is read without it (Version.parse)
+# Compiled on first use: a plain release (`0.3.8`, `0.3.2rc1`), the usual case, is read without it (Version.parse)
 _VERSION = lazy_compile(
     r"""^\s*v?
     (?:(?P<epoch>\d+)!)?
@@ -45,10 +45,12 @@ class Version:
     @classmethod
     def parse(cls, text: str) -> Version | None:
         plain = text.strip()
-        release_text = plain[1:] if plain[:1] in ("v", "V") else plain
+        release_text, rc, rc_n = (plain[1:] if plain[:1] in ("v", "V") else plain).partition("rc")
         parts = release_text.split(".")
-        if all(part.isascii() and part.isdigit() for part in parts):  # what _VERSION reads as release only
-            return cls(0, tuple(int(p) for p in parts), None, None, None, plain)
+        # what _VERSION reads as a release, with at most a plain `rcN` after it (every listed SDK release)
+        if all(part.isascii() and part.isdigit() for part in parts) and (not rc or (rc_n.isascii() and rc_n.isdigit())):
+            pre = (_PRE_RANK["rc"], int(rc_n)) if rc else None
+            return cls(0, tuple(int(p) for p in parts), pre, None, None, plain)
         m = _VERSION.match(text)
         if m is None:
             return None

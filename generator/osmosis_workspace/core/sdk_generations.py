@@ -11,7 +11,6 @@ documents for R is listed for R; a name R's row does not mention is "unknown", n
 
 from __future__ import annotations
 
-
 from osmosis_workspace.core.pep440 import Version
 from osmosis_workspace.core.records import dataclass, field
 
@@ -126,15 +125,9 @@ _RELEASES_03 = [
 ]
 
 
-def _listed(text: str) -> Version:
-    """A release written above (``0.3.2`` or ``0.3.2rc1``) as Version.parse reads it, without its
-    general pattern: that regex is compiled only when a run reads an unusual version itself."""
-    release, _, rc = text.partition("rc")
-    return Version(0, tuple(int(n) for n in release.split(".")), (2, int(rc)) if rc else None, None, None, text)
-
-
-KNOWN_RELEASES: tuple[Version, ...] = tuple(_listed(v) for v in _PATCHES_02 + _RELEASES_03)
-_FIRSTS = tuple(_listed(gen.first) for gen in GENERATIONS)
+# Parsed once: a listed release is read without the general version pattern (Version.parse's plain path)
+KNOWN_RELEASES: tuple[Version, ...] = tuple(Version.parse(v) for v in _PATCHES_02 + _RELEASES_03)  # type: ignore[misc]
+_FIRSTS: tuple[Version, ...] = tuple(Version.parse(gen.first) for gen in GENERATIONS)  # type: ignore[misc]
 ON_INDEX: frozenset[Version] = frozenset(v for v in KNOWN_RELEASES if v >= Version.parse("0.2.25"))  # type: ignore[operator]
 
 
