@@ -350,6 +350,7 @@ class UnitMemo:
     def recall(self, ws: Workspace, unit: str, inputs: list[Path], extra: str, compute, codec=None, buffers: bool = True) -> list:
         if not buffers:  # what git says: the whole run's key is its key
             return compute()
+        encode, decode = codec or (Diagnostic.to_dict, _diagnostic)
         # tens of thousands of look-ups a run at 2,000 rollouts: the plain case (no findings) stays short
         known, subtree = self.tree.digests, self.tree.subtree  # a rollout's folder is the input of several units
         names = [p if type(p) is str else str(p) for p in inputs]
@@ -368,7 +369,6 @@ class UnitMemo:
             try:
                 "".join(read)  # every read a string (a TypeError else), in one C-level pass
                 if items:
-                    encode, decode = codec or (Diagnostic.to_dict, _diagnostic)
                     found = [decode(d) for d in items]
                     # kept as this run would write it: what the file held besides the fields read is dropped
                     self.now[key] = {"items": [encode(d) for d in found], "read": read}
@@ -380,7 +380,6 @@ class UnitMemo:
                 ws.count_read_rel(read)
                 self.reused += 1
                 return found
-        encode = (codec or (Diagnostic.to_dict, _diagnostic))[0]
         mark = ws.read_mark()
         found = compute()
         self.now[key] = {"items": [encode(d) for d in found], "read": sorted(ws.read_since(mark))}

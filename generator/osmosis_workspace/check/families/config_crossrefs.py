@@ -380,8 +380,8 @@ def judged_with(ws: Workspace, kind: str, ref) -> str:
         folders = ws.memo("rollout-is-folder", dict)  # per name (4,000 configs name 2,000); edit runs keep it (live.py)
         if rollout not in folders:
             folders[rollout] = is_dir(ws.root / "rollouts" / rollout)
-    if rollout is not None and not folders[rollout]:
-        extra += "\0rollouts=" + "/".join(p.name for p in ws.rollout_dirs)
+        if not folders[rollout]:
+            extra += "\0rollouts=" + "/".join(p.name for p in ws.rollout_dirs)
     return extra
 
 

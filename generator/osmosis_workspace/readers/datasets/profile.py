@@ -327,20 +327,26 @@ class Profile:
         new = set(labels).difference(counts)
         if len(counts) + len(new) > LABEL_CAP:  # the block that reaches the cap (once a file): row by row
             for label, line in zip(labels, lines):
-                count = counts.get(label)
-                if count is not None:
-                    counts[label] = count + 1
-                elif len(counts) < LABEL_CAP:
-                    counts[label] = 1
-                    self.label_lines[label] = line
-                else:
-                    self._n[3] += 1
+                self._take_label(label, line)
             return
         if new:
             for label, line in zip(labels, lines):
                 if label in new and label not in self.label_lines:
                     self.label_lines[label] = line
         _count(counts, labels)
+
+    def _take_label(self, key, line: int, rows: int = 1) -> None:
+        """``rows`` rows of one label counted as the cap allows: a label counted already gains them, a new one
+        is taken (with its first line) while fewer than LABEL_CAP are, else they are unlisted. (The per-row
+        pass in :meth:`observe` inlines this rule: it runs for every row of a file.)"""
+        counts = self.labels
+        if key in counts:
+            counts[key] += rows
+        elif len(counts) < LABEL_CAP:
+            counts[key] = rows
+            self.label_lines[key] = line
+        else:
+            self._n[3] += rows
 
     def _one_by_one(self, rows: list[dict], lines: list[int]) -> None:
         for row, line in zip(rows, lines):
@@ -392,13 +398,7 @@ class Profile:
         self.labelled_rows += other.labelled_rows
         self.unlisted += other.unlisted
         for key, rows in other.labels.items():
-            if key in self.labels:
-                self.labels[key] += rows
-            elif len(self.labels) < LABEL_CAP:
-                self.labels[key] = rows
-                self.label_lines[key] = other.label_lines[key] + offset
-            else:
-                self.unlisted += rows
+            self._take_label(key, other.label_lines[key] + offset, rows)
         for system, (label, rows, line) in other.leaks.items():
             self._leak(system, label, line + offset, rows)
         for key, (rows, line) in other.user_leaks.items():
