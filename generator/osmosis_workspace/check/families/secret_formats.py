@@ -6,24 +6,21 @@ from __future__ import annotations
 
 import re
 
+from osmosis_workspace.core.lazy_re import lazy_compile
+
 
 class _Format:
     """A known format's regex, compiled on first use and run only on a text holding one of its literal
     parts (every match of the pattern contains one): a clean workspace compiles none of the fourteen."""
 
     def __init__(self, needles: tuple[str, ...], pattern: str):
-        self.needles, self.source, self._compiled = needles, pattern, None
-
-    def _pattern(self) -> re.Pattern:
-        if self._compiled is None:
-            self._compiled = re.compile(self.source)
-        return self._compiled
+        self.needles, self.pattern = needles, lazy_compile(pattern)
 
     def finditer(self, text: str):
-        return self._pattern().finditer(text) if any(n in text for n in self.needles) else iter(())
+        return self.pattern.finditer(text) if any(n in text for n in self.needles) else iter(())
 
     def search(self, text: str):
-        return self._pattern().search(text) if any(n in text for n in self.needles) else None
+        return self.pattern.search(text) if any(n in text for n in self.needles) else None
 
 
 # Known formats; the lookbehind keeps a prefix from matching inside a longer word.
