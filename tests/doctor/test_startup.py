@@ -22,9 +22,9 @@ print(json.dumps(sorted(sys.modules)), file=sys.stderr)
 """
 
 
-def modules_after(cwd: Path, *args: str) -> set[str]:
+def modules_after(cwd: Path, *args: str, probe: str = PROBE) -> set[str]:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    out = subprocess.run([sys.executable, "-c", PROBE, *args], cwd=cwd, capture_output=True, text=True, env=env)
+    out = subprocess.run([sys.executable, "-c", probe, *args], cwd=cwd, capture_output=True, text=True, env=env)
     return set(json.loads(out.stderr.strip().splitlines()[-1]))
 
 
@@ -42,3 +42,14 @@ def test_validate_imports_only_the_families_it_needs(make_workspace):
     loaded = modules_after(ws, "validate", "data/multiply.jsonl")
     assert "osmosis_workspace.check.families.datasets" in loaded
     assert "pydantic" not in loaded and "copier" not in loaded
+
+
+def test_cold_doctor_on_a_template_leaves_dataclasses_inspect_and_orjson_unloaded(make_workspace):
+    """Issue 40: core/records.py builds a record's Fields only when asked, and readers/datasets/decode.py
+    reads a small dataset without orjson (which imports dataclasses, inspect, uuid and platform): a
+    quarter of what a cold run on a fresh workspace spent importing."""
+    ws = make_workspace()
+    # as the console script starts (entry.main: the plain forms skip typer, which imports inspect itself)
+    loaded = modules_after(ws, "doctor", "--no-cache", probe=PROBE.replace("osmosis_workspace.cli import", "osmosis_workspace.entry import"))
+    assert "osmosis_workspace.readers.datasets.jsonl" in loaded  # the dataset was read
+    assert not {"inspect", "dataclasses", "orjson", "uuid", "platform"} & loaded

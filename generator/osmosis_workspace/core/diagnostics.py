@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import re
-from dataclasses import asdict
 from enum import Enum
 
 from osmosis_workspace.core.lazy_re import lazy_compile
-from osmosis_workspace.core.records import dataclass
+from osmosis_workspace.core.records import dataclass, replace
 
 # What a terminal, a CI log or a GitHub annotation would act on instead of showing: C0 controls but
 # tab (ESC starts a colour or OSC sequence, CR/LF forge a new `::error` line, BEL rings), DEL, C1
@@ -86,8 +85,6 @@ class Diagnostic:
 
     def shown(self) -> "Diagnostic":
         """This finding as every reporter prints it: path, message and hint escaped and capped."""
-        from dataclasses import replace
-
         return replace(self, message=excerpt(self.message, MESSAGE_CAP), hint=excerpt(self.hint, MESSAGE_CAP),
                        path=None if self.path is None else printable(self.path))
 
@@ -95,6 +92,8 @@ class Diagnostic:
         return (self.path or "", self.line or 0, self.column or 0, self.code, self.message)
 
     def to_dict(self) -> dict:
+        from dataclasses import asdict  # json and sarif output only (it imports inspect)
+
         data = asdict(self)
         data["severity"] = self.severity.value
         return data

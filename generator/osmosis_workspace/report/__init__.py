@@ -6,13 +6,12 @@ never pays for the SARIF writer (or the other way round).
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 from collections.abc import Callable
 from typing import TextIO
 
 from osmosis_workspace.core.diagnostics import Diagnostic, Severity, Summary, printable
-from osmosis_workspace.core.records import dataclass, field
+from osmosis_workspace.core.records import dataclass, field, replace
 from osmosis_workspace.core.rules import Rule
 
 @dataclass(frozen=True)
@@ -114,9 +113,9 @@ def shown(report: Report) -> Report:
     escaped = {id(d): d.shown() for d in report.diagnostics}
     for group in report.groups:
         escaped.update({id(d): d.shown() for d in group.diagnostics if id(d) not in escaped})
-    groups = [dataclasses.replace(g, label=printable(g.label), note=printable(g.note),
+    groups = [replace(g, label=printable(g.label), note=printable(g.note),
                                   diagnostics=[escaped[id(d)] for d in g.diagnostics]) for g in report.groups]
-    return dataclasses.replace(
+    return replace(
         report, diagnostics=[escaped[id(d)] for d in report.diagnostics], groups=groups,
         workspace=None if report.workspace is None else printable(report.workspace),
         fixes=[printable(f) for f in report.fixes], path_prefix=printable(report.path_prefix),

@@ -9,13 +9,13 @@ init` writes and what a clone keeps), else the workspace folder's name (what the
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
 from pathlib import Path
 
 from osmosis_workspace.check.registry import workspace_check
 from osmosis_workspace.core.diagnostics import Diagnostic
+from osmosis_workspace.core.records import replace
 from osmosis_workspace.core.names import NAME_RULE_TEXT, name_problem
 from osmosis_workspace.core.paths import is_inside
 from osmosis_workspace.check.registry import rule
@@ -134,7 +134,7 @@ def check_required_paths(ws: Workspace) -> list[Diagnostic]:
             continue
         if path.is_symlink() and not path.exists():
             # A dangling link: --fix leaves links alone, so this one is the user's to repair.
-            found.append(dataclasses.replace(
+            found.append(replace(
                 MISSING_FOLDER.at(rel, f"{rel} is a broken link", hint=f"Point the link at a folder, or remove it and create {rel}/."),
                 fixable=False,
             ))
@@ -142,7 +142,7 @@ def check_required_paths(ws: Workspace) -> list[Diagnostic]:
             found.append(MISSING_FOLDER.at(rel, f"required folder {rel}/ is missing"))
         elif not path.is_dir():
             # Not safe to repair: something the user made sits where the folder belongs.
-            found.append(dataclasses.replace(
+            found.append(replace(
                 MISSING_FOLDER.at(rel, f"{rel} must be a folder but is a file", hint=f"Move the file away and create {rel}/."),
                 fixable=False,
             ))
@@ -153,7 +153,7 @@ def check_required_paths(ws: Workspace) -> list[Diagnostic]:
         if not path.is_file():
             what = "is not a file" if path.exists() else "is missing"
             diag = MISSING_AGENT_FILE.at(rel, f"{rel} {what}")
-            found.append(diag if not path.exists() else dataclasses.replace(diag, fixable=False))
+            found.append(diag if not path.exists() else replace(diag, fixable=False))
     if ws.git_root is None:
         found.append(NOT_IN_GIT.at(None, f"{ws.root.name}/ is not inside a git work tree"))
     return found
@@ -242,7 +242,7 @@ def check_workspace_schemas(ws: Workspace) -> list[Diagnostic]:
         current = _read_inside(ws.root, ws.root / rel)
         if current is None and ws.outside(ws.root / rel):
             # --fix never writes through a link out of the workspace, so this one is not fixable
-            found.append(dataclasses.replace(STALE_SCHEMA.at(
+            found.append(replace(STALE_SCHEMA.at(
                 rel, f"{rel} links outside the workspace, so it was not read",
                 hint="Replace the link with a real .osmosis/schemas/ folder, then run `osmosis doctor --fix`."), fixable=False))
         elif current is None:

@@ -17,7 +17,6 @@ decides a skill's errors: a dead or outward link is portability advice, not an i
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import posixpath
 import re
@@ -40,6 +39,7 @@ from osmosis_workspace.check.families.skill_yaml import _Field, _load_front_matt
 from osmosis_workspace.check.registry import Rule, workspace_check
 from osmosis_workspace.check.settings import extra_skills  # bad values there are SET findings, not ours
 from osmosis_workspace.core.diagnostics import Diagnostic
+from osmosis_workspace.core.records import replace
 from osmosis_workspace.core.suggest import closest
 from osmosis_workspace.core.resources import SKILL_NAMES
 from osmosis_workspace.core.paths import is_dir
@@ -358,7 +358,7 @@ def check_skills(ws: Workspace) -> list[Diagnostic]:
                 f".agents/skills/{name}", f"the bundled skill {name!r} is missing from .agents/skills/"))
     for name in extra_skills(ws):
         if name not in present and name not in SKILL_NAMES:
-            found.append(dataclasses.replace(BUNDLED_SKILL_MISSING.at(
+            found.append(replace(BUNDLED_SKILL_MISSING.at(
                 f".agents/skills/{name}", f"the skill {name!r} required by [tool.osmosis] extra-skills is missing",
                 hint=f"add .agents/skills/{name}/SKILL.md, or drop it from extra-skills"), fixable=False))
     found.extend(_claude_link_findings(Path(root), present))
@@ -412,7 +412,7 @@ def _claude_link_findings(ws_root: Path, present: set[str]) -> list[Diagnostic]:
                     display, f"{display} links to {target!r}, which does not exist",
                     hint=f"run `osmosis doctor --fix`, or {relink}"))
             else:
-                found.append(dataclasses.replace(CLAUDE_LINK_BROKEN.at(
+                found.append(replace(CLAUDE_LINK_BROKEN.at(
                     display, f"{display} links to {target!r}, which does not exist",
                     hint=f"remove the broken link: `rm {display}`"), fixable=False))
         elif not canonical or os.path.realpath(link) != os.path.realpath(agents / name):

@@ -4,13 +4,12 @@ even when the file ignores it."""
 
 from __future__ import annotations
 
-import dataclasses
 import fnmatch
 
 from osmosis_workspace.core.diagnostics import Diagnostic
 from osmosis_workspace.check.registry import RULES, matches
 from osmosis_workspace.check.pipeline.attributed import Finding
-from osmosis_workspace.core.records import dataclass
+from osmosis_workspace.core.records import dataclass, replace
 
 
 @dataclass(frozen=True)
@@ -36,7 +35,7 @@ class Selection:
     def keeps_settings_finding(self, d: Diagnostic) -> bool:
         """A finding about `[tool.osmosis]` itself: `select` does not hide it (a misspelt setting
         would silently do nothing), only an explicit ignore does."""
-        return dataclasses.replace(self, select=None).keeps(d)
+        return replace(self, select=None).keeps(d)
 
     def keeps(self, d: Diagnostic) -> bool:
         if not self.active(d.code):

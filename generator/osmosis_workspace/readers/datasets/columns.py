@@ -17,13 +17,12 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
-import orjson
-
 from osmosis_workspace.core.bounded import MAX_DATA_NESTING, json_loads
 from osmosis_workspace.core.diagnostics import EXCERPT
 from osmosis_workspace.core.records import dataclass
 from osmosis_workspace.core.suggest import closest
 from osmosis_workspace.readers.datasets.capped import Findings
+from osmosis_workspace.readers.datasets.decode import loads
 
 NAME_EXCERPT = 40  # characters of one column name a message quotes
 
@@ -166,11 +165,11 @@ _LONG_NUMBER = re.compile(rb"\d{19}")
 
 
 def loads_exact(data: bytes | str) -> object:
-    """JSON text decoded with integers kept exact (orjson where it can, json where it would round)."""
+    """JSON text decoded with integers kept exact (orjson's answer where it can, json where it would round)."""
     raw = data.encode() if isinstance(data, str) else data
     if _LONG_NUMBER.search(raw):
         return json_loads(raw, limit=MAX_DATA_NESTING)
-    return orjson.loads(raw)
+    return loads(raw)
 
 
 def _metadata_type(value: object) -> str:

@@ -1,6 +1,7 @@
 """JSON lines: one object a line, checked at several hundred MB/s with flat memory.
 
-The hot loop parses each line with orjson and hands the row to the one row hook
+The hot loop parses each line with orjson (a range under SMALL_BYTES with decode.loads: orjson's
+answers without importing it for a line the standard library reads alike) and hands the row to the one row hook
 (:meth:`rows.RowChecker.take`: the row rules' cheap tests, the full checks only for a row that fails
 one, and the data checks' observation); only a line that fails to parse is decoded again with the
 standard library, for its clearer message and exact column. The usual case goes a batch of
@@ -24,10 +25,9 @@ import os
 import sys
 from pathlib import Path
 
-import orjson
-
 from osmosis_workspace.core.records import dataclass
 from osmosis_workspace.readers.datasets.blocks import BLOCK_SIZE, BOM, LONG_LINE, MAX_LINE, line_blocks, line_start_after
+from osmosis_workspace.readers.datasets import decode
 from osmosis_workspace.readers.datasets.columns import ColumnSpec, loads_exact
 from osmosis_workspace.readers.datasets.capped import Findings
 from osmosis_workspace.readers.datasets.jsonmsg import json_error
@@ -35,6 +35,7 @@ from osmosis_workspace.readers.datasets.profile import DIGEST_CAP
 from osmosis_workspace.readers.datasets.rows import RowChecker
 
 PARALLEL_MIN_BYTES = 64 << 20
+SMALL_BYTES = 256 << 10  # a range this short is decoded without importing orjson (readers/datasets/decode.py)
 PRESCAN_BYTES = 1 << 20  # how far to look for the first object row before splitting the file
 BATCH_LINES = 128  # lines parsed at once by the fast path (their rows are held together: about 50 KB)
 
@@ -104,7 +105,12 @@ def scan_range(path: Path, start: int, end: int, spec: ColumnSpec | None, block_
     findings = Findings(keep_order=keep_order)
     checker = RowChecker(findings, spec, digest_cap=digest_cap)
     take = checker.take
-    loads = orjson.loads
+    if end - start >= SMALL_BYTES:
+        import orjson
+
+        loads = orjson.loads
+    else:
+        loads = decode.loads  # orjson's answers; orjson itself only for a line that needs it
     exact = spec is None or spec.metadata is not None
     base = rows = 0
     with open(path, "rb") as fh:
@@ -121,7 +127,7 @@ def scan_range(path: Path, start: int, end: int, spec: ColumnSpec | None, block_
                     except (ValueError, RecursionError):
                         pass
                 if objs is None:
-                    rows += _one_by_one(lines, base, exact, checker, findings)
+                    rows += _one_by_one(lines, base, exact, checker, findings, loads)
                     if exact and checker.spec is not None:
                         exact = checker.spec.metadata is not None
                 elif checker.take_many(objs, base + 1):
@@ -133,9 +139,9 @@ def scan_range(path: Path, start: int, end: int, spec: ColumnSpec | None, block_
     return RangeResult(findings, base, rows)
 
 
-def _one_by_one(lines: list[bytes], base: int, exact: bool, checker: RowChecker, findings: Findings) -> int:
+def _one_by_one(lines: list[bytes], base: int, exact: bool, checker: RowChecker, findings: Findings, loads) -> int:
     """The lines after line ``base``, each parsed and taken alone; returns the rows among them."""
-    take, loads, rows = checker.take, orjson.loads, 0
+    take, rows = checker.take, 0
     for lineno, line in enumerate(lines, base + 1):
         try:
             # metadata rows (and the first, which may be one) keep integers beyond 64 bits exact
@@ -153,6 +159,8 @@ def _one_by_one(lines: list[bytes], base: int, exact: bool, checker: RowChecker,
 
 def _first_spec(path: Path, start: int, findings: Findings) -> ColumnSpec | None:
     """The column spec from the first object row within PRESCAN_BYTES, its findings recorded."""
+    import orjson  # a large file's scan
+
     with open(path, "rb") as fh:
         fh.seek(start)
         lines = fh.read(PRESCAN_BYTES).split(b"\n")[:-1]  # the last piece may be cut short

@@ -44,7 +44,6 @@ from collections import (
 )
 from itertools import repeat
 
-import orjson
 
 from osmosis_workspace.readers.datasets.columns import (
     LABEL,
@@ -79,6 +78,8 @@ def _hashable(value: object) -> object:
     """A stand-in for a list or object value, equal for equal values (keys sorted)."""
     if isinstance(value, (dict, list)):
         try:
+            import orjson  # here: a run whose rows hold only strings does not import it (readers/datasets/decode.py)
+
             return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
         except TypeError:  # orjson.JSONEncodeError: an integer beyond 64 bits, say
             return repr(value)

@@ -20,7 +20,8 @@ import functools
 import re
 from itertools import repeat
 
-import orjson
+from osmosis_workspace.readers.datasets.decode import loads
+
 
 PUNCTUATION = ".,;:!?\"'`"
 _ENDS = " \t\n\r\x0b\x0c" + PUNCTUATION  # trimmed from each text's ends before the block is joined
@@ -218,8 +219,8 @@ def label_items(label: str) -> list[str] | None:
     text = label.strip()
     if text.startswith("[") and text.endswith("]"):
         try:
-            value = orjson.loads(text)
-        except orjson.JSONDecodeError:
+            value = loads(text)
+        except ValueError:  # orjson's JSONDecodeError
             value = None
         if isinstance(value, list):
             if not all(isinstance(v, str) for v in value):
