@@ -139,7 +139,8 @@ def scan_range(path: Path, start: int, end: int, spec: ColumnSpec | None, block_
     return RangeResult(findings, base, rows)
 
 
-def _one_by_one(lines: list[bytes], base: int, exact: bool, checker: RowChecker, findings: Findings, loads) -> int:
+def _one_by_one(lines: list[bytes], base: int, exact: bool, checker: RowChecker, findings: Findings,
+                loads=decode.loads) -> int:
     """The lines after line ``base``, each parsed and taken alone; returns the rows among them."""
     take, rows = checker.take, 0
     for lineno, line in enumerate(lines, base + 1):
