@@ -266,6 +266,8 @@ def _link_findings(body: str, first_line: int, first_column: int, display: str, 
     root = os.path.abspath(skill_dir)
     fence: str | None = None
     for index, line in enumerate(body.split("\n")):
+        if "`" not in line and "~" not in line and (fence is not None or "[" not in line):
+            continue  # no fence mark, and inside a fence or no link: the passes below find nothing
         offset = first_column - 1 if index == 0 else 0  # the body's first line starts after `---`
         opener = _FENCE.match(line)
         if fence is not None:
