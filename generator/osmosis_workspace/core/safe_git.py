@@ -101,12 +101,42 @@ def start(cwd: Path | str, *args: str, env: Mapping[str, str] | None = None, inp
     raises what :func:`run` would."""
     if (stuck := _STUCK.get(str(cwd))) is not None:  # one wait per repository, not one per call
         raise GitTimeout(" ".join(args[:2]), stuck, again=True)
+    if _EARLY and input is None and seconds is None:
+        if (early := _EARLY.pop(_early_key(cwd, args, env, check, keep_index), None)) is not None:
+            early.deadline = time.monotonic() + early.limit  # its time counts from now, as a call's would
+            return early
     base = clean_env(env)
     if keep_index:
         base.update(_own_index(cwd, base))
     if not (args and args[0] == "config"):
         base = _with_overrides(base, _local_filters(cwd, base))
     return Started(cwd, args, base, input, check, seconds)
+
+
+_EARLY: dict[tuple, Started] = {}  # started_early's gits, not yet asked for
+
+
+def _early_key(cwd, args, env, check, keep_index) -> tuple:
+    return (str(cwd), tuple(args), tuple(sorted((env or {}).items())), check, keep_index)
+
+
+def start_early(cwd: Path | str, *args: str, env: Mapping[str, str] | None = None, check: bool = True,
+                keep_index: bool = False) -> None:
+    """Start ``git ARGS`` now for a call with the very same arguments later (:func:`start` or :func:`run`,
+    no input, the default timeout), which then takes this process instead of starting one: git works
+    while the caller does something else. What nobody asks for is ended by :func:`stop_early`."""
+    key = _early_key(cwd, args, env, check, keep_index)
+    if key not in _EARLY:
+        try:
+            _EARLY[key] = start(cwd, *args, env=env, check=check, keep_index=keep_index)
+        except GitError:
+            pass  # the call itself meets it, and says so
+
+
+def stop_early() -> None:
+    """End the early gits nobody asked for."""
+    while _EARLY:
+        _EARLY.popitem()[1].stop()
 
 
 class OutputTooLarge(GitError):

@@ -21,6 +21,7 @@ from pathlib import Path, PurePosixPath
 
 from osmosis_workspace.check.registry import workspace_check
 from osmosis_workspace.check.families.leftovers import is_update_leftover
+from osmosis_workspace.check.families.gitsync_early import BRANCH_ARGS, ORIGIN_ARGS, left_out, runner_env
 from osmosis_workspace.check.config_refs import ConfigRef, workspace_configs
 from osmosis_workspace.core import safe_git
 from osmosis_workspace.core.diagnostics import Diagnostic, printable, quoted
@@ -108,9 +109,7 @@ def check_git_sync(ws: Workspace) -> list[Diagnostic]:
         prefix = PurePosixPath(ws.repo_prefix or ".")
         paths = watched(ws)
         unknown = {ws.rel(p) for p in ws.unreadable}  # git cannot hash them: LAY011 and its kin say why
-        # a tool's folder (core/tool_folders.py) is never looked into, by git either: a file of it git
-        # tracks may change without doctor's cache key changing
-        tools = [ws.rel(ws.root / os.path.relpath(p, ws.root)) for p in ws.tool_folders()]
+        tools = left_out(ws)
         # From a pre-commit hook, the push state says nothing: a commit is always made before it is
         # pushed, and a hook that wanted the push first would block every second commit.
         pre_commit = _under_pre_commit()
@@ -138,7 +137,7 @@ Git = Callable[..., subprocess.CompletedProcess]  # git(*args, check=True) in th
 
 
 def _runner(git_root: Path) -> Git:
-    env = {"GIT_CEILING_DIRECTORIES": str(git_root.parent)}
+    env = runner_env(git_root)
 
     def git(*args: str, check: bool = True):
         return safe_git.run(git_root, *args, env=env, check=check, keep_index=True)
@@ -290,8 +289,7 @@ def _branch(git: Git) -> tuple[str, str, str] | None:
     memo = getattr(git, "branch", False)
     if memo is not False:
         return memo
-    out = _text(git("for-each-ref", "--format=%(HEAD)%00%(refname)%00%(upstream)%00%(upstream:short)%00%(upstream:track)",
-                    "refs/heads/"))
+    out = _text(git(*BRANCH_ARGS))
     found = None
     for line in out.splitlines():
         head, _, rest = line.partition("\0")
@@ -307,7 +305,7 @@ def _not_on_origin(git: Git, prefix: PurePosixPath, paths: list[str]) -> list[Di
     """GIT008: `origin` is set, the branch has no upstream (GIT005's case when it has one), and commits
     reachable from HEAD that change what runs use are on no remote-tracking branch of origin. Refs only
     (`rev-list HEAD --not --remotes=origin`): what this clone last fetched or pushed, no network."""
-    if git("config", "--get", "remote.origin.url", check=False).returncode != 0:
+    if git(*ORIGIN_ARGS, check=False).returncode != 0:
         return []  # no origin: GIT006 says so
     branch = _branch(git)
     if branch is None and git("rev-parse", "--verify", "-q", "HEAD^{commit}", check=False).returncode != 0:

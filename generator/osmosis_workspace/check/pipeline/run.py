@@ -85,6 +85,10 @@ def run(ws: Workspace, families: list[str], cache=None) -> RunResult:
     workers = pool.start(ws, families, ws.units, run_checks)  # a cold run of a large workspace: its units on every core
     if workers is not None:
         ws.units = workers
+    elif ws.units is None and "git" in families:  # nothing remembered that could answer the git family
+        from osmosis_workspace.check.families import gitsync_early
+
+        gitsync_early.start(ws)  # its gits run beside the other families (check/families/gitsync_early.py)
     try:
         with frozen_heap():
             findings = run_checks(ws, families, timings)
@@ -94,6 +98,9 @@ def run(ws: Workspace, families: list[str], cache=None) -> RunResult:
         ws.units = None
         if workers is not None:
             workers.close()
+        from osmosis_workspace.core import safe_git
+
+        safe_git.stop_early()
     result = RunResult(findings, timings, len(read), marks, unreadable_paths(ws))
     result.cache_note = _cache_note(cache, key)
     if workers is not None:
