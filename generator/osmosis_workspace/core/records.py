@@ -129,7 +129,7 @@ def _special(note: str, module: dict) -> bool:
 class _Spec:
     """One field as the cheap path reads it: name, default, default factory, repr, compare, hash."""
 
-    __slots__ = ("name", "default", "factory", "repr", "compare", "hash")
+    __slots__ = ("compare", "default", "factory", "hash", "name", "repr")
 
     def __init__(self, name: str, value: object) -> None:
         self.name = name

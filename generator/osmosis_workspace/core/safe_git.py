@@ -101,10 +101,10 @@ def start(cwd: Path | str, *args: str, env: Mapping[str, str] | None = None, inp
     raises what :func:`run` would."""
     if (stuck := _STUCK.get(str(cwd))) is not None:  # one wait per repository, not one per call
         raise GitTimeout(" ".join(args[:2]), stuck, again=True)
-    if _EARLY and input is None and seconds is None:
-        if (early := _EARLY.pop(_early_key(cwd, args, env, check, keep_index), None)) is not None:
-            early.deadline = time.monotonic() + early.limit  # its time counts from now, as a call's would
-            return early
+    if (_EARLY and input is None and seconds is None
+            and (early := _EARLY.pop(_early_key(cwd, args, env, check, keep_index), None)) is not None):
+        early.deadline = time.monotonic() + early.limit  # its time counts from now, as a call's would
+        return early
     base = clean_env(env)
     if keep_index:
         base.update(_own_index(cwd, base))

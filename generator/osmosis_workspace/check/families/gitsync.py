@@ -12,8 +12,6 @@ a broken `.git` is reported, never swapped for a repository further up.
 from __future__ import annotations
 
 import json
-import os
-import posixpath
 import shlex
 import subprocess
 from collections.abc import Callable
@@ -21,7 +19,9 @@ from pathlib import Path, PurePosixPath
 
 from osmosis_workspace.check.registry import workspace_check
 from osmosis_workspace.check.families.leftovers import is_update_leftover
-from osmosis_workspace.check.families.gitsync_early import BRANCH_ARGS, ORIGIN_ARGS, left_out, runner_env
+from osmosis_workspace.check.families.gitsync_early import (
+    BRANCH_ARGS, ORIGIN_ARGS, _blocks_git, _pathspecs, _status, _under_pre_commit, left_out, runner_env, watched,
+)
 from osmosis_workspace.check.config_refs import ConfigRef, workspace_configs
 from osmosis_workspace.core import safe_git
 from osmosis_workspace.core.diagnostics import Diagnostic, printable, quoted
@@ -34,8 +34,6 @@ FAMILY = "git"
 # What a run uses: the rollouts' code (the platform syncs it from the branch), the eval and training
 # configs submit reads, the root pyproject. Not configs/AGENTS.md nor a reference default.toml (no run
 # reads them; submit refuses a config named default), nor benchmark configs (a benchmark runs no code of ours).
-WATCHED = ("rollouts", "configs/eval", "configs/training", "pyproject.toml")
-NOT_RUN = ("configs/eval/default.toml", "configs/training/default.toml")
 SHOWN_FILES = 5  # how many changed files a finding names before "and N more"
 HINT_PATHS = 8  # how many paths `git add ...` in the hint names before it names whole folders
 _SHA = lazy_compile(r"^[0-9a-fA-F]{7,40}$")
@@ -158,73 +156,9 @@ def _unreadable(err: safe_git.GitError) -> Diagnostic:
     return GIT_UNREADABLE.at(None, _one_line(err))
 
 
-# Files git itself opens on every status: one that is a FIFO would block git until the timeout; saying
-# which file at once is the better finding.
-_GIT_READS = (".gitignore", ".gitattributes", ".git/info/exclude", ".git/info/attributes")
-
-
-def _blocks_git(ws: Workspace) -> Path | None:
-    import stat
-
-    for base in dict.fromkeys((ws.git_root, ws.root)):
-        for rel in _GIT_READS:
-            try:
-                mode = os.lstat(base / rel).st_mode
-            except OSError:
-                continue
-            if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode) or stat.S_ISDIR(mode)):
-                return base / rel
-    return None
-
-
 def _one_line(err: BaseException) -> str:
     text = " ".join(str(err).split())
     return text[:200] or type(err).__name__
-
-
-def watched(ws: Workspace) -> list[str]:
-    """Workspace-relative paths a run depends on: rollouts/, configs/, the root pyproject.toml, and
-    the data/ files the configs and rollouts use (git needs no more than these pathspecs)."""
-    return [*WATCHED, *used_datasets(ws)]
-
-
-def used_datasets(ws: Workspace) -> list[str]:
-    """data/ files a config names (a local path, or a platform dataset name that is the stem of a
-    file under data/, as `osmosis dataset upload` names it) or named after a rollout."""
-    from osmosis_workspace.check.families.config_crossrefs import local_dataset
-
-    names = {p.name for p in ws.rollout_dirs}
-    used: set[str] = set()
-    for config in workspace_configs(ws):
-        value = config.experiment_str("dataset")
-        if not value:
-            continue
-        text = posixpath.normpath(value.replace("\\", "/"))
-        if local_dataset(value) and not text.startswith(("/", "..")):
-            used.add(text if "/" in text else f"data/{text}")
-        else:
-            names.add(value)
-    for path in ws.data_files:
-        rel = ws.rel(path)
-        if path.stem in names and not rel.startswith("../"):
-            used.add(rel)
-    return sorted(p for p in used if p.startswith("data/"))
-
-
-def _under_pre_commit() -> bool:
-    # pre-commit sets PRE_COMMIT=1 for its hooks, and git exports GIT_INDEX_FILE to a plain
-    # .git/hooks/pre-commit script: either way, what is staged is what the commit will hold.
-    return bool(os.environ.get("PRE_COMMIT") or os.environ.get("GIT_INDEX_FILE"))
-
-
-def _status(git: Git, prefix: PurePosixPath, paths: list[str], left_out: list[str]) -> tuple[Callable, safe_git.Started]:
-    """`git status` of ``paths`` minus ``left_out``, started: (which paths count, the running git)."""
-    paths, wanted = _folded(paths)
-    specs = _pathspecs(prefix, paths) + [s.replace(":(literal)", ":(exclude,literal)", 1) for s in _pathspecs(prefix, left_out)]
-    # -z: paths verbatim (no quoting); untracked files listed one by one; ignored files excluded.
-    # --ignore-submodules=dirty: a submodule's own work tree is not inspected (its config is not ours to
-    # vet), a submodule moved to another commit still is.
-    return wanted, git.start("status", "--porcelain", "-z", "--untracked-files=all", "--ignore-submodules=dirty", "--", *specs)
 
 
 def _uncommitted(pending: tuple[Callable, safe_git.Started], prefix: PurePosixPath, unknown: set[str]) -> list[Diagnostic]:
@@ -344,30 +278,6 @@ def _unpushed(git: Git, prefix: PurePosixPath, paths: list[str]) -> list[Diagnos
         None,
         f"{count} commit{plural} on {branch} touching what runs use not pushed to {short}",
     )]
-
-
-FOLD_DATA = 16  # past this many data/ files, `git status` is asked about data/ and the answer filtered
-
-
-def _folded(paths: list[str]) -> tuple[list[str], Callable[[str], bool]]:
-    """``paths`` with many data/ files asked as data/ itself, and which of git's answers are among
-    them: git matches every path against every pathspec, and 2,000 datasets' pathspecs made one
-    `git status` take 1.4 s instead of 0.1 s."""
-    data = [p for p in paths if p.startswith("data/")]
-    if len(data) <= FOLD_DATA:
-        return paths, lambda rel: True
-    named = frozenset(data)
-
-    def wanted(rel: str) -> bool:
-        return not rel.startswith("data/") or rel in named or any(rel.startswith(f"{p}/") for p in named)
-
-    return [p for p in paths if not p.startswith("data/")] + ["data"], wanted
-
-
-def _pathspecs(prefix: PurePosixPath, paths: list[str]) -> list[str]:
-    # ":(literal)": a data file named `x[1].jsonl` is a path, not a glob
-    at = (lambda p: p) if str(prefix) == "." else (lambda p: prefix / p)
-    return [f":(literal){at(p)}" for p in paths] + [f":(literal,exclude){at(p)}" for p in NOT_RUN]
 
 
 def _is_noise(path: str) -> bool:
