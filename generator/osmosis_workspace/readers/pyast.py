@@ -10,11 +10,12 @@ rollout folder. Anything that cannot be resolved statically is treated as unknow
 from __future__ import annotations
 
 import ast
+import os
 from pathlib import Path
 
-from osmosis_workspace.core.paths import is_file, is_inside, real_path
+from osmosis_workspace.core.paths import is_file, real_path
 from osmosis_workspace.core.records import dataclass
-from osmosis_workspace.core.tool_folders import in_tool_folder_of
+from osmosis_workspace.core.tool_folders import TOOL_FOLDERS, is_tool_folder
 from osmosis_workspace.readers.pyparse import (  # noqa: F401  Module, ParseError: re-exported, the checks name them from here
     MAX_SOURCE_BYTES, Module, ParseError, _FromImport, _Import, parse_buffer, parse_file, parse_source,
 )
@@ -78,7 +79,11 @@ class Resolver:
     """Resolves names in the modules of one rollout folder, parsing each sibling module at most once."""
 
     def __init__(self, root: Path, overlays: dict[Path, str] | None = None):
-        self.root = real_path(root)
+        try:
+            self._real_root: Path | None = root.resolve()
+        except (OSError, RuntimeError):  # a loop: nothing is inside it (core/paths.py's is_inside)
+            self._real_root = None
+        self.root = self._real_root or real_path(root)
         # an editor's unsaved buffers (`osmosis lsp`), read instead of their files
         self._overlays = {real_path(p): text for p, text in (overlays or {}).items()}
         self._modules: dict[Path, Module] = {}
@@ -100,8 +105,16 @@ class Resolver:
         return self._modules[key]
 
     def _inside(self, path: Path) -> bool:
-        # a tool's folder (the rollout's .venv) is never read: doctor's cache key leaves it out
-        return is_inside(self.root, path) and not in_tool_folder_of(self.root, path)
+        """``is_inside(root, path) and not in_tool_folder_of(root, path)`` with the root resolved once and
+        the path once (the two resolved both, each time: most of a rollout's import lookups' cost).
+        A tool's folder (the rollout's .venv) is never read: doctor's cache key leaves it out."""
+        if self._real_root is None:
+            return False
+        try:
+            parts = path.resolve().relative_to(self._real_root).parts
+        except (ValueError, OSError, RuntimeError):
+            return False
+        return not (parts and parts[0] in TOOL_FOLDERS and is_tool_folder(os.path.join(self._real_root, parts[0])))
 
     def _sibling(self, base: Path, dotted: str) -> Module | None:
         """The module ``dotted`` relative to folder ``base``, if it is a file inside the rollout."""
