@@ -245,3 +245,48 @@ def test_no_module_decorates_with_the_standard_library_directly():
     offenders = [str(p.relative_to(package)) for p in sorted(package.rglob("*.py"))
                  if p.name != "records.py" and direct.search(p.read_text(encoding="utf-8"))]
     assert offenders == []
+
+
+def test_replace_matches_the_standard_librarys():
+    point_std, point = _pair(_frozen_point)
+    for cls in (point_std, point):
+        made = cls(1, "a", (2,), [3])
+        assert records.replace(made, y="b", note="m") == dataclasses.replace(made, y="b", note="m")
+        assert records.replace(made, y="b").y == "b" and records.replace(made).seen is made.seen
+        with pytest.raises(TypeError):
+            records.replace(made, nope=1)
+
+    @records.dataclass(frozen=True)
+    class Base:
+        a: int
+
+    @records.dataclass(frozen=True)  # a record base: the standard library makes this one
+    class Child(Base):
+        b: int = 0
+
+    assert records.replace(Child(1, 2), a=5) == dataclasses.replace(Child(1, 2), a=5) == Child(5, 2)
+
+
+def test_a_record_is_made_and_used_without_importing_dataclasses():
+    """Its Fields are built when first asked for (dataclasses imports inspect: 10 ms of a cold run)."""
+    import subprocess
+    import sys
+
+    probe = """
+from __future__ import annotations  # as every module of the package: the cheap path reads annotations as text
+import sys
+from osmosis_workspace.core.records import dataclass, field, replace
+
+@dataclass(frozen=True)
+class Point:
+    x: int
+    tags: tuple = field(default_factory=tuple)
+
+p = replace(Point(1), x=2)
+assert (p, repr(p), hash(p) == hash(Point(2)), Point.__match_args__) == (Point(2), "Point(x=2, tags=())", True, ("x", "tags"))
+assert "dataclasses" not in sys.modules and "inspect" not in sys.modules, "imported"
+import dataclasses
+assert [f.name for f in dataclasses.fields(p)] == ["x", "tags"] and Point.__dataclass_params__.frozen
+"""
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

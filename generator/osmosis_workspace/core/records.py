@@ -58,10 +58,13 @@ class _Field:
         return dataclasses.field(**self.options)
 
 
+_OPTIONS = frozenset({"default", "default_factory", "init", "repr", "hash", "compare", "metadata", "kw_only"})
+
+
 def field(**options):
     """``dataclasses.field``: the same options; the standard library's Field is made when it is needed."""
-    if "default" in options and "default_factory" in options:
-        return _Field(options).real()  # the standard library's refusal
+    if ("default" in options and "default_factory" in options) or not options.keys() <= _OPTIONS:
+        return _Field(options).real()  # the standard library's refusal, when the class is written
     return _Field(options)
 
 
