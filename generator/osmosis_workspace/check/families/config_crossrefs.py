@@ -337,6 +337,19 @@ def _experiment_toml(ws: Workspace, path: Path) -> bool:
 # -- what a config's findings are judged on (doctor's cache keeps them per config) -------------------
 
 
+def judgement(ws: Workspace, path: Path, kind: str, ref) -> tuple[tuple[str, ...] | None, str]:
+    """(judged_on, judged_with) of a config, kept for the snapshot per what they read of the config:
+    its path, kind, and the rollout and dataset it names. The rest is the files' (folders, local
+    copies, the opted-in setting of the root pyproject.toml), so an editor's edit run keeps the map
+    (check/live.py DISK_VIEWS); a full run starts it afresh. judged_with is "" when judged_on is None."""
+    known = ws.memo("config-judgement", dict)
+    key = (str(path), kind) if ref is None else (str(path), kind, ref.experiment_str("rollout"), ref.experiment_str("dataset"))
+    if key not in known:
+        inputs = judged_on(ws, path, ref)
+        known[key] = (None, "") if inputs is None else (tuple(inputs), judged_with(ws, kind, ref))
+    return known[key]
+
+
 def judged_on(ws: Workspace, path: Path, ref) -> list[str] | None:
     """What ``path``'s findings depend on besides their kind: the file; the root pyproject.toml and
     the schema files (whether, and which, `#:schema` line is wanted); the folder of the rollout it
