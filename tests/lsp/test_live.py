@@ -123,6 +123,25 @@ def test_what_a_config_is_judged_on_is_kept_per_rollout_and_dataset_never_stale(
     assert _as_doctor(seen, three) == _files_of(_doctor(three, "--no-cache"), three)
 
 
+def test_a_buffer_over_a_config_not_named_toml_is_read_by_each_edit_run(three):
+    """The listing of configs/eval/'s files not named *.toml is kept across edit runs (live.py's
+    DISK_VIEWS); whether one is meant as a config (CFG031: an [experiment] table) is its text, a buffer's."""
+    notes = three / "configs" / "eval" / "notes.txt"
+    notes.write_text("just notes\n", encoding="utf-8")
+    session = Session()
+    uri = path_uri(notes)
+    session.buffers[uri] = "just notes\n"
+    session.check(three)
+    for text in ('[experiment]\nrollout = "second"\n', "just notes, again\n", '[experiment]\nrollout = "third"\n'):
+        session.buffers[uri] = text
+        edited = session.check(three)
+        fresh = Session()
+        fresh.buffers = dict(session.buffers)
+        assert answer(edited) == answer(fresh.check(three)), text
+        assert any(d.code == "CFG031" for d in edited.by_file.get(notes, [])) == text.startswith("[experiment]")
+    assert session.live[three].full_runs == 1 and session.live[three].edit_runs == 3
+
+
 def test_an_edit_runs_only_the_checks_that_read_the_buffer(three):
     session = Session()
     main = three / "rollouts" / "third" / "main.py"

@@ -35,7 +35,8 @@ DISK_PROPERTIES = ("_real_root", "git_root", "repo_prefix", "rollout_dirs", "dat
                    "skill_dirs", "unreadable", "opted_in", "pyproject")
 DISK_VIEWS = ("tool-folders", "tool-folders-listed", "resolved-folders", "real-spelling", "where", "local-datasets", "config-files:eval",
               "config-files:training", "config-files:benchmark", "placeholder-files:eval", "placeholder-files:training", "leftover-rejects", "leftover-candidates",
-              "rollout-is-folder", "config-judgement", "tracked-env-files")
+              "rollout-is-folder", "config-judgement", "tracked-env-files",
+              "misnamed-candidates")
 
 
 def _with_folders(paths: set[str]) -> frozenset[str]:
@@ -98,7 +99,8 @@ class _Units:
 
     def recall(self, ws: Workspace, unit: str, inputs, extra, compute, codec=None, buffers=True) -> list:
         # tens of thousands of look-ups an edit run at 2,000 rollouts: the kept case stays short
-        names = inputs if type(inputs) is tuple else tuple(map(str, inputs))  # (str of a str is itself)
+        # (str of a str is itself; a tuple is judgement's, of strings already; most units have one input)
+        names = inputs if type(inputs) is tuple else (str(inputs[0]),) if len(inputs) == 1 else tuple(map(str, inputs))
         if buffers:  # (a unit that reads no buffer holds none: its inputs are no roots)
             self.touched.update(names)
         if self.changed is not None:  # an edit run
