@@ -9,6 +9,8 @@ import shutil
 
 import pytest
 
+from osmosis_workspace.check.config_refs import workspace_configs
+from osmosis_workspace.check.families.config_crossrefs import judged_on
 from osmosis_workspace.lsp.session import Session, path_uri
 
 
@@ -82,6 +84,62 @@ def test_edit_runs_that_rename_a_configs_rollout_answer_as_full_runs(three):
         assert answer(edited) == answer(fresh.check(three)), name
     assert session.live[three].full_runs == 1 and session.live[three].edit_runs == 6
     assert session.live[three].checks  # the memory answered: the edit runs were no full runs
+
+
+def test_what_a_config_is_judged_on_is_kept_per_rollout_and_dataset_never_stale(three):
+    """check_configs' inputs and extra per config (config_crossrefs.judgement) are kept from one edit run
+    to the next (live.py's DISK_VIEWS) by the rollout and dataset the config names: changing either,
+    or both at once, to a name with a local copy, one without, a path, or a text that does not parse,
+    answers as a fresh run; a copy made on disk is seen by the next full run, as doctor --no-cache sees it."""
+    config = three / "configs" / "eval" / "second.toml"
+    text = config.read_text(encoding="utf-8")
+    assert 'dataset = "multiply"' in text and 'rollout = "second"' in text
+    session = Session()
+    uri = path_uri(config)
+    session.buffers[uri] = text
+    session.check(three)
+    for rollout, dataset in (("second", "third"), ("second", "data/multiply.jsonl"), ("thrid", "multiply"), ("third", "third"),
+                             ("second", "multiply"), (None, None), ("thrid", "third")):
+        changed = text.replace('rollout = "second"', f'rollout = "{rollout}"').replace('dataset = "multiply"', f'dataset = "{dataset}"')
+        session.buffers[uri] = changed if rollout is not None else text.replace("[experiment]", "[experiment")  # no TOML
+        edited = session.check(three)
+        fresh = Session()
+        fresh.buffers = dict(session.buffers)
+        assert answer(edited) == answer(fresh.check(three)), (rollout, dataset)
+        # the unit's inputs as kept are what judged_on says of the text now (what a buffer under them would re-run)
+        ws = session.snapshot(three)
+        ref = next((r for r in workspace_configs(ws) if r.path == config), None)
+        if (now := judged_on(ws, config, ref)) is not None:
+            assert session.live[three].units["config:configs/eval/second.toml"][0] == tuple(now), (rollout, dataset)
+    live = session.live[three]
+    assert live.full_runs == 1 and live.edit_runs == 7
+    config.write_text(session.buffers[uri], encoding="utf-8")  # names dataset "third", with no copy in data/
+    session.disk_changed()
+    session.check(three)
+    shutil.copy(three / "data" / "multiply.jsonl", three / "data" / "third.jsonl")
+    session.disk_changed()
+    seen = session.check(three)
+    assert live.full_runs == 3
+    assert _as_doctor(seen, three) == _files_of(_doctor(three, "--no-cache"), three)
+
+
+def test_a_buffer_over_a_config_not_named_toml_is_read_by_each_edit_run(three):
+    """The listing of configs/eval/'s files not named *.toml is kept across edit runs (live.py's
+    DISK_VIEWS); whether one is meant as a config (CFG031: an [experiment] table) is its text, a buffer's."""
+    notes = three / "configs" / "eval" / "notes.txt"
+    notes.write_text("just notes\n", encoding="utf-8")
+    session = Session()
+    uri = path_uri(notes)
+    session.buffers[uri] = "just notes\n"
+    session.check(three)
+    for text in ('[experiment]\nrollout = "second"\n', "just notes, again\n", '[experiment]\nrollout = "third"\n'):
+        session.buffers[uri] = text
+        edited = session.check(three)
+        fresh = Session()
+        fresh.buffers = dict(session.buffers)
+        assert answer(edited) == answer(fresh.check(three)), text
+        assert any(d.code == "CFG031" for d in edited.by_file.get(notes, [])) == text.startswith("[experiment]")
+    assert session.live[three].full_runs == 1 and session.live[three].edit_runs == 3
 
 
 def test_an_edit_runs_only_the_checks_that_read_the_buffer(three):

@@ -35,7 +35,8 @@ DISK_PROPERTIES = ("_real_root", "git_root", "repo_prefix", "rollout_dirs", "dat
                    "skill_dirs", "unreadable", "opted_in", "pyproject")
 DISK_VIEWS = ("tool-folders", "tool-folders-listed", "resolved-folders", "real-spelling", "where", "local-datasets", "config-files:eval",
               "config-files:training", "config-files:benchmark", "placeholder-files:eval", "placeholder-files:training", "leftover-rejects", "leftover-candidates",
-              "rollout-is-folder")
+              "rollout-is-folder", "config-judgement", "tracked-env-files",
+              "misnamed-candidates")
 
 
 def _with_folders(paths: set[str]) -> frozenset[str]:
@@ -97,14 +98,17 @@ class _Units:
         self.used.add(key)  # expanded when the check ends: a view is used once per item of a loop
 
     def recall(self, ws: Workspace, unit: str, inputs, extra, compute, codec=None, buffers=True) -> list:
-        names = tuple(map(str, inputs))  # (str of a str is itself)
+        # tens of thousands of look-ups an edit run at 2,000 rollouts: the kept case stays short
+        # (str of a str is itself; a tuple is judgement's, of strings already; most units have one input)
+        names = inputs if type(inputs) is tuple else (str(inputs[0]),) if len(inputs) == 1 else tuple(map(str, inputs))
         if buffers:  # (a unit that reads no buffer holds none: its inputs are no roots)
             self.touched.update(names)
         if self.changed is not None:  # an edit run
             kept = self.live.units.get(unit)
             if kept is not None and kept[0] == names and kept[1] == extra and (not buffers or self.changed.isdisjoint(names)):
-                ws.count_read(kept[3])
-                return list(kept[2])
+                if kept[3]:
+                    ws.count_read(kept[3])
+                return list(kept[2]) if kept[2] else []
         mark = ws.read_mark()
         if self.changed is None and self.disk is not None and (not buffers or self.dirty.isdisjoint(names)):
             found = self.disk.recall(ws, unit, inputs, extra, compute, codec, buffers)  # the files alone: the disk cache's to keep

@@ -306,6 +306,19 @@ def _misnamed_configs(ws: Workspace) -> list[tuple[str, Path, str]]:
     from osmosis_workspace.readers.datasets.extensions import _one_edit
 
     found = []
+    # the listing is the files' alone: an editor's edit run keeps it (check/live.py DISK_VIEWS); the text
+    # of a candidate may be a buffer, so it is read each run
+    for kind, path in ws.memo("misnamed-candidates", lambda: _not_toml(ws)):
+        suffix = path.suffix
+        near = suffix.lower() == ".toml" or (len(suffix) > 2 and _one_edit(suffix.lower(), ".toml"))
+        if near or _experiment_toml(ws, path):
+            found.append((kind, path, path.name[: -len(suffix)] if suffix else path.name))
+    return found
+
+
+def _not_toml(ws: Workspace) -> list[tuple[str, Path]]:
+    """(kind, path) of the files in configs/eval/ and configs/training/ not named *.toml (dotfiles aside)."""
+    found = []
     for kind in ("eval", "training"):
         base = ws.root / "configs" / kind
         if not is_dir(base) or base in ws.unreadable:
@@ -314,13 +327,7 @@ def _misnamed_configs(ws: Workspace) -> list[tuple[str, Path, str]]:
             entries = sorted(base.iterdir(), key=lambda p: p.name)[:500]  # Path order within one folder, cheaper
         except OSError:
             continue
-        for path in entries:
-            suffix = path.suffix
-            if suffix == ".toml" or path.name.startswith(".") or not path.is_file():
-                continue
-            near = suffix.lower() == ".toml" or (len(suffix) > 2 and _one_edit(suffix.lower(), ".toml"))
-            if near or _experiment_toml(ws, path):
-                found.append((kind, path, path.name[: -len(suffix)] if suffix else path.name))
+        found += [(kind, path) for path in entries if path.suffix != ".toml" and not path.name.startswith(".") and path.is_file()]
     return found
 
 
@@ -335,6 +342,19 @@ def _experiment_toml(ws: Workspace, path: Path) -> bool:
 
 
 # -- what a config's findings are judged on (doctor's cache keeps them per config) -------------------
+
+
+def judgement(ws: Workspace, path: Path, kind: str, ref) -> tuple[tuple[str, ...] | None, str]:
+    """(judged_on, judged_with) of a config, kept for the snapshot per what they read of the config:
+    its path, kind, and the rollout and dataset it names. The rest is the files' (folders, local
+    copies, the opted-in setting of the root pyproject.toml), so an editor's edit run keeps the map
+    (check/live.py DISK_VIEWS); a full run starts it afresh. judged_with is "" when judged_on is None."""
+    known = ws.memo("config-judgement", dict)
+    key = (str(path), kind) if ref is None else (str(path), kind, ref.experiment_str("rollout"), ref.experiment_str("dataset"))
+    if key not in known:
+        inputs = judged_on(ws, path, ref)
+        known[key] = (None, "") if inputs is None else (tuple(inputs), judged_with(ws, kind, ref))
+    return known[key]
 
 
 def judged_on(ws: Workspace, path: Path, ref) -> list[str] | None:

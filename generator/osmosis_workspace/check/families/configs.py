@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from osmosis_workspace.check.families.config_crossrefs import _cross_file, _plain, _show, judged_on, judged_with, misnamed_configs
+from osmosis_workspace.check.families.config_crossrefs import _cross_file, _plain, _show, judgement, misnamed_configs
 from osmosis_workspace.check.families.config_rules import (
     _KIND_TABLES, BRANCH_AND_COMMIT, CONFIG_OUTSIDE, DUPLICATE_SECRET, FAMILY, HARNESS_KEYS, HARNESS_SECRET,
     BENCHMARK_SECRET_IN_ENV, INVALID_COMMIT_SHA, INVALID_ENV_NAME, INVALID_ROLLOUT_NAME, INVALID_SECRET_NAME, INVALID_VALUE,
@@ -429,10 +429,10 @@ def check_configs(ws: Workspace) -> list[Diagnostic]:
     for kind in CONFIG_KINDS:
         for path in ws.config_files(kind):
             ref = facts.get(path)
-            # kept by doctor's cache while what it was judged on (config_crossrefs.judged_on) is unchanged
-            display, inputs = f"configs/{kind}/{path.name}", judged_on(ws, path, ref)  # ws.rel(path), cheaper
+            # kept by doctor's cache while what it was judged on (config_crossrefs.judgement) is unchanged
+            display, (inputs, extra) = f"configs/{kind}/{path.name}", judgement(ws, path, kind, ref)  # ws.rel(path), cheaper
             compute = lambda: check_config_file(path, kind, ws, display)  # noqa: E731
-            found += compute() if inputs is None else ws.remember(f"config:{display}", inputs, judged_with(ws, kind, ref), compute)
+            found += compute() if inputs is None else ws.remember(f"config:{display}", inputs, extra, compute)
             if kind == "eval":
                 eval_rollouts.add(path.stem)
                 if ref is not None and (rollout := ref.experiment_str("rollout")) is not None:

@@ -135,6 +135,7 @@ def _named_entrypoints(ws: Workspace) -> dict[str, list[str | None]]:
 def check_rollout_entrypoints(ws: Workspace) -> list[Diagnostic]:
     named_by_rollout = _named_entrypoints(ws)
     found: list[Diagnostic] = []
+    pyproject = str(ws.root / "pyproject.toml")  # joined once, not once per rollout
     for folder in ws.rollout_dirs:
         if folder in ws.unreadable or ws.hidden(folder):
             continue  # the access check's finding (LAY011)
@@ -142,7 +143,7 @@ def check_rollout_entrypoints(ws: Workspace) -> list[Diagnostic]:
         # What one rollout's checks read: its own folder and the root pyproject.toml (the SDK pin it may
         # inherit); the entrypoints the configs name come in as a value. An edit elsewhere reuses it.
         # (the modules are read where they really are, pyast.Resolver: through a link, that folder too)
-        checked = ws.remember(f"entrypoints:{folder.name}", [folder, ws.root / "pyproject.toml", *ws.real_spelling(folder)], repr(named),
+        checked = ws.remember(f"entrypoints:{folder.name}", [folder, pyproject, *ws.real_spelling(folder)], repr(named),
                               lambda: _check_rollout(ws, folder, named))
         if any(is_folder and folder in p.parents for p, (_, is_folder) in ws.unreadable.items()):
             checked = [d for d in checked if d.code == SYNTAX_ERROR.code]  # as _blocked_folder says

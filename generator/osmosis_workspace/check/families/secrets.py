@@ -376,6 +376,7 @@ def check_secrets(ws: Workspace) -> list[Diagnostic]:
         found.append(MISSING_FROM_ENV_EXAMPLE.at(ws.rel(path), f"secret {name} is required but {why}", line=line, column=column,
                                                  hint=f"Add `{name}=` to {ENV_EXAMPLE} (`osmosis doctor --fix` appends it)."))
     if ws.git_root is not None:
-        for rel in tracked_env_files(ws.root) or []:
+        # what git's index holds, never a buffer: an editor's edit run keeps it (check/live.py DISK_VIEWS)
+        for rel in ws.memo("tracked-env-files", lambda: tracked_env_files(ws.root)) or []:
             found.append(ENV_FILE_TRACKED.at(rel, f"{rel} is tracked by git and holds secret values"))
     return found
