@@ -31,7 +31,6 @@ from pathlib import Path
 
 from osmosis_workspace.check.cache_tree import SKIP_IN_GIT, Tree, git_inputs
 from osmosis_workspace.core.diagnostics import Diagnostic, Severity
-from osmosis_workspace.core.tool_folders import tool_folders
 from osmosis_workspace.core.workspace import Workspace
 
 FORMAT = 2
@@ -84,6 +83,7 @@ class Cache:
         self.tree: Tree | None = None  # the last key's walk
         self.base = ""  # what every unit's key shares: tool, Python, environment, user, workspace
         self.unit_memo: UnitMemo | None = None
+        self.tool_folders: frozenset[str] | None = None
 
     @classmethod
     def for_workspace(cls, ws: Workspace) -> "Cache":
@@ -104,7 +104,7 @@ class Cache:
         try:
             # only what no check reads is left out: the root's .git (walked next, as git reads it) and
             # the tool folders the checks treat as outside (one definition, core/tool_folders.py)
-            tree.add(root, left=frozenset({f"{root}/.git", *tool_folders(root)}))
+            tree.add(root, left=frozenset({f"{root}/.git"}), tools=True)
             if git_root is not None:
                 tree.add(str(git_root / ".git"), skip=SKIP_IN_GIT)
                 git_inputs(tree, git_root)
@@ -121,6 +121,9 @@ class Cache:
         except OverflowError:
             return None
         self.fresh = tree.fresh
+        # the walk's tool folders, for the run's Workspace to reuse (tool_folders(root) looks for every
+        # tool's name in every rollout folder again): None unless it listed every place they may be
+        self.tool_folders = frozenset(tree.tools) if tree.tools_complete else None
         env = sorted((k, v) for k, v in os.environ.items()
                      if (k.startswith(("GIT_", "OSMOSIS_")) or k == "PRE_COMMIT") and k != "OSMOSIS_DOCTOR_CACHE")
         from osmosis_workspace.check.families import CHECKS
@@ -261,8 +264,21 @@ def _worth_rewriting(now: dict, before: dict) -> bool:
     4,000 configs leaves the 10 MB files alone and its next run recomputes that handful."""
     if not before:
         return bool(now)
-    changed = sum(1 for key, value in now.items() if before.get(key) != value) + max(0, len(before) - len(now))
-    return changed > max(REWRITE_MIN, len(now) // REWRITE_SHARE)
+    changed = sum(1 for key, value in now.items() if before.get(key) != value and not _same_json(value, before.get(key)))
+    return changed + max(0, len(before) - len(now)) > max(REWRITE_MIN, len(now) // REWRITE_SHARE)
+
+
+def _same_json(value, read) -> bool:
+    """Whether ``value`` is written as the file holds ``read``: a unit's codec may give tuples where the
+    file's JSON gave lists (4,000 configs' facts at 2,000 rollouts, so every config edit rewrote 10 MB)."""
+    if read is None:
+        return False
+    import orjson
+
+    try:
+        return orjson.dumps(value) == orjson.dumps(read)
+    except TypeError:  # what orjson will not write (a lone surrogate) counts as changed
+        return False
 
 
 # What a hostile entry may raise on decoding besides: int(1e400) is an OverflowError; str() of a list

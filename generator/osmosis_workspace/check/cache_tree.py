@@ -10,7 +10,7 @@ import os
 import stat
 from pathlib import Path
 
-from osmosis_workspace.core.tool_folders import listed_inside
+from osmosis_workspace.core.tool_folders import TOOL_FOLDERS, is_tool_folder, listed_inside
 
 RACY_NS = 2_000_000_000  # a file modified this close to its hashing is hashed again next time
 SKIP_IN_GIT = frozenset({"objects", "logs", "hooks", "lfs", "fsmonitor--daemon"})
@@ -43,6 +43,12 @@ class Tree:
         self.digests: dict[str, str | None] = {}  # subtree's answers
         self.seen: list[tuple] = []  # (path, lstat or None, a folder's names): what `unchanged` compares
         self.entries = 0
+        # core/tool_folders.py's folders, found where the walk lists their places (the root, each real
+        # folder in its real rollouts/) instead of asking for every tool's name in every place: complete
+        # (what tool_folders(root) gives) unless a place could not be listed
+        self.tool_root: str | None = None
+        self.tools: set[str] = set()
+        self.tools_complete = False
 
     def digest(self, extra: str) -> str:
         self.lines.append(extra)
@@ -73,9 +79,14 @@ class Tree:
         i = bisect.bisect_left(self.links, start)
         return i < len(self.links) and self.links[i] < end
 
-    def add(self, path: str, skip: frozenset[str] = frozenset(), depth: int = 0, left: frozenset[str] = frozenset()) -> None:
-        """``path`` and all below it; entries named in ``skip`` (at any depth: the git folder's objects)
-        and the paths in ``left`` (the root's .git, walked on its own; tool folders) are one line each."""
+    def add(self, path: str, skip: frozenset[str] = frozenset(), depth: int = 0, left: frozenset[str] = frozenset(),
+            tools: bool = False) -> None:
+        """``path`` and all below it; entries named in ``skip`` (at any depth: the git folder's objects),
+        the paths in ``left`` (the root's .git, walked on its own) and, with ``tools``, the tool folders of
+        the workspace at ``path`` (``self.tools``) are one line each."""
+        if tools and not path.endswith("/"):  # (the root `/`: its tool folders' contents stay in the key)
+            self.tool_root = path
+            self.tools_complete = False  # until the root is listed
         start = len(self.lines)
         self._add(path, skip, depth, left)
         self.spans[path] = (start, len(self.lines))
@@ -108,22 +119,29 @@ class Tree:
             if depth >= 64:  # deeper than any check reads, but a key must cover it: no cache for this one
                 raise OverflowError
             lines.append(f"{path}\0{mode}\0{info.st_uid}")
+            place = self.tool_root is not None and (path == self.tool_root or os.path.dirname(path) == f"{self.tool_root}/rollouts")
             try:
                 names = sorted(os.listdir(path))
             except OSError as err:
                 lines.append(f"{path}\0unlisted {err.errno}")
+                if place:
+                    self.tools_complete = False
                 return
+            if place:
+                if path == self.tool_root:
+                    self.tools_complete = True
+                self.tools.update(child for child in (f"{path}/{n}" for n in names if n in TOOL_FOLDERS) if is_tool_folder(child))
             self.seen[-1] = (path, info, names)
             self.listed.add(path)
-            spans, depth = self.spans, depth + 1
+            spans, depth, tools = self.spans, depth + 1, self.tools
             for name in names:
                 child = f"{path}/{name}"
-                if name in skip or child in left:  # no check looks inside (core/tool_folders.py)
+                if name in skip or child in left or child in tools:  # no check looks inside (core/tool_folders.py)
                     self.skipped.add(child)
                     lines.append(f"{child}\0skipped")
                     # but for the names a check reads in a rollout's .venv (the root's, which `uv sync`
                     # and pip change often, no check reads)
-                    if child in left and os.path.basename(os.path.dirname(path)) == "rollouts":
+                    if (child in left or child in tools) and os.path.basename(os.path.dirname(path)) == "rollouts":
                         for inner in listed_inside(child):
                             self._names(inner)
                 else:

@@ -78,6 +78,8 @@ def run(ws: Workspace, families: list[str], cache=None) -> RunResult:
     if key is not None and (hit := cache.load(key)) is not None:
         hit.cache_note = "answered from the cache"
         return hit
+    if key is not None and (tools := cache.tool_folders) is not None:
+        ws.memo("tool-folders-listed", lambda: tools)  # the key's walk found them (the re-walk after the run checks)
     timings: dict[str, float] = {}
     ws.units = cache.units() if key is not None else None  # a miss still reuses the units whose inputs did not change
     from osmosis_workspace.check.pipeline import pool
