@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -93,6 +94,28 @@ def alive(sessions: set[int]) -> list[str]:
     return left
 
 
+@pytest.fixture
+def grader_tmp(monkeypatch):
+    """A temp folder of this test's own for the sandbox's folders: what is left behind is read there,
+    because another grading at the same time (a second pytest worker, a rehearse) makes and removes
+    code-grader-* folders in the shared one while this test looks."""
+    folder = Path(tempfile.mkdtemp(prefix="grader-tmp-"))
+    folder.chmod(0o755)  # run as root, the sandbox hands its folder to nobody, who must reach it
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    made: list[str] = []
+    real = tempfile.mkdtemp
+
+    def recording(*args, **kwargs):
+        made.append(real(*args, **kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(tempfile, "mkdtemp", recording)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+    # the sandbox made its folders here, so what the test read covers them
+    assert made and all(Path(p).parent == folder for p in made), made
+
+
 def graded(scoring_module, code: str, label: str, monkeypatch, limits, cancel=None) -> tuple[object, set[int]]:
     """grade_code with every child the sandbox starts recorded."""
     sandbox = sys.modules[scoring_module.__name__.replace(".scoring", ".sandbox")]
@@ -165,17 +188,17 @@ KINDS = list(CODE_ATTACKS) + list(EXTRA)
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_an_attack_scores_zero_and_leaves_nothing_behind(scoring, kind, monkeypatch):
+def test_an_attack_scores_zero_and_leaves_nothing_behind(scoring, kind, monkeypatch, grader_tmp):
     module, ws = scoring
     sandbox = sys.modules[f"{ROLLOUT}_rollout.sandbox"]
     limits = sandbox.Limits(deadline_s=3.0, test_timeout_s=0.5)
     [(code, label)] = [(c, lab) for k, c, lab in corpus(ws) if k == kind]
-    folders, files = set(TMP.glob("code-grader-*")), snapshot(ws)
+    folders, files = set(grader_tmp.glob("code-grader-*")), snapshot(ws)
     report, started = graded(module, code, label, monkeypatch, limits)
     assert report.reward == 0.0, (kind, report.reason, report.run and report.run.values)
     assert started, "the sandbox started no child"
     assert alive(started) == [], kind
-    assert set(TMP.glob("code-grader-*")) <= folders, "a sandbox folder was left behind"
+    assert set(grader_tmp.glob("code-grader-*")) <= folders, "a sandbox folder was left behind"
     assert [m for m in MARKERS if m.exists()] == [], "a file was written outside the sandbox"
     assert snapshot(ws) == files, "the workspace's files changed"
     assert report.run.seconds < limits.deadline_s + 3.0, report.run.seconds
@@ -209,7 +232,7 @@ def test_the_child_has_its_own_network_and_as_root_drops_to_nobody(scoring):
         assert uid == os.geteuid()
 
 
-def test_a_cancelled_grade_stops_its_child_at_once(scoring, monkeypatch):
+def test_a_cancelled_grade_stops_its_child_at_once(scoring, monkeypatch, grader_tmp):
     """What grader.py does when the SDK's grader timeout cancels `grade`: it sets the event, and the thread
     kills the child and removes its folder without waiting for the answer's own deadline."""
     import threading
@@ -219,7 +242,7 @@ def test_a_cancelled_grade_stops_its_child_at_once(scoring, monkeypatch):
     cancel = threading.Event()
     result: dict = {}
     code = "import time\ndef add_digits(n):\n    time.sleep(60)\n"
-    folders = set(TMP.glob("code-grader-*"))
+    folders = set(grader_tmp.glob("code-grader-*"))
     limits = sys.modules[f"{ROLLOUT}_rollout.sandbox"].Limits(deadline_s=60, test_timeout_s=30)
     worker = threading.Thread(target=lambda: result.update(
         graded=graded(module, code, row["ground_truth"], monkeypatch, limits, cancel)))
@@ -232,4 +255,4 @@ def test_a_cancelled_grade_stops_its_child_at_once(scoring, monkeypatch):
     report, started = result["graded"]
     assert report.reward == 0.0 and "cancelled" in report.run.notes
     assert started and alive(started) == []
-    assert set(TMP.glob("code-grader-*")) <= folders
+    assert set(grader_tmp.glob("code-grader-*")) <= folders
