@@ -60,7 +60,9 @@ def test_no_reader_parses_a_file_without_the_depth_check():
     """A grep over the package: json.loads / tomllib.loads only in core/bounded.py, on our own bundled
     data, or on text already checked (toml_locate runs toml_too_deep first)."""
     allowed = {"core/bounded.py", "core/schemas/__init__.py", "core/sdk_exports.py", "readers/toml_locate.py",
-               "readers/datasets/jsonl.py"}  # jsonl: orjson's own limit (1,024) and RecursionError caught per line
+               "readers/datasets/jsonl.py",  # jsonl: orjson's own limit (1,024) and RecursionError caught per line
+               # decode: json only below its recursion limit (a RecursionError hands the text to orjson, limit 1,024)
+               "readers/datasets/decode.py"}
     offenders = []
     for path in PACKAGE.rglob("*.py"):
         rel = path.relative_to(PACKAGE).as_posix()
@@ -70,3 +72,14 @@ def test_no_reader_parses_a_file_without_the_depth_check():
             if re.search(r"\b(json|tomllib)\.loads?\(", line):
                 offenders.append(f"{rel}:{n}: {line.strip()}")
     assert offenders == []
+
+
+def test_a_small_range_nested_deep_gets_orjsons_refusal_not_a_recursion_error():
+    from osmosis_workspace.readers.datasets import decode
+
+    text = "[" * 999 + "1" + "]" * 999  # past json's recursion limit, within orjson's (1,024): orjson reads it
+    assert decode.standard(text) is decode.UNSURE
+    assert isinstance(decode.loads(text), list)
+    for depth in (1_100, 5_000):  # past orjson's limit, and far past both
+        with pytest.raises(ValueError):  # orjson.JSONDecodeError is a ValueError; a RecursionError is not
+            decode.loads("[" * depth + "1" + "]" * depth)
