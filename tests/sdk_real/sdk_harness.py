@@ -324,9 +324,15 @@ def shared_envs(tmp_path_factory: Any) -> Lazy:
     return _SHARED["envs"]
 
 
+def _made_by_runs(folder: str, names: list[str]) -> set[str]:
+    made = {n for n in names if n in (".venv", "__pycache__")}
+    return made | ({"evals"} & set(names) if Path(folder).name == ".osmosis" else set())
+
+
 def pristine_copy(workspace: Path, target: Path) -> Path:
-    """A copy of a rendered workspace without what running it made (environments, run outputs, bytecode)."""
-    shutil.copytree(workspace, target, symlinks=True, ignore=shutil.ignore_patterns(".venv", ".osmosis", "__pycache__"))
+    """A copy of a rendered workspace without what running it made: environments, bytecode, and the
+    eval runs under .osmosis/evals (the rest of .osmosis is the rendering's own)."""
+    shutil.copytree(workspace, target, symlinks=True, ignore=_made_by_runs)
     return target
 
 
