@@ -306,15 +306,15 @@ print(json.dumps(out))
 '''
 
 
-def check_real_sdk_agrees_with_generation_b(python: str) -> None:
-    """Run by tests/sdk_real/test_generation_table.py with the real osmosis-ai's interpreter."""
+def check_real_sdk_agrees_with_generation_b(python: str, env: dict[str, str] | None = None) -> None:
+    """Run by tests/sdk_real/test_generation_table.py with the real osmosis-ai's interpreter (and its environment)."""
     rows = []
     for row in NAMES:
         present = row.where.get("B", ())
         # modules that had the name in another generation must not have it in B
         absent = sorted({m for k, mods in row.where.items() if k != "B" for m in mods} - set(present))
         rows.append((row.name, list(present), absent))
-    result = subprocess.run([python, "-c", _PROBE, json.dumps(rows)], capture_output=True, text=True, timeout=300)
+    result = subprocess.run([python, "-c", _PROBE, json.dumps(rows)], capture_output=True, text=True, timeout=300, env=env)
     assert result.returncode == 0, result.stderr[-2000:]
     got = json.loads(result.stdout)
     assert got["version"].startswith("0.3.")

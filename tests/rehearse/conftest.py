@@ -28,16 +28,10 @@ def _git_identity(monkeypatch):
 
 
 @pytest.fixture(scope="session")
-def scenario_workspaces(tmp_path_factory) -> dict[str, Path]:
-    """One fresh workspace per bundled template and integration (sdk_harness.SCENARIOS)."""
-    root = tmp_path_factory.mktemp("rehearse-templates")
-    saved = {k: os.environ.get(k) for k in h.GIT_IDENTITY}
-    os.environ.update(h.GIT_IDENTITY)
-    try:
-        return {s.id: h.render(root / s.id, [s]) for s in h.SCENARIOS}
-    finally:
-        for k, v in saved.items():
-            os.environ.pop(k, None) if v is None else os.environ.__setitem__(k, v)
+def scenario_workspaces(tmp_path_factory) -> h.Lazy:
+    """One workspace per bundled template and integration (sdk_harness.SCENARIOS), rendered on first use and
+    shared with tests/sdk_real (sdk_harness.shared_workspaces: a test that changes one puts it back)."""
+    return h.shared_workspaces(tmp_path_factory)
 
 
 def _skip_if_switched_off() -> None:
@@ -55,15 +49,20 @@ def synced(workspace: Path) -> h.SdkEnv:
 
 
 @pytest.fixture(scope="session")
-def synced_scenarios(scenario_workspaces) -> dict[str, Path]:
-    for ws in scenario_workspaces.values():
-        synced(ws)
+def synced_scenarios(scenario_workspaces, tmp_path_factory) -> h.Lazy:
+    _skip_if_switched_off()
+    envs = h.shared_envs(tmp_path_factory)   # the root `uv sync --locked` of each, once per process
+    try:
+        for sid in envs:
+            envs[sid]
+    except h.HarnessError as err:
+        pytest.fail(str(err), pytrace=False)
     return scenario_workspaces
 
 
 def rehearse(workspace: Path, *args: str, env: dict | None = None, timeout: float = 900):
     """`osmosis rehearse --format json ...` in a subprocess, as a user runs it; (exit code, parsed JSON, stderr)."""
-    child = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+    child = h.sdk_child_environ("PYTHONPATH")  # (the SDK children write their bytecode: sdk_harness)
     # `eval run` calls `uv sync`; pin it to the harness's 3.12 so uv never fetches a Python.
     child.update({"UV_PYTHON": h.find_python312(), "UV_PYTHON_DOWNLOADS": "never", **(env or {})})
     argv = [sys.executable, "-m", "osmosis_workspace", "rehearse", "--format", "json", *args]

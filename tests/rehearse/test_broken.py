@@ -94,7 +94,7 @@ def _processes_under(path: Path) -> list[str]:
 
 def test_ctrl_c_stops_the_sdk_and_its_rollout_server(broken_workspace):
     """Ctrl-C while the hanging rollout's server is up: rehearse exits 130 and leaves no process behind."""
-    child = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+    child = h.sdk_child_environ("PYTHONPATH")
     child.update({"UV_PYTHON": h.find_python312(), "UV_PYTHON_DOWNLOADS": "never"})
     # An earlier rehearsal's log would say "dispatching" before this one has started.
     shutil.rmtree(broken_workspace / ".osmosis" / "evals" / "rehearse" / "hang", ignore_errors=True)

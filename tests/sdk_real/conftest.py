@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
 
@@ -22,21 +21,28 @@ def _git_identity(monkeypatch):
         monkeypatch.setenv(f"GIT_{role}_EMAIL", "sdk-tests@example.invalid")
 
 
-@pytest.fixture(scope="session")
-def workspaces(tmp_path_factory) -> dict[str, Path]:
-    """One fresh workspace per scenario, keyed by scenario id."""
-    root = tmp_path_factory.mktemp("sdk-real")
-    return {s.id: h.render(root / s.id, [s]) for s in h.SCENARIOS}
+def _or_fail(make):
+    """``make`` with a HarnessError (no interpreter, a lock that no longer matches) as a plain test failure."""
+    def made(sid):
+        try:
+            return make(sid)
+        except h.HarnessError as err:
+            pytest.fail(str(err), pytrace=False)
+    return made
 
 
 @pytest.fixture(scope="session")
-def envs(workspaces) -> dict[str, h.SdkEnv]:
-    """Each scenario workspace's root environment, from its own uv.lock (`uv sync --locked`)."""
+def workspaces(tmp_path_factory) -> h.Lazy:
+    """Scenario id -> its workspace, rendered on first use (shared with tests/rehearse: sdk_harness.shared_workspaces)."""
+    return h.shared_workspaces(tmp_path_factory)
+
+
+@pytest.fixture(scope="session")
+def envs(tmp_path_factory) -> h.Lazy:
+    """Each scenario workspace's root environment, from its own uv.lock (`uv sync --locked`), made on first use."""
     _skip_if_switched_off()
-    try:
-        return {sid: h.workspace_env(ws) for sid, ws in workspaces.items()}
-    except h.HarnessError as err:
-        pytest.fail(str(err), pytrace=False)
+    shared = h.shared_envs(tmp_path_factory)
+    return h.Lazy(list(shared), _or_fail(shared.__getitem__))
 
 
 @pytest.fixture(scope="session")
@@ -51,10 +57,7 @@ def full_sdk_env() -> h.SdkEnv:
 
 
 @pytest.fixture(scope="session")
-def probes(envs, workspaces) -> dict[str, dict]:
-    """sdk_probe.py's report for each scenario's rollout, run in the rollout's locked environment."""
+def probes(envs, workspaces) -> h.Lazy:
+    """sdk_probe.py's report for each scenario's rollout, run in the rollout's locked environment (on first use)."""
     by_id = {s.id: s for s in h.SCENARIOS}
-    try:
-        return {sid: h.probe(envs[sid], ws, by_id[sid].rollout) for sid, ws in workspaces.items()}
-    except h.HarnessError as err:
-        pytest.fail(str(err), pytrace=False)
+    return h.Lazy(list(by_id), _or_fail(lambda sid: h.probe(envs[sid], workspaces[sid], by_id[sid].rollout)))

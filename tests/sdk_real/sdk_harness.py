@@ -49,7 +49,7 @@ import shutil
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -191,10 +191,23 @@ def build_sdk_env(requirements: list[str]) -> SdkEnv:
 # -- a workspace's own environments, from its locks --------------------------------------------
 
 
+# A shell with PYTHONDONTWRITEBYTECODE=1 (this machine's) would make every SDK process recompile
+# osmosis-ai, litellm and the frameworks from source (about half of an import's CPU). The children
+# write their bytecode as a user's Python does, into environments the tests made (a workspace's
+# .venv, the cached environment below): a hard-linked file from uv's cache is never rewritten, the
+# .pyc files are new files beside it.
+SDK_CHILD_DROPS = ("VIRTUAL_ENV", "PYTHONDONTWRITEBYTECODE")
+
+
+def sdk_child_environ(*drop: str) -> dict[str, str]:
+    """os.environ for a process that runs the SDK or uv: no venv of ours, bytecode written."""
+    return {k: v for k, v in os.environ.items() if k not in (*SDK_CHILD_DROPS, *drop)}
+
+
 def uv_environment(base_python: str, *, resolution: str | None = None, drop: tuple[str, ...] = ()) -> dict[str, str]:
     """uv on ``base_python``, never a downloaded Python, never an activated venv of ours; ``drop``
     removes more inherited variables (the lock writer drops index overrides)."""
-    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "UV_RESOLUTION", *drop)}
+    env = sdk_child_environ("UV_RESOLUTION", *drop)
     env.update(UV_PYTHON=base_python, UV_PYTHON_DOWNLOADS="never", NO_COLOR="1")
     if resolution:
         env["UV_RESOLUTION"] = resolution
@@ -264,6 +277,62 @@ def render(target: Path, scenarios: list[Scenario]) -> Path:
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
+    return target
+
+
+class Lazy(Mapping[str, Any]):
+    """A mapping whose value for a key is made the first time a test asks for it, then kept."""
+
+    def __init__(self, keys: list[str], make: Callable[[str], Any]):
+        self._keys, self._make, self._made = list(keys), make, {}
+
+    def __getitem__(self, key: str) -> Any:
+        if key not in self._keys:
+            raise KeyError(key)
+        if key not in self._made:
+            self._made[key] = self._make(key)
+        return self._made[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+
+_SHARED: dict[str, Lazy] = {}
+
+
+def shared_workspaces(tmp_path_factory: Any) -> Lazy:
+    """Scenario id -> its workspace, rendered by our CLI (``render``) the first time a test of this
+    process asks for it, and shared by tests/sdk_real and tests/rehearse: the same answers render the
+    same files, so a second `osmosis init` would prove nothing more. A test that changes a shared
+    workspace works on a copy, or puts back what it changed; every run on the SDK syncs from the
+    workspace's locks first (``workspace_env``, ``rollout_python``, `eval run` itself)."""
+    if "workspaces" not in _SHARED:
+        root = tmp_path_factory.mktemp("scenarios")
+        by_id = {s.id: s for s in SCENARIOS}
+        _SHARED["workspaces"] = Lazy(list(by_id), lambda sid: render(root / sid, [by_id[sid]]))
+    return _SHARED["workspaces"]
+
+
+def shared_envs(tmp_path_factory: Any) -> Lazy:
+    """Scenario id -> its shared workspace's root environment (`uv sync --locked`), made on first use."""
+    if "envs" not in _SHARED:
+        workspaces = shared_workspaces(tmp_path_factory)
+        _SHARED["envs"] = Lazy(list(workspaces), lambda sid: workspace_env(workspaces[sid]))
+    return _SHARED["envs"]
+
+
+def _made_by_runs(folder: str, names: list[str]) -> set[str]:
+    made = {n for n in names if n in (".venv", "__pycache__")}
+    return made | ({"evals"} & set(names) if Path(folder).name == ".osmosis" else set())
+
+
+def pristine_copy(workspace: Path, target: Path) -> Path:
+    """A copy of a rendered workspace without what running it made: environments, bytecode, and the
+    eval runs under .osmosis/evals (the rest of .osmosis is the rendering's own)."""
+    shutil.copytree(workspace, target, symlinks=True, ignore=_made_by_runs)
     return target
 
 
@@ -382,7 +451,7 @@ class FakeChat:
 
 
 def sdk_subprocess_env(env: SdkEnv, **extra: str) -> dict[str, str]:
-    base = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME")}
+    base = sdk_child_environ("PYTHONPATH", "PYTHONHOME")
     base["PATH"] = f"{env.bin}{os.pathsep}{base.get('PATH', '')}"
     # `eval run` calls `uv sync`; pin it to the same 3.12 so uv never fetches a managed Python.
     base["UV_PYTHON"] = env.base_python

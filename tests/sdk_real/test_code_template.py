@@ -17,16 +17,10 @@ SCENARIO = next(s for s in h.SCENARIOS if s.template == "code")
 
 
 @pytest.fixture(scope="module")
-def code_workspace(tmp_path_factory):
-    import os
-
-    if os.environ.get(h.SKIP_VAR) == "1":
-        pytest.skip(f"{h.SKIP_VAR}=1: the real-SDK tests were switched off for this run")
-    ws = h.render(tmp_path_factory.mktemp("code-sdk") / "ws", [SCENARIO])
-    try:
-        return ws, h.workspace_env(ws)
-    except h.HarnessError as err:
-        pytest.fail(str(err), pytrace=False)
+def code_workspace(workspaces, envs):
+    """The code scenario's workspace and root environment, shared with test_real_sdk.py: each `eval run`
+    here only adds a run of its own (a new run name, its own index.jsonl) and reads that run's rewards."""
+    return workspaces[SCENARIO.id], envs[SCENARIO.id]
 
 
 def test_every_reference_solution_earns_full_reward_on_the_sdk(code_workspace):

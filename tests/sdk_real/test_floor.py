@@ -15,8 +15,9 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.mark.parametrize("scenario", h.SCENARIOS, ids=[s.id for s in h.SCENARIOS])
-def test_the_floor_of_the_sdk_range_runs_the_template(scenario, tmp_path):
-    ws = h.render(tmp_path / "ws", [scenario])
+def test_the_floor_of_the_sdk_range_runs_the_template(scenario, workspaces, tmp_path):
+    # the scenario's rendering (shared with test_real_sdk.py), copied without its environments: the locks change here
+    ws = h.pristine_copy(workspaces[scenario.id], tmp_path / "ws")
     floor_root, floor_rollout = lockset.BY_ID[lockset.ROOT_ID].floor, lockset.BY_ID[scenario.id].floor
     shutil.copyfile(floor_root, ws / "uv.lock")
     shutil.copyfile(floor_rollout, ws / "rollouts" / scenario.rollout / "uv.lock")

@@ -76,7 +76,7 @@ def test_eval_submit_without_origin_is_validation_and_outside_git_workspace_requ
 def test_every_code_the_protocol_table_names_is_one_the_sdk_defines(envs):
     done = subprocess.run([str(envs[SID].python), "-c", "import json; from osmosis_ai.cli.errors import CLIErrorCode; "
                            "print(json.dumps([c.value for c in CLIErrorCode]))"], capture_output=True, text=True,
-                          timeout=120, check=True)
+                          timeout=120, check=True, env=h.sdk_subprocess_env(envs[SID]))
     defined = set(json.loads(done.stdout))
     table = (SKILLS / "submit-eval" / "references" / "json-protocol.md").read_text(encoding="utf-8")
     named: set[str] = set()
