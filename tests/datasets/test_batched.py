@@ -29,6 +29,20 @@ def _same(one: profile.Profile, many: profile.Profile) -> None:
     assert list(one.firsts) == list(many.firsts) and list(one.first_lines) == list(many.first_lines)
 
 
+def _both_ways(blocks: list[list[dict]], cap: int | None, after: dict | None = None) -> profile.Profile:
+    """The blocks profiled row by row and block by block (the same profile asserted); the block-wise one.
+    ``after``: block number -> a test of the block-wise profile after that block."""
+    one, many = profile.Profile(_spec(), cap, ordered=True), profile.Profile(_spec(), cap, ordered=True)
+    for n, block in enumerate(blocks):
+        lines = list(range(n * 128 + 1, n * 128 + 129))
+        for row, line in zip(block, lines):
+            one.observe(row, line)
+        many.observe_block(block, lines, clean=True)
+        assert (after or {}).get(n, bool)(many), n
+    _same(one, many)
+    return many
+
+
 @pytest.mark.parametrize("cap", [None, 10])  # under the digest cap, and past it
 def test_a_repeat_within_one_block_is_found_and_the_block_leaves_no_stray_digest(cap):
     rows = [good_row(i) for i in range(128)]
@@ -137,13 +151,24 @@ def test_blocks_of_one_or_several_system_prompts_profile_as_rows_one_by_one():
     blocks[3][9] = dict(blocks[1][1], user_prompt="Évalue  " + blocks[1][1]["user_prompt"], ground_truth="x")  # new
     blocks[4][0] = dict(blocks[3][9], user_prompt="évalue " + blocks[1][1]["user_prompt"].lower())
     for cap in (None, 300):
-        one, many = profile.Profile(_spec(), cap, ordered=True), profile.Profile(_spec(), cap, ordered=True)
-        for n, block in enumerate(blocks):
-            lines = list(range(n * 128 + 1, n * 128 + 129))
-            for row, line in zip(block, lines):
-                one.observe(row, line)
-            many.observe_block(block, lines, clean=True)
-        _same(one, many)
+        many = _both_ways(blocks, cap)
         # line 264 repeats line 4 (case and spacing); 513 repeats 394 (an accent in another case), which
         # past a cap of 300 digests is not remembered
         assert many.repeat_lines == ([264, 513] if cap is None else [264]), many.repeat_lines
+
+
+def test_mixed_blocks_found_among_the_known_prompts_profile_as_rows_one_by_one():
+    # mixed blocks' prompts are found among the last mixed block's (list.index, no hashing): two prompts
+    # equal in their compared form (case, punctuation) make repeats across them; a block of more than
+    # KNOWN_SYSTEMS prompts takes the look-up by hash and leaves the list as it was; a new prompt refreshes it
+    few = ["Solve it. Put the answer after '#### '.", "SOLVE IT; put the answer after '####'", "Réponds en français."]
+    many_prompts = [f"Prompt number {k}: answer briefly." for k in range(profile.KNOWN_SYSTEMS + 2)]
+    blocks = []
+    for b, prompts in enumerate([few, few, many_prompts, few, few[:2] + ["A new prompt."], few]):
+        blocks.append([dict(good_row(b * 128 + i), system_prompt=prompts[i % len(prompts)]) for i in range(128)])
+    blocks[1][5] = dict(blocks[0][0], system_prompt=few[1])  # line 134 repeats line 1 through the other spelling
+    blocks[3][2] = dict(blocks[2][4])  # a repeat of the block of many prompts (line 387 of line 261)
+    for cap in (None, 300):
+        many = _both_ways(blocks, cap, {2: lambda p: p._known == few})  # past KNOWN_SYSTEMS prompts the list is kept
+        assert many._known == few  # the last block's prompts, found in the list
+        assert many.repeat_lines == [134, 387], many.repeat_lines

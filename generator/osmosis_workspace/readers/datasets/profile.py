@@ -72,6 +72,7 @@ DIGEST_CAP = 50_000
 LABEL_CAP = 10_000
 LABEL_CHARS = 256
 SYSTEM_CAP = 10_000
+KNOWN_SYSTEMS = 8  # system prompts found by comparison, not hashing (Profile._entries)
 
 
 def _hashable(value: object) -> object:
@@ -131,6 +132,8 @@ class Profile:
         # system prompt -> its compared form; one that lists options -> (that form, its options)
         self._systems: dict[str, str] = {}
         self._listing: dict[str, tuple] = {}
+        self._known: list[str] = []  # the system prompts of the last mixed block (no more than KNOWN_SYSTEMS)
+        self._known_forms: list[str] = []  # their compared forms, in the same order
 
     def __getstate__(self) -> dict:  # a range's profile goes back from the parallel reader's worker
         # an ordered profile's set of digests is its list of them: rebuilt on arrival, not pickled twice
@@ -153,6 +156,26 @@ class Profile:
             if len(self._systems) + len(self._listing) < SYSTEM_CAP:
                 kept[system] = entry
         return entry
+
+    def _entries(self, systems: list[str]) -> list | None:
+        """The compared forms of a mixed block's system prompts, or None when one lists options. The few
+        prompts of the last mixed block (KNOWN_SYSTEMS at most) are kept in a list and found by comparison
+        (``list.index``: a length test, then memcmp), not by hashing: each row's prompt is a fresh string
+        from the parser, and hashing it (siphash, over the whole prompt) was a seventh of the block pass."""
+        known = self._known
+        try:
+            at = list(map(known.index, systems))
+        except ValueError:  # a prompt not among them
+            entries = list(map(self._systems.get, systems))
+            if None in entries:  # a system prompt not seen yet, or one listing options (its labels are compared)
+                entries = list(map(self._system_entry, systems))
+                if tuple in set(map(type, entries)):
+                    return None
+            distinct = dict.fromkeys(systems)  # their hashes are cached by now
+            if len(distinct) <= KNOWN_SYSTEMS:
+                self._known, self._known_forms = list(distinct), list(map(self._system_entry, distinct))
+            return entries
+        return list(map(self._known_forms.__getitem__, at))
 
     def _observer(self):
         """``observe(row, line)``, with what it touches bound locally: it runs for every row of a block
@@ -270,11 +293,9 @@ class Profile:
                         return False
                     entries = repeat(entry)
                 else:
-                    entries = list(map(self._systems.get, systems))
-                    if None in entries:  # a system prompt not seen yet, or one listing options (its labels are compared)
-                        entries = list(map(self._system_entry, systems))
-                        if tuple in set(map(type, entries)):
-                            return False
+                    entries = self._entries(systems)
+                    if entries is None:
+                        return False
                 del systems
             else:
                 entries = repeat(None)
