@@ -7,7 +7,6 @@ from __future__ import annotations
 import subprocess
 
 import pytest
-
 from osmosis_workspace.core import safe_git
 
 ORIGIN = ("config", "--get", "remote.origin.url")
@@ -64,7 +63,7 @@ CASES = {
 def test_the_probe_answers_as_git_config_get_does(tmp_path, monkeypatch, name):
     repo = _repo(tmp_path, CASES[name], {"inc.cfg": '[remote "origin"]\n\turl = https://github.com/me/inc.git\n'})
     env = safe_git.clean_env()
-    truth = subprocess.run(["git", *ORIGIN], cwd=repo, env=env, capture_output=True)
+    truth = subprocess.run(["git", *ORIGIN], cwd=repo, env=env, capture_output=True, check=False)
     spawned = _spawned(monkeypatch)
     safe_git.start_early(repo, *ORIGIN, check=False)
     answer = safe_git.run(repo, *ORIGIN, check=False)
