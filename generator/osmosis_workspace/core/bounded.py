@@ -21,7 +21,7 @@ MAX_NESTING = 100  # arrays and inline tables; real configs stay below 10
 
 _TOKEN = re.compile(r"\"\"\"|'''|[\"'#\[\]{}\n.=,]")
 _BASIC_END = re.compile(r'\\.|"|\n', re.DOTALL)
-_MULTI_BASIC_END = re.compile(r'\\.|"""', re.DOTALL)
+_MULTI_BASIC_END = lazy_compile(r'\\.|"""', re.DOTALL)
 
 
 def toml_too_deep(text: str, limit: int = MAX_NESTING) -> tuple[int, int] | None:
@@ -165,12 +165,12 @@ def toml_loads(text: str) -> dict:
 # exit 3). Files we write stay below 10; a dataset row's metadata may nest deeper, never near 500.
 MAX_JSON_NESTING = 100
 MAX_DATA_NESTING = 500  # a dataset row (json recurses past ~990 levels; orjson refuses 1,024)
-_JSON_TOKEN = re.compile(r'[\[\]{}"]')
-_JSON_STRING_END = re.compile(r'\\.|"', re.DOTALL)
+_JSON_TOKEN = lazy_compile(r'[\[\]{}"]')
+_JSON_STRING_END = lazy_compile(r'\\.|"', re.DOTALL)
 
 
 _JSON_STRING = lazy_compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.DOTALL)
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_NOT_BRACKET = lazy_compile(r"[^\[\]{}]+")
 _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 
 
@@ -217,7 +217,7 @@ def json_loads(text: str | bytes, limit: int = MAX_JSON_NESTING, **options):
         raise json.JSONDecodeError("nested too deep to read", "", 0) from None
 
 
-_LONG_NUMBER = re.compile(r"[0-9][0-9_]{4000,}")
+_LONG_NUMBER = lazy_compile(r"[0-9][0-9_]{4000,}")
 
 
 def value_error_message(err: ValueError, text: str) -> str:

@@ -128,7 +128,8 @@ def start_early(cwd: Path | str, *args: str, env: Mapping[str, str] | None = Non
     key = _early_key(cwd, args, env, check, keep_index)
     if key not in _EARLY:
         try:
-            _EARLY[key] = start(cwd, *args, env=env, check=check, keep_index=keep_index)
+            _EARLY[key] = _from_probe(cwd, args, env, check) or start(cwd, *args, env=env, check=check,
+                                                                        keep_index=keep_index)
         except GitError:
             pass  # the call itself meets it, and says so
 
@@ -263,27 +264,78 @@ _FILTER_CACHE: dict[tuple[str, str], list[str]] = {}
 _STUCK: dict[str, float] = {}  # folders where git timed out in this process -> the limit it had
 
 
+# Keys the filter probe also reads, for a `git config --get KEY` started early in the same breath
+# (:func:`_from_probe`): one git process instead of two on a cold doctor run (issue 40).
+PROBED = ("remote.origin.url",)
+_PROBE = r"^filter\.|^(" + "|".join(k.replace(".", r"\.") for k in PROBED) + r")$"
+
+
 def _local_filters(cwd: Path | str, env: dict[str, str]) -> list[str]:
     """Filter drivers the repository's own config (and what it includes) defines: ``filter.<name>.*``."""
     key = (str(cwd), env.get("GIT_DIR", ""))
     if key not in _FILTER_CACHE:
-        probe = _with_overrides(env, [])
-        try:
-            done = _spawn(cwd, ("config", "--show-scope", "-z", "--includes", "--get-regexp", r"^filter\."),
-                          probe, None, False, None)
-        except (GitMissing, GitTimeout):
-            raise
-        except GitError:
-            done = None  # the real command will fail or time out the same way, and say so
-        names: list[str] = []
-        if done is not None and done.returncode == 0:
-            items = done.stdout.split(b"\0")
-            for scope, entry in zip(items[0::2], items[1::2]):
-                name = entry.split(b"\n", 1)[0].decode("utf-8", "surrogateescape")
-                if scope.decode("utf-8", "replace") not in _TRUSTED_SCOPES and name.count(".") >= 2:
-                    names.append(name[len("filter."):name.rindex(".")])
-        _FILTER_CACHE[key] = list(dict.fromkeys(names))
+        _probe(cwd, env)
     return _FILTER_CACHE[key]
+
+
+def _probe(cwd: Path | str, env: dict[str, str]) -> subprocess.CompletedProcess | None:
+    """Ask the config for its filters (cached) and the :data:`PROBED` keys; git's answer, None when
+    git failed to run (the real command will fail or time out the same way, and say so)."""
+    try:
+        done = _spawn(cwd, ("config", "--show-scope", "-z", "--includes", "--get-regexp", _PROBE),
+                      _with_overrides(env, []), None, False, None)
+    except (GitMissing, GitTimeout):
+        raise
+    except GitError:
+        done = None
+    names: list[str] = []
+    for scope, name, _ in _entries(done):
+        if scope not in _TRUSTED_SCOPES and name.startswith("filter.") and name.count(".") >= 2:
+            names.append(name[len("filter."):name.rindex(".")])
+    _FILTER_CACHE[(str(cwd), env.get("GIT_DIR", ""))] = list(dict.fromkeys(names))
+    return done
+
+
+def _entries(done: subprocess.CompletedProcess | None) -> list[tuple[str, str, bytes | None]]:
+    """(scope, key, value or None for a key with no `=`) of `git config --show-scope -z --get-regexp`."""
+    if done is None or done.returncode != 0:
+        return []
+    items = done.stdout.split(b"\0")
+    found = []
+    for scope, entry in zip(items[0::2], items[1::2]):
+        name, newline, value = entry.partition(b"\n")
+        found.append((scope.decode("utf-8", "replace"), name.decode("utf-8", "surrogateescape"), value if newline else None))
+    return found
+
+
+def _from_probe(cwd: Path | str, args: tuple[str, ...], env: Mapping[str, str] | None, check: bool) -> Answered | None:
+    """`git config --get KEY` for a :data:`PROBED` key, answered from a probe run now: only when this
+    repository was not probed yet (a probe made earlier in a long-lived process may be stale)."""
+    if not (len(args) == 3 and args[:2] == ("config", "--get") and args[2] in PROBED):
+        return None
+    base = clean_env(env)
+    if (str(cwd), base.get("GIT_DIR", "")) in _FILTER_CACHE or (done := _probe(cwd, base)) is None:
+        return None
+    values = [value for _, name, value in _entries(done) if name == args[2]]
+    # as `git config --get` says it: the last value (an empty line for a key with no `=`), else exit 1
+    code = done.returncode or (0 if values else 1)
+    if check and code != 0:
+        return None  # the call itself fails, and says so
+    return Answered(subprocess.CompletedProcess(["git", *args], code, (values[-1] or b"") + b"\n" if values else b"",
+                                                done.stderr))
+
+
+class Answered:
+    """A :class:`Started` whose answer is already known."""
+
+    def __init__(self, done: subprocess.CompletedProcess) -> None:
+        self.done, self.limit, self.deadline = done, 0.0, 0.0
+
+    def result(self) -> subprocess.CompletedProcess:
+        return self.done
+
+    def stop(self) -> None:
+        pass
 
 
 def _own_index(cwd: Path | str, env: dict[str, str]) -> dict[str, str]:

@@ -9,11 +9,12 @@ case), `learning_rate` for `lr` (initials), `epochs` or `temperature` for `total
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
-_WORDS = re.compile(r"[^0-9A-Za-z]+")
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+from osmosis_workspace.core.lazy_re import lazy_compile
+
+_WORDS = lazy_compile(r"[^0-9A-Za-z]+")
+_CAMEL = lazy_compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
 def _words(name: str) -> list[str]:

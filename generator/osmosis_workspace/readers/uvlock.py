@@ -135,8 +135,24 @@ class UvLock:
         return metadata if isinstance(metadata, dict) else {}
 
 
+_PARSED: list[tuple[str, UvLock | None]] = []  # the last few texts parsed, newest first
+
+
 def parse(text: str) -> UvLock | None:
-    """The lock; None when it is not a uv lock (no integer ``version``, or not TOML)."""
+    """The lock; None when it is not a uv lock (no integer ``version``, or not TOML). A text parsed
+    lately is answered from memory: a run reads a rollout's lock for its SDK pin (check/sdk_target.py)
+    and again for the lock checks (check/families/locks.py), 4 ms a parse at 600 KB (issue 40)."""
+    for seen, lock in _PARSED:
+        if seen == text:
+            return lock
+    lock = _parse(text)
+    if len(text) <= 4 << 20:  # a long-lived process (the language server) keeps at most 16 MB of them
+        _PARSED.insert(0, (text, lock))
+        del _PARSED[4:]
+    return lock
+
+
+def _parse(text: str) -> UvLock | None:
     canonical = _canonical(text)
     first = text.find(f"\n{_PACKAGE}")
     try:

@@ -290,7 +290,10 @@ _IMPORT_NAMES = {
 # A distribution's first name segment is also accepted (namespace packages: opentelemetry-api ->
 # opentelemetry, strands-agents -> strands), except where that segment is a known wrong import.
 _NOT_THE_MODULE = {"osmosis": "osmosis_ai"}
-_PACKAGE_NAME = re.compile(r'^\[\[package\]\]\r?\nname = "([^"\n]{1,200})"', re.MULTILINE)
+# `[[package]]` at a line's start (re.MULTILINE's `^`, said as "no other character before it"), written
+# to begin with the literal: the regex engine then jumps between its occurrences instead of trying every
+# position of a 600 KB lock (0.3 ms, not 6 ms, issue 40)
+_PACKAGE_NAME = re.compile(r'\[\[package\]\](?<![^\n]\[\[package\]\])\r?\nname = "([^"\n]{1,200})"')
 _MAX_LOCK = 8_000_000
 
 

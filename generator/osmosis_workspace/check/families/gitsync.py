@@ -12,7 +12,6 @@ a broken `.git` is reported, never swapped for a repository further up.
 from __future__ import annotations
 
 import json
-import shlex
 import subprocess
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
@@ -190,6 +189,8 @@ def _uncommitted(pending: tuple[Callable, safe_git.Started], prefix: PurePosixPa
     shown = ", ".join(changed[:SHOWN_FILES])
     more = f" and {len(changed) - SHOWN_FILES} more" if len(changed) > SHOWN_FILES else ""
     count = f"{len(changed)} file{'s' if len(changed) != 1 else ''}"
+    import shlex  # only when something is uncommitted
+
     add = " ".join(shlex.quote(p) for p in _add_paths(changed))
     if staged_counts:
         hint = f"Stage them too (`git add {add}`), so that this commit holds everything the runs use."

@@ -140,9 +140,11 @@ def start(ws: Workspace) -> None:
         if _blocks_git(ws) is not None:
             return
         early = _Early(ws.git_root)
-        _status(early, PurePosixPath(ws.repo_prefix or "."), watched(ws), left_out(ws))
-        if not _under_pre_commit():
-            early.start(*BRANCH_ARGS)
+        pushing = not _under_pre_commit()
+        if pushing:  # first: answered by the config probe the status call needs anyway (safe_git.PROBED)
             early.start(*ORIGIN_ARGS, check=False)
+        _status(early, PurePosixPath(ws.repo_prefix or "."), watched(ws), left_out(ws))
+        if pushing:
+            early.start(*BRANCH_ARGS)
     except Exception:  # noqa: BLE001 - the check asks again and meets it itself
         return

@@ -20,6 +20,7 @@ from osmosis_workspace.check.families.configs import dotted, walk
 from osmosis_workspace.check.config_refs import workspace_configs
 from osmosis_workspace.check.families.secret_formats import KNOWN_FORMATS
 from osmosis_workspace.core.diagnostics import Diagnostic
+from osmosis_workspace.core.lazy_re import lazy_compile
 from osmosis_workspace.check.registry import Rule, family_rules
 from osmosis_workspace.core.records import dataclass
 from osmosis_workspace.readers.toml_locate import TomlDoc
@@ -99,7 +100,7 @@ _PLACEHOLDER = re.compile(
 _IDENTIFIER_KEYS = re.compile(r"(?i)(?:^|_)(?:sha|hash|digest|checksum|revision|rev|commit|uuid|id)$")
 _EXPERIMENT_IDENTIFIERS = frozenset({"rollout", "entrypoint", "model_path", "dataset", "branch", "commit_sha"})
 _RUN = re.compile(r"[A-Za-z0-9]+")
-_HEX = re.compile(r"[0-9a-fA-F]+")
+_HEX = lazy_compile(r"[0-9a-fA-F]+")
 
 
 @dataclass(frozen=True)

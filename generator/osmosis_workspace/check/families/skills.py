@@ -20,7 +20,6 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-import unicodedata
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -200,13 +199,22 @@ def _describe(value: Any) -> str:
     return "empty" if not value.strip() else "text"
 
 
+def _nfkc(text: str) -> str:
+    """NFKC-normalised ``text``: ASCII is its own NFKC form, so unicodedata loads only for other text."""
+    if text.isascii():
+        return text
+    import unicodedata
+
+    return unicodedata.normalize("NFKC", text)
+
+
 def _name_findings(field: _Field, folder_name: str, display: str) -> list[Diagnostic]:
     at = {"line": field.line, "column": field.column}
     raw = field.value
     if not isinstance(raw, str) or not raw.strip():
         return [NAME_EMPTY.at(display, f"`name` is {_describe(raw)}", **at, hint=f"set `name: {folder_name}`")]
     # The reference compares NFKC-normalised, stripped text, and allows Unicode letters.
-    name = unicodedata.normalize("NFKC", raw.strip())
+    name = _nfkc(raw.strip())
     found = []
     if len(name) > MAX_NAME_LENGTH:
         found.append(NAME_TOO_LONG.at(
@@ -227,12 +235,12 @@ def _name_findings(field: _Field, folder_name: str, display: str) -> list[Diagno
     if problems:
         valid = _valid_name(name)
         folder_ok = _valid_name(folder_name) == folder_name
-        if valid != unicodedata.normalize("NFKC", folder_name):
+        if valid != _nfkc(folder_name):
             problems.append((NAME_FOLDER_MISMATCH, f"differs from the folder name {folder_name!r}"))
         hint = (f"set `name: {folder_name}`" if folder_ok
                 else f"use {valid!r} (and rename the folder to match)")
         found.append(problems[0][0].at(display, f"`name` {name!r} " + "; it ".join(p[1] for p in problems), **at, hint=hint))
-    elif unicodedata.normalize("NFKC", folder_name) != name:
+    elif _nfkc(folder_name) != name:
         found.append(NAME_FOLDER_MISMATCH.at(
             display, f"`name` {name!r} differs from the folder name {folder_name!r}", **at,
             hint=f"set `name: {folder_name}` or rename the folder to {name!r}"))
