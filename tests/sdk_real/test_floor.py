@@ -1,6 +1,10 @@
 """The other end of the templates' `osmosis-ai` range: every scenario again, from its floor locks
 (lockset.py: `--resolution lowest-direct`, so osmosis-ai sits at the lowest release each requirement
-admits). Import, preflight and `osmosis eval run` rewards, as test_real_sdk.py checks at the newest."""
+admits). Import, preflight and `osmosis eval run` rewards, as test_real_sdk.py checks at the newest.
+
+Every scenario's rollout sits in one workspace rendered by our CLI (as test_many_rollouts.py renders
+it): the root's floor lock is the same for all of them, so its environment is synced once; each
+rollout keeps its own floor lock and its own environment, synced by the test that runs it."""
 
 from __future__ import annotations
 
@@ -14,15 +18,25 @@ import sdk_harness as h
 pytestmark = pytest.mark.slow
 
 
-@pytest.mark.parametrize("scenario", h.SCENARIOS, ids=[s.id for s in h.SCENARIOS])
-def test_the_floor_of_the_sdk_range_runs_the_template(scenario, workspaces, tmp_path):
-    # the scenario's rendering (shared with test_real_sdk.py), copied without its environments: the locks change here
-    ws = h.pristine_copy(workspaces[scenario.id], tmp_path / "ws")
-    floor_root, floor_rollout = lockset.BY_ID[lockset.ROOT_ID].floor, lockset.BY_ID[scenario.id].floor
-    shutil.copyfile(floor_root, ws / "uv.lock")
-    shutil.copyfile(floor_rollout, ws / "rollouts" / scenario.rollout / "uv.lock")
+@pytest.fixture(scope="module")
+def floor(tmp_path_factory) -> tuple:
+    """The workspace holding every scenario's rollout, each lock replaced by its floor lock, and its root
+    environment (`uv sync --locked` at the floor)."""
+    ws = h.render(tmp_path_factory.mktemp("floor") / "ws", h.SCENARIOS)
+    shutil.copyfile(lockset.BY_ID[lockset.ROOT_ID].floor, ws / "uv.lock")
+    for scenario in h.SCENARIOS:
+        shutil.copyfile(lockset.BY_ID[scenario.id].floor, ws / "rollouts" / scenario.rollout / "uv.lock")
     try:
-        env = h.workspace_env(ws, resolution=lockset.FLOOR_RESOLUTION)
+        return ws, h.workspace_env(ws, resolution=lockset.FLOOR_RESOLUTION)
+    except h.HarnessError as err:
+        pytest.fail(str(err), pytrace=False)
+
+
+@pytest.mark.parametrize("scenario", h.SCENARIOS, ids=[s.id for s in h.SCENARIOS])
+def test_the_floor_of_the_sdk_range_runs_the_template(scenario, floor):
+    ws, env = floor
+    floor_rollout = lockset.BY_ID[scenario.id].floor
+    try:
         report = h.probe(env, ws, scenario.rollout)
     except h.HarnessError as err:
         pytest.fail(str(err), pytrace=False)
