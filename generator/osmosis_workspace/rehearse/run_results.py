@@ -170,19 +170,19 @@ def _last_answer(run_dir: Path, number: int) -> str | None:
 def answered(rehearsal: Rehearsal, run_dir: Path, sent: dict[int, str]) -> dict[int, Case]:
     """Which case each rehearsal row really played. Rows of one prompt that ran at once may have taken
     each other's answers: a row whose trajectory shows another case's answer (of its own prompt) played
-    that case. Only exchanges are believed: a row takes another's case only when that row took a case
-    in turn, so every case is played once; a row whose trajectory says nothing keeps its own case."""
+    that case. Only the cases whose own rows showed something else are free to be taken (a gold answer
+    is sent by its gold row and by the determinism copies: a row that got it played the copy whose row
+    did not), and only exchanges are believed, so every case is played once; a row whose trajectory
+    says nothing keeps its own case."""
     by_text: dict[tuple[str, str], list[int]] = {}
     for case in rehearsal.cases:
         by_text.setdefault((case.prompt.strip(), sent.get(case.number, "").strip()), []).append(case.number)
-    claims: dict[int, int] = {}
-    for case in rehearsal.cases:
-        got = _last_answer(run_dir, case.number)
-        if got is None or got == sent.get(case.number, "").strip():
-            continue
-        others = [n for n in by_text.get((case.prompt.strip(), got), []) if n not in claims.values()]
-        if others:
-            claims[case.number] = others[0]
+    shown = {case.number: _last_answer(run_dir, case.number) for case in rehearsal.cases}
+    moved = {n for n, got in shown.items() if got is not None and got != sent.get(n, "").strip()}
+    options = {n: sorted((m for m in by_text.get((rehearsal.cases[n].prompt.strip(), shown[n]), []) if m in moved and m != n),
+                         key=lambda m, n=n: abs(m - n))   # a race is between rows dispatched close together
+               for n in sorted(moved)}
+    claims = _matching(options)
     changed = True
     while changed:   # keep the claims that form exchanges: each claimed case's own row claimed another
         changed = False
@@ -194,6 +194,26 @@ def answered(rehearsal: Rehearsal, run_dir: Path, sent: dict[int, str]) -> dict[
     for row, taken in claims.items():
         playing[row] = rehearsal.cases[taken]
     return playing
+
+
+def _matching(options: dict[int, list[int]]) -> dict[int, int]:
+    """Row -> case, each case to one row, as many rows matched as can be (augmenting paths); ``options``
+    lists each row's possible cases, the likeliest first."""
+    holder: dict[int, int] = {}   # case -> the row it is matched to
+
+    def place(row: int, visited: set[int]) -> bool:
+        for case in options[row]:
+            if case in visited:
+                continue
+            visited.add(case)
+            if case not in holder or place(holder[case], visited):
+                holder[case] = row
+                return True
+        return False
+
+    for row in options:
+        place(row, set())
+    return {row: case for case, row in holder.items()}
 
 
 def read_outcome(rehearsal: Rehearsal, run_dir: Path, root: Path, process: EvalProcess,
