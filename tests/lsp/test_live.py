@@ -42,6 +42,14 @@ def edits(ws):
         (config, lambda t: t + '\n[secrets]\nrequired = ["NEW_KEY"]\n'),  # SEC: not in .env.example
         (config, lambda t: t + "\napi_key = \"sk-live-0123456789abcdefghijklmnopqrstuv\"\n"),
         (config, lambda t: t),  # back as it was
+        # LAY100 and LAY111 in a config: the loops over every config's file (check/units.remember_each) keep a
+        # check's findings when the edited config's item gives what it gave; here it does not
+        (config, lambda t: t + "\n# TODO(osmosis): pick a dataset\n"),
+        (config, lambda t: "# TODO(osmosis): pick a dataset\n" + t),  # the same finding on another line
+        (config, lambda t: t.replace("[experiment]", "<<<<<<< ours\n[experiment]\n=======\n>>>>>>> theirs\n", 1)),
+        (config, lambda t: t.replace('rollout = "second"', 'rollout = "secnod"  # osmosis: ignore[CFG016]')),  # suppressed
+        (config, lambda t: t.replace('rollout = "second"', 'rollout = "secnod"  # osmosis: ignore[CFG017]')),  # not this one
+        (config, lambda t: t),
         (main, lambda t: "from osmosis_ai.rollout import NoSuchThing\n" + t),  # ENT
         (main, lambda t: t + "\n<<<<<<< yours\nx = 1\n=======\nx = 2\n>>>>>>> theirs\n"),  # LAY111
         (main, lambda t: t + "\nTODO_MARK = 'TODO(osmosis): the task'\n"),  # LAY100
@@ -139,6 +147,53 @@ def test_a_buffer_over_a_config_not_named_toml_is_read_by_each_edit_run(three):
         fresh.buffers = dict(session.buffers)
         assert answer(edited) == answer(fresh.check(three)), text
         assert any(d.code == "CFG031" for d in edited.by_file.get(notes, [])) == text.startswith("[experiment]")
+    assert session.live[three].full_runs == 1 and session.live[three].edit_runs == 3
+
+
+def test_a_check_whose_edited_items_answer_as_before_keeps_its_findings(three):
+    """A check that reached the edited config only through its loop over every config's file (the
+    placeholder and merge-marker scans) keeps its findings when that config's item gives what it gave,
+    and runs again when it gives anything else: the same code on another line included."""
+    config = three / "configs" / "eval" / "second.toml"
+    text = config.read_text(encoding="utf-8")
+    session = Session()
+    uri = path_uri(config)
+    session.buffers[uri] = text
+    session.check(three)
+    live = session.live[three]
+    placeholders = "osmosis_workspace.check.families.todos.check_template_placeholders"
+    steps = [(text + "\n# typed\n", False), (text.replace('rollout = "second"', 'rollout = "secnod"'), False),
+             (text + "\n# TODO(osmosis): pick a dataset\n", True), ("# TODO(osmosis): pick a dataset\n" + text, True),
+             ("# TODO(osmosis): pick a dataset\n" + text + "\n# typed\n", False), (text, True)]
+    for changed, reruns in steps:
+        session.buffers[uri] = changed
+        edited = session.check(three)
+        fresh = Session()
+        fresh.buffers = dict(session.buffers)
+        assert answer(edited) == answer(fresh.check(three)), changed
+        assert (placeholders in live.last_rerun) == reruns, (changed, live.last_rerun)
+    assert live.full_runs == 1 and live.edit_runs == len(steps)
+
+
+def test_a_suppression_is_read_again_when_the_files_with_findings_change(three):
+    """The suppression comments are kept from one edit run to the next only for the same files with
+    findings: a rollout's YAML file is read for comments only once a finding names it, so the edit that
+    makes its first finding must meet the comment already in it (and the one that removes it, not)."""
+    readme = three / "rollouts" / "third" / "notes.yaml"
+    quiet = "# third\n# osmosis: ignore-file[LAY100]\n"
+    readme.write_text(quiet, encoding="utf-8")
+    session = Session()
+    uri = path_uri(readme)
+    session.buffers[uri] = quiet
+    session.check(three)
+    for changed in (quiet + "note: TODO(osmosis) describe it\n", quiet, quiet.replace("LAY100", "LAY101") + "note: TODO(osmosis) x\n"):
+        session.buffers[uri] = changed
+        edited = session.check(three)
+        fresh = Session()
+        fresh.buffers = dict(session.buffers)
+        assert answer(edited) == answer(fresh.check(three)), changed
+        shown = {d.code for d in edited.by_file.get(readme, [])}
+        assert ("LAY100" in shown) == ("LAY101" in changed), (changed, shown)
     assert session.live[three].full_runs == 1 and session.live[three].edit_runs == 3
 
 

@@ -62,10 +62,12 @@ class _Units:
         self.live, self.changed, self.disk, self.dirty = live, changed, disk, dirty
         self.touched: set[str] = set()  # the inputs the running check reached
         self.used: set[str] = set()  # the views (Workspace.memo keys) it used
+        self.batches: list[_Batch] = []  # its loops of check/units.remember_each that reached nothing else
         self.views: dict[str, frozenset[str]] = {}  # view -> what it was made from
+        self.fresh: set[str] = set()  # the units an edit run computed (a probe's, reused by the check's own run)
 
     def start(self) -> None:
-        self.touched, self.used = set(), set()
+        self.touched, self.used, self.batches = set(), set(), []
 
     def reached(self) -> set[str]:
         """What the running check (or view) reached, the views it used included."""
@@ -77,15 +79,16 @@ class _Units:
     def derive(self, ws: Workspace, key: str, compute):
         """A view several checks share (`Workspace.memo`), made once a run: what it read and reached is
         charged to every check that uses it, not only to the first."""
-        outer = self.touched, self.used
+        outer = self.touched, self.used, self.batches
         self.start()
         mark = ws.read_mark()
         try:
             value = compute()
         finally:
             root = str(ws.root)
-            self.views[key] = frozenset({*(f"{root}/{r}" for r in ws.read_since(mark)), *self.reached()})
-            self.touched, self.used = outer
+            self.views[key] = frozenset({*(f"{root}/{r}" for r in ws.read_since(mark)), *self.reached(),
+                                         *(p for batch in self.batches for p in batch.items)})
+            self.touched, self.used, self.batches = outer
             self.used.add(key)
         return value
 
@@ -105,10 +108,11 @@ class _Units:
             self.touched.update(names)
         if self.changed is not None:  # an edit run
             kept = self.live.units.get(unit)
-            if kept is not None and kept[0] == names and kept[1] == extra and (not buffers or self.changed.isdisjoint(names)):
+            if kept is not None and kept[0] == names and kept[1] == extra and (not buffers or unit in self.fresh or self.changed.isdisjoint(names)):
                 if kept[3]:
                     ws.count_read(kept[3])
                 return list(kept[2]) if kept[2] else []
+            self.fresh.add(unit)
         mark = ws.read_mark()
         if self.changed is None and self.disk is not None and (not buffers or self.dirty.isdisjoint(names)):
             found = self.disk.recall(ws, unit, inputs, extra, compute, codec, buffers)  # the files alone: the disk cache's to keep
@@ -117,6 +121,72 @@ class _Units:
         self.live.units[unit] = (names, extra, list(found), ws.read_since(mark, absolute=True))
         return found
 
+    def recall_each(self, ws: Workspace, prefix: str, paths: list[Path], fn, codec) -> list:
+        """check/units.remember_each in a live run: an edit run keeps each item none of whose files
+        changed without a call; the loop is recorded apart from the check (`_Batch`) when its items
+        reached nothing but what lies under them."""
+        outer = self.touched, self.used, self.batches
+        self.start()
+        start, found, reads = ws.read_mark(), [], []
+        units, changed, fresh = self.live.units, self.changed, self.fresh
+        root = f"{ws.root}/"
+        try:
+            for path in paths:
+                name = str(path)
+                unit = prefix + (name[len(root):] if name.startswith(root) else ws.rel(path))
+                kept = units.get(unit) if changed is not None else None
+                if kept is not None and kept[0] == (name,) and kept[1] == "" and (name not in changed or unit in fresh):
+                    reads += kept[3]
+                    found += kept[2]
+                else:
+                    found += self.recall(ws, unit, (name,), "", lambda: fn(ws, path), codec)
+        finally:
+            ws.count_read(reads)
+            items = frozenset(map(str, paths))
+            touched, used, inner = self.touched, self.used, self.batches
+            self.touched, self.used, self.batches = outer
+            if not used and not inner and all(_under(t, items) for t in touched - items):
+                self.batches.append(_Batch(start, ws.read_mark(), prefix, fn, codec, items))
+            else:  # it reached more: the check's own inputs, as any other unit's
+                self.touched |= touched | items | {p for batch in inner for p in batch.items}
+                self.used |= used
+        return found
+
+    def unchanged(self, ws: Workspace, batch: "_Batch", hit: frozenset[str]) -> bool:
+        """Whether the items of ``batch`` an edit reached (``hit``) give what they gave last run
+        (computed now, kept for the check's own run if it must run all the same)."""
+        root = f"{ws.root}/"
+        for name in sorted(hit):
+            unit = batch.prefix + (name[len(root):] if name.startswith(root) else ws.rel(Path(name)))
+            kept = self.live.units.get(unit)
+            if kept is None or kept[0] != (name,) or kept[1] != "":
+                return False
+            before = kept[2]
+            if self.recall(ws, unit, (name,), "", lambda: batch.fn(ws, Path(name)), batch.codec) != before:
+                return False
+        return True
+
+
+def _under(path: str, items: frozenset[str]) -> bool:
+    """Whether ``path`` is one of ``items`` or lies below one."""
+    while path not in items:
+        parent = os.path.dirname(path)
+        if parent == path:
+            return False
+        path = parent
+    return True
+
+
+class _Batch:
+    """One loop of remember_each in a check: its reads (``start``..``end`` of the run's), its function
+    and items. A check whose other inputs did not change keeps its findings when the items an edit
+    reached give what they gave (`_Units.unchanged`): its findings are its own inputs and these items'."""
+
+    __slots__ = ("start", "end", "prefix", "fn", "codec", "items")
+
+    def __init__(self, start: int, end: int, prefix: str, fn, codec, items: frozenset[str]):
+        self.start, self.end, self.prefix, self.fn, self.codec, self.items = start, end, prefix, fn, codec, items
+
 
 class Live:
     """One workspace's memory in an editor session: each check's findings with what it depended on,
@@ -124,7 +194,8 @@ class Live:
 
     def __init__(self) -> None:
         self.units: dict[str, tuple] = {}  # unit -> (inputs, extra, result, read: absolute paths)
-        self.checks: dict[str, tuple[frozenset[str], list, list[str]]] = {}  # check -> (what it read or reached, findings, read: absolute)
+        # check -> (what it read or reached but through its batches, findings, read: absolute, its batches, key)
+        self.checks: dict[str, tuple[frozenset[str], list, list[str], tuple, object]] = {}
         self.texts: dict[str, str] | None = None  # the buffers of the last run (absolute path -> text)
         self.full_at = 0.0
         self.full_runs = self.edit_runs = 0
@@ -181,25 +252,35 @@ class Live:
         units = _Units(self, changed, disk[0].units() if disk else None, _with_folders(dirty or set()))
         rerun: list[str] = []
 
-        def around(fn, call) -> list:
-            name = f"{getattr(fn, '__module__', '')}.{getattr(fn, '__qualname__', repr(fn))}"
+        def kept_or_run(name: str, key, call, ran: list[str]) -> list:
             kept = self.checks.get(name)
-            if changed is not None and kept is not None and kept[0].isdisjoint(changed):
-                ws.count_read(kept[2])
-                return list(kept[1])
+            if changed is not None and kept is not None and kept[4] == key and kept[0].isdisjoint(changed):
+                # what it reached but through its batches is unchanged: the batches' items the edit
+                # reached decide, each computed again and compared with its last answer
+                if all(units.unchanged(ws, batch, hit) for batch in kept[3] if (hit := batch.items & changed)):
+                    ws.count_read(kept[2])
+                    return list(kept[1])
             mark = ws.read_mark()
             units.start()
             found = call()
             read = ws.read_since(mark, absolute=True)
-            self.checks[name] = (frozenset({*read, *units.reached()}), list(found), read)
-            rerun.append(name)
+            own = [*read]
+            for batch in reversed(units.batches):  # the batches' reads are theirs, not the check's
+                del own[batch.start - mark:batch.end - mark]
+            self.checks[name] = (frozenset({*own, *units.reached()}), list(found), read, tuple(units.batches), key)
+            ran.append(name)
             return found
+
+        def around(fn, call) -> list:
+            return kept_or_run(f"{getattr(fn, '__module__', '')}.{getattr(fn, '__qualname__', repr(fn))}", None, call, rerun)
 
         ws.units = units
         try:
             with frozen_heap():
                 findings = run_checks(ws, families, around=around)
-            marks = suppress.scan(ws, [f.diagnostic.path for f in findings if f.diagnostic.path])
+            paths = [f.diagnostic.path for f in findings if f.diagnostic.path]
+            # the suppression comments of the files with findings, kept as a check's findings are
+            marks = kept_or_run("suppress.scan", tuple(paths), lambda: suppress.scan(ws, paths), [])
         finally:
             ws.units = None
         if changed is None:

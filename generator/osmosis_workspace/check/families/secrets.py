@@ -19,6 +19,7 @@ from osmosis_workspace.check.registry import workspace_check
 from osmosis_workspace.check.families.configs import dotted, walk
 from osmosis_workspace.check.config_refs import workspace_configs
 from osmosis_workspace.check.families.secret_formats import KNOWN_FORMATS
+from osmosis_workspace.check.units import remember_each
 from osmosis_workspace.core.diagnostics import Diagnostic
 from osmosis_workspace.check.registry import Rule, family_rules
 from osmosis_workspace.core.records import dataclass
@@ -362,9 +363,8 @@ def _config_secrets(ws: Workspace, path: Path) -> list[Diagnostic]:
 @workspace_check(FAMILY)
 def check_secrets(ws: Workspace) -> list[Diagnostic]:
     found: list[Diagnostic] = []
-    for kind in CONFIG_KINDS:
-        for path in ws.config_files(kind):
-            found += ws.remember(f"secrets:{ws.rel(path)}", [path], "", lambda: _config_secrets(ws, path))
+    for kind in CONFIG_KINDS:  # each config's secrets a unit of its own
+        found += remember_each(ws, "secrets:", ws.config_files(kind), _config_secrets)
     example = read_env_example(ws)
     if example is not None:
         found += check_env_example(example, ENV_EXAMPLE)
