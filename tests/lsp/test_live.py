@@ -175,6 +175,34 @@ def test_a_check_whose_edited_items_answer_as_before_keeps_its_findings(three):
     assert live.full_runs == 1 and live.edit_runs == len(steps)
 
 
+def test_a_check_that_reached_an_edit_only_through_compared_views_keeps_its_findings(three):
+    """The datasets and entrypoints checks learn what configs say through values an edit run makes again
+    and compares (check/units.view): renaming a config's rollout from one name with no folder to another
+    keeps them; naming a folder, another entrypoint or another dataset runs them again, answering as a fresh run."""
+    config = three / "configs" / "eval" / "second.toml"
+    text = config.read_text(encoding="utf-8")
+    (three / "data" / "other.txt").write_text("rows\n", encoding="utf-8")  # DAT001 once a config names dataset "other"
+    session = Session()
+    uri = path_uri(config)
+    session.buffers[uri] = text
+    session.check(three)
+    live = session.live[three]
+    data, entry = "osmosis_workspace.check.families.datasets.check_data_folder", "osmosis_workspace.check.families.entrypoints.check_rollout_entrypoints"
+    renamed = lambda name: text.replace('rollout = "second"', f'rollout = "{name}"')  # noqa: E731
+    steps = [(renamed("secnod"), {entry}), (renamed("secodn"), set()), (renamed("third"), {entry}),
+             (renamed("third").replace('entrypoint = "main.py"', 'entrypoint = "other.py"'), {entry}),
+             (renamed("secodn").replace('dataset = "multiply"', 'dataset = "other"'), {data, entry}),
+             (renamed("secnod").replace('dataset = "multiply"', 'dataset = "other"'), set()), (text, {data, entry})]
+    for changed, reruns in steps:
+        session.buffers[uri] = changed
+        edited = session.check(three)
+        fresh = Session()
+        fresh.buffers = dict(session.buffers)
+        assert answer(edited) == answer(fresh.check(three)), changed
+        assert {data, entry} & set(live.last_rerun) == reruns, (changed, live.last_rerun)
+    assert live.full_runs == 1 and live.edit_runs == len(steps)
+
+
 def test_a_suppression_is_read_again_when_the_files_with_findings_change(three):
     """The suppression comments are kept from one edit run to the next only for the same files with
     findings: a rollout's YAML file is read for comments only once a finding names it, so the edit that

@@ -65,21 +65,28 @@ class _Units:
         self.batches: list[_Batch] = []  # its loops of check/units.remember_each that reached nothing else
         self.views: dict[str, frozenset[str]] = {}  # view -> what it was made from
         self.fresh: set[str] = set()  # the units an edit run computed (a probe's, reused by the check's own run)
+        self.spans: list[tuple[int, int]] = []  # the reads of the compared views (check/units.view) the running check made
+        self.made: dict[str, tuple[frozenset[str], object]] = {}  # compared view -> (what it was made from, its value)
 
     def start(self) -> None:
-        self.touched, self.used, self.batches = set(), set(), []
+        self.touched, self.used, self.batches, self.spans = set(), set(), [], []
 
-    def reached(self) -> set[str]:
-        """What the running check (or view) reached, the views it used included."""
+    def reached(self, compared: bool = True) -> set[str]:
+        """What the running check (or view) reached, the views it used included (``compared=False``:
+        but those check/units.view made, which an edit run compares by value)."""
         found = set(self.touched)
         for key in self.used:
-            found |= self.views.get(key, frozenset())
+            if compared or key not in self.live.makers:
+                found |= self.views.get(key, frozenset())
         return found
+
+    def maker(self, key: str, fn) -> None:
+        self.live.makers[key] = fn
 
     def derive(self, ws: Workspace, key: str, compute):
         """A view several checks share (`Workspace.memo`), made once a run: what it read and reached is
         charged to every check that uses it, not only to the first."""
-        outer = self.touched, self.used, self.batches
+        outer = self.touched, self.used, self.batches, self.spans
         self.start()
         mark = ws.read_mark()
         try:
@@ -88,8 +95,11 @@ class _Units:
             root = str(ws.root)
             self.views[key] = frozenset({*(f"{root}/{r}" for r in ws.read_since(mark)), *self.reached(),
                                          *(p for batch in self.batches for p in batch.items)})
-            self.touched, self.used, self.batches = outer
+            self.touched, self.used, self.batches, self.spans = outer
             self.used.add(key)
+        if key in self.live.makers:  # compared by value in the next edit run: its reads are its own
+            self.made[key] = (self.views[key], value)
+            self.spans.append((mark, ws.read_mark()))
         return value
 
     def saw(self, path: Path) -> None:
@@ -125,7 +135,7 @@ class _Units:
         """check/units.remember_each in a live run: an edit run keeps each item none of whose files
         changed without a call; the loop is recorded apart from the check (`_Batch`) when its items
         reached nothing but what lies under them."""
-        outer = self.touched, self.used, self.batches
+        outer = self.touched, self.used, self.batches, self.spans
         self.start()
         start, found, reads = ws.read_mark(), [], []
         units, changed, fresh = self.live.units, self.changed, self.fresh
@@ -144,7 +154,7 @@ class _Units:
             ws.count_read(reads)
             items = frozenset(map(str, paths))
             touched, used, inner = self.touched, self.used, self.batches
-            self.touched, self.used, self.batches = outer
+            self.touched, self.used, self.batches, self.spans = outer
             if not used and not inner and all(_under(t, items) for t in touched - items):
                 self.batches.append(_Batch(start, ws.read_mark(), prefix, fn, codec, items))
             else:  # it reached more: the check's own inputs, as any other unit's
@@ -201,6 +211,8 @@ class Live:
         self.full_runs = self.edit_runs = 0
         self.last_rerun: list[str] = []  # the checks the last run ran (the rest came from memory)
         self.disk_views: tuple[dict, dict] = ({}, {})
+        self.makers: dict = {}  # compared view (check/units.view) -> the function that makes it from a snapshot
+        self.made: dict[str, tuple[frozenset[str], object]] = {}  # compared view -> (what it was made from, value), as last made
         self._pending: tuple | None = None  # (snapshot, its changed buffers) between begin and run
         self.served_from_disk = False  # the last run was doctor's cached answer: nothing recorded per check
 
@@ -236,6 +248,7 @@ class Live:
         if changed is None:
             self.units.clear()
             self.checks.clear()
+            self.made.clear()
             dirty = {str(p) for p, t in ws.overlays.items() if text_on_disk(p) != t.replace("\r\n", "\n")}
             disk = self._disk_units(ws, families)
             if not dirty and not self.served_from_disk and disk is not None and (hit := disk[0].load(disk[1])) is not None:
@@ -255,9 +268,10 @@ class Live:
         def kept_or_run(name: str, key, call, ran: list[str]) -> list:
             kept = self.checks.get(name)
             if changed is not None and kept is not None and kept[4] == key and kept[0].isdisjoint(changed):
-                # what it reached but through its batches is unchanged: the batches' items the edit
-                # reached decide, each computed again and compared with its last answer
-                if all(units.unchanged(ws, batch, hit) for batch in kept[3] if (hit := batch.items & changed)):
+                # what it reached but through its batches and compared views is unchanged: the batches'
+                # items and the views the edit reached decide, each made again and compared with its last answer
+                if all(units.unchanged(ws, batch, hit) for batch in kept[3] if (hit := batch.items & changed)) \
+                        and all(self._same_view(ws, view, changed) for view in kept[5]):
                     ws.count_read(kept[2])
                     return list(kept[1])
             mark = ws.read_mark()
@@ -265,9 +279,11 @@ class Live:
             found = call()
             read = ws.read_since(mark, absolute=True)
             own = [*read]
-            for batch in reversed(units.batches):  # the batches' reads are theirs, not the check's
-                del own[batch.start - mark:batch.end - mark]
-            self.checks[name] = (frozenset({*own, *units.reached()}), list(found), read, tuple(units.batches), key)
+            # the batches' and compared views' reads are theirs, not the check's (spans in the order made)
+            for start, end in sorted([*((b.start, b.end) for b in units.batches), *units.spans], reverse=True):
+                del own[start - mark:end - mark]
+            views = tuple(sorted(k for k in units.used if k in self.makers))
+            self.checks[name] = (frozenset({*own, *units.reached(compared=False)}), list(found), read, tuple(units.batches), key, views)
             ran.append(name)
             return found
 
@@ -289,6 +305,7 @@ class Live:
                 disk[0].keep()  # the units whose inputs did not change under the run
         else:
             self.edit_runs += 1
+        self.made.update(units.made)
         self.texts = {str(p): t for p, t in ws.overlays.items()}
         self.disk_views = ({k: ws.__dict__[k] for k in DISK_PROPERTIES if k in ws.__dict__},
                            {k: ws._memo[k] for k in DISK_VIEWS if k in ws._memo})
@@ -297,6 +314,14 @@ class Live:
         result = RunResult(findings, {}, len(ws.files_read()), marks, unreadable_paths(ws))
         result.cache_note = ("full run" if changed is None else f"edit run: {len(rerun)} check(s) re-run") + " (editor session)"
         return result
+
+    def _same_view(self, ws: Workspace, key: str, changed: frozenset[str]) -> bool:
+        """Whether compared view ``key`` is what it was when last made: made from nothing the edit
+        changed, or made again now (once a run, for every check that uses it) and equal."""
+        if key not in self.made or key not in self.makers:
+            return False
+        paths, value = self.made[key]
+        return paths.isdisjoint(changed) or ws.memo(key, lambda: self.makers[key](ws)) == value
 
     def _disk_units(self, ws: Workspace, families: list[str]):
         """doctor's cache on disk, for the units no unsaved buffer touches (None when it cannot serve)."""

@@ -19,7 +19,7 @@ from osmosis_workspace.check.registry import workspace_check
 from osmosis_workspace.check.families.configs import dotted, walk
 from osmosis_workspace.check.config_refs import workspace_configs
 from osmosis_workspace.check.families.secret_formats import KNOWN_FORMATS
-from osmosis_workspace.check.units import remember_each
+from osmosis_workspace.check.units import remember_each, view
 from osmosis_workspace.core.diagnostics import Diagnostic
 from osmosis_workspace.check.registry import Rule, family_rules
 from osmosis_workspace.core.records import dataclass
@@ -369,7 +369,8 @@ def check_secrets(ws: Workspace) -> list[Diagnostic]:
     if example is not None:
         found += check_env_example(example, ENV_EXAMPLE)
     linked_out = ws.outside(ws.root / ENV_EXAMPLE)
-    for name, path, position in missing_env_example_names(ws):
+    # a value an editor's edit run compares (check/units.view): most edits of a config leave it equal
+    for name, path, position in view(ws, "env-example-missing", missing_env_example_names):
         line, column = position or (None, None)
         why = (f"{ENV_EXAMPLE} does not list it" if example is not None
                else f"{ENV_EXAMPLE} links outside the workspace" if linked_out else f"there is no {ENV_EXAMPLE}")
