@@ -49,6 +49,9 @@ def edits(ws):
         (config, lambda t: t.replace("[experiment]", "<<<<<<< ours\n[experiment]\n=======\n>>>>>>> theirs\n", 1)),
         (config, lambda t: t.replace('rollout = "second"', 'rollout = "secnod"  # osmosis: ignore[CFG016]')),  # suppressed
         (config, lambda t: t.replace('rollout = "second"', 'rollout = "secnod"  # osmosis: ignore[CFG017]')),  # not this one
+        # GIT: the pins the git check reads are a value it compares (check/units.view)
+        (config, lambda t: t.replace("[experiment]", '[experiment]\nbranch = "no-such-branch"', 1)),
+        (config, lambda t: t.replace("[experiment]", '[experiment]\nbranch = "no-such-brunch"', 1)),
         (config, lambda t: t),
         (main, lambda t: "from osmosis_ai.rollout import NoSuchThing\n" + t),  # ENT
         (main, lambda t: t + "\n<<<<<<< yours\nx = 1\n=======\nx = 2\n>>>>>>> theirs\n"),  # LAY111
