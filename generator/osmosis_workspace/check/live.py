@@ -14,7 +14,10 @@ whose inputs hold one (`Workspace.remember`: a rollout's folder holds the buffer
   the language server starts at once to have the memory edit runs need;
 - an **edit run** (only buffer texts changed since the last run) takes each check's findings from
   the last run unless the check read a changed buffer or reached a unit holding one; a check that
-  must run takes each of its units from memory unless that unit holds a changed buffer.
+  must run takes each of its units from memory unless that unit holds a changed buffer. A check that
+  reached changed buffers only through loops of check/units.remember_each (items of one function) and
+  views of check/units.view keeps its findings when those items and views, made again on the new
+  snapshot, equal what they were (early cutoff): renaming a config's rollout re-runs the configs check only.
 
 Each check and unit records what it read and which inputs it named, in both kinds of run.
 """
