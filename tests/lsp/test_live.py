@@ -18,6 +18,25 @@ def answer(checked) -> list[tuple]:
     return sorted((str(path), d.code, d.line, d.column, d.message) for path, found in checked.by_file.items() for d in found)
 
 
+def opened(ws, path, text):
+    """A session with ``path``'s buffer holding ``text``, after its first (full) run: (session, uri)."""
+    session = Session()
+    uri = path_uri(path)
+    session.buffers[uri] = text
+    session.check(ws)
+    return session, uri
+
+
+def edit_as_fresh(session, ws, uri, text, why):
+    """Set the buffer, run the edit run, and check it answers as a fresh session's full run does."""
+    session.buffers[uri] = text
+    edited = session.check(ws)
+    fresh = Session()
+    fresh.buffers = dict(session.buffers)
+    assert answer(edited) == answer(fresh.check(ws)), why
+    return edited
+
+
 @pytest.fixture
 def three(make_workspace, monkeypatch, tmp_path):
     monkeypatch.setenv("OSMOSIS_DOCTOR_CACHE", str(tmp_path / "doctor-cache"))
@@ -159,21 +178,14 @@ def test_a_check_whose_edited_items_answer_as_before_keeps_its_findings(three):
     and runs again when it gives anything else: the same code on another line included."""
     config = three / "configs" / "eval" / "second.toml"
     text = config.read_text(encoding="utf-8")
-    session = Session()
-    uri = path_uri(config)
-    session.buffers[uri] = text
-    session.check(three)
+    session, uri = opened(three, config, text)
     live = session.live[three]
     placeholders = "osmosis_workspace.check.families.todos.check_template_placeholders"
     steps = [(text + "\n# typed\n", False), (text.replace('rollout = "second"', 'rollout = "secnod"'), False),
              (text + "\n# TODO(osmosis): pick a dataset\n", True), ("# TODO(osmosis): pick a dataset\n" + text, True),
              ("# TODO(osmosis): pick a dataset\n" + text + "\n# typed\n", False), (text, True)]
     for changed, reruns in steps:
-        session.buffers[uri] = changed
-        edited = session.check(three)
-        fresh = Session()
-        fresh.buffers = dict(session.buffers)
-        assert answer(edited) == answer(fresh.check(three)), changed
+        edit_as_fresh(session, three, uri, changed, changed)
         assert (placeholders in live.last_rerun) == reruns, (changed, live.last_rerun)
     assert live.full_runs == 1 and live.edit_runs == len(steps)
 
@@ -185,10 +197,7 @@ def test_a_check_that_reached_an_edit_only_through_compared_views_keeps_its_find
     config = three / "configs" / "eval" / "second.toml"
     text = config.read_text(encoding="utf-8")
     (three / "data" / "other.txt").write_text("rows\n", encoding="utf-8")  # DAT001 once a config names dataset "other"
-    session = Session()
-    uri = path_uri(config)
-    session.buffers[uri] = text
-    session.check(three)
+    session, uri = opened(three, config, text)
     live = session.live[three]
     data, entry = "osmosis_workspace.check.families.datasets.check_data_folder", "osmosis_workspace.check.families.entrypoints.check_rollout_entrypoints"
     renamed = lambda name: text.replace('rollout = "second"', f'rollout = "{name}"')  # noqa: E731
@@ -197,11 +206,7 @@ def test_a_check_that_reached_an_edit_only_through_compared_views_keeps_its_find
              (renamed("secodn").replace('dataset = "multiply"', 'dataset = "other"'), {data, entry}),
              (renamed("secnod").replace('dataset = "multiply"', 'dataset = "other"'), set()), (text, {data, entry})]
     for changed, reruns in steps:
-        session.buffers[uri] = changed
-        edited = session.check(three)
-        fresh = Session()
-        fresh.buffers = dict(session.buffers)
-        assert answer(edited) == answer(fresh.check(three)), changed
+        edit_as_fresh(session, three, uri, changed, changed)
         assert {data, entry} & set(live.last_rerun) == reruns, (changed, live.last_rerun)
     assert live.full_runs == 1 and live.edit_runs == len(steps)
 
@@ -213,16 +218,9 @@ def test_a_suppression_is_read_again_when_the_files_with_findings_change(three):
     readme = three / "rollouts" / "third" / "notes.yaml"
     quiet = "# third\n# osmosis: ignore-file[LAY100]\n"
     readme.write_text(quiet, encoding="utf-8")
-    session = Session()
-    uri = path_uri(readme)
-    session.buffers[uri] = quiet
-    session.check(three)
+    session, uri = opened(three, readme, quiet)
     for changed in (quiet + "note: TODO(osmosis) describe it\n", quiet, quiet.replace("LAY100", "LAY101") + "note: TODO(osmosis) x\n"):
-        session.buffers[uri] = changed
-        edited = session.check(three)
-        fresh = Session()
-        fresh.buffers = dict(session.buffers)
-        assert answer(edited) == answer(fresh.check(three)), changed
+        edited = edit_as_fresh(session, three, uri, changed, changed)
         shown = {d.code for d in edited.by_file.get(readme, [])}
         assert ("LAY100" in shown) == ("LAY101" in changed), (changed, shown)
     assert session.live[three].full_runs == 1 and session.live[three].edit_runs == 3
