@@ -18,6 +18,25 @@ def answer(checked) -> list[tuple]:
     return sorted((str(path), d.code, d.line, d.column, d.message) for path, found in checked.by_file.items() for d in found)
 
 
+def opened(ws, path, text):
+    """A session with ``path``'s buffer holding ``text``, after its first (full) run: (session, uri)."""
+    session = Session()
+    uri = path_uri(path)
+    session.buffers[uri] = text
+    session.check(ws)
+    return session, uri
+
+
+def edit_as_fresh(session, ws, uri, text, why):
+    """Set the buffer, run the edit run, and check it answers as a fresh session's full run does."""
+    session.buffers[uri] = text
+    edited = session.check(ws)
+    fresh = Session()
+    fresh.buffers = dict(session.buffers)
+    assert answer(edited) == answer(fresh.check(ws)), why
+    return edited
+
+
 @pytest.fixture
 def three(make_workspace, monkeypatch, tmp_path):
     monkeypatch.setenv("OSMOSIS_DOCTOR_CACHE", str(tmp_path / "doctor-cache"))
@@ -42,6 +61,17 @@ def edits(ws):
         (config, lambda t: t + '\n[secrets]\nrequired = ["NEW_KEY"]\n'),  # SEC: not in .env.example
         (config, lambda t: t + "\napi_key = \"sk-live-0123456789abcdefghijklmnopqrstuv\"\n"),
         (config, lambda t: t),  # back as it was
+        # LAY100 and LAY111 in a config: the loops over every config's file (check/units.remember_each) keep a
+        # check's findings when the edited config's item gives what it gave; here it does not
+        (config, lambda t: t + "\n# TODO(osmosis): pick a dataset\n"),
+        (config, lambda t: "# TODO(osmosis): pick a dataset\n" + t),  # the same finding on another line
+        (config, lambda t: t.replace("[experiment]", "<<<<<<< ours\n[experiment]\n=======\n>>>>>>> theirs\n", 1)),
+        (config, lambda t: t.replace('rollout = "second"', 'rollout = "secnod"  # osmosis: ignore[CFG016]')),  # suppressed
+        (config, lambda t: t.replace('rollout = "second"', 'rollout = "secnod"  # osmosis: ignore[CFG017]')),  # not this one
+        # GIT: the pins the git check reads are a value it compares (check/units.view)
+        (config, lambda t: t.replace("[experiment]", '[experiment]\nbranch = "no-such-branch"', 1)),
+        (config, lambda t: t.replace("[experiment]", '[experiment]\nbranch = "no-such-brunch"', 1)),
+        (config, lambda t: t),
         (main, lambda t: "from osmosis_ai.rollout import NoSuchThing\n" + t),  # ENT
         (main, lambda t: t + "\n<<<<<<< yours\nx = 1\n=======\nx = 2\n>>>>>>> theirs\n"),  # LAY111
         (main, lambda t: t + "\nTODO_MARK = 'TODO(osmosis): the task'\n"),  # LAY100
@@ -139,6 +169,60 @@ def test_a_buffer_over_a_config_not_named_toml_is_read_by_each_edit_run(three):
         fresh.buffers = dict(session.buffers)
         assert answer(edited) == answer(fresh.check(three)), text
         assert any(d.code == "CFG031" for d in edited.by_file.get(notes, [])) == text.startswith("[experiment]")
+    assert session.live[three].full_runs == 1 and session.live[three].edit_runs == 3
+
+
+def test_a_check_whose_edited_items_answer_as_before_keeps_its_findings(three):
+    """A check that reached the edited config only through its loop over every config's file (the
+    placeholder and merge-marker scans) keeps its findings when that config's item gives what it gave,
+    and runs again when it gives anything else: the same code on another line included."""
+    config = three / "configs" / "eval" / "second.toml"
+    text = config.read_text(encoding="utf-8")
+    session, uri = opened(three, config, text)
+    live = session.live[three]
+    placeholders = "osmosis_workspace.check.families.todos.check_template_placeholders"
+    steps = [(text + "\n# typed\n", False), (text.replace('rollout = "second"', 'rollout = "secnod"'), False),
+             (text + "\n# TODO(osmosis): pick a dataset\n", True), ("# TODO(osmosis): pick a dataset\n" + text, True),
+             ("# TODO(osmosis): pick a dataset\n" + text + "\n# typed\n", False), (text, True)]
+    for changed, reruns in steps:
+        edit_as_fresh(session, three, uri, changed, changed)
+        assert (placeholders in live.last_rerun) == reruns, (changed, live.last_rerun)
+    assert live.full_runs == 1 and live.edit_runs == len(steps)
+
+
+def test_a_check_that_reached_an_edit_only_through_compared_views_keeps_its_findings(three):
+    """The datasets and entrypoints checks learn what configs say through values an edit run makes again
+    and compares (check/units.view): renaming a config's rollout from one name with no folder to another
+    keeps them; naming a folder, another entrypoint or another dataset runs them again, answering as a fresh run."""
+    config = three / "configs" / "eval" / "second.toml"
+    text = config.read_text(encoding="utf-8")
+    (three / "data" / "other.txt").write_text("rows\n", encoding="utf-8")  # DAT001 once a config names dataset "other"
+    session, uri = opened(three, config, text)
+    live = session.live[three]
+    data, entry = "osmosis_workspace.check.families.datasets.check_data_folder", "osmosis_workspace.check.families.entrypoints.check_rollout_entrypoints"
+    renamed = lambda name: text.replace('rollout = "second"', f'rollout = "{name}"')  # noqa: E731
+    steps = [(renamed("secnod"), {entry}), (renamed("secodn"), set()), (renamed("third"), {entry}),
+             (renamed("third").replace('entrypoint = "main.py"', 'entrypoint = "other.py"'), {entry}),
+             (renamed("secodn").replace('dataset = "multiply"', 'dataset = "other"'), {data, entry}),
+             (renamed("secnod").replace('dataset = "multiply"', 'dataset = "other"'), set()), (text, {data, entry})]
+    for changed, reruns in steps:
+        edit_as_fresh(session, three, uri, changed, changed)
+        assert {data, entry} & set(live.last_rerun) == reruns, (changed, live.last_rerun)
+    assert live.full_runs == 1 and live.edit_runs == len(steps)
+
+
+def test_a_suppression_is_read_again_when_the_files_with_findings_change(three):
+    """The suppression comments are kept from one edit run to the next only for the same files with
+    findings: a rollout's YAML file is read for comments only once a finding names it, so the edit that
+    makes its first finding must meet the comment already in it (and the one that removes it, not)."""
+    readme = three / "rollouts" / "third" / "notes.yaml"
+    quiet = "# third\n# osmosis: ignore-file[LAY100]\n"
+    readme.write_text(quiet, encoding="utf-8")
+    session, uri = opened(three, readme, quiet)
+    for changed in (quiet + "note: TODO(osmosis) describe it\n", quiet, quiet.replace("LAY100", "LAY101") + "note: TODO(osmosis) x\n"):
+        edited = edit_as_fresh(session, three, uri, changed, changed)
+        shown = {d.code for d in edited.by_file.get(readme, [])}
+        assert ("LAY100" in shown) == ("LAY101" in changed), (changed, shown)
     assert session.live[three].full_runs == 1 and session.live[three].edit_runs == 3
 
 

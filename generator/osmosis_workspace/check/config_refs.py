@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from osmosis_workspace.check.units import view
 from osmosis_workspace.core.records import dataclass
 from osmosis_workspace.core.workspace import CONFIG_KINDS, Workspace
 from osmosis_workspace.readers.toml_locate import TomlDoc
@@ -103,6 +104,23 @@ def _decode(data: dict) -> dict:
 _CODEC = (lambda facts: facts, _decode)
 
 
+def named_entrypoints(ws: Workspace) -> dict[str, list[str | None]]:
+    """The entrypoints the workspace's configs name, by rollout."""
+    named_by_rollout: dict[str, list[str | None]] = {}
+    for config in workspace_configs(ws):
+        rollout, entrypoint = config.experiment_str("rollout"), config.experiment_str("entrypoint")
+        if rollout and entrypoint:
+            named_by_rollout.setdefault(rollout, []).append(entrypoint)
+    return named_by_rollout
+
+
+def named_for_folders(ws: Workspace) -> dict[str, list[str | None]]:
+    """`named_entrypoints` of the rollouts that are folders (all the entrypoints check asks about): renaming
+    a config's rollout to a name with no folder leaves it equal, and an editor's edit run compares it (units.view)."""
+    folders = {folder.name for folder in ws.rollout_dirs}
+    return {name: named for name, named in named_entrypoints(ws).items() if name in folders}
+
+
 # Where a platform dataset named in a config lives locally: `osmosis dataset upload data/x.jsonl`
 # names the dataset "x" after the file's stem, so `dataset = "x"` is data/x.<suffix>.
 LOCAL_DATASET_SUFFIXES = (".jsonl", ".csv", ".parquet")
@@ -131,15 +149,18 @@ class DatasetPair:
 
 def dataset_pairs(ws: Workspace) -> list[DatasetPair]:
     """Every (eval dataset, training dataset) pair of files the configs of one rollout name (once per snapshot)."""
-    return ws.memo("dataset_pairs", lambda: _pairs(ws))
+    return view(ws, "dataset_pairs", _pairs)
 
 
 def paired_files(ws: Workspace) -> frozenset[str]:
     """The real paths of every file a pair names (once per snapshot)."""
+    return view(ws, "dataset_paired_files", _paired_files)
+
+
+def _paired_files(ws: Workspace) -> frozenset[str]:
     import os
 
-    return ws.memo("dataset_paired_files", lambda: frozenset(
-        os.path.realpath(p) for pair in dataset_pairs(ws) for p in (pair.eval_file, pair.training_file)))
+    return frozenset(os.path.realpath(p) for pair in dataset_pairs(ws) for p in (pair.eval_file, pair.training_file))
 
 
 def _pairs(ws: Workspace) -> list[DatasetPair]:

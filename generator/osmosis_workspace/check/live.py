@@ -14,7 +14,10 @@ whose inputs hold one (`Workspace.remember`: a rollout's folder holds the buffer
   the language server starts at once to have the memory edit runs need;
 - an **edit run** (only buffer texts changed since the last run) takes each check's findings from
   the last run unless the check read a changed buffer or reached a unit holding one; a check that
-  must run takes each of its units from memory unless that unit holds a changed buffer.
+  must run takes each of its units from memory unless that unit holds a changed buffer. A check that
+  reached changed buffers only through loops of check/units.remember_each (items of one function) and
+  views of check/units.view keeps its findings when those items and views, made again on the new
+  snapshot, equal what they were (early cutoff): renaming a config's rollout re-runs the configs check only.
 
 Each check and unit records what it read and which inputs it named, in both kinds of run.
 """
@@ -62,31 +65,44 @@ class _Units:
         self.live, self.changed, self.disk, self.dirty = live, changed, disk, dirty
         self.touched: set[str] = set()  # the inputs the running check reached
         self.used: set[str] = set()  # the views (Workspace.memo keys) it used
+        self.batches: list[_Batch] = []  # its loops of check/units.remember_each that reached nothing else
         self.views: dict[str, frozenset[str]] = {}  # view -> what it was made from
+        self.fresh: set[str] = set()  # the units an edit run computed (a probe's, reused by the check's own run)
+        self.spans: list[tuple[int, int]] = []  # the reads of the compared views (check/units.view) the running check made
+        self.made: dict[str, tuple[frozenset[str], object]] = {}  # compared view -> (what it was made from, its value)
 
     def start(self) -> None:
-        self.touched, self.used = set(), set()
+        self.touched, self.used, self.batches, self.spans = set(), set(), [], []
 
-    def reached(self) -> set[str]:
-        """What the running check (or view) reached, the views it used included."""
+    def reached(self, compared: bool = True) -> set[str]:
+        """What the running check (or view) reached, the views it used included (``compared=False``:
+        but those check/units.view made, which an edit run compares by value)."""
         found = set(self.touched)
         for key in self.used:
-            found |= self.views.get(key, frozenset())
+            if compared or key not in self.live.makers:
+                found |= self.views.get(key, frozenset())
         return found
+
+    def maker(self, key: str, fn) -> None:
+        self.live.makers[key] = fn
 
     def derive(self, ws: Workspace, key: str, compute):
         """A view several checks share (`Workspace.memo`), made once a run: what it read and reached is
         charged to every check that uses it, not only to the first."""
-        outer = self.touched, self.used
+        outer = self.touched, self.used, self.batches, self.spans
         self.start()
         mark = ws.read_mark()
         try:
             value = compute()
         finally:
             root = str(ws.root)
-            self.views[key] = frozenset({*(f"{root}/{r}" for r in ws.read_since(mark)), *self.reached()})
-            self.touched, self.used = outer
+            self.views[key] = frozenset({*(f"{root}/{r}" for r in ws.read_since(mark)), *self.reached(),
+                                         *(p for batch in self.batches for p in batch.items)})
+            self.touched, self.used, self.batches, self.spans = outer
             self.used.add(key)
+        if key in self.live.makers:  # compared by value in the next edit run: its reads are its own
+            self.made[key] = (self.views[key], value)
+            self.spans.append((mark, ws.read_mark()))
         return value
 
     def saw(self, path: Path) -> None:
@@ -105,10 +121,11 @@ class _Units:
             self.touched.update(names)
         if self.changed is not None:  # an edit run
             kept = self.live.units.get(unit)
-            if kept is not None and kept[0] == names and kept[1] == extra and (not buffers or self.changed.isdisjoint(names)):
+            if kept is not None and kept[0] == names and kept[1] == extra and (not buffers or unit in self.fresh or self.changed.isdisjoint(names)):
                 if kept[3]:
                     ws.count_read(kept[3])
                 return list(kept[2]) if kept[2] else []
+            self.fresh.add(unit)
         mark = ws.read_mark()
         if self.changed is None and self.disk is not None and (not buffers or self.dirty.isdisjoint(names)):
             found = self.disk.recall(ws, unit, inputs, extra, compute, codec, buffers)  # the files alone: the disk cache's to keep
@@ -117,6 +134,72 @@ class _Units:
         self.live.units[unit] = (names, extra, list(found), ws.read_since(mark, absolute=True))
         return found
 
+    def recall_each(self, ws: Workspace, prefix: str, paths: list[Path], fn, codec) -> list:
+        """check/units.remember_each in a live run: an edit run keeps each item none of whose files
+        changed without a call; the loop is recorded apart from the check (`_Batch`) when its items
+        reached nothing but what lies under them."""
+        outer = self.touched, self.used, self.batches, self.spans
+        self.start()
+        start, found, reads = ws.read_mark(), [], []
+        units, changed, fresh = self.live.units, self.changed, self.fresh
+        root = f"{ws.root}/"
+        try:
+            for path in paths:
+                name = str(path)
+                unit = prefix + (name[len(root):] if name.startswith(root) else ws.rel(path))
+                kept = units.get(unit) if changed is not None else None
+                if kept is not None and kept[0] == (name,) and kept[1] == "" and (name not in changed or unit in fresh):
+                    reads += kept[3]
+                    found += kept[2]
+                else:
+                    found += self.recall(ws, unit, (name,), "", lambda: fn(ws, path), codec)
+        finally:
+            ws.count_read(reads)
+            items = frozenset(map(str, paths))
+            touched, used, inner = self.touched, self.used, self.batches
+            self.touched, self.used, self.batches, self.spans = outer
+            if not used and not inner and all(_under(t, items) for t in touched - items):
+                self.batches.append(_Batch(start, ws.read_mark(), prefix, fn, codec, items))
+            else:  # it reached more: the check's own inputs, as any other unit's
+                self.touched |= touched | items | {p for batch in inner for p in batch.items}
+                self.used |= used
+        return found
+
+    def unchanged(self, ws: Workspace, batch: "_Batch", hit: frozenset[str]) -> bool:
+        """Whether the items of ``batch`` an edit reached (``hit``) give what they gave last run
+        (computed now, kept for the check's own run if it must run all the same)."""
+        root = f"{ws.root}/"
+        for name in sorted(hit):
+            unit = batch.prefix + (name[len(root):] if name.startswith(root) else ws.rel(Path(name)))
+            kept = self.live.units.get(unit)
+            if kept is None or kept[0] != (name,) or kept[1] != "":
+                return False
+            before = kept[2]
+            if self.recall(ws, unit, (name,), "", lambda: batch.fn(ws, Path(name)), batch.codec) != before:
+                return False
+        return True
+
+
+def _under(path: str, items: frozenset[str]) -> bool:
+    """Whether ``path`` is one of ``items`` or lies below one."""
+    while path not in items:
+        parent = os.path.dirname(path)
+        if parent == path:
+            return False
+        path = parent
+    return True
+
+
+class _Batch:
+    """One loop of remember_each in a check: its reads (``start``..``end`` of the run's), its function
+    and items. A check whose other inputs did not change keeps its findings when the items an edit
+    reached give what they gave (`_Units.unchanged`): its findings are its own inputs and these items'."""
+
+    __slots__ = ("start", "end", "prefix", "fn", "codec", "items")
+
+    def __init__(self, start: int, end: int, prefix: str, fn, codec, items: frozenset[str]):
+        self.start, self.end, self.prefix, self.fn, self.codec, self.items = start, end, prefix, fn, codec, items
+
 
 class Live:
     """One workspace's memory in an editor session: each check's findings with what it depended on,
@@ -124,12 +207,15 @@ class Live:
 
     def __init__(self) -> None:
         self.units: dict[str, tuple] = {}  # unit -> (inputs, extra, result, read: absolute paths)
-        self.checks: dict[str, tuple[frozenset[str], list, list[str]]] = {}  # check -> (what it read or reached, findings, read: absolute)
+        # check -> (what it read or reached but through its batches, findings, read: absolute, its batches, key)
+        self.checks: dict[str, tuple[frozenset[str], list, list[str], tuple, object]] = {}
         self.texts: dict[str, str] | None = None  # the buffers of the last run (absolute path -> text)
         self.full_at = 0.0
         self.full_runs = self.edit_runs = 0
         self.last_rerun: list[str] = []  # the checks the last run ran (the rest came from memory)
         self.disk_views: tuple[dict, dict] = ({}, {})
+        self.makers: dict = {}  # compared view (check/units.view) -> the function that makes it from a snapshot
+        self.made: dict[str, tuple[frozenset[str], object]] = {}  # compared view -> (what it was made from, value), as last made
         self._pending: tuple | None = None  # (snapshot, its changed buffers) between begin and run
         self.served_from_disk = False  # the last run was doctor's cached answer: nothing recorded per check
 
@@ -165,6 +251,7 @@ class Live:
         if changed is None:
             self.units.clear()
             self.checks.clear()
+            self.made.clear()
             dirty = {str(p) for p, t in ws.overlays.items() if text_on_disk(p) != t.replace("\r\n", "\n")}
             disk = self._disk_units(ws, families)
             if not dirty and not self.served_from_disk and disk is not None and (hit := disk[0].load(disk[1])) is not None:
@@ -181,25 +268,38 @@ class Live:
         units = _Units(self, changed, disk[0].units() if disk else None, _with_folders(dirty or set()))
         rerun: list[str] = []
 
-        def around(fn, call) -> list:
-            name = f"{getattr(fn, '__module__', '')}.{getattr(fn, '__qualname__', repr(fn))}"
+        def kept_or_run(name: str, key, call, ran: list[str]) -> list:
             kept = self.checks.get(name)
-            if changed is not None and kept is not None and kept[0].isdisjoint(changed):
-                ws.count_read(kept[2])
-                return list(kept[1])
+            if changed is not None and kept is not None and kept[4] == key and kept[0].isdisjoint(changed):
+                # what it reached but through its batches and compared views is unchanged: the batches'
+                # items and the views the edit reached decide, each made again and compared with its last answer
+                if all(units.unchanged(ws, batch, hit) for batch in kept[3] if (hit := batch.items & changed)) \
+                        and all(self._same_view(ws, view, changed) for view in kept[5]):
+                    ws.count_read(kept[2])
+                    return list(kept[1])
             mark = ws.read_mark()
             units.start()
             found = call()
             read = ws.read_since(mark, absolute=True)
-            self.checks[name] = (frozenset({*read, *units.reached()}), list(found), read)
-            rerun.append(name)
+            own = [*read]
+            # the batches' and compared views' reads are theirs, not the check's (spans in the order made)
+            for start, end in sorted([*((b.start, b.end) for b in units.batches), *units.spans], reverse=True):
+                del own[start - mark:end - mark]
+            views = tuple(sorted(k for k in units.used if k in self.makers))
+            self.checks[name] = (frozenset({*own, *units.reached(compared=False)}), list(found), read, tuple(units.batches), key, views)
+            ran.append(name)
             return found
+
+        def around(fn, call) -> list:
+            return kept_or_run(f"{getattr(fn, '__module__', '')}.{getattr(fn, '__qualname__', repr(fn))}", None, call, rerun)
 
         ws.units = units
         try:
             with frozen_heap():
                 findings = run_checks(ws, families, around=around)
-            marks = suppress.scan(ws, [f.diagnostic.path for f in findings if f.diagnostic.path])
+            paths = [f.diagnostic.path for f in findings if f.diagnostic.path]
+            # the suppression comments of the files with findings, kept as a check's findings are
+            marks = kept_or_run("suppress.scan", tuple(paths), lambda: suppress.scan(ws, paths), [])
         finally:
             ws.units = None
         if changed is None:
@@ -208,6 +308,7 @@ class Live:
                 disk[0].keep()  # the units whose inputs did not change under the run
         else:
             self.edit_runs += 1
+        self.made.update(units.made)
         self.texts = {str(p): t for p, t in ws.overlays.items()}
         self.disk_views = ({k: ws.__dict__[k] for k in DISK_PROPERTIES if k in ws.__dict__},
                            {k: ws._memo[k] for k in DISK_VIEWS if k in ws._memo})
@@ -216,6 +317,14 @@ class Live:
         result = RunResult(findings, {}, len(ws.files_read()), marks, unreadable_paths(ws))
         result.cache_note = ("full run" if changed is None else f"edit run: {len(rerun)} check(s) re-run") + " (editor session)"
         return result
+
+    def _same_view(self, ws: Workspace, key: str, changed: frozenset[str]) -> bool:
+        """Whether compared view ``key`` is what it was when last made: made from nothing the edit
+        changed, or made again now (once a run, for every check that uses it) and equal."""
+        if key not in self.made or key not in self.makers:
+            return False
+        paths, value = self.made[key]
+        return paths.isdisjoint(changed) or ws.memo(key, lambda: self.makers[key](ws)) == value
 
     def _disk_units(self, ws: Workspace, families: list[str]):
         """doctor's cache on disk, for the units no unsaved buffer touches (None when it cannot serve)."""

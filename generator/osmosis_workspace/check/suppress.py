@@ -20,6 +20,7 @@ from osmosis_workspace.core.records import dataclass
 from osmosis_workspace.core.workspace import Workspace
 from osmosis_workspace.check.registry import matches, rule
 from osmosis_workspace.check.settings import UNKNOWN_CODE, known_selector, suggest_code
+from osmosis_workspace.check.units import remember_each
 
 HASH = re.compile(r"#\s*osmosis:\s*ignore(-file)?\[([^\]]*)\]", re.IGNORECASE)
 HTML = re.compile(r"<!--\s*osmosis:\s*ignore(-file)?\[([^\]]*)\]\s*-->", re.IGNORECASE)
@@ -113,10 +114,8 @@ def scan(ws: Workspace, paths: Iterable[str]) -> list[Suppression]:
     """Every suppression in the candidate files of a run whose findings name ``paths``, and in every
     rollout's own Python (one unit per rollout for doctor's cache: its folder is all it reads)."""
     # each file alone decides its marks: a unit of doctor's cache per file (a run's thousands of configs)
-    found = [mark for path in _candidates(ws, paths)
-             for mark in ws.remember(f"suppressions:{ws.rel(path)}", [path], "", lambda: _marks(ws, path), codec=CODEC)]
-    for rollout in ws.rollout_dirs:
-        found += ws.remember(f"suppressions:{ws.rel(rollout)}", [rollout], "", lambda: _rollout_marks(ws, rollout), codec=CODEC)
+    found = remember_each(ws, "suppressions:", _candidates(ws, paths), _marks, CODEC)
+    found += remember_each(ws, "suppressions:", ws.rollout_dirs, _rollout_marks, CODEC)
     return list(dict.fromkeys(found))  # a rollout file a finding names is read both ways
 
 

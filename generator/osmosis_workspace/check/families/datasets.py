@@ -44,6 +44,7 @@ from osmosis_workspace.check.families.dataset_rules import (  # noqa: F401  (re-
     RUN_CAPPED,
 )
 from osmosis_workspace.check.registry import workspace_check
+from osmosis_workspace.check.units import view
 from osmosis_workspace.readers.datasets.extensions import ALIASES, suggested_name
 from osmosis_workspace.readers.datasets.capped import Findings
 from osmosis_workspace.core.diagnostics import Diagnostic
@@ -234,12 +235,12 @@ def _misnamed(path: Path, display: str) -> list[Diagnostic]:
 _NOT_DATA = frozenset({".md", ".rst", ".py", ".sh", ".ipynb", ".png", ".jpg", ".jpeg", ".svg", ".pdf", ".html", ".toml", ".yaml", ".yml"})
 
 
-def _named_without_file(ws: Workspace, datasets: set[Path]) -> dict[str, str]:
+def _named_without_file(ws: Workspace) -> dict[str, str]:
     """Platform dataset names the configs use for which data/ holds no file the SDK reads, each with
     the first config naming it (the file the upload would start from, `data/<name>.<ext>`, is missing)."""
     from osmosis_workspace.check.config_refs import workspace_configs
 
-    readable = {p.name.rpartition(".")[0] for p in datasets if p.suffix.lower() in PLATFORM_SUFFIXES}
+    readable = {p.name.rpartition(".")[0] for p in ws.data_files if p.suffix.lower() in PLATFORM_SUFFIXES}
     named: dict[str, str] = {}
     for config in workspace_configs(ws):
         value = config.experiment_str("dataset")
@@ -271,13 +272,6 @@ def outside_finding(display: str, why: str | None = None) -> Diagnostic:
 _PROFILES = "dataset_profiles"  # Workspace.memo key: real path -> the rows' Profile, for paired files only
 
 
-def _paired(ws: Workspace, path: Path) -> bool:
-    from osmosis_workspace.check.config_refs import paired_files
-
-    files = paired_files(ws)
-    return bool(files) and os.path.realpath(path) in files
-
-
 def _keep_profile(ws: Workspace, path: Path, findings: Findings) -> None:
     """Keep the profile of a file an eval/training pair names, for DAT029 (dataset_overlap.py)."""
     if findings.profile is not None and findings.keep_order:
@@ -297,10 +291,15 @@ def profile_of(ws: Workspace, path: Path):  # noqa: ANN201  (a Profile, or None:
 def check_data_folder(ws: Workspace) -> list[Diagnostic]:
     """Every dataset file under data/ (links out of the workspace are reported, not followed), and
     any other file there whose name is nearly a dataset's."""
+    from osmosis_workspace.check.config_refs import paired_files
+
     found: list[Diagnostic] = []
     datasets = set(ws.data_files)
     entries = ws.data_entries
-    named = _named_without_file(ws, datasets)
+    # what the configs say, as values an editor's edit run compares (check/units.view): renaming a
+    # config's rollout changes neither, and this check keeps its findings
+    named = view(ws, "datasets-named-without-file", _named_without_file)
+    paired = paired_files(ws)
     for done, path in enumerate(entries):
         if len(found) >= RUN_FINDINGS_CAP:
             left = sum(1 for p in entries[done:] if p in datasets)
@@ -312,7 +311,7 @@ def check_data_folder(ws: Workspace) -> list[Diagnostic]:
             found.extend(_named_unreadable(path, display, named) or _misnamed(path, display))
         elif ws.outside(path):
             found.append(outside_finding(display))
-        elif _paired(ws, path):
+        elif paired and os.path.realpath(path) in paired:
             findings = findings_of(path, keep_order=True)
             _keep_profile(ws, path, findings)  # DAT029 compares the rows of paired files
             found.extend(to_diagnostics(findings, display))

@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
-from osmosis_workspace.check.config_refs import workspace_configs
+from osmosis_workspace.check.config_refs import named_entrypoints, named_for_folders
 from osmosis_workspace.check.families import entry_import, entry_runtime, sdk_compat, sdk_requirements, sdk_structure
 from osmosis_workspace.check.families.entrypoint_rules import (
     FAMILY, HARD_CODED_CLIENT, INVALID_ROLLOUT_PYPROJECT, LOOP_SYNC_RUN, LOOP_WITHOUT_INSTANCE, LOOP_WITHOUT_NAME,
@@ -27,6 +27,7 @@ from osmosis_workspace.check.families.entrypoint_rules import (
     SYNTAX_ERROR,
 )
 from osmosis_workspace.check.registry import workspace_check
+from osmosis_workspace.check.units import view
 from osmosis_workspace.check.sdk_target import Target
 from osmosis_workspace.core.diagnostics import Diagnostic
 from osmosis_workspace.core.paths import is_inside, real_path, unusable_path, walk
@@ -77,7 +78,7 @@ def check_entrypoint_file(path: Path, display: str, *, sdk_requirement: str | No
             return p.as_posix()
 
     if ws is not None and folder is not None:
-        entries = _entries(folder, _named_entrypoints(ws).get(folder.name, []))
+        entries = _entries(folder, named_entrypoints(ws).get(folder.name, []))
         target = sdk_requirements.rollout_target(ws, folder)
     else:
         folder, entries = path.parent, [path]
@@ -121,19 +122,9 @@ def _blocked_folder(folder: Path, limit: int = 2_000) -> bool:
 # -- workspace level (osmosis doctor) --------------------------------------------------------
 
 
-def _named_entrypoints(ws: Workspace) -> dict[str, list[str | None]]:
-    """The entrypoints the workspace's configs name, by rollout."""
-    named_by_rollout: dict[str, list[str | None]] = {}
-    for config in workspace_configs(ws):
-        rollout, entrypoint = config.experiment_str("rollout"), config.experiment_str("entrypoint")
-        if rollout and entrypoint:
-            named_by_rollout.setdefault(rollout, []).append(entrypoint)
-    return named_by_rollout
-
-
 @workspace_check(FAMILY)
 def check_rollout_entrypoints(ws: Workspace) -> list[Diagnostic]:
-    named_by_rollout = _named_entrypoints(ws)
+    named_by_rollout = view(ws, "entrypoints-named-for-folders", named_for_folders)
     found: list[Diagnostic] = []
     pyproject = str(ws.root / "pyproject.toml")  # joined once, not once per rollout
     for folder in ws.rollout_dirs:

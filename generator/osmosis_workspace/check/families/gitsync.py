@@ -26,6 +26,7 @@ from osmosis_workspace.core import safe_git
 from osmosis_workspace.core.diagnostics import Diagnostic, printable, quoted
 from osmosis_workspace.core.lazy_re import lazy_compile
 from osmosis_workspace.check.registry import rule
+from osmosis_workspace.check.units import view
 from osmosis_workspace.readers.toml_locate import TomlDoc
 from osmosis_workspace.core.workspace import Workspace, permission_hint
 
@@ -104,7 +105,7 @@ def check_git_sync(ws: Workspace) -> list[Diagnostic]:
     git = _runner(ws.git_root)
     try:
         prefix = PurePosixPath(ws.repo_prefix or ".")
-        paths = watched(ws)
+        paths = view(ws, "git-watched", watched)  # an editor's edit run compares these values (check/units.view)
         unknown = {ws.rel(p) for p in ws.unreadable}  # git cannot hash them: LAY011 and its kin say why
         tools = left_out(ws)
         # From a pre-commit hook, the push state says nothing: a commit is always made before it is
@@ -123,7 +124,7 @@ def check_git_sync(ws: Workspace) -> list[Diagnostic]:
         # git reads the files, never an editor's buffer: typing in one keeps this answer (check/live.py)
         extra = json.dumps([str(prefix), paths, sorted(unknown), tools, pre_commit])
         found = ws.remember("git-state", [ws.root, ws.git_root / ".git"], extra, state, buffers=False)
-        for config in workspace_configs(ws):
+        for config in view(ws, "git-pins", _pinned):
             found += _pins(git, ws, config)
         return found
     except safe_git.GitError as err:
@@ -295,6 +296,14 @@ def _relative(path: str, prefix: PurePosixPath) -> str:
         return PurePosixPath(path).relative_to(prefix).as_posix()
     except ValueError:
         return path
+
+
+def _pinned(ws: Workspace) -> list[ConfigRef]:
+    """The configs that pin a commit or a branch, with nothing but the pins: what `_pins` reads."""
+    keys = ("commit_sha", "branch")
+    return [ConfigRef(c.path, c.kind, {k: c.experiment[k] for k in keys if k in c.experiment},
+                      {k: c.positions[k] for k in keys if k in c.positions}, None)
+            for c in workspace_configs(ws) if any(k in c.experiment for k in keys)]
 
 
 def _pins(git: Git, ws: Workspace, config: ConfigRef) -> list[Diagnostic]:

@@ -18,6 +18,7 @@ from osmosis_workspace.check.families.todos import SCANNED_SUFFIXES, _files, sma
 from osmosis_workspace.core.diagnostics import Diagnostic
 from osmosis_workspace.core.names import UNDO_PREFIX
 from osmosis_workspace.check.registry import rule
+from osmosis_workspace.check.units import remember_each
 from osmosis_workspace.core.paths import is_dir, is_file
 from osmosis_workspace.core.access import listing
 from osmosis_workspace.core.lazy_re import lazy_compile
@@ -132,13 +133,15 @@ def marker_lines(text: str) -> list[int]:
 def unresolved_findings(ws: Workspace) -> list[Diagnostic]:
     # the listings are the files' alone: an editor's edit run keeps them (check/live.py DISK_VIEWS)
     found = _leftovers(ws, ws.memo("leftover-rejects", lambda: list(_rejects(ws.root))), ())
-    for path in ws.memo("leftover-candidates", lambda: list(dict.fromkeys(_candidates(ws.root)))):
-        # a file of its own per unit for doctor's cache: the configs and datasets number thousands
-        found += ws.remember(f"leftovers:{ws.rel(path)}", [path], "", lambda: _leftovers(ws, (), (path,)))
-    for folder in ws.rollout_dirs:
-        # one unit per rollout for doctor's cache: what it finds is in the rollout's own files
-        found += ws.remember(f"leftovers:{ws.rel(folder)}", [folder], "", lambda: _rollout_leftovers(ws, folder))
-    return found
+    # a file of its own per unit for doctor's cache: the configs and datasets number thousands
+    found += remember_each(ws, "leftovers:", ws.memo("leftover-candidates", lambda: list(dict.fromkeys(_candidates(ws.root)))),
+                           _file_leftovers)
+    # one unit per rollout for doctor's cache: what it finds is in the rollout's own files
+    return found + remember_each(ws, "leftovers:", ws.rollout_dirs, _rollout_leftovers)
+
+
+def _file_leftovers(ws: Workspace, path: Path) -> list[Diagnostic]:
+    return _leftovers(ws, (), (path,))
 
 
 def _rollout_leftovers(ws: Workspace, folder: Path) -> list[Diagnostic]:

@@ -19,6 +19,7 @@ from osmosis_workspace.check.registry import workspace_check
 from osmosis_workspace.check.families.configs import dotted, walk
 from osmosis_workspace.check.config_refs import workspace_configs
 from osmosis_workspace.check.families.secret_formats import KNOWN_FORMATS
+from osmosis_workspace.check.units import remember_each, view
 from osmosis_workspace.core.diagnostics import Diagnostic
 from osmosis_workspace.core.lazy_re import lazy_compile
 from osmosis_workspace.check.registry import Rule, family_rules
@@ -363,14 +364,14 @@ def _config_secrets(ws: Workspace, path: Path) -> list[Diagnostic]:
 @workspace_check(FAMILY)
 def check_secrets(ws: Workspace) -> list[Diagnostic]:
     found: list[Diagnostic] = []
-    for kind in CONFIG_KINDS:
-        for path in ws.config_files(kind):
-            found += ws.remember(f"secrets:{ws.rel(path)}", [path], "", lambda: _config_secrets(ws, path))
+    for kind in CONFIG_KINDS:  # each config's secrets a unit of its own
+        found += remember_each(ws, "secrets:", ws.config_files(kind), _config_secrets)
     example = read_env_example(ws)
     if example is not None:
         found += check_env_example(example, ENV_EXAMPLE)
     linked_out = ws.outside(ws.root / ENV_EXAMPLE)
-    for name, path, position in missing_env_example_names(ws):
+    # a value an editor's edit run compares (check/units.view): most edits of a config leave it equal
+    for name, path, position in view(ws, "env-example-missing", missing_env_example_names):
         line, column = position or (None, None)
         why = (f"{ENV_EXAMPLE} does not list it" if example is not None
                else f"{ENV_EXAMPLE} links outside the workspace" if linked_out else f"there is no {ENV_EXAMPLE}")

@@ -15,6 +15,7 @@ from pathlib import Path
 from osmosis_workspace.check.registry import workspace_check
 from osmosis_workspace.core.diagnostics import Diagnostic
 from osmosis_workspace.check.registry import rule
+from osmosis_workspace.check.units import remember_each
 from osmosis_workspace.core.paths import MAX_WALK_DEPTH, is_file
 from osmosis_workspace.core.tool_folders import PRUNED
 from osmosis_workspace.core.access import listing
@@ -76,13 +77,12 @@ def scan_text(text: str, display: str) -> list[Diagnostic]:
 def check_template_placeholders(ws: Workspace) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     bases = [*ws.rollout_dirs, ws.root / "data"]
-    for base in bases:
-        # one unit per folder for doctor's cache: the scan reads nothing but the files below it
-        found += ws.remember(f"placeholders:{ws.rel(base)}", [base], "", lambda: _scan_folder(ws, base))
+    # one unit per folder for doctor's cache: the scan reads nothing but the files below it
+    found += remember_each(ws, "placeholders:", bases, _scan_folder)
     for kind in ("eval", "training"):
         # a config folder's files one unit each: an edit in one of thousands re-reads that one
-        for path in ws.memo(f"placeholder-files:{kind}", lambda: list(_files(ws.root / "configs" / kind))):
-            found += ws.remember(f"placeholders:{ws.rel(path)}", [path], "", lambda: _scan_folder(ws, path))
+        found += remember_each(ws, "placeholders:", ws.memo(f"placeholder-files:{kind}", lambda: list(_files(ws.root / "configs" / kind))),
+                               _scan_folder)
     return found
 
 

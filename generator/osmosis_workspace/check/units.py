@@ -1,0 +1,50 @@
+"""What an editor's edit run (check/live.py) can keep finer than a whole check.
+
+`remember_each`: one unit of work per file or folder, the same function over each (a config's
+secrets, a folder's placeholders, a file's suppression comments), concatenated in order.
+
+Through `Workspace.remember` item by item (doctor's cache keeps each as before, under the name
+``prefix + ws.rel(path)``); in an editor's run (check/live.py) the whole loop goes to its memory at
+once, which knows each item's function: an edit run keeps the unchanged items without a call each,
+and a check whose only contact with an edited buffer is through such items keeps its findings when
+the items the edit touched give what they gave last time.
+
+`view`: a value several checks share (`Workspace.memo`) that an edit run compares with its last one: a
+check that reached an edited buffer only through such views (and batches) keeps its findings when
+each is equal (which rollout folders the configs name entrypoints for, say, when a config's rollout is renamed
+to one with no folder).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TypeVar
+
+from osmosis_workspace.core.workspace import Workspace
+
+
+def remember_each(ws: Workspace, prefix: str, paths: Iterable[Path], fn: Callable[[Workspace, Path], list],
+                  codec: tuple | None = None) -> list:
+    """``fn(ws, path)`` for each of ``paths``, concatenated; each a unit whose one input is ``path``
+    (with all below it): ``fn`` must read nothing else, and no editor buffer but under ``path``."""
+    each = getattr(ws.units, "recall_each", None)
+    if each is not None:
+        return each(ws, prefix, list(paths), fn, codec)
+    found: list = []
+    for path in paths:
+        found += ws.remember(prefix + ws.rel(path), [path], "", lambda: fn(ws, path), codec)
+    return found
+
+
+T = TypeVar("T")
+
+
+def view(ws: Workspace, key: str, fn: Callable[[Workspace], T]) -> T:
+    """``fn(ws)`` once per snapshot (``ws.memo(key, ...)``). ``fn`` is a module-level function of the
+    snapshot alone, and its value is compared with ``==`` and never changed after: an editor's edit run
+    makes it again on the new snapshot to see whether the checks that used it can keep their findings."""
+    maker = getattr(ws.units, "maker", None)
+    if maker is not None:
+        maker(key, fn)
+    return ws.memo(key, lambda: fn(ws))
