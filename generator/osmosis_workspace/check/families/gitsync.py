@@ -19,7 +19,7 @@ from pathlib import Path, PurePosixPath
 from osmosis_workspace.check.registry import workspace_check
 from osmosis_workspace.check.families.leftovers import is_update_leftover
 from osmosis_workspace.check.families.gitsync_early import (
-    BRANCH_ARGS, ORIGIN_ARGS, _blocks_git, _pathspecs, _status, _under_pre_commit, left_out, runner_env, watched,
+    BRANCH_ARGS, ORIGIN_ARGS, blocks_git, left_out, pathspecs, runner_env, start_status, under_pre_commit, watched,
 )
 from osmosis_workspace.check.config_refs import ConfigRef, workspace_configs
 from osmosis_workspace.core import safe_git
@@ -98,7 +98,7 @@ def check_git_sync(ws: Workspace) -> list[Diagnostic]:
     if dotgit in ws.unreadable:
         return [GIT_UNREADABLE.at(ws.rel(dotgit), f"the repository's .git cannot be read: {ws.unreadable[dotgit][0]}",
                                   hint=permission_hint(is_folder=dotgit.is_dir()))]
-    if (blocking := _blocks_git(ws)) is not None:
+    if (blocking := blocks_git(ws)) is not None:
         return [GIT_UNREADABLE.at(ws.rel(blocking), f"{blocking.name} is not a regular file (a FIFO or a device): "
                                   "git reads it on every `git status` and would wait forever, so git was not asked",
                                   hint=f"replace {ws.rel(blocking)} with a regular file (or delete it)")]
@@ -110,10 +110,10 @@ def check_git_sync(ws: Workspace) -> list[Diagnostic]:
         tools = left_out(ws)
         # From a pre-commit hook, the push state says nothing: a commit is always made before it is
         # pushed, and a hook that wanted the push first would block every second commit.
-        pre_commit = _under_pre_commit()
+        pre_commit = under_pre_commit()
 
         def state() -> list[Diagnostic]:
-            status = _status(git, prefix, paths, tools)  # started now, read after the push state: both at once
+            status = start_status(git, prefix, paths, tools)  # started now, read after the push state: both at once
             try:
                 pushing = [] if pre_commit else (_unpushed(git, prefix, paths) or _not_on_origin(git, prefix, paths))
             except BaseException:
@@ -163,7 +163,7 @@ def _one_line(err: BaseException) -> str:
 
 def _uncommitted(pending: tuple[Callable, safe_git.Started], prefix: PurePosixPath, unknown: set[str]) -> list[Diagnostic]:
     wanted, started = pending
-    staged_counts = _under_pre_commit()
+    staged_counts = under_pre_commit()
     out = _text(started.result())
     changed = []
     entries = out.split("\0")
@@ -249,7 +249,7 @@ def _not_on_origin(git: Git, prefix: PurePosixPath, paths: list[str]) -> list[Di
     if branch is not None and branch[1]:
         return []  # an upstream: GIT005 counts what is not pushed to it
     counted = _text(git("rev-list", "--count", "HEAD", "--not", "--remotes=origin", "--",
-                        *_pathspecs(prefix, paths))).strip() or "0"
+                        *pathspecs(prefix, paths))).strip() or "0"
     if not counted.isdigit():  # not what git prints: a broken or impostor `git` on PATH
         raise safe_git.GitError(f"`git rev-list --count` printed {printable(counted[:40])!r}, not a number")
     if not int(counted):
@@ -268,7 +268,7 @@ def _unpushed(git: Git, prefix: PurePosixPath, paths: list[str]) -> list[Diagnos
     if branch is None or not branch[1]:
         return []  # detached, no commit yet, or no upstream (or one that is gone)
     ref, upstream, short = branch
-    counted = _text(git("rev-list", "--count", f"{upstream}..HEAD", "--", *_pathspecs(prefix, paths))).strip() or "0"
+    counted = _text(git("rev-list", "--count", f"{upstream}..HEAD", "--", *pathspecs(prefix, paths))).strip() or "0"
     if not counted.isdigit():  # not what git prints: a broken or impostor `git` on PATH
         raise safe_git.GitError(f"`git rev-list --count` printed {printable(counted[:40])!r}, not a number")
     count = int(counted)

@@ -1,12 +1,15 @@
-"""What the git family asks git (the paths it watches, its `git status`), and its calls on a cold run
-started before the other families run: `git status` and the branch and origin queries then work on
-the second core while the Python checks do, instead of being waited for one after another at the
-end (issue 40).
+"""What the git family asks git (the paths it watches, its `git status`), and its calls started before
+the other families run: `git status` and the branch and origin queries then work on the second core
+while the Python checks do, instead of being waited for one after another at the end (issue 40). On
+a cold run and on a warm one (units reused from doctor's cache) alike: Git Sync's answer is never
+kept in the cache (its key is the whole run's key), so a run that checks at all asks git again.
 
 :func:`start` asks exactly what ``gitsync.check_git_sync`` will ask, under the same guards (no git
 when it would ask none: no repository, an unreadable .git, a FIFO git would block on), through
-``safe_git.start_early``: the check's own calls take these processes, and any it does not ask for is
-ended with the run. The findings are the check's, read from the same commands' output."""
+``safe_git.start_early``: the check's own calls take these processes however late they ask (the
+timeout counts from then: a git that finished while the checks before it ran is never asked twice),
+and any it does not ask for is ended with the run. The findings are the check's, read from the same
+commands' output."""
 
 from __future__ import annotations
 
@@ -43,7 +46,7 @@ def left_out(ws: Workspace) -> list[str]:
 _GIT_READS = (".gitignore", ".gitattributes", ".git/info/exclude", ".git/info/attributes")
 
 
-def _blocks_git(ws: Workspace) -> Path | None:
+def blocks_git(ws: Workspace) -> Path | None:
     import stat
 
     for base in dict.fromkeys((ws.git_root, ws.root)):
@@ -86,16 +89,16 @@ def used_datasets(ws: Workspace) -> list[str]:
     return sorted(p for p in used if p.startswith("data/"))
 
 
-def _under_pre_commit() -> bool:
+def under_pre_commit() -> bool:
     # pre-commit sets PRE_COMMIT=1 for its hooks, and git exports GIT_INDEX_FILE to a plain
     # .git/hooks/pre-commit script: either way, what is staged is what the commit will hold.
     return bool(os.environ.get("PRE_COMMIT") or os.environ.get("GIT_INDEX_FILE"))
 
 
-def _status(git, prefix: PurePosixPath, paths: list[str], left_out: list[str]) -> tuple[Callable, safe_git.Started]:
+def start_status(git, prefix: PurePosixPath, paths: list[str], left_out: list[str]) -> tuple[Callable, safe_git.Started]:
     """`git status` of ``paths`` minus ``left_out``, started: (which paths count, the running git)."""
     paths, wanted = _folded(paths)
-    specs = _pathspecs(prefix, paths) + [s.replace(":(literal)", ":(exclude,literal)", 1) for s in _pathspecs(prefix, left_out)]
+    specs = pathspecs(prefix, paths) + [s.replace(":(literal)", ":(exclude,literal)", 1) for s in pathspecs(prefix, left_out)]
     # -z: paths verbatim (no quoting); untracked files listed one by one; ignored files excluded.
     # --ignore-submodules=dirty: a submodule's own work tree is not inspected (its config is not ours to
     # vet), a submodule moved to another commit still is.
@@ -120,7 +123,7 @@ def _folded(paths: list[str]) -> tuple[list[str], Callable[[str], bool]]:
     return [p for p in paths if not p.startswith("data/")] + ["data"], wanted
 
 
-def _pathspecs(prefix: PurePosixPath, paths: list[str]) -> list[str]:
+def pathspecs(prefix: PurePosixPath, paths: list[str]) -> list[str]:
     # ":(literal)": a data file named `x[1].jsonl` is a path, not a glob
     at = (lambda p: p) if str(prefix) == "." else (lambda p: prefix / p)
     return [f":(literal){at(p)}" for p in paths] + [f":(literal,exclude){at(p)}" for p in NOT_RUN]
@@ -137,13 +140,13 @@ def start(ws: Workspace) -> None:
     if ws.git_root is None or ws.git_root / ".git" in ws.unreadable:
         return
     try:
-        if _blocks_git(ws) is not None:
+        if blocks_git(ws) is not None:
             return
         early = _Early(ws.git_root)
-        pushing = not _under_pre_commit()
+        pushing = not under_pre_commit()
         if pushing:  # first: answered by the config probe the status call needs anyway (safe_git.PROBED)
             early.start(*ORIGIN_ARGS, check=False)
-        _status(early, PurePosixPath(ws.repo_prefix or "."), watched(ws), left_out(ws))
+        start_status(early, PurePosixPath(ws.repo_prefix or "."), watched(ws), left_out(ws))
         if pushing:
             early.start(*BRANCH_ARGS)
     except Exception:  # noqa: BLE001 - the check asks again and meets it itself

@@ -87,7 +87,7 @@ def run(ws: Workspace, families: list[str], cache=None) -> RunResult:
     workers = pool.start(ws, families, ws.units, run_checks)  # a cold run of a large workspace: its units on every core
     if workers is not None:
         ws.units = workers
-    elif ws.units is None and "git" in families:  # nothing remembered that could answer the git family
+    elif "git" in families:  # cold or warm: Git Sync's answer is never taken from the cache (buffers=False)
         from osmosis_workspace.check.families import gitsync_early
 
         gitsync_early.start(ws)  # its gits run beside the other families (check/families/gitsync_early.py)
