@@ -109,3 +109,24 @@ def test_a_checked_call_that_would_fail_is_left_to_git(tmp_path, monkeypatch):
     with pytest.raises(safe_git.GitFailed):
         safe_git.run(repo, *ORIGIN)
     assert spawned[-1] == ORIGIN
+
+
+@pytest.mark.parametrize("output", [b"\xff\xfegarbage\0\n", b"local\0remote.origin.url\nhttps://x/y.git",
+                                    b"nowhere\0remote.origin.url\nhttps://x/y.git\0",
+                                    b"local\0core.bare\nfalse\0", b"local\0"])
+def test_a_probe_answer_not_shaped_as_git_gives_it_is_left_to_git(tmp_path, monkeypatch, output):
+    """A `git` on PATH that prints what git never prints (the garbage of tests/security/test_not_our_bug.py,
+    a cut-off entry, an unknown scope, a key the probe did not ask for): origin is asked of git itself, so
+    doctor meets the same answer it met before the probe answered origin."""
+    repo = _repo(tmp_path)
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "out").write_bytes(output)
+    (fake / "git").write_text(f"#!/bin/sh\ncat '{fake / 'out'}'\nexit 0\n")
+    (fake / "git").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake}:{__import__('os').environ['PATH']}")
+    spawned = _spawned(monkeypatch)
+    safe_git.start_early(repo, *ORIGIN, check=False)
+    answer = safe_git.run(repo, *ORIGIN, check=False)
+    assert ORIGIN in spawned
+    assert (answer.returncode, answer.stdout) == (0, output)

@@ -316,6 +316,8 @@ def _from_probe(cwd: Path | str, args: tuple[str, ...], env: Mapping[str, str] |
     base = clean_env(env)
     if (str(cwd), base.get("GIT_DIR", "")) in _FILTER_CACHE or (done := _probe(cwd, base)) is None:
         return None
+    if not _well_formed(done):
+        return None  # not git's shape (a broken or foreign `git` on PATH): git itself is asked, as before
     values = [value for _, name, value in _entries(done) if name == args[2]]
     # as `git config --get` says it: the last value (an empty line for a key with no `=`), else exit 1
     code = done.returncode or (0 if values else 1)
@@ -323,6 +325,27 @@ def _from_probe(cwd: Path | str, args: tuple[str, ...], env: Mapping[str, str] |
         return None  # the call itself fails, and says so
     return Answered(subprocess.CompletedProcess(["git", *args], code, (values[-1] or b"") + b"\n" if values else b"",
                                                 done.stderr))
+
+
+# every scope `git config --show-scope` prints (git's config_scope_name)
+_SCOPES = frozenset({"system", "global", "local", "worktree", "command", "submodule", "unknown"})
+
+
+def _well_formed(done: subprocess.CompletedProcess) -> bool:
+    """The probe's output has the shape git gives it: entries `scope NUL key [LF value] NUL`, each a
+    known scope and a key the probe asked for; nothing at all when git found none or failed."""
+    if done.returncode != 0:
+        return done.stdout == b""
+    if not done.stdout.endswith(b"\0"):
+        return False
+    items = done.stdout[:-1].split(b"\0")
+    if len(items) % 2:
+        return False
+    for scope, entry in zip(items[0::2], items[1::2]):
+        name = entry.partition(b"\n")[0].decode("utf-8", "surrogateescape")
+        if scope.decode("utf-8", "replace") not in _SCOPES or not (name.startswith("filter.") or name in PROBED):
+            return False
+    return True
 
 
 class Answered:
