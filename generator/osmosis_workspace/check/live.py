@@ -142,11 +142,10 @@ class _Units:
         self.start()
         start, found, reads = ws.read_mark(), [], []
         units, changed, fresh = self.live.units, self.changed, self.fresh
-        root = f"{ws.root}/"
         try:
             for path in paths:
                 name = str(path)
-                unit = prefix + (name[len(root):] if name.startswith(root) else ws.rel(path))
+                unit = _unit_name(ws, prefix, name)
                 kept = units.get(unit) if changed is not None else None
                 if kept is not None and kept[0] == (name,) and kept[1] == "" and (name not in changed or unit in fresh):
                     reads += kept[3]
@@ -168,9 +167,8 @@ class _Units:
     def unchanged(self, ws: Workspace, batch: "_Batch", hit: frozenset[str]) -> bool:
         """Whether the items of ``batch`` an edit reached (``hit``) give what they gave last run
         (computed now, kept for the check's own run if it must run all the same)."""
-        root = f"{ws.root}/"
         for name in sorted(hit):
-            unit = batch.prefix + (name[len(root):] if name.startswith(root) else ws.rel(Path(name)))
+            unit = _unit_name(ws, batch.prefix, name)
             kept = self.live.units.get(unit)
             if kept is None or kept[0] != (name,) or kept[1] != "":
                 return False
@@ -178,6 +176,12 @@ class _Units:
             if self.recall(ws, unit, (name,), "", lambda: batch.fn(ws, Path(name)), batch.codec) != before:
                 return False
         return True
+
+
+def _unit_name(ws: Workspace, prefix: str, name: str) -> str:
+    """The unit of remember_each's item ``name`` (an absolute path): its path from the root after ``prefix``."""
+    root = f"{ws.root}/"
+    return prefix + (name[len(root):] if name.startswith(root) else ws.rel(Path(name)))
 
 
 def _under(path: str, items: frozenset[str]) -> bool:
@@ -207,8 +211,9 @@ class Live:
 
     def __init__(self) -> None:
         self.units: dict[str, tuple] = {}  # unit -> (inputs, extra, result, read: absolute paths)
-        # check -> (what it read or reached but through its batches, findings, read: absolute, its batches, key)
-        self.checks: dict[str, tuple[frozenset[str], list, list[str], tuple, object]] = {}
+        # check -> (what it read or reached but through its batches and compared views, findings, read: absolute,
+        # its batches, key, the compared views it used)
+        self.checks: dict[str, tuple[frozenset[str], list, list[str], tuple, object, tuple[str, ...]]] = {}
         self.texts: dict[str, str] | None = None  # the buffers of the last run (absolute path -> text)
         self.full_at = 0.0
         self.full_runs = self.edit_runs = 0
