@@ -72,6 +72,8 @@ def _parse_slowly(line: bytes, lineno: int, findings: Findings) -> tuple[bool, o
             hint="JSON lines hold one row a line; a JSON array belongs in a .json file",
         )
         return False, None
+    if line[-1:] == b"\n":  # the reader's lines keep their newline; a message's column is within the line
+        line = line[:-1]
     if not line.strip():
         findings.add("blank-line", "blank line", lineno)
         return False, None
@@ -115,7 +117,7 @@ def scan_range(path: Path, start: int, end: int, spec: ColumnSpec | None, block_
     exact = spec is None or spec.metadata is not None
     base = rows = 0
     with open(path, "rb") as fh:
-        for lines in _batches(line_blocks(fh, start, end, block_size)):
+        for lines in _batches(line_blocks(fh, start, end, block_size, ends=True)):  # lines keep their \n
             objs = None
             if not exact:
                 # The usual case in C-level passes (parse, cheap tests, the profile's blocks); a batch
