@@ -245,6 +245,7 @@ class RowChecker:
         self._rows: list[dict] = []  # rows taken, not yet handed to the profile
         self._lines: list[int] = []
         self._clean = True  # every row of self._rows passed every cheap test
+        self._cols: Columns | None = None  # self._rows' columns, when every one came with them (take_many)
         if spec is not None:
             self._fix(spec)
 
@@ -266,6 +267,7 @@ class RowChecker:
         if not fast and not self.check(row, line, column):
             return False
         if self.profile is not None:
+            self._cols = None  # a row taken alone: the pending rows' columns are not at hand
             self._rows.append(row)
             self._lines.append(line or 0)
             self._clean = self._clean and fast
@@ -286,25 +288,36 @@ class RowChecker:
         if cols is None and not all(map(fast, rows)):
             return False
         if self.profile is not None:
-            pending, lines, n = self._rows, self._lines, len(rows)
-            if not pending and n == BLOCK_ROWS and cols is not None:  # the usual batch: one block, its columns at hand
-                self.profile.observe_block(rows, list(range(first_line, first_line + n)), True, cols)
+            if not self._rows and len(rows) == BLOCK_ROWS and cols is not None:  # the usual batch: one whole block
+                self.profile.observe_block(rows, list(range(first_line, first_line + BLOCK_ROWS)), True, cols)
                 return True
-            cut = min(BLOCK_ROWS - len(pending), n)
-            pending += rows[:cut]
-            lines += range(first_line, first_line + cut)
-            while len(pending) >= BLOCK_ROWS:
-                self.finish()
-                pending, lines = rows[cut : cut + BLOCK_ROWS], list(range(first_line + cut, first_line + min(cut + BLOCK_ROWS, n)))
-                self._rows, self._lines = pending, lines
-                cut += BLOCK_ROWS
+            self._pend(rows, first_line, cols)
         return True
+
+    def _pend(self, rows: list[dict], first_line: int, cols: Columns | None) -> None:
+        """Rows (that passed every cheap test) added to the rows pending for the profile, handed to it a
+        block of BLOCK_ROWS at a time; their columns kept along while every pending row has them."""
+        at, n = 0, len(rows)
+        while at < n:
+            cut = min(BLOCK_ROWS - len(self._rows), n - at)
+            part = None if cols is None else {k: v[at : at + cut] for k, v in cols.items()}
+            if not self._rows:
+                self._cols = part
+            elif self._cols is not None and part is not None:
+                self._cols = {k: v + part[k] for k, v in self._cols.items()}
+            else:
+                self._cols = None
+            self._rows += rows[at : at + cut]
+            self._lines += range(first_line + at, first_line + at + cut)
+            at += cut
+            if len(self._rows) >= BLOCK_ROWS:
+                self.finish()
 
     def finish(self) -> None:
         """Hand the rows taken so far to the profile (a block at a time: see Profile.observe_block)."""
         if self._rows and self.profile is not None:
-            self.profile.observe_block(self._rows, self._lines, self._clean)
-        self._rows, self._lines, self._clean = [], [], True
+            self.profile.observe_block(self._rows, self._lines, self._clean, self._cols)
+        self._rows, self._lines, self._clean, self._cols = [], [], True, None
 
     def check(self, row: object, line: int | None, column: int | None = None) -> bool:
         """Every rule's full check of ``row``; True when it is an object."""
