@@ -16,13 +16,16 @@ import random
 
 import orjson
 import pytest
-
 from osmosis_workspace.readers.datasets import jsonl, profile
 from osmosis_workspace.readers.datasets.blocks import LONG_LINE, line_blocks
 from osmosis_workspace.readers.datasets.capped import Findings
 from osmosis_workspace.readers.datasets.code_tests import OPENS
 from osmosis_workspace.readers.datasets.columns import ColumnSpec
-from osmosis_workspace.readers.datasets.rows import RowChecker, compile_many, compile_quick
+from osmosis_workspace.readers.datasets.rows import (
+    RowChecker,
+    compile_many,
+    compile_quick,
+)
 
 WORDS = ["val1", "=", "-704.6689", "Multiply", "the", "NUMBERS.", "é", "É", "straße", "日本", "🙂", "(15 + 5) * 3", "#",
          "a)", "B)", "yes", "no", "answer:", "Choose one of: cat, dog", "42", "x_1", "\\", '"', "'quoted'", "…"]

@@ -10,9 +10,9 @@ into memory.
 from __future__ import annotations
 
 import codecs
-from io import BytesIO
 import threading
 from collections.abc import Iterator
+from io import BytesIO
 from typing import BinaryIO
 
 from osmosis_workspace.readers.datasets.capped import Findings
