@@ -43,7 +43,7 @@ def _rows(n: int, seed: int) -> list[dict]:
 def _findings(path, monkeypatch, plain: bool, parallel: bool) -> list[tuple]:
     with monkeypatch.context() as m:
         if plain:
-            m.setattr(profile.Profile, "observe_block", lambda self, rows, lines, clean=False: self._one_by_one(rows, lines))
+            m.setattr(profile.Profile, "observe_block", lambda self, rows, lines, clean=False, columns=None: self._one_by_one(rows, lines))
         m.setattr(jsonl, "PARALLEL_MIN_BYTES", 0 if parallel else 1 << 40)
         return [(d.code, d.line, d.message) for d in datasets.check_dataset_file(path, path.name)]
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import codecs
 import threading
 from collections.abc import Iterator
+from io import BytesIO
 from typing import BinaryIO
 
 from osmosis_workspace.readers.datasets.capped import Findings
@@ -25,14 +26,17 @@ LONG_LINE = b"\x00 line longer than MAX_LINE"
 
 
 def line_blocks(
-    fh: BinaryIO, start: int, end: int, block_size: int = BLOCK_SIZE, max_line: int | None = None
+    fh: BinaryIO, start: int, end: int, block_size: int = BLOCK_SIZE, max_line: int | None = None, ends: bool = False
 ) -> Iterator[list[bytes]]:
     """The lines of bytes ``[start, end)`` of ``fh`` (without their ``\\n``), a block's worth at a time.
 
     ``start`` and ``end`` must be line starts (or the end of the file), so adjacent ranges see
     every line exactly once. A line longer than ``max_line`` is not held: it is skipped and
-    :data:`LONG_LINE` stands in its place.
+    :data:`LONG_LINE` stands in its place. With ``ends`` each line keeps its ``\\n`` (all but
+    a last line without one): the block is cut by ``BytesIO.readlines``, which finds line ends with
+    memchr, at about half the instructions of ``bytes.split``'s byte-by-byte loop.
     """
+    cut_lines = _readlines if ends else _split
     max_line = MAX_LINE if max_line is None else max_line
     fh.seek(start)
     pos, carry, skipping = start, b"", False
@@ -45,10 +49,10 @@ def line_blocks(
             cut = data.find(b"\n")
             if cut < 0:
                 continue
-            lines = [LONG_LINE, *data[cut + 1 :].split(b"\n")]
+            lines = [LONG_LINE, *cut_lines(data[cut + 1 :])]
             skipping = False
         else:
-            lines = data.split(b"\n")
+            lines = cut_lines(data)
             if carry:
                 lines[0] = carry + lines[0]  # cheaper than joining the whole block to the carry
         carry = lines.pop()
@@ -60,6 +64,17 @@ def line_blocks(
         yield [LONG_LINE]
     elif carry:
         yield [carry]
+
+
+def _split(data: bytes) -> list[bytes]:
+    return data.split(b"\n")  # the last piece is what follows the last newline (maybe b"")
+
+
+def _readlines(data: bytes) -> list[bytes]:
+    lines = BytesIO(data).readlines()  # shares data's buffer: no copy
+    if not lines or lines[-1][-1:] == b"\n":
+        lines.append(b"")  # as split has it: the piece after the last newline
+    return lines
 
 
 def line_start_after(fh: BinaryIO, offset: int, block_size: int = 1 << 16) -> int:

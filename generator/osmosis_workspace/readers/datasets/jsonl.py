@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from osmosis_workspace.core.records import dataclass
@@ -71,6 +72,8 @@ def _parse_slowly(line: bytes, lineno: int, findings: Findings) -> tuple[bool, o
             hint="JSON lines hold one row a line; a JSON array belongs in a .json file",
         )
         return False, None
+    if line[-1:] == b"\n":  # the reader's lines keep their newline; a message's column is within the line
+        line = line[:-1]
     if not line.strip():
         findings.add("blank-line", "blank line", lineno)
         return False, None
@@ -114,29 +117,42 @@ def scan_range(path: Path, start: int, end: int, spec: ColumnSpec | None, block_
     exact = spec is None or spec.metadata is not None
     base = rows = 0
     with open(path, "rb") as fh:
-        for block in line_blocks(fh, start, end, block_size):
-            for at in range(0, len(block), BATCH_LINES):
-                lines = block[at : at + BATCH_LINES]
-                objs = None
-                if not exact:
-                    # The usual case in C-level passes (parse, cheap tests, the profile's blocks); a batch
-                    # with a line that does not parse goes line by line, one with a row that fails a cheap
-                    # test row by row: the same findings either way.
-                    try:
-                        objs = list(map(loads, lines))
-                    except (ValueError, RecursionError):
-                        pass
-                if objs is None:
-                    rows += _one_by_one(lines, base, exact, checker, findings, loads)
-                    if exact and checker.spec is not None:
-                        exact = checker.spec.metadata is not None
-                elif checker.take_many(objs, base + 1):
-                    rows += len(objs)
-                else:
-                    rows += sum(map(take, objs, range(base + 1, base + 1 + len(objs))))
-                base += len(lines)
+        for lines in _batches(line_blocks(fh, start, end, block_size, ends=True)):  # lines keep their \n
+            objs = None
+            if not exact:
+                # The usual case in C-level passes (parse, cheap tests, the profile's blocks); a batch
+                # with a line that does not parse goes line by line, one with a row that fails a cheap
+                # test row by row: the same findings either way.
+                try:
+                    objs = list(map(loads, lines))
+                except (ValueError, RecursionError):
+                    pass
+            if objs is None:
+                rows += _one_by_one(lines, base, exact, checker, findings, loads)
+                if exact and checker.spec is not None:
+                    exact = checker.spec.metadata is not None
+            elif checker.take_many(objs, base + 1):
+                rows += len(objs)
+            else:
+                rows += sum(map(take, objs, range(base + 1, base + 1 + len(objs))))
+            base += len(lines)
     checker.finish()
     return RangeResult(findings, base, rows)
+
+
+def _batches(blocks: Iterator[list[bytes]]) -> Iterator[list[bytes]]:
+    """The blocks' lines in batches of BATCH_LINES, a block's last few carried into the next: the batches,
+    and so the profile's blocks (rows.BLOCK_ROWS), stay aligned from the first line to the last."""
+    rest: list[bytes] = []
+    for block in blocks:
+        if rest:
+            block = rest + block
+        cut = len(block) - len(block) % BATCH_LINES
+        for at in range(0, cut, BATCH_LINES):
+            yield block[at : at + BATCH_LINES]
+        rest = block[cut:]
+    if rest:
+        yield rest
 
 
 def _one_by_one(lines: list[bytes], base: int, exact: bool, checker: RowChecker, findings: Findings,

@@ -260,28 +260,29 @@ class Profile:
     labelled_rows = property(lambda self: self._n[2], lambda self, v: self._n.__setitem__(2, v))
     unlisted = property(lambda self: self._n[3], lambda self, v: self._n.__setitem__(3, v))
 
-    def observe_block(self, rows: list[dict], lines: list[int], clean: bool = False) -> None:
+    def observe_block(self, rows: list[dict], lines: list[int], clean: bool = False, columns: dict | None = None) -> None:
         """:meth:`observe` of many rows at once, the usual case in a few C-level passes (``map``, set
         and dict updates, the user prompts and labels normalised on their joined text): a fraction of
         the time a row costs one by one. ``clean``: every row passed the row rules' cheap tests (the
         spec's keys, its prompts and label strings), so their types need no second look. A block where a
         pass meets anything unusual (a repeat, an odd or missing value, a label in a prompt, a system
-        prompt listing options, the digest cap) goes row by row, so both ways find the same."""
-        if not self.blockwise or not self._block(rows, lines, clean):
+        prompt listing options, the digest cap) goes row by row, so both ways find the same. ``columns``:
+        the rows' values by column, when the reader has them (rows.compile_many)."""
+        if not self.blockwise or not self._block(rows, lines, clean, columns):
             self._one_by_one(rows, lines)
 
-    def _block(self, rows: list[dict], lines: list[int], clean: bool) -> bool:
+    def _block(self, rows: list[dict], lines: list[int], clean: bool, columns: dict | None) -> bool:
         """:meth:`observe_block`'s passes; False, having observed nothing, when the block wants a closer look."""
         n = len(rows)
         try:
-            labels = list(map(self._truth, rows))
+            labels = columns[TRUTH] if columns else list(map(self._truth, rows))
             # a list label has a len too, but no hash: any label not a string goes row by row
             if not clean and (set(map(type, labels)) != {str} or set(map(type, map(self._user, rows))) != {str} or "" in labels):
                 return False
             if max(map(len, labels)) > LABEL_CHARS:
                 return False
             if self.has_system:
-                systems = list(map(self._system, rows))
+                systems = columns[SYSTEM] if columns else list(map(self._system, rows))
                 if not clean and set(map(type, systems)) != {str}:
                     return False
                 if any(map(_contains, systems, labels)):
@@ -299,7 +300,7 @@ class Profile:
                 del systems
             else:
                 entries = repeat(None)
-            user_forms = normalise_many(list(map(self._user, rows)))
+            user_forms = normalise_many(columns[USER] if columns else list(map(self._user, rows)))
             # a label of LEAK_MIN_CHARS or more in its user prompt (in compared forms: a superset of a phrase in any case)
             label_forms = normalise_many(labels)
             if any(map(_contains, user_forms, label_forms)) and any(

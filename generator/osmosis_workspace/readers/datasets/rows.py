@@ -13,6 +13,8 @@ the same hook.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import repeat
+from operator import itemgetter
 
 from osmosis_workspace.core.records import dataclass
 from osmosis_workspace.readers.datasets import code_tests
@@ -36,6 +38,10 @@ Test = Callable[[dict], bool]
 # A cheap test: a Python expression over ``row`` and the names it binds (values, never text from the
 # dataset: column names reach the expression only as bound constants).
 Quick = tuple[str, dict[str, object]]
+# A batch's values by column (each a list in row order), and a rule's test of a whole batch on them: True
+# only when every row passes the rule's cheap test (False may be wrong: the batch is then tested row by row).
+Columns = dict[str, list]
+Many = Callable[[Columns], bool]
 BLOCK_ROWS = 128  # rows the profile observes at once (held until then: about 100 KB)
 # A cheap test that no row passes: the rule always wants the full check (metadata is compared across rows).
 ALWAYS_FULL: Quick = ("False", {})
@@ -48,6 +54,9 @@ class RowRule:
     # the file's cheap test, from its columns and a prefix for the names it binds; None: nothing to test
     quick: Callable[[ColumnSpec, str], Quick | None]
     full: Callable[[RowChecker, dict, int | None, int | None], None]
+    # the same test of a batch in C-level passes over its columns; None: nothing to test (the key test
+    # is the columns' fetch itself: see compile_many)
+    many: Callable[[ColumnSpec], Many | None] = lambda spec: None
 
 
 def _quick_keys(spec: ColumnSpec, tag: str) -> Quick:
@@ -72,6 +81,20 @@ def _quick_required(spec: ColumnSpec, tag: str) -> Quick | None:
         return None
     names = {f"{tag}{i}": name for i, name in enumerate(spec.nonempty)}
     return " and ".join(f"((v := row[{n}]).__class__ is str and v and not v.isspace())" for n in names), names
+
+
+def _all_str(values: list) -> bool:
+    return set(map(type, values)) == _STR
+
+
+_STR = {str}
+
+
+def _many_required(spec: ColumnSpec) -> Many | None:
+    names = spec.nonempty
+    if not names:
+        return None
+    return lambda cols: all(_all_str(v := cols[n]) and "" not in v and not any(map(str.isspace, v)) for n in names)
 
 
 def _full_required(checker: RowChecker, row: dict, line: int | None, column: int | None) -> None:
@@ -99,6 +122,11 @@ def _quick_strings(spec: ColumnSpec, tag: str) -> Quick | None:
     return " and ".join(f"row[{n}].__class__ is str" for n in names), names
 
 
+def _many_strings(spec: ColumnSpec) -> Many | None:
+    names = spec.strings
+    return (lambda cols: all(_all_str(cols[n]) for n in names)) if names else None
+
+
 def _full_strings(checker: RowChecker, row: dict, line: int | None, column: int | None) -> None:
     for name in checker.spec.strings:
         if name in row and not isinstance(row[name], str):
@@ -107,6 +135,10 @@ def _full_strings(checker: RowChecker, row: dict, line: int | None, column: int 
 
 def _quick_metadata(spec: ColumnSpec, tag: str) -> Quick | None:
     return ALWAYS_FULL if spec.metadata else None
+
+
+def _many_metadata(spec: ColumnSpec) -> Many | None:
+    return (lambda cols: False) if spec.metadata else None
 
 
 def _full_metadata(checker: RowChecker, row: dict, line: int | None, column: int | None) -> None:
@@ -128,6 +160,14 @@ def _quick_tests(spec: ColumnSpec, tag: str) -> Quick | None:
             {f"{tag}ok": code_tests.parses_as_tests, f"{tag}col": name, f"{tag}opens": code_tests.OPENS})
 
 
+def _many_tests(spec: ColumnSpec) -> Many | None:
+    name = _label_column(spec)
+    if name is None:
+        return None
+    opens = code_tests.OPENS  # a batch with a label that may open a JSON object is tested row by row
+    return lambda cols: _all_str(v := cols[name]) and not any(map(str.startswith, v, repeat(opens)))
+
+
 def _full_tests(checker: RowChecker, row: dict, line: int | None, column: int | None) -> None:
     name = _label_column(checker.spec)
     value = row.get(name) if name else None
@@ -144,10 +184,10 @@ def _full_tests(checker: RowChecker, row: dict, line: int | None, column: int | 
 ROW_RULES: tuple[RowRule, ...] = (
     RowRule("same keys as the first row", ("divergent-keys",), _quick_keys, _full_keys),
     RowRule("prompt and answer non-empty strings", ("null-value", "not-string", "empty-value", "blank-value"),
-            _quick_required, _full_required),
-    RowRule("system prompt a string", ("not-string",), _quick_strings, _full_strings),
-    RowRule("metadata a valid object, one type per key", ("metadata",), _quick_metadata, _full_metadata),
-    RowRule("a code task's tests parse", ("bad-tests",), _quick_tests, _full_tests),
+            _quick_required, _full_required, _many_required),
+    RowRule("system prompt a string", ("not-string",), _quick_strings, _full_strings, _many_strings),
+    RowRule("metadata a valid object, one type per key", ("metadata",), _quick_metadata, _full_metadata, _many_metadata),
+    RowRule("a code task's tests parse", ("bad-tests",), _quick_tests, _full_tests, _many_tests),
 )
 
 
@@ -164,6 +204,29 @@ def compile_quick(spec: ColumnSpec) -> Test | None:
     return eval("lambda row: " + (" and ".join(f"({expr})" for expr, _ in parts) or "True"), namespace)
 
 
+def compile_many(spec: ColumnSpec) -> Callable[[list[dict]], Columns | None]:
+    """Every rule's cheap test of a batch of dicts at once, in C-level passes over its columns: the
+    batch's columns when every row passes every test (None when one may not: the batch is then tested
+    row by row with :func:`compile_quick`'s test, so a wrong None costs time, never a finding). The key
+    test is the fetch: a row with as many keys as the spec and each of the spec's keys has exactly them."""
+    tests = [t for t in (rule.many(spec) for rule in ROW_RULES) if t is not None]
+    width, getters = len(spec.keys), [(name, itemgetter(name)) for name in sorted(spec.keys)]
+
+    def columns(rows: list[dict]) -> Columns | None:
+        if set(map(len, rows)) != {width}:
+            return None
+        try:
+            cols = {name: list(map(get, rows)) for name, get in getters}
+        except KeyError:
+            return None
+        return cols if all(test(cols) for test in tests) else None
+
+    return columns
+
+
+_DICT = {dict}
+
+
 class RowChecker:
     """The row rules of one file (or one byte range of it), applied row by row through :meth:`take`.
 
@@ -178,15 +241,18 @@ class RowChecker:
         self.spec: ColumnSpec | None = None
         self.profile: Profile | None = None
         self._fast: Test | None = None  # every rule's cheap test at once
+        self._many: Callable[[list[dict]], Columns | None] | None = None  # the same of a batch (compile_many)
         self._rows: list[dict] = []  # rows taken, not yet handed to the profile
         self._lines: list[int] = []
         self._clean = True  # every row of self._rows passed every cheap test
+        self._cols: Columns | None = None  # self._rows' columns, when every one came with them (take_many)
         if spec is not None:
             self._fix(spec)
 
     def _fix(self, spec: ColumnSpec) -> None:
         self.spec = spec
         self._fast = compile_quick(spec)
+        self._many = compile_many(spec) if self._fast is not None else None
         if self._profiling:
             # a range of the parallel reader (it has a share of the cap) keeps order, to be merged
             ordered = self.findings.keep_order or self._digest_cap is not None
@@ -201,6 +267,7 @@ class RowChecker:
         if not fast and not self.check(row, line, column):
             return False
         if self.profile is not None:
+            self._cols = None  # a row taken alone: the pending rows' columns are not at hand
             self._rows.append(row)
             self._lines.append(line or 0)
             self._clean = self._clean and fast
@@ -210,29 +277,47 @@ class RowChecker:
 
     def take_many(self, rows: list, first_line: int) -> bool:
         """:meth:`take` of rows on consecutive lines from ``first_line``, when every one is an object
-        passing every cheap test: then in C-level passes, handed to the profile in the same blocks of
-        BLOCK_ROWS as row by row (the label cap is checked per block). False, having taken none, when a
-        row is not such: the reader then takes them one by one."""
+        passing every cheap test: then in C-level passes (:func:`compile_many`; row by row through the
+        compiled test when a batch's columns do not pass), handed to the profile in the same blocks of
+        BLOCK_ROWS as row by row (the label cap is checked per block), with the columns when a batch is
+        one such block. False, having taken none, when a row is not such: the reader then takes them one by one."""
         fast = self._fast
-        if fast is None or set(map(type, rows)) != {dict} or not all(map(fast, rows)):
+        if fast is None or set(map(type, rows)) != _DICT:
+            return False
+        cols = self._many(rows)
+        if cols is None and not all(map(fast, rows)):
             return False
         if self.profile is not None:
-            pending, lines, n = self._rows, self._lines, len(rows)
-            cut = min(BLOCK_ROWS - len(pending), n)
-            pending += rows[:cut]
-            lines += range(first_line, first_line + cut)
-            while len(pending) >= BLOCK_ROWS:
-                self.finish()
-                pending, lines = rows[cut : cut + BLOCK_ROWS], list(range(first_line + cut, first_line + min(cut + BLOCK_ROWS, n)))
-                self._rows, self._lines = pending, lines
-                cut += BLOCK_ROWS
+            if not self._rows and len(rows) == BLOCK_ROWS and cols is not None:  # the usual batch: one whole block
+                self.profile.observe_block(rows, list(range(first_line, first_line + BLOCK_ROWS)), True, cols)
+                return True
+            self._pend(rows, first_line, cols)
         return True
+
+    def _pend(self, rows: list[dict], first_line: int, cols: Columns | None) -> None:
+        """Rows (that passed every cheap test) added to the rows pending for the profile, handed to it a
+        block of BLOCK_ROWS at a time; their columns kept along while every pending row has them."""
+        at, n = 0, len(rows)
+        while at < n:
+            cut = min(BLOCK_ROWS - len(self._rows), n - at)
+            part = None if cols is None else {k: v[at : at + cut] for k, v in cols.items()}
+            if not self._rows:
+                self._cols = part
+            elif self._cols is not None and part is not None:
+                self._cols = {k: v + part[k] for k, v in self._cols.items()}
+            else:
+                self._cols = None
+            self._rows += rows[at : at + cut]
+            self._lines += range(first_line + at, first_line + at + cut)
+            at += cut
+            if len(self._rows) >= BLOCK_ROWS:
+                self.finish()
 
     def finish(self) -> None:
         """Hand the rows taken so far to the profile (a block at a time: see Profile.observe_block)."""
         if self._rows and self.profile is not None:
-            self.profile.observe_block(self._rows, self._lines, self._clean)
-        self._rows, self._lines, self._clean = [], [], True
+            self.profile.observe_block(self._rows, self._lines, self._clean, self._cols)
+        self._rows, self._lines, self._clean, self._cols = [], [], True, None
 
     def check(self, row: object, line: int | None, column: int | None = None) -> bool:
         """Every rule's full check of ``row``; True when it is an object."""
