@@ -321,6 +321,9 @@ def _diagnostic(data: dict) -> Diagnostic:
     return Diagnostic(severity=Severity(data["severity"]), **fields)
 
 
+FINDINGS = (Diagnostic.to_dict, _diagnostic)  # a unit's codec unless it names one
+
+
 class UnitMemo:
     """The results of one unit of work (one rollout's entrypoint checks, say), reused by a later run whose
     inputs for that unit are the same, so an edit re-checks what it touched, not the whole workspace.
@@ -377,15 +380,18 @@ class UnitMemo:
     def recall(self, ws: Workspace, unit: str, inputs: list[Path], extra: str, compute, codec=None, buffers: bool = True) -> list:
         if not buffers:  # what git says: the whole run's key is its key
             return compute()
-        encode, decode = codec or (Diagnostic.to_dict, _diagnostic)
-        # tens of thousands of look-ups a run at 2,000 rollouts: the plain case (no findings) stays short
-        known, subtree = self.tree.digests, self.tree.subtree  # a rollout's folder is the input of several units
-        names = [p if type(p) is str else str(p) for p in inputs]
-        parts = [self.base, unit]
-        for name in names:
-            digest = known[name] if name in known else subtree(name)
+        encode, decode = codec or FINDINGS
+        # tens of thousands of look-ups a run at 2,000 rollouts: the plain case (no findings, nothing read) stays short
+        tree = self.tree
+        known = tree.digests  # a rollout's folder is the input of several units
+        names, parts = [], [self.base, unit]
+        for name in inputs:
+            if type(name) is not str:
+                name = str(name)
+            digest = known[name] if name in known else tree.subtree(name)
             if digest is None:
                 return compute()
+            names.append(name)
             parts.append(digest)
         parts.append(extra)
         # NUL-separated: no part holds a NUL but `extra`, which comes last
@@ -405,7 +411,8 @@ class UnitMemo:
             except BAD_ENTRY:
                 pass  # an entry that does not decode is no entry
             else:
-                ws.count_read_rel(read)
+                if read:
+                    ws.count_read_rel(read)
                 self.reused += 1
                 return found
         self.recode.pop(key, None)
