@@ -228,7 +228,7 @@ class Cache:
     def _write_units(self) -> None:
         if self.unit_memo is not None and _worth_rewriting(self.unit_memo.now, self.unit_memo.previous):
             # only the units of this run: the file stays the size of the workspace
-            data = {"base": self.base, "units": self.unit_memo.now}
+            data = {"base": self.base, "units": self.unit_memo.written()}
             _write_atomic(self.folder, "units.json", json.dumps(data).encode("utf-8", "surrogateescape"))
 
     def _save_memo(self) -> None:
@@ -321,6 +321,9 @@ def _diagnostic(data: dict) -> Diagnostic:
     return Diagnostic(severity=Severity(data["severity"]), **fields)
 
 
+FINDINGS = (Diagnostic.to_dict, _diagnostic)  # a unit's codec unless it names one
+
+
 class UnitMemo:
     """The results of one unit of work (one rollout's entrypoint checks, say), reused by a later run whose
     inputs for that unit are the same, so an edit re-checks what it touched, not the whole workspace.
@@ -334,7 +337,18 @@ class UnitMemo:
         self.tree, self.base, self.previous = tree, base, previous
         self.now: dict[str, dict] = {}
         self.inputs: dict[str, list[str]] = {}  # key -> the unit's inputs (for `forget`)
+        self.recode: dict[str, tuple] = {}  # key -> the codec of a reused entry with items, kept as read: see `written`
         self.reused = self.computed = 0
+
+    def written(self) -> dict[str, dict]:
+        """The units as the file is to hold them: a reused entry with items written as this run would write it."""
+        units = {}
+        for key, entry in self.now.items():
+            if (codec := self.recode.get(key)) is not None:  # decoded again: a check may have changed what it was given
+                encode, decode = codec
+                entry = {"items": [encode(decode(d)) for d in entry["items"]], "read": entry["read"]}
+            units[key] = entry
+        return units
 
     def forget(self, changed: list[str] | None) -> None:
         """Drop the units of this run an input of which holds, or lies under, a ``changed`` path (all
@@ -366,15 +380,18 @@ class UnitMemo:
     def recall(self, ws: Workspace, unit: str, inputs: list[Path], extra: str, compute, codec=None, buffers: bool = True) -> list:
         if not buffers:  # what git says: the whole run's key is its key
             return compute()
-        encode, decode = codec or (Diagnostic.to_dict, _diagnostic)
-        # tens of thousands of look-ups a run at 2,000 rollouts: the plain case (no findings) stays short
-        known, subtree = self.tree.digests, self.tree.subtree  # a rollout's folder is the input of several units
-        names = [p if type(p) is str else str(p) for p in inputs]
-        parts = [self.base, unit]
-        for name in names:
-            digest = known[name] if name in known else subtree(name)
+        encode, decode = codec or FINDINGS
+        # tens of thousands of look-ups a run at 2,000 rollouts: the plain case (no findings, nothing read) stays short
+        tree = self.tree
+        known = tree.digests  # a rollout's folder is the input of several units
+        names, parts = [], [self.base, unit]
+        for name in inputs:
+            if type(name) is not str:
+                name = str(name)
+            digest = known[name] if name in known else tree.subtree(name)
             if digest is None:
                 return compute()
+            names.append(name)
             parts.append(digest)
         parts.append(extra)
         # NUL-separated: no part holds a NUL but `extra`, which comes last
@@ -386,16 +403,19 @@ class UnitMemo:
                 "".join(read)  # every read a string (a TypeError else), in one C-level pass
                 if items:
                     found = [decode(d) for d in items]
-                    # kept as this run would write it: what the file held besides the fields read is dropped
-                    self.now[key] = {"items": [encode(d) for d in found], "read": read}
+                    # kept as read until the file is written (most runs leave it: `_worth_rewriting`), then as
+                    # this run would write it: what the file held besides the fields read is never written back
+                    self.now[key], self.recode[key] = entry, (encode, decode)
                 else:
                     found, self.now[key] = [], {"items": [], "read": read}
             except BAD_ENTRY:
                 pass  # an entry that does not decode is no entry
             else:
-                ws.count_read_rel(read)
+                if read:
+                    ws.count_read_rel(read)
                 self.reused += 1
                 return found
+        self.recode.pop(key, None)
         mark = ws.read_mark()
         found = compute()
         self.now[key] = {"items": [encode(d) for d in found], "read": sorted(ws.read_since(mark))}

@@ -17,30 +17,17 @@ from osmosis_workspace.check.registry import Rule
 from osmosis_workspace.core.workspace import NotAWorkspace, Workspace
 from osmosis_workspace.report import REPORTERS, formats
 from osmosis_workspace.check.pipeline import CheckCrashed, Selection, diagnose, run_checks, selection_for  # noqa: F401
+from osmosis_workspace.check.pipeline.run import uncollected
 
 FINDING_FORMATS = tuple(REPORTERS)  # the reporters' table decides; see report.Format for each one's columns
 LIST_FORMATS = ("text", "json", "markdown")
 
 
-@contextmanager
-def imports_uncollected() -> Iterator[None]:
-    """No cycle collection while modules load: importing the families makes a few hundred thousand
-    objects and almost no garbage, and the collector's passes over them were 2% of a cold doctor's
-    instructions (issue 40). Collection is as it was afterwards (on, unless the caller turned it off)."""
-    import gc
-
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-
-
 def load_rules() -> list[Rule]:
     """Every rule, the settings family's included (they live outside osmosis_workspace.check.families)."""
-    with imports_uncollected():
+    # no cycle collection while modules load: importing the families makes a few hundred thousand objects and
+    # almost no garbage, and the collector's passes over them were 2% of a cold doctor's instructions (issue 40)
+    with uncollected():
         import osmosis_workspace.check.baseline  # noqa: F401
         import osmosis_workspace.check.settings  # noqa: F401
         import osmosis_workspace.check.suppress  # noqa: F401

@@ -17,7 +17,7 @@ from osmosis_workspace.core.bounded import toml_loads, utf8_size_over
 from osmosis_workspace.core.access import access_denied, listing, unreadable_under
 from osmosis_workspace.core.paths import is_dir, is_file, rglob_files
 from osmosis_workspace.core.records import dataclass, field
-from osmosis_workspace.core.tool_folders import tool_folders
+from osmosis_workspace.core.tool_folders import PRUNED, tool_folders
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -217,8 +217,11 @@ class Workspace:
             real = self._resolved(path)
         except (OSError, RuntimeError):  # a symlink loop (RuntimeError before 3.13) leads nowhere
             return None
-        if not (real == self._real_root or self._real_root in real.parents):
+        text = os.path.normcase(real)  # by string, both resolved (as `real == root or root in real.parents`): 4,000 a run
+        if not (text + os.sep).startswith(self._real_root_prefix):
             return "out"
+        if PRUNED.isdisjoint(text.split(os.sep)):  # a tool folder's real path ends in its name (core/tool_folders.py)
+            return None
         tools = self.memo("tool-folders", lambda: frozenset(Path(p).resolve() for p in self.tool_folders()))
         return "tool" if tools and (real in tools or not tools.isdisjoint(real.parents)) else None
 
@@ -233,6 +236,7 @@ class Workspace:
     @cached_property
     def _real_root(self) -> Path:
         return self.root.resolve()
+    _real_root_prefix = cached_property(lambda self: os.path.join(os.path.normcase(self._real_root), ""))  # with its last /
 
     def real_spelling(self, path: Path) -> list[Path]:
         """Where ``path`` really is, spelled under the root as an editor's buffer of it is laid (lsp/session.py),
@@ -258,14 +262,12 @@ class Workspace:
         if name in ("", ".", "..") or os.path.islink(path):
             return path.resolve()
         folders = self._memo.setdefault("resolved-folders", {})
-        parent = path.parent
-        if (real_parent := folders.get(parent)) is None:
+        if (real_parent := folders.get(parent := path.parent)) is None:
             real_parent = folders[parent] = parent.resolve()
         return real_parent / name
 
     def read_text(self, path: Path) -> str | None:
-        """The file's text, or None when it is missing, not UTF-8 or outside the workspace; read
-        once per snapshot."""
+        """The file's text, or None when it is missing, not UTF-8 or outside the workspace; read once per snapshot."""
         if path not in self._texts:
             # is_file: a FIFO or device would block the read forever
             if self.outside(path) or self._too_big(path) or not is_file(path):
@@ -314,13 +316,12 @@ class Workspace:
 
     def remember(self, unit: str, inputs: list[Path | str], extra: str, compute: Callable[[], list], codec: tuple | None = None,
                  buffers: bool = True) -> list:
-        """``compute()``, or its result from an earlier doctor run in which ``inputs`` (files or
-        folders under the root, with all below them) and ``extra`` were the same (``units``, set by
-        doctor's run stage, or an editor session's memory: check/live.py; an input may be given as
-        the string of its absolute path). The result is a list of
-        findings, or of what ``codec`` (to_dict, from_dict) keeps. ``buffers=False``: ``compute`` reads
-        no editor buffer, only the files and git (an edit in the editor keeps its result; doctor's
-        cache on disk never keeps it: the whole run's key is its key)."""
+        """``compute()``, or its result from an earlier doctor run in which ``inputs`` (files or folders under the
+        root, with all below them) and ``extra`` were the same (``units``, set by doctor's run stage, or an editor
+        session's memory: check/live.py; an input may be given as the string of its absolute path). The result is a
+        list of findings, or of what ``codec`` (to_dict, from_dict) keeps. ``buffers=False``: ``compute`` reads no
+        editor buffer, only the files and git (an edit in the editor keeps its result; doctor's cache on disk never
+        keeps it: the whole run's key is its key)."""
         if self.units is None or (self.overlays and not getattr(self.units, "sees_buffers", False)):
             return compute()
         return self.units.recall(self, unit, inputs, extra, compute, codec, buffers)
@@ -354,8 +355,7 @@ class Workspace:
         return "Re-save the file as UTF-8 (e.g. `iconv -f latin1 -t utf-8 FILE`), or fix the reported bytes."
 
     def memo(self, key: str, compute: Callable[[], T]) -> T:
-        """``compute()`` once per snapshot: derived views several check families share (parsed
-        configs, say) cost one pass however many checks read them."""
+        """``compute()`` once per snapshot: views several families share (parsed configs) cost one pass however many read them."""
         if key not in self._memo:
             track = getattr(self.units, "derive", None)  # an editor's run keeps what each view was made from
             self._memo[key] = compute() if track is None else track(self, key, compute)

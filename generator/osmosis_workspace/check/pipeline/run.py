@@ -68,20 +68,36 @@ def frozen_heap():
         gc.unfreeze()
 
 
+@contextmanager
+def uncollected():
+    """No cycle collection inside: for work that makes many objects and no cycles (the families' imports;
+    the key's walk and the cache's files: at 2,000 rollouts, the collector's full passes over the decoded
+    `units.json` as it grew were a twentieth of a warm run's CPU). Collection is as it was afterwards."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 def run(ws: Workspace, families: list[str], cache=None) -> RunResult:
     """The checks' findings and the suppression comments of the files they concern; from ``cache``
     (a check.cache.Cache) when it holds this exact run, else computed and stored there."""
     from osmosis_workspace.check import suppress
     from osmosis_workspace.check.families.access import unreadable_paths
 
-    key = cache.key(ws, families) if cache is not None else None
-    if key is not None and (hit := cache.load(key)) is not None:
-        hit.cache_note = "answered from the cache"
-        return hit
+    with uncollected():
+        key = cache.key(ws, families) if cache is not None else None
+        if key is not None and (hit := cache.load(key)) is not None:
+            hit.cache_note = "answered from the cache"
+            return hit
+        # a miss still reuses the units whose inputs did not change
+        ws.units = cache.units() if key is not None else None
     if key is not None and (tools := cache.tool_folders) is not None:
         ws.memo("tool-folders-listed", lambda: tools)  # the key's walk found them (the re-walk after the run checks)
     timings: dict[str, float] = {}
-    ws.units = cache.units() if key is not None else None  # a miss still reuses the units whose inputs did not change
     from osmosis_workspace.check.pipeline import pool
 
     workers = pool.start(ws, families, ws.units, run_checks)  # a cold run of a large workspace: its units on every core
@@ -110,7 +126,8 @@ def run(ws: Workspace, families: list[str], cache=None) -> RunResult:
     # The findings are stored only when the workspace did not change under the run (they must be
     # those of the key's tree); else the units whose inputs did not change
     if key is not None:
-        cache.keep(key, result)
+        with uncollected():  # a re-walk and the files written: no cycles either
+            cache.keep(key, result)
     return result
 
 
