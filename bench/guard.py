@@ -31,7 +31,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -63,20 +62,41 @@ def load() -> str:
         return "n/a"
 
 
+# The command is started by a small launcher (this interpreter without site, a few MiB), and the launcher
+# times it: Linux carries the peak RSS of the process that forks across exec into the child's ru_maxrss,
+# so a child forked by this script (tens of MiB once it has made the dataset) reported this script's
+# peak, not its own: the memory row read 40 MiB for both builds and for jq.
+_LAUNCHER = """
+import os, sys, time
+start = time.perf_counter()
+pid = os.fork()
+if pid == 0:
+    try:
+        os.execvp(sys.argv[2], sys.argv[2:])
+    finally:
+        os._exit(127)
+_, status, usage = os.wait4(pid, 0)
+wall = time.perf_counter() - start
+with open(sys.argv[1], "w") as out:
+    out.write(f"{wall} {usage.ru_utime + usage.ru_stime} {usage.ru_maxrss}")
+sys.exit(os.waitstatus_to_exitcode(status) % 256)
+"""
+
+
 def run(argv: list[str], cwd: Path, env: dict[str, str], ok: tuple[int, ...] = (0, 1)) -> tuple[float, float, float]:
     """(wall s, CPU s of the process and the children it waited for, peak RSS MiB) of one run."""
-    with tempfile.TemporaryFile() as out:
-        start = time.perf_counter()
-        proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=out)
-        _, status, usage = os.wait4(proc.pid, 0)
-        wall = time.perf_counter() - start
-        proc.returncode = code = os.waitstatus_to_exitcode(status)
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryDirectory() as scratch:
+        figures = Path(scratch) / "figures"
+        proc = subprocess.run([sys.executable, "-S", "-c", _LAUNCHER, str(figures), *argv], cwd=cwd, env=env,
+                              stdin=subprocess.DEVNULL, stdout=out, stderr=out, check=False)
+        code = proc.returncode
         out.seek(0)
         text = out.read().decode("utf-8", "replace")
         # exit 1 is findings, but also Python's own "No module named ...": that run checked nothing
         if code not in ok or "No module named" in text or "Traceback (most recent call last)" in text:
             raise SystemExit(f"{' '.join(argv)} exited {code}: {text[-800:]}")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+        wall, cpu, rss_kib = figures.read_text().split()
+    return float(wall), float(cpu), float(rss_kib) / 1024
 
 
 def _git(*args: str) -> str:

@@ -57,3 +57,17 @@ def test_a_run_counts_the_cpu_of_the_workers_it_waited_for(tmp_path):
     script.write_text(busy)
     wall, cpu, rss = guard.run([sys.executable, str(script)], tmp_path, {}, ok=(0,))
     assert cpu >= 0.3 and wall >= 0.3 and rss > 0
+
+
+def test_a_run_reports_its_own_peak_memory_not_the_guards(tmp_path):
+    # Linux carries the forking process's peak RSS across exec into the child's ru_maxrss: a child the
+    # guard forked itself reported the guard's peak (40 MiB for every build and for jq alike)
+    guard = _guard()
+    ballast = bytearray(160 * 1024 * 1024)
+    ballast[:: 4096] = b"x" * len(ballast[:: 4096])  # touched, so resident
+    _, _, small = guard.run([sys.executable, "-c", "pass"], tmp_path, {}, ok=(0,))
+    grow = "b = bytearray(96 * 1024 * 1024); b[::4096] = b'x' * len(b[::4096])"
+    _, _, big = guard.run([sys.executable, "-c", grow], tmp_path, {}, ok=(0,))
+    del ballast
+    assert small < 60, small
+    assert 96 <= big < 150, big
