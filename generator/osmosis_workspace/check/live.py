@@ -38,7 +38,7 @@ DISK_PROPERTIES = ("_real_root", "git_root", "repo_prefix", "rollout_dirs", "dat
                    "skill_dirs", "unreadable", "opted_in", "pyproject")
 DISK_VIEWS = ("tool-folders", "tool-folders-listed", "resolved-folders", "real-spelling", "where", "local-datasets", "config-files:eval",
               "config-files:training", "config-files:benchmark", "placeholder-files:eval", "placeholder-files:training", "leftover-rejects", "leftover-candidates",
-              "rollout-is-folder", "config-judgement", "tracked-env-files",
+              "rollout-is-folder", "rollout-names", "config-judgement", "tracked-env-files",
               "misnamed-candidates")
 
 
@@ -164,6 +164,55 @@ class _Units:
                 self.used |= used
         return found
 
+    def recall_items(self, ws: Workspace, key: str, items, judge, compute, make, codec) -> list:
+        """check/units.remember_items in a live run: an edit run keeps an item whose id had the same token
+        last run and none of whose inputs changed, without a call (its inputs still reached, its reads counted)."""
+        last = self.live.items.get(key) if self.changed is not None else None
+        changed, touched, units = self.changed, self.touched, self.live.units
+        now: dict = {}
+        out, reads = [], []
+        for item in items:
+            old = last.get(item[0]) if last is not None else None
+            if old is not None and old[0] is item[1] and old[1] is not None and changed.isdisjoint(old[1]):
+                touched.update(old[1])
+                reads += old[3]
+                value, names, read = old[2], old[1], old[3]
+            else:
+                unit, inputs, extra = judge(item)
+                if inputs is None:  # judged afresh each run: its reads are the check's own
+                    found, names, read = compute(item), None, ()
+                else:
+                    found = self.recall(ws, unit, inputs, extra, lambda: compute(item), codec)
+                    names, _, _, read = units[unit]
+                value = found if make is None else make(item, found)
+            now[item[0]] = (item[1], names, value, read)
+            out.append(value)
+        ws.count_read(reads)
+        self.live.items[key] = now
+        return out
+
+    def config_entries(self, ws: Workspace, key: str, refs: list, entry, combine):
+        """check/config_refs.by_config in a live run: each config's entry is last run's while its ConfigRef
+        is the same object (its file unchanged: config_refs keeps it), and the value is last run's when
+        every entry is, else combined again."""
+        last = self.live.entries.get(key) if self.changed is not None else None
+        before = last[0] if last is not None else {}
+        same = last is not None and len(before) == len(refs)
+        now: dict = {}
+        out = []
+        for ref in refs:
+            old = before.get(ref.path)
+            if old is not None and old[0] is ref:
+                value = old[1]
+            else:
+                value = entry(ws, ref)
+                same = same and old is not None and old[1] == value
+            now[ref.path] = (ref, value)
+            out.append(value)
+        combined = last[1] if same else combine(ws, out)
+        self.live.entries[key] = (now, combined)
+        return combined
+
     def unchanged(self, ws: Workspace, batch: "_Batch", hit: frozenset[str]) -> bool:
         """Whether the items of ``batch`` an edit reached (``hit``) give what they gave last run
         (computed now, kept for the check's own run if it must run all the same)."""
@@ -219,6 +268,8 @@ class Live:
         self.full_runs = self.edit_runs = 0
         self.last_rerun: list[str] = []  # the checks the last run ran (the rest came from memory)
         self.disk_views: tuple[dict, dict] = ({}, {})
+        self.items: dict[str, dict] = {}  # remember_items loop -> id -> (token, inputs, value, read), as last run
+        self.entries: dict[str, tuple[dict, object]] = {}  # by_config view -> ({path: (ConfigRef, entry)}, value)
         self.makers: dict = {}  # compared view (check/units.view) -> the function that makes it from a snapshot
         self.made: dict[str, tuple[frozenset[str], object]] = {}  # compared view -> (what it was made from, value), as last made
         self._pending: tuple | None = None  # (snapshot, its changed buffers) between begin and run
@@ -257,6 +308,8 @@ class Live:
             self.units.clear()
             self.checks.clear()
             self.made.clear()
+            self.items.clear()
+            self.entries.clear()
             dirty = {str(p) for p, t in ws.overlays.items() if text_on_disk(p) != t.replace("\r\n", "\n")}
             disk = self._disk_units(ws, families)
             if not dirty and not self.served_from_disk and disk is not None and (hit := disk[0].load(disk[1])) is not None:

@@ -422,21 +422,26 @@ def walk(value: Any, path: tuple = ()) -> Iterator[tuple[tuple, Any]]:
 @workspace_check(FAMILY)
 def check_configs(ws: Workspace) -> list[Diagnostic]:
     from osmosis_workspace.check.config_refs import workspace_configs
+    from osmosis_workspace.check.units import remember_items
 
-    found: list[Diagnostic] = []
     facts = {ref.path: ref for ref in workspace_configs(ws)}
+
+    def judge(item: tuple) -> tuple:
+        # kept by doctor's cache while what it was judged on (config_crossrefs.judgement) is unchanged
+        path, ref, kind = item
+        return (f"config:configs/{kind}/{path.name}", *judgement(ws, path, kind, ref))  # ws.rel(path), cheaper
+
+    def compute(item: tuple) -> list[Diagnostic]:
+        path, _, kind = item
+        return check_config_file(path, kind, ws, f"configs/{kind}/{path.name}")
+
+    # an editor's edit run judges again only the configs whose file or inputs changed (check/units.remember_items)
+    items = [(path, facts.get(path), kind) for kind in CONFIG_KINDS for path in ws.config_files(kind)]
+    found: list[Diagnostic] = []
     eval_rollouts: set[str] = set()
-    for kind in CONFIG_KINDS:
-        for path in ws.config_files(kind):
-            ref = facts.get(path)
-            # kept by doctor's cache while what it was judged on (config_crossrefs.judgement) is unchanged
-            display, (inputs, extra) = f"configs/{kind}/{path.name}", judgement(ws, path, kind, ref)  # ws.rel(path), cheaper
-            compute = lambda: check_config_file(path, kind, ws, display)  # noqa: E731
-            found += compute() if inputs is None else ws.remember(f"config:{display}", inputs, extra, compute)
-            if kind == "eval":
-                eval_rollouts.add(path.stem)
-                if ref is not None and (rollout := ref.experiment_str("rollout")) is not None:
-                    eval_rollouts.add(rollout)
+    for findings, names in remember_items(ws, "configs", items, judge, compute, _with_eval_names):
+        found += findings
+        eval_rollouts.update(names)
     # an eval config the SDK refuses for its name is CFG031's one finding, not a missing config too
     eval_rollouts |= {stem for kind, _, stem in misnamed_configs(ws) if kind == "eval"}
     for folder in ws.rollout_dirs:
@@ -446,3 +451,12 @@ def check_configs(ws: Workspace) -> list[Diagnostic]:
                 hint=f"Add configs/eval/{folder.name}.toml with rollout = \"{folder.name}\".",
             ))
     return found
+
+
+def _with_eval_names(item: tuple, findings: list[Diagnostic]) -> tuple[list[Diagnostic], tuple[str, ...]]:
+    """A config's findings, and the rollouts it is an eval config of (its name, the rollout it names)."""
+    path, ref, kind = item
+    if kind != "eval":
+        return findings, ()
+    rollout = ref.experiment_str("rollout") if ref is not None else None
+    return findings, (path.stem,) if rollout is None else (path.stem, rollout)
