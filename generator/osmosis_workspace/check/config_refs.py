@@ -214,11 +214,13 @@ def _pairs_of(ws: Workspace, entries: list) -> list[DatasetPair]:
         if entry is not None:
             files.setdefault(entry[:2], set()).add(entry[2])
     pairs = []
-    for (rollout, kind), evals in sorted(files.items()):
-        if kind != "eval":
-            continue
+    # by rollout, an eval file's pairs in order; a rollout whose configs name one file for both has none
+    both = sorted(((rollout, evals, trainings) for (rollout, kind), evals in files.items()
+                   if kind == "eval" and (trainings := files.get((rollout, "training"))) and not (len(evals) == 1 and evals == trainings)),
+                  key=lambda group: group[0])
+    for rollout, evals, trainings in both:
         for eval_file in sorted(evals):
-            for training_file in sorted(files.get((rollout, "training"), ())):
+            for training_file in sorted(trainings):
                 if eval_file != training_file:  # one file for both (as the templates ship) is not compared
                     pairs.append(DatasetPair(rollout, eval_file, training_file))
     return pairs

@@ -165,52 +165,52 @@ class _Units:
         return found
 
     def recall_items(self, ws: Workspace, key: str, items, judge, compute, make, codec) -> list:
-        """check/units.remember_items in a live run: an edit run keeps an item whose id had the same token
-        last run and none of whose inputs changed, without a call (its inputs still reached, its reads counted)."""
+        """check/units.remember_items in a live run: an edit run keeps an item whose id (the same object:
+        an edit run's listings are the last run's) had the same token last run and none of whose inputs
+        changed, without a call (its inputs still reached, its reads counted)."""
+        items = items if isinstance(items, list) else list(items)
         last = self.live.items.get(key) if self.changed is not None else None
+        place = _places(last[0], items) if last is not None else None
         changed, touched, units = self.changed, self.touched, self.live.units
-        now: dict = {}
-        out, reads = [], []
-        for item in items:
-            old = last.get(item[0]) if last is not None else None
+        rows, out, reads = [], [], []
+        for i, item in enumerate(items):
+            old = last[1][j] if place is not None and (j := place(i, item[0])) >= 0 else None
             if old is not None and old[0] is item[1] and old[1] is not None and changed.isdisjoint(old[1]):
                 touched.update(old[1])
                 reads += old[3]
-                value, names, read = old[2], old[1], old[3]
+                rows.append(old)
+                out.append(old[2])
+                continue
+            unit, inputs, extra = judge(item)
+            if inputs is None:  # judged afresh each run: its reads are the check's own
+                found, names, read = compute(item), None, ()
             else:
-                unit, inputs, extra = judge(item)
-                if inputs is None:  # judged afresh each run: its reads are the check's own
-                    found, names, read = compute(item), None, ()
-                else:
-                    found = self.recall(ws, unit, inputs, extra, lambda: compute(item), codec)
-                    names, _, _, read = units[unit]
-                value = found if make is None else make(item, found)
-            now[item[0]] = (item[1], names, value, read)
+                found = self.recall(ws, unit, inputs, extra, lambda: compute(item), codec)
+                names, _, _, read = units[unit]
+            value = found if make is None else make(item, found)
+            rows.append((item[1], names, value, read))
             out.append(value)
         ws.count_read(reads)
-        self.live.items[key] = now
+        self.live.items[key] = ([item[0] for item in items], rows)
         return out
 
     def config_entries(self, ws: Workspace, key: str, refs: list, entry, combine):
         """check/config_refs.by_config in a live run: each config's entry is last run's while its ConfigRef
         is the same object (its file unchanged: config_refs keeps it), and the value is last run's when
-        every entry is, else combined again."""
+        every entry is, or the configs changed are where they were and their entries are equal; else combined again."""
         last = self.live.entries.get(key) if self.changed is not None else None
-        before = last[0] if last is not None else {}
-        same = last is not None and len(before) == len(refs)
-        now: dict = {}
+        place = _places(last[0], refs) if last is not None else None
+        same = last is not None and len(last[0]) == len(refs)
         out = []
-        for ref in refs:
-            old = before.get(ref.path)
-            if old is not None and old[0] is ref:
-                value = old[1]
-            else:
-                value = entry(ws, ref)
-                same = same and old is not None and old[1] == value
-            now[ref.path] = (ref, value)
+        for i, ref in enumerate(refs):
+            if place is not None and (j := place(i, ref)) >= 0:
+                out.append(last[1][j])
+                continue
+            value = entry(ws, ref)
+            same = same and last[0][i].path == ref.path and last[1][i] == value
             out.append(value)
-        combined = last[1] if same else combine(ws, out)
-        self.live.entries[key] = (now, combined)
+        combined = last[2] if same else combine(ws, out)
+        self.live.entries[key] = (list(refs), out, combined)
         return combined
 
     def unchanged(self, ws: Workspace, batch: "_Batch", hit: frozenset[str]) -> bool:
@@ -231,6 +231,16 @@ def _unit_name(ws: Workspace, prefix: str, name: str) -> str:
     """The unit of remember_each's item ``name`` (an absolute path): its path from the root after ``prefix``."""
     root = f"{ws.root}/"
     return prefix + (name[len(root):] if name.startswith(root) else ws.rel(Path(name)))
+
+
+def _places(before: list, now: list):
+    """Where each of ``now``'s items was in ``before`` (by the identity of its key: itself or its id): a function
+    (index now, key) -> index before, or -1. The same place when the lists are as long (an edit run's
+    listings are the last run's objects), else by ``id`` (``before`` keeps its objects alive, so an id names one)."""
+    if len(before) == len(now):
+        return lambda i, obj: i if before[i] is obj else -1
+    where = {id(obj): j for j, obj in enumerate(before)}
+    return lambda i, obj: j if (j := where.get(id(obj), -1)) >= 0 and before[j] is obj else -1
 
 
 def _under(path: str, items: frozenset[str]) -> bool:
