@@ -169,7 +169,7 @@ class _Units:
         an edit run's listings are the last run's) had the same token last run and none of whose inputs
         changed, without a call (its inputs still reached, its reads counted)."""
         items = items if isinstance(items, list) else list(items)
-        last = self.live.items.get(key) if self.changed is not None else None
+        last = self.live.items.pop(key, None) if self.changed is not None else None  # a run that fails keeps none
         place = _places(last[0], items) if last is not None else None
         changed, touched, units = self.changed, self.touched, self.live.units
         rows, out, reads = [], [], []
@@ -198,7 +198,7 @@ class _Units:
         """check/config_refs.by_config in a live run: each config's entry is last run's while its ConfigRef
         is the same object (its file unchanged: config_refs keeps it), and the value is last run's when
         every entry is, or the configs changed are where they were and their entries are equal; else combined again."""
-        last = self.live.entries.get(key) if self.changed is not None else None
+        last = self.live.entries.pop(key, None) if self.changed is not None else None  # a run that fails keeps none
         place = _places(last[0], refs) if last is not None else None
         same = last is not None and len(last[0]) == len(refs)
         out = []
