@@ -264,15 +264,24 @@ class _Batch:
         self.start, self.end, self.prefix, self.fn, self.codec, self.items = start, end, prefix, fn, codec, items
 
 
+class _Check:
+    """One check's memory: what it read or reached but through its batches and compared views (``reached``),
+    its ``findings``, what it ``read`` (absolute, counted again when kept), its ``batches``, the ``key`` it
+    ran with (the suppression scan's files) and the compared ``views`` it used."""
+
+    __slots__ = ("reached", "findings", "read", "batches", "key", "views")
+
+    def __init__(self, reached: frozenset[str], findings: list, read: list[str], batches: tuple, key, views: tuple[str, ...]):
+        self.reached, self.findings, self.read, self.batches, self.key, self.views = reached, findings, read, batches, key, views
+
+
 class Live:
     """One workspace's memory in an editor session: each check's findings with what it depended on,
     each unit's result with its inputs, the buffers as last checked."""
 
     def __init__(self) -> None:
         self.units: dict[str, tuple] = {}  # unit -> (inputs, extra, result, read: absolute paths)
-        # check -> (what it read or reached but through its batches and compared views, findings, read: absolute,
-        # its batches, key, the compared views it used)
-        self.checks: dict[str, tuple[frozenset[str], list, list[str], tuple, object, tuple[str, ...]]] = {}
+        self.checks: dict[str, _Check] = {}  # check -> what it found and what it depended on
         self.texts: dict[str, str] | None = None  # the buffers of the last run (absolute path -> text)
         self.full_at = 0.0
         self.full_runs = self.edit_runs = 0
@@ -338,13 +347,13 @@ class Live:
 
         def kept_or_run(name: str, key, call, ran: list[str]) -> list:
             kept = self.checks.get(name)
-            if changed is not None and kept is not None and kept[4] == key and kept[0].isdisjoint(changed):
+            if changed is not None and kept is not None and kept.key == key and kept.reached.isdisjoint(changed):
                 # what it reached but through its batches and compared views is unchanged: the batches'
                 # items and the views the edit reached decide, each made again and compared with its last answer
-                if all(units.unchanged(ws, batch, hit) for batch in kept[3] if (hit := batch.items & changed)) \
-                        and all(self._same_view(ws, view, changed) for view in kept[5]):
-                    ws.count_read(kept[2])
-                    return list(kept[1])
+                if all(units.unchanged(ws, batch, hit) for batch in kept.batches if (hit := batch.items & changed)) \
+                        and all(self._same_view(ws, view, changed) for view in kept.views):
+                    ws.count_read(kept.read)
+                    return list(kept.findings)
             mark = ws.read_mark()
             units.start()
             found = call()
@@ -354,7 +363,7 @@ class Live:
             for start, end in sorted([*((b.start, b.end) for b in units.batches), *units.spans], reverse=True):
                 del own[start - mark:end - mark]
             views = tuple(sorted(k for k in units.used if k in self.makers))
-            self.checks[name] = (frozenset({*own, *units.reached(compared=False)}), list(found), read, tuple(units.batches), key, views)
+            self.checks[name] = _Check(frozenset({*own, *units.reached(compared=False)}), list(found), read, tuple(units.batches), key, views)
             ran.append(name)
             return found
 

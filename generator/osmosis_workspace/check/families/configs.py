@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from osmosis_workspace.check.families.config_crossrefs import _cross_file, _plain, _show, judgement, misnamed_configs
+from osmosis_workspace.check.families.config_crossrefs import _cross_file, _plain, _show, judgement, misnamed_configs, with_eval_names
 from osmosis_workspace.check.families.config_rules import (
     _KIND_TABLES, BRANCH_AND_COMMIT, CONFIG_OUTSIDE, DUPLICATE_SECRET, FAMILY, HARNESS_KEYS, HARNESS_SECRET,
     BENCHMARK_SECRET_IN_ENV, INVALID_COMMIT_SHA, INVALID_ENV_NAME, INVALID_ROLLOUT_NAME, INVALID_SECRET_NAME, INVALID_VALUE,
@@ -425,21 +425,15 @@ def check_configs(ws: Workspace) -> list[Diagnostic]:
     from osmosis_workspace.check.units import remember_items
 
     facts = {ref.path: ref for ref in workspace_configs(ws)}
-
-    def judge(item: tuple) -> tuple:
-        # kept by doctor's cache while what it was judged on (config_crossrefs.judgement) is unchanged
-        path, ref, kind = item
-        return (f"config:configs/{kind}/{path.name}", *judgement(ws, path, kind, ref))  # ws.rel(path), cheaper
-
-    def compute(item: tuple) -> list[Diagnostic]:
-        path, _, kind = item
-        return check_config_file(path, kind, ws, f"configs/{kind}/{path.name}")
-
-    # an editor's edit run judges again only the configs whose file or inputs changed (check/units.remember_items)
+    # kept by doctor's cache while what it was judged on (config_crossrefs.judgement) is unchanged; an editor's
+    # edit run judges again only the configs whose file or inputs changed (check/units.remember_items)
+    # (the display is ws.rel(path), built cheaper)
+    judge = lambda item: (f"config:configs/{item[2]}/{item[0].name}", *judgement(ws, item[0], item[2], item[1]))  # noqa: E731
+    compute = lambda item: check_config_file(item[0], item[2], ws, f"configs/{item[2]}/{item[0].name}")  # noqa: E731
     items = [(path, facts.get(path), kind) for kind in CONFIG_KINDS for path in ws.config_files(kind)]
     found: list[Diagnostic] = []
     eval_rollouts: set[str] = set()
-    for findings, names in remember_items(ws, "configs", items, judge, compute, _with_eval_names):
+    for findings, names in remember_items(ws, "configs", items, judge, compute, with_eval_names):
         found += findings
         eval_rollouts.update(names)
     # an eval config the SDK refuses for its name is CFG031's one finding, not a missing config too
@@ -452,11 +446,3 @@ def check_configs(ws: Workspace) -> list[Diagnostic]:
             ))
     return found
 
-
-def _with_eval_names(item: tuple, findings: list[Diagnostic]) -> tuple[list[Diagnostic], tuple[str, ...]]:
-    """A config's findings, and the rollouts it is an eval config of (its name, the rollout it names)."""
-    path, ref, kind = item
-    if kind != "eval":
-        return findings, ()
-    rollout = ref.experiment_str("rollout") if ref is not None else None
-    return findings, (path.stem,) if rollout is None else (path.stem, rollout)
