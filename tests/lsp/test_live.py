@@ -371,3 +371,75 @@ def test_a_warm_cache_of_other_files_or_an_unsaved_buffer_is_never_served(three)
     other.buffers[path_uri(main)] = main.read_text(encoding="utf-8").replace("import osmosis_ai.no_such_module\n", "")
     assert not any(path == main and any(d.code.startswith("ENT") for d in f) for path, f in other.check(three).by_file.items())
     assert not other.live[three].served_from_disk
+
+
+def whole(session, root) -> list[tuple]:
+    """Everything ``session``'s next run finds (folders included, which Session.check leaves out), run as
+    the session runs it."""
+    from osmosis_workspace.check.doctor import diagnose
+    from osmosis_workspace.check.live import Live
+
+    ws = session.snapshot(root)
+    memory = session.live.setdefault(root, Live())
+    memory.begin(ws)
+    return sorted((d.path, d.code, d.line, d.column, d.message) for d in diagnose(ws, run_stage=memory.run).diagnostics)
+
+
+def fresh_whole(session, root) -> list[tuple]:
+    """What a fresh session's full run finds over ``session``'s buffers (doctor's cached answer when no buffer
+    differs from its file)."""
+    return whole(Session(buffers=dict(session.buffers)), root)
+
+
+def test_configs_kept_item_by_item_answer_as_full_runs(three):
+    """An edit run judges again only the configs whose text or inputs changed (check/units.remember_items),
+    keeps each unchanged config's facts (config_refs), makes again only the edited configs' part of the
+    views over every config (config_refs.by_config: dataset pairs, entrypoints of folders, data files used)
+    and updates the rollouts-without-eval aggregate (CFG020) from them: a rollout misspelt and fixed, a config
+    naming the one rollout without an eval config and then not, a config that stops parsing and parses again,
+    a dataset pair made and unmade, an entrypoint of a folder renamed, a rollout's main.py edited; then configs
+    added, renamed and deleted on disk, each answer equal to doctor's own run over the same buffers."""
+    shutil.copytree(three / "rollouts" / "multiply", three / "rollouts" / "fourth", ignore=shutil.ignore_patterns(".venv"))
+    shutil.copy(three / "data" / "multiply.jsonl", three / "data" / "other.jsonl")
+    second, evals = three / "configs" / "eval" / "second.toml", three / "configs" / "eval" / "multiply.toml"
+    main = three / "rollouts" / "fourth" / "main.py"
+    texts = {p: p.read_text(encoding="utf-8") for p in (second, evals, main)}
+    session = Session()
+    for path, text in texts.items():
+        session.buffers[path_uri(path)] = text
+    assert whole(session, three) == fresh_whole(session, three)
+    live = session.live[three]
+    assert any(code == "CFG020" and "fourth" in message for _, code, _, _, message in whole(session, three))
+
+    def named(rollout, *more):
+        text = texts[second].replace('rollout = "second"', f'rollout = "{rollout}"')
+        for old, new in more:
+            text = text.replace(old, new)
+        return text
+
+    steps = [
+        (second, named("secnod")), (second, named("second")),  # misspelt, fixed
+        (second, named("fourth")), (second, named("fourth") + "\n# typed\n"),  # fourth has an eval config now: no CFG020
+        (second, named("fourth").replace("[experiment]", "[experiment")),  # no TOML: its facts are gone, CFG020 is back
+        (second, named("fourth", ('entrypoint = "main.py"', 'entrypoint = "missing.py"'))),  # parses again
+        (evals, texts[evals].replace('dataset = "multiply"', 'dataset = "other"')),  # a pair of two files: DAT overlap
+        (second, named("fourth", ('dataset = "multiply"', 'dataset = "other"'))),
+        (evals, texts[evals]),
+        (main, texts[main].replace("def ", "def renamed_", 1)),  # what the configs naming fourth are judged on
+        (main, texts[main]), (second, texts[second]),
+    ]
+    for path, text in steps:
+        session.buffers[path_uri(path)] = text
+        assert whole(session, three) == fresh_whole(session, three), (path.name, text)
+    assert live.full_runs == 1 and live.edit_runs == len(steps) + 1
+    # on disk: a config added, one renamed, one deleted; a full run, then edit runs from it
+    (three / "configs" / "eval" / "fifth.toml").write_text(named("fourth"), encoding="utf-8")
+    (three / "configs" / "eval" / "third.toml").rename(three / "configs" / "eval" / "thrid.toml")
+    (three / "configs" / "eval" / "multiply.toml").unlink()
+    del session.buffers[path_uri(evals)]
+    session.disk_changed()
+    assert whole(session, three) == fresh_whole(session, three)
+    for text in (named("multiply"), named("thrid"), named("fourth"), texts[second]):
+        session.buffers[path_uri(second)] = text
+        assert whole(session, three) == fresh_whole(session, three), text
+    assert live.full_runs == 2

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from osmosis_workspace.check.units import view
+from osmosis_workspace.check.units import remember_items, view
 from osmosis_workspace.core.records import dataclass
 from osmosis_workspace.core.workspace import CONFIG_KINDS, Workspace
 from osmosis_workspace.readers.toml_locate import TomlDoc
@@ -60,13 +60,20 @@ def workspace_configs(ws: Workspace) -> list[ConfigRef]:
 
 
 def _read_configs(ws: Workspace) -> list[ConfigRef]:
-    found = []
-    for kind in CONFIG_KINDS:
-        for path in ws.config_files(kind):
-            unit = f"config-refs:configs/{kind}/{path.name}"  # ws.rel(path), at a fraction of its cost
-            for facts in ws.remember(unit, [str(path)], kind, lambda: _facts(ws, path, kind), codec=_CODEC):
-                found.append(ConfigRef(path, kind, facts["experiment"], facts["positions"], facts["required"]))
-    return found
+    # an editor's edit run keeps each unchanged config's ConfigRef, the same object (by_config relies on it)
+    items = [(path, None, kind) for kind in CONFIG_KINDS for path in ws.config_files(kind)]
+    refs = remember_items(ws, "config_refs", items, _judge, lambda item: _facts(ws, item[0], item[2]), _make, codec=_CODEC)
+    return [ref for ref in refs if ref is not None]
+
+
+def _judge(item: tuple) -> tuple:
+    path, _, kind = item
+    return f"config-refs:configs/{kind}/{path.name}", (str(path),), kind  # ws.rel(path), at a fraction of its cost
+
+
+def _make(item: tuple, found: list) -> ConfigRef | None:
+    path, _, kind = item
+    return ConfigRef(path, kind, found[0]["experiment"], found[0]["positions"], found[0]["required"]) if found else None
 
 
 def _facts(ws: Workspace, path: Path, kind: str) -> list[dict]:
@@ -117,8 +124,36 @@ def named_entrypoints(ws: Workspace) -> dict[str, list[str | None]]:
 def named_for_folders(ws: Workspace) -> dict[str, list[str | None]]:
     """`named_entrypoints` of the rollouts that are folders (all the entrypoints check asks about): renaming
     a config's rollout to a name with no folder leaves it equal, and an editor's edit run compares it (units.view)."""
-    folders = {folder.name for folder in ws.rollout_dirs}
-    return {name: named for name, named in named_entrypoints(ws).items() if name in folders}
+    return by_config(ws, "named-for-folders", _named_for_folder, _by_rollout)
+
+
+def _named_for_folder(ws: Workspace, ref: ConfigRef) -> tuple[str, str] | None:
+    rollout, entrypoint = ref.experiment_str("rollout"), ref.experiment_str("entrypoint")
+    return (rollout, entrypoint) if rollout and entrypoint and rollout in ws.memo("rollout-names", lambda: _folder_names(ws)) else None
+
+
+def _folder_names(ws: Workspace) -> frozenset[str]:
+    return frozenset(folder.name for folder in ws.rollout_dirs)
+
+
+def _by_rollout(ws: Workspace, entries: list) -> dict[str, list[str | None]]:
+    named: dict[str, list[str | None]] = {}
+    for entry in entries:
+        if entry is not None:
+            named.setdefault(entry[0], []).append(entry[1])
+    return named
+
+
+def by_config(ws: Workspace, key: str, entry, combine):
+    """``combine(ws, [entry(ws, ref) for ref in workspace_configs(ws)])``: ``entry`` and ``combine`` read
+    nothing but the ConfigRef and the files as they are on disk (no buffer), so an editor's edit run
+    (check/live.py) makes again only the entries of the configs that changed, and keeps the value when
+    they are equal to last run's."""
+    refs = workspace_configs(ws)
+    each = getattr(ws.units, "config_entries", None)
+    if each is not None:
+        return each(ws, key, refs, entry, combine)
+    return combine(ws, [entry(ws, ref) for ref in refs])
 
 
 # Where a platform dataset named in a config lives locally: `osmosis dataset upload data/x.jsonl`
@@ -164,18 +199,28 @@ def _paired_files(ws: Workspace) -> frozenset[str]:
 
 
 def _pairs(ws: Workspace) -> list[DatasetPair]:
+    return by_config(ws, "dataset-pairs", _paired_entry, _pairs_of)
+
+
+def _paired_entry(ws: Workspace, ref: ConfigRef) -> tuple[str, str, Path] | None:
+    rollout, name = ref.experiment_str("rollout"), ref.experiment_str("dataset")
+    path = local_dataset_file(ws, name) if rollout and name else None
+    return None if path is None else (rollout, ref.kind, path)
+
+
+def _pairs_of(ws: Workspace, entries: list) -> list[DatasetPair]:
     files: dict[tuple[str, str], set[Path]] = {}
-    for ref in workspace_configs(ws):
-        rollout, name = ref.experiment_str("rollout"), ref.experiment_str("dataset")
-        path = local_dataset_file(ws, name) if rollout and name else None
-        if path is not None:
-            files.setdefault((rollout, ref.kind), set()).add(path)
+    for entry in entries:
+        if entry is not None:
+            files.setdefault(entry[:2], set()).add(entry[2])
     pairs = []
-    for (rollout, kind), evals in sorted(files.items()):
-        if kind != "eval":
-            continue
+    # by rollout, an eval file's pairs in order; a rollout whose configs name one file for both has none
+    both = sorted(((rollout, evals, trainings) for (rollout, kind), evals in files.items()
+                   if kind == "eval" and (trainings := files.get((rollout, "training"))) and not (len(evals) == 1 and evals == trainings)),
+                  key=lambda group: group[0])
+    for rollout, evals, trainings in both:
         for eval_file in sorted(evals):
-            for training_file in sorted(files.get((rollout, "training"), ())):
+            for training_file in sorted(trainings):
                 if eval_file != training_file:  # one file for both (as the templates ship) is not compared
                     pairs.append(DatasetPair(rollout, eval_file, training_file))
     return pairs

@@ -38,7 +38,7 @@ DISK_PROPERTIES = ("_real_root", "git_root", "repo_prefix", "rollout_dirs", "dat
                    "skill_dirs", "unreadable", "opted_in", "pyproject")
 DISK_VIEWS = ("tool-folders", "tool-folders-listed", "resolved-folders", "real-spelling", "where", "local-datasets", "config-files:eval",
               "config-files:training", "config-files:benchmark", "placeholder-files:eval", "placeholder-files:training", "leftover-rejects", "leftover-candidates",
-              "rollout-is-folder", "config-judgement", "tracked-env-files",
+              "rollout-is-folder", "rollout-names", "config-judgement", "tracked-env-files",
               "misnamed-candidates")
 
 
@@ -164,6 +164,55 @@ class _Units:
                 self.used |= used
         return found
 
+    def recall_items(self, ws: Workspace, key: str, items, judge, compute, make, codec) -> list:
+        """check/units.remember_items in a live run: an edit run keeps an item whose id (the same object:
+        an edit run's listings are the last run's) had the same token last run and none of whose inputs
+        changed, without a call (its inputs still reached, its reads counted)."""
+        items = items if isinstance(items, list) else list(items)
+        last = self.live.items.pop(key, None) if self.changed is not None else None  # a run that fails keeps none
+        place = _places(last[0], items) if last is not None else None
+        changed, touched, units = self.changed, self.touched, self.live.units
+        rows, out, reads = [], [], []
+        for i, item in enumerate(items):
+            old = last[1][j] if place is not None and (j := place(i, item[0])) >= 0 else None
+            if old is not None and old[0] is item[1] and old[1] is not None and changed.isdisjoint(old[1]):
+                touched.update(old[1])
+                reads += old[3]
+                rows.append(old)
+                out.append(old[2])
+                continue
+            unit, inputs, extra = judge(item)
+            if inputs is None:  # judged afresh each run: its reads are the check's own
+                found, names, read = compute(item), None, ()
+            else:
+                found = self.recall(ws, unit, inputs, extra, lambda: compute(item), codec)
+                names, _, _, read = units[unit]
+            value = found if make is None else make(item, found)
+            rows.append((item[1], names, value, read))
+            out.append(value)
+        ws.count_read(reads)
+        self.live.items[key] = ([item[0] for item in items], rows)
+        return out
+
+    def config_entries(self, ws: Workspace, key: str, refs: list, entry, combine):
+        """check/config_refs.by_config in a live run: each config's entry is last run's while its ConfigRef
+        is the same object (its file unchanged: config_refs keeps it), and the value is last run's when
+        every entry is, or the configs changed are where they were and their entries are equal; else combined again."""
+        last = self.live.entries.pop(key, None) if self.changed is not None else None  # a run that fails keeps none
+        place = _places(last[0], refs) if last is not None else None
+        same = last is not None and len(last[0]) == len(refs)
+        out = []
+        for i, ref in enumerate(refs):
+            if place is not None and (j := place(i, ref)) >= 0:
+                out.append(last[1][j])
+                continue
+            value = entry(ws, ref)
+            same = same and last[0][i].path == ref.path and last[1][i] == value
+            out.append(value)
+        combined = last[2] if same else combine(ws, out)
+        self.live.entries[key] = (list(refs), out, combined)
+        return combined
+
     def unchanged(self, ws: Workspace, batch: "_Batch", hit: frozenset[str]) -> bool:
         """Whether the items of ``batch`` an edit reached (``hit``) give what they gave last run
         (computed now, kept for the check's own run if it must run all the same)."""
@@ -182,6 +231,16 @@ def _unit_name(ws: Workspace, prefix: str, name: str) -> str:
     """The unit of remember_each's item ``name`` (an absolute path): its path from the root after ``prefix``."""
     root = f"{ws.root}/"
     return prefix + (name[len(root):] if name.startswith(root) else ws.rel(Path(name)))
+
+
+def _places(before: list, now: list):
+    """Where each of ``now``'s items was in ``before`` (by the identity of its key: itself or its id): a function
+    (index now, key) -> index before, or -1. The same place when the lists are as long (an edit run's
+    listings are the last run's objects), else by ``id`` (``before`` keeps its objects alive, so an id names one)."""
+    if len(before) == len(now):
+        return lambda i, obj: i if before[i] is obj else -1
+    where = {id(obj): j for j, obj in enumerate(before)}
+    return lambda i, obj: j if (j := where.get(id(obj), -1)) >= 0 and before[j] is obj else -1
 
 
 def _under(path: str, items: frozenset[str]) -> bool:
@@ -205,20 +264,31 @@ class _Batch:
         self.start, self.end, self.prefix, self.fn, self.codec, self.items = start, end, prefix, fn, codec, items
 
 
+class _Check:
+    """One check's memory: what it read or reached but through its batches and compared views (``reached``),
+    its ``findings``, what it ``read`` (absolute, counted again when kept), its ``batches``, the ``key`` it
+    ran with (the suppression scan's files) and the compared ``views`` it used."""
+
+    __slots__ = ("reached", "findings", "read", "batches", "key", "views")
+
+    def __init__(self, reached: frozenset[str], findings: list, read: list[str], batches: tuple, key, views: tuple[str, ...]):
+        self.reached, self.findings, self.read, self.batches, self.key, self.views = reached, findings, read, batches, key, views
+
+
 class Live:
     """One workspace's memory in an editor session: each check's findings with what it depended on,
     each unit's result with its inputs, the buffers as last checked."""
 
     def __init__(self) -> None:
         self.units: dict[str, tuple] = {}  # unit -> (inputs, extra, result, read: absolute paths)
-        # check -> (what it read or reached but through its batches and compared views, findings, read: absolute,
-        # its batches, key, the compared views it used)
-        self.checks: dict[str, tuple[frozenset[str], list, list[str], tuple, object, tuple[str, ...]]] = {}
+        self.checks: dict[str, _Check] = {}  # check -> what it found and what it depended on
         self.texts: dict[str, str] | None = None  # the buffers of the last run (absolute path -> text)
         self.full_at = 0.0
         self.full_runs = self.edit_runs = 0
         self.last_rerun: list[str] = []  # the checks the last run ran (the rest came from memory)
         self.disk_views: tuple[dict, dict] = ({}, {})
+        self.items: dict[str, dict] = {}  # remember_items loop -> id -> (token, inputs, value, read), as last run
+        self.entries: dict[str, tuple[dict, object]] = {}  # by_config view -> ({path: (ConfigRef, entry)}, value)
         self.makers: dict = {}  # compared view (check/units.view) -> the function that makes it from a snapshot
         self.made: dict[str, tuple[frozenset[str], object]] = {}  # compared view -> (what it was made from, value), as last made
         self._pending: tuple | None = None  # (snapshot, its changed buffers) between begin and run
@@ -257,6 +327,8 @@ class Live:
             self.units.clear()
             self.checks.clear()
             self.made.clear()
+            self.items.clear()
+            self.entries.clear()
             dirty = {str(p) for p, t in ws.overlays.items() if text_on_disk(p) != t.replace("\r\n", "\n")}
             disk = self._disk_units(ws, families)
             if not dirty and not self.served_from_disk and disk is not None and (hit := disk[0].load(disk[1])) is not None:
@@ -275,13 +347,13 @@ class Live:
 
         def kept_or_run(name: str, key, call, ran: list[str]) -> list:
             kept = self.checks.get(name)
-            if changed is not None and kept is not None and kept[4] == key and kept[0].isdisjoint(changed):
+            if changed is not None and kept is not None and kept.key == key and kept.reached.isdisjoint(changed):
                 # what it reached but through its batches and compared views is unchanged: the batches'
                 # items and the views the edit reached decide, each made again and compared with its last answer
-                if all(units.unchanged(ws, batch, hit) for batch in kept[3] if (hit := batch.items & changed)) \
-                        and all(self._same_view(ws, view, changed) for view in kept[5]):
-                    ws.count_read(kept[2])
-                    return list(kept[1])
+                if all(units.unchanged(ws, batch, hit) for batch in kept.batches if (hit := batch.items & changed)) \
+                        and all(self._same_view(ws, view, changed) for view in kept.views):
+                    ws.count_read(kept.read)
+                    return list(kept.findings)
             mark = ws.read_mark()
             units.start()
             found = call()
@@ -291,7 +363,7 @@ class Live:
             for start, end in sorted([*((b.start, b.end) for b in units.batches), *units.spans], reverse=True):
                 del own[start - mark:end - mark]
             views = tuple(sorted(k for k in units.used if k in self.makers))
-            self.checks[name] = (frozenset({*own, *units.reached(compared=False)}), list(found), read, tuple(units.batches), key, views)
+            self.checks[name] = _Check(frozenset({*own, *units.reached(compared=False)}), list(found), read, tuple(units.batches), key, views)
             ran.append(name)
             return found
 

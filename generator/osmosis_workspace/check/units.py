@@ -9,6 +9,10 @@ once, which knows each item's function: an edit run keeps the unchanged items wi
 and a check whose only contact with an edited buffer is through such items keeps its findings when
 the items the edit touched give what they gave last time.
 
+`remember_items`: a loop whose items are each a unit judged on inputs of its own (a config, judged on its
+file, the rollout folder and the local dataset it names): an edit run keeps an item's value without
+judging it again when its token is the same object as last run's and none of its inputs changed.
+
 `view`: a value several checks share (`Workspace.memo`) that an edit run compares with its last one: a
 check that reached an edited buffer only through such views (and batches) keeps its findings when
 each is equal (which rollout folders the configs name entrypoints for, say, when a config's rollout is renamed
@@ -35,6 +39,26 @@ def remember_each(ws: Workspace, prefix: str, paths: Iterable[Path], fn: Callabl
     for path in paths:
         found += ws.remember(prefix + ws.rel(path), [path], "", lambda: fn(ws, path), codec)
     return found
+
+
+def remember_items(ws: Workspace, key: str, items: Iterable[tuple], judge: Callable[[tuple], tuple],
+                   compute: Callable[[tuple], list], make: Callable[[tuple, list], object] | None = None,
+                   codec: tuple | None = None) -> list:
+    """``make(item, found)`` for each of ``items`` (tuples: an id, a token, anything else), where ``found`` is
+    ``compute(item)`` as a unit: ``judge(item)`` is (unit name, inputs, extra), inputs None when the item is
+    judged afresh each run. ``compute`` reads nothing but the inputs; ``judge`` and ``make`` read no buffer,
+    and give the same for the same token (the files as they are on disk aside). In an editor's edit run
+    (check/live.py) an item whose id had the same token (``is``) last run and none of whose inputs changed is
+    last run's value, without a call: values are shared between runs, never changed."""
+    each = getattr(ws.units, "recall_items", None)
+    if each is not None:
+        return each(ws, key, items, judge, compute, make, codec)
+    out = []
+    for item in items:
+        unit, inputs, extra = judge(item)
+        found = compute(item) if inputs is None else ws.remember(unit, inputs, extra, lambda: compute(item), codec)
+        out.append(found if make is None else make(item, found))
+    return out
 
 
 T = TypeVar("T")

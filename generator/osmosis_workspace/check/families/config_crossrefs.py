@@ -357,6 +357,16 @@ def judgement(ws: Workspace, path: Path, kind: str, ref) -> tuple[tuple[str, ...
     return known[key]
 
 
+def with_eval_names(item: tuple, findings: list[Diagnostic]) -> tuple[list[Diagnostic], tuple[str, ...]]:
+    """check_configs' value of one config (path, ConfigRef or None, kind): its findings, and the rollouts it
+    is an eval config of (its name, the rollout it names), which the rollouts-without-eval aggregate counts."""
+    path, ref, kind = item
+    if kind != "eval":
+        return findings, ()
+    rollout = ref.experiment_str("rollout") if ref is not None else None
+    return findings, (path.stem,) if rollout is None else (path.stem, rollout)
+
+
 def judged_on(ws: Workspace, path: Path, ref) -> list[str] | None:
     """What ``path``'s findings depend on besides their kind: the file; the root pyproject.toml and
     the schema files (whether, and which, `#:schema` line is wanted); the folder of the rollout it

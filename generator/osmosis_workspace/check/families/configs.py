@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from osmosis_workspace.check.families.config_crossrefs import _cross_file, _plain, _show, judgement, misnamed_configs
+from osmosis_workspace.check.families.config_crossrefs import _cross_file, _plain, _show, judgement, misnamed_configs, with_eval_names
 from osmosis_workspace.check.families.config_rules import (
     _KIND_TABLES, BRANCH_AND_COMMIT, CONFIG_OUTSIDE, DUPLICATE_SECRET, FAMILY, HARNESS_KEYS, HARNESS_SECRET,
     BENCHMARK_SECRET_IN_ENV, INVALID_COMMIT_SHA, INVALID_ENV_NAME, INVALID_ROLLOUT_NAME, INVALID_SECRET_NAME, INVALID_VALUE,
@@ -422,21 +422,20 @@ def walk(value: Any, path: tuple = ()) -> Iterator[tuple[tuple, Any]]:
 @workspace_check(FAMILY)
 def check_configs(ws: Workspace) -> list[Diagnostic]:
     from osmosis_workspace.check.config_refs import workspace_configs
+    from osmosis_workspace.check.units import remember_items
 
-    found: list[Diagnostic] = []
     facts = {ref.path: ref for ref in workspace_configs(ws)}
+    # kept by doctor's cache while what it was judged on (config_crossrefs.judgement) is unchanged; an editor's
+    # edit run judges again only the configs whose file or inputs changed (check/units.remember_items)
+    # (the display is ws.rel(path), built cheaper)
+    judge = lambda item: (f"config:configs/{item[2]}/{item[0].name}", *judgement(ws, item[0], item[2], item[1]))  # noqa: E731
+    compute = lambda item: check_config_file(item[0], item[2], ws, f"configs/{item[2]}/{item[0].name}")  # noqa: E731
+    items = [(path, facts.get(path), kind) for kind in CONFIG_KINDS for path in ws.config_files(kind)]
+    found: list[Diagnostic] = []
     eval_rollouts: set[str] = set()
-    for kind in CONFIG_KINDS:
-        for path in ws.config_files(kind):
-            ref = facts.get(path)
-            # kept by doctor's cache while what it was judged on (config_crossrefs.judgement) is unchanged
-            display, (inputs, extra) = f"configs/{kind}/{path.name}", judgement(ws, path, kind, ref)  # ws.rel(path), cheaper
-            compute = lambda: check_config_file(path, kind, ws, display)  # noqa: E731
-            found += compute() if inputs is None else ws.remember(f"config:{display}", inputs, extra, compute)
-            if kind == "eval":
-                eval_rollouts.add(path.stem)
-                if ref is not None and (rollout := ref.experiment_str("rollout")) is not None:
-                    eval_rollouts.add(rollout)
+    for findings, names in remember_items(ws, "configs", items, judge, compute, with_eval_names):
+        found += findings
+        eval_rollouts.update(names)
     # an eval config the SDK refuses for its name is CFG031's one finding, not a missing config too
     eval_rollouts |= {stem for kind, _, stem in misnamed_configs(ws) if kind == "eval"}
     for folder in ws.rollout_dirs:
@@ -446,3 +445,4 @@ def check_configs(ws: Workspace) -> list[Diagnostic]:
                 hint=f"Add configs/eval/{folder.name}.toml with rollout = \"{folder.name}\".",
             ))
     return found
+

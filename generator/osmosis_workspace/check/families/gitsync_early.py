@@ -19,7 +19,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path, PurePosixPath
 
-from osmosis_workspace.check.config_refs import workspace_configs
+from osmosis_workspace.check.config_refs import by_config
 from osmosis_workspace.core import safe_git
 from osmosis_workspace.core.workspace import Workspace
 
@@ -68,20 +68,30 @@ def watched(ws: Workspace) -> list[str]:
 
 def used_datasets(ws: Workspace) -> list[str]:
     """data/ files a config names (a local path, or a platform dataset name that is the stem of a
-    file under data/, as `osmosis dataset upload` names it) or named after a rollout."""
+    file under data/, as `osmosis dataset upload` names it) or named after a rollout. An editor's edit
+    run makes again only the edited configs' part (check/config_refs.by_config)."""
+    return by_config(ws, "used-datasets", _used_by, _used)
+
+
+def _used_by(ws: Workspace, config) -> tuple[bool, str] | None:
+    """(True, the data/ path) a config names, (False, the dataset name) it names, or None."""
     from osmosis_workspace.check.families.config_crossrefs import local_dataset
 
+    value = config.experiment_str("dataset")
+    if not value:
+        return None
+    text = posixpath.normpath(value.replace("\\", "/"))
+    if local_dataset(value) and not text.startswith(("/", "..")):
+        return True, text if "/" in text else f"data/{text}"
+    return False, value
+
+
+def _used(ws: Workspace, entries: list) -> list[str]:
     names = {p.name for p in ws.rollout_dirs}
     used: set[str] = set()
-    for config in workspace_configs(ws):
-        value = config.experiment_str("dataset")
-        if not value:
-            continue
-        text = posixpath.normpath(value.replace("\\", "/"))
-        if local_dataset(value) and not text.startswith(("/", "..")):
-            used.add(text if "/" in text else f"data/{text}")
-        else:
-            names.add(value)
+    for entry in entries:
+        if entry is not None:
+            (used if entry[0] else names).add(entry[1])
     for path in ws.data_files:
         rel = ws.rel(path)
         if path.stem in names and not rel.startswith("../"):
