@@ -115,7 +115,7 @@ def scan(ws: Workspace, paths: Iterable[str]) -> list[Suppression]:
     rollout's own Python (one unit per rollout for doctor's cache: its folder is all it reads)."""
     # each file alone decides its marks: a unit of doctor's cache per file (a run's thousands of configs)
     found = remember_each(ws, "suppressions:", _candidates(ws, paths), _marks, CODEC)
-    found += remember_each(ws, "suppressions:", ws.rollout_dirs, _rollout_marks, CODEC)
+    found += remember_each(ws, "rollout-suppressions:", ws.rollout_dirs, _rollout_marks, CODEC)
     return list(dict.fromkeys(found))  # a rollout file a finding names is read both ways
 
 

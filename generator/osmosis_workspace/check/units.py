@@ -28,10 +28,22 @@ from typing import TypeVar
 from osmosis_workspace.core.workspace import Workspace
 
 
+# A unit is named prefix + path, so two loops under one prefix would share a path's answer (a rollout
+# folder named like a file, `calc.py`, was an item of suppress.scan's file loop and its rollout loop).
+_PREFIX_OWNERS: dict[str, tuple[str, str]] = {}
+
+
+def _one_function_a_prefix(prefix: str, fn: Callable) -> None:
+    owner = (getattr(fn, "__module__", ""), getattr(fn, "__qualname__", repr(fn)))
+    if _PREFIX_OWNERS.setdefault(prefix, owner) != owner:
+        raise RuntimeError(f"remember_each prefix {prefix!r} used by {'.'.join(owner)} and {'.'.join(_PREFIX_OWNERS[prefix])}")
+
+
 def remember_each(ws: Workspace, prefix: str, paths: Iterable[Path], fn: Callable[[Workspace, Path], list],
                   codec: tuple | None = None) -> list:
     """``fn(ws, path)`` for each of ``paths``, concatenated; each a unit whose one input is ``path``
     (with all below it): ``fn`` must read nothing else, and no editor buffer but under ``path``."""
+    _one_function_a_prefix(prefix, fn)
     each = getattr(ws.units, "recall_each", None)
     if each is not None:
         return each(ws, prefix, list(paths), fn, codec)

@@ -137,7 +137,7 @@ def unresolved_findings(ws: Workspace) -> list[Diagnostic]:
     found += remember_each(ws, "leftovers:", ws.memo("leftover-candidates", lambda: list(dict.fromkeys(_candidates(ws.root)))),
                            _file_leftovers)
     # one unit per rollout for doctor's cache: what it finds is in the rollout's own files
-    return found + remember_each(ws, "leftovers:", ws.rollout_dirs, _rollout_leftovers)
+    return found + remember_each(ws, "rollout-leftovers:", ws.rollout_dirs, _rollout_leftovers)
 
 
 def _file_leftovers(ws: Workspace, path: Path) -> list[Diagnostic]:
