@@ -130,3 +130,32 @@ def test_a_probe_answer_not_shaped_as_git_gives_it_is_left_to_git(tmp_path, monk
     answer = safe_git.run(repo, *ORIGIN, check=False)
     assert ORIGIN in spawned
     assert (answer.returncode, answer.stdout) == (0, output)
+
+
+def _bare(tmp_path):
+    bare = tmp_path / "bare"
+    subprocess.run(["git", "init", "-q", "--bare", str(bare)], check=True)
+    with open(bare / "config", "a") as f:
+        f.write('[remote "origin"]\n\turl = https://github.com/me/bare.git\n')
+    return bare
+
+
+@pytest.mark.parametrize("where", ["a bare repository", "inside a work tree's .git", "a bare repository, origin in global"])
+def test_a_repository_the_probes_overrides_refuse_is_asked_of_git(tmp_path, monkeypatch, where):
+    """The probe runs under safe.bareRepository=explicit (it also lists filters for the calls made with
+    that override); `git config --get` runs without it. Where the override refuses the repository (a bare
+    one, or a .git folder entered directly, which git 2.39 takes for bare) the probe reads only the user's
+    config: it must not answer "no origin", nor the global origin, for a repository that has its own."""
+    if where == "inside a work tree's .git":
+        cwd = _repo(tmp_path, CASES["one"]) / ".git"
+    else:
+        cwd = _bare(tmp_path)
+    if where.endswith("origin in global"):
+        home = tmp_path / "global.cfg"
+        home.write_text('[remote "origin"]\n\turl = https://github.com/me/global.git\n')
+        monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(home))
+    truth = subprocess.run(["git", *ORIGIN], cwd=cwd, env=safe_git.clean_env(), capture_output=True, check=False)
+    assert truth.returncode == 0 and b"global" not in truth.stdout  # git reads the repository's own origin
+    safe_git.start_early(cwd, *ORIGIN, check=False)
+    answer = safe_git.run(cwd, *ORIGIN, check=False)
+    assert (answer.returncode, answer.stdout) == (truth.returncode, truth.stdout)
