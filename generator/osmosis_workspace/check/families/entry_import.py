@@ -323,12 +323,19 @@ def provided_modules(folder: Path) -> frozenset[str] | None:
     """Lower-cased top-level import names the rollout's environment provides, from its uv.lock (every
     package it installs) and its synced .venv if there is one; None without a readable lock."""
     from osmosis_workspace.core.bounded import Unreadable, read_capped
+    from osmosis_workspace.readers import uvlock
 
     try:
         lock = read_capped(folder / "uv.lock", _MAX_LOCK).decode("utf-8", "replace")
     except (Unreadable, OSError):
         return None
     dists = _PACKAGE_NAME.findall(lock)
+    # the search reads the form uv writes; a lock in another spelling of TOML (a comment on a header, a
+    # literal string, a header inside a multi-line string) takes the names its full parse reads. The
+    # lock checks parse the same text in the same run (readers/uvlock's memory): no second parse
+    parsed = uvlock.parse(lock.replace("\r\n", "\n"))
+    if parsed is not None and parsed.packages is not None:
+        dists = [p["name"] for p in parsed.packages if isinstance(p.get("name"), str)][:100_000]
     if not dists:
         return None
     dists += _declared(folder)  # declared but not yet locked: `uv sync` would add it
