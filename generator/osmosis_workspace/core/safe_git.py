@@ -135,9 +135,12 @@ def start_early(cwd: Path | str, *args: str, env: Mapping[str, str] | None = Non
 
 
 def stop_early() -> None:
-    """End the early gits nobody asked for."""
+    """End the early gits nobody asked for, and forget the run's config probes: the next run (of a
+    long-lived process: the language server, `doctor --watch`) probes again, so a filter driver the
+    config gained since is emptied too (kept, it ran on the next `git status`)."""
     while _EARLY:
         _EARLY.popitem()[1].stop()
+    _FILTER_CACHE.clear()
 
 
 class OutputTooLarge(GitError):
