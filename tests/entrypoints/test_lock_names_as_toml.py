@@ -27,6 +27,7 @@ LOCKS = {
     "no spaces around =": UV.replace('name = "httpx"', 'name="httpx"'),
     "an indented header": UV.replace('\n[[package]]\nname = "httpx"', '\n  [[package]]\nname = "httpx"'),
     "a header inside a multi-line string": UV + 'notes = """\n[[package]]\nname = "requests"\n"""\n',
+    "packages as an inline array": 'package = [{ name = "anyio", version = "4.0.0" }, { name = "httpx", version = "0.27.0" }]\n',
 }
 
 

@@ -330,12 +330,13 @@ def provided_modules(folder: Path) -> frozenset[str] | None:
     except (Unreadable, OSError):
         return None
     dists = _PACKAGE_NAME.findall(lock)
-    # the search reads the form uv writes; a lock in another spelling of TOML (a comment on a header, a
-    # literal string, a header inside a multi-line string) takes the names its full parse reads. The
-    # lock checks parse the same text in the same run (readers/uvlock's memory): no second parse
-    parsed = uvlock.parse(lock.replace("\r\n", "\n"))
-    if parsed is not None and parsed.packages is not None:
-        dists = [p["name"] for p in parsed.packages if isinstance(p.get("name"), str)][:100_000]
+    # the search reads the form uv writes: a header it did not take (a comment on it, an indent, `name`
+    # not next, a literal string) or a multi-line string (which may hold a header) is another spelling of
+    # TOML, which takes the names readers/uvlock's full parse reads (the lock checks parse it too)
+    if not dists or lock.count("[[package]]") != len(dists) or '"""' in lock or "'''" in lock:
+        parsed = uvlock.parse(lock.replace("\r\n", "\n"))
+        if parsed is not None and parsed.packages is not None:
+            dists = [p["name"] for p in parsed.packages if isinstance(p.get("name"), str)][:100_000]
     if not dists:
         return None
     dists += _declared(folder)  # declared but not yet locked: `uv sync` would add it
