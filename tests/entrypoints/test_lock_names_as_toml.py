@@ -8,7 +8,6 @@ from __future__ import annotations
 import sys
 
 import pytest
-
 from osmosis_workspace.check.families import entry_import
 
 if sys.version_info >= (3, 11):

@@ -10,7 +10,6 @@ from __future__ import annotations
 import shutil
 
 import pytest
-
 from osmosis_workspace.lsp.session import Session, path_uri
 
 
