@@ -68,8 +68,11 @@ def test_the_probe_answers_as_git_config_get_does(tmp_path, monkeypatch, name):
     safe_git.start_early(repo, *ORIGIN, check=False)
     answer = safe_git.run(repo, *ORIGIN, check=False)
     assert (answer.returncode, answer.stdout) == (truth.returncode, truth.stdout)
-    assert [a for a in spawned if a[:2] == ("config", "--get")] == []  # no second git process
-    assert len(spawned) == 1 and spawned[0][:3] == ("config", "--show-scope", "-z")
+    assert spawned[0][:3] == ("config", "--show-scope", "-z")
+    if name == "a broken config":  # the probe read no config of the repository's: git itself is asked
+        assert spawned[1:] == [ORIGIN]
+    else:  # no second git process
+        assert len(spawned) == 1
 
 
 def test_a_local_filter_is_still_emptied_when_the_probe_also_reads_origin(tmp_path):
@@ -130,3 +133,32 @@ def test_a_probe_answer_not_shaped_as_git_gives_it_is_left_to_git(tmp_path, monk
     answer = safe_git.run(repo, *ORIGIN, check=False)
     assert ORIGIN in spawned
     assert (answer.returncode, answer.stdout) == (0, output)
+
+
+def _bare(tmp_path):
+    bare = tmp_path / "bare"
+    subprocess.run(["git", "init", "-q", "--bare", str(bare)], check=True)
+    with open(bare / "config", "a") as f:
+        f.write('[remote "origin"]\n\turl = https://github.com/me/bare.git\n')
+    return bare
+
+
+@pytest.mark.parametrize("where", ["a bare repository", "inside a work tree's .git", "a bare repository, origin in global"])
+def test_a_repository_the_probes_overrides_refuse_is_asked_of_git(tmp_path, monkeypatch, where):
+    """The probe runs under safe.bareRepository=explicit (it also lists filters for the calls made with
+    that override); `git config --get` runs without it. Where the override refuses the repository (a bare
+    one, or a .git folder entered directly, which git 2.39 takes for bare) the probe reads only the user's
+    config: it must not answer "no origin", nor the global origin, for a repository that has its own."""
+    if where == "inside a work tree's .git":
+        cwd = _repo(tmp_path, CASES["one"]) / ".git"
+    else:
+        cwd = _bare(tmp_path)
+    if where.endswith("origin in global"):
+        home = tmp_path / "global.cfg"
+        home.write_text('[remote "origin"]\n\turl = https://github.com/me/global.git\n')
+        monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(home))
+    truth = subprocess.run(["git", *ORIGIN], cwd=cwd, env=safe_git.clean_env(), capture_output=True, check=False)
+    assert truth.returncode == 0 and b"global" not in truth.stdout  # git reads the repository's own origin
+    safe_git.start_early(cwd, *ORIGIN, check=False)
+    answer = safe_git.run(cwd, *ORIGIN, check=False)
+    assert (answer.returncode, answer.stdout) == (truth.returncode, truth.stdout)

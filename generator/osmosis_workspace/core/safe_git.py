@@ -135,9 +135,12 @@ def start_early(cwd: Path | str, *args: str, env: Mapping[str, str] | None = Non
 
 
 def stop_early() -> None:
-    """End the early gits nobody asked for."""
+    """End the early gits nobody asked for, and forget the run's config probes: the next run (of a
+    long-lived process: the language server, `doctor --watch`) probes again, so a filter driver the
+    config gained since is emptied too (kept, it ran on the next `git status`)."""
     while _EARLY:
         _EARLY.popitem()[1].stop()
+    _FILTER_CACHE.clear()
 
 
 class OutputTooLarge(GitError):
@@ -267,7 +270,11 @@ _STUCK: dict[str, float] = {}  # folders where git timed out in this process -> 
 # Keys the filter probe also reads, for a `git config --get KEY` started early in the same breath
 # (:func:`_from_probe`): one git process instead of two on a cold doctor run (issue 40).
 PROBED = ("remote.origin.url",)
-_PROBE = r"^filter\.|^(" + "|".join(k.replace(".", r"\.") for k in PROBED) + r")$"
+# A key `git init` writes in every repository's own config: the probe runs under safe.bareRepository=explicit,
+# `git config --get` without it, so only a probe that read the repository's own config (an entry of scope
+# local or worktree) answers; one the override kept out of a bare repository read the user's config alone.
+_READ_REPOSITORY = "core.repositoryformatversion"
+_PROBE = r"^filter\.|^(" + "|".join(k.replace(".", r"\.") for k in (*PROBED, _READ_REPOSITORY)) + r")$"
 
 
 def _local_filters(cwd: Path | str, env: dict[str, str]) -> list[str]:
@@ -318,7 +325,10 @@ def _from_probe(cwd: Path | str, args: tuple[str, ...], env: Mapping[str, str] |
         return None
     if not _well_formed(done):
         return None  # not git's shape (a broken or foreign `git` on PATH): git itself is asked, as before
-    values = [value for _, name, value in _entries(done) if name == args[2]]
+    entries = _entries(done)
+    if not any(scope in ("local", "worktree") for scope, _, _ in entries):
+        return None  # the repository's own config was not read (refused, broken, or none): git is asked
+    values = [value for _, name, value in entries if name == args[2]]
     # as `git config --get` says it: the last value (an empty line for a key with no `=`), else exit 1
     code = done.returncode or (0 if values else 1)
     if check and code != 0:
@@ -343,7 +353,8 @@ def _well_formed(done: subprocess.CompletedProcess) -> bool:
         return False
     for scope, entry in zip(items[0::2], items[1::2]):
         name = entry.partition(b"\n")[0].decode("utf-8", "surrogateescape")
-        if scope.decode("utf-8", "replace") not in _SCOPES or not (name.startswith("filter.") or name in PROBED):
+        if scope.decode("utf-8", "replace") not in _SCOPES or not (name.startswith("filter.") or name in PROBED
+                                                                      or name == _READ_REPOSITORY):
             return False
     return True
 

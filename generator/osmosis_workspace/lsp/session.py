@@ -87,7 +87,12 @@ class Session:
             # an edit re-checks what the edited buffers touch; the rest is the last run's (check/live.py)
             memory = self.live.setdefault(root, Live())
             memory.begin(ws)
-            diagnosis = diagnose(ws, run_stage=memory.run)
+            try:
+                diagnosis = diagnose(ws, run_stage=memory.run)
+            finally:
+                from osmosis_workspace.core import safe_git
+
+                safe_git.stop_early()  # a run's git probes are its own (core/safe_git.py): the next run probes again
             by_file: dict[Path, list[Diagnostic]] = {}
             texts: dict[Path, str] = {}
             for d in diagnosis.diagnostics:

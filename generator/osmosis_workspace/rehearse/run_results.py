@@ -158,7 +158,7 @@ def _last_answer(run_dir: Path, number: int) -> str | None:
         if len(data) > TRAJECTORY_CAP:
             return None
         steps = json.loads(data).get("steps")
-    except (OSError, ValueError, AttributeError):
+    except (OSError, ValueError, AttributeError, RecursionError):  # nested deeper than the reader goes: unreadable
         return None
     if not isinstance(steps, list):
         return None
@@ -211,8 +211,13 @@ def _matching(options: dict[int, list[int]]) -> dict[int, int]:
                 return True
         return False
 
+    # A failed search changes no pairing, so the cases it visited lead to no free case until a row is
+    # placed: the next rows skip them (the same pairing, without walking thousands of rows' options again
+    # when many rows want a few cases).
+    visited: set[int] = set()
     for row in options:
-        place(row, set())
+        if place(row, visited):
+            visited = set()
     return {row: case for case, row in holder.items()}
 
 

@@ -323,12 +323,20 @@ def provided_modules(folder: Path) -> frozenset[str] | None:
     """Lower-cased top-level import names the rollout's environment provides, from its uv.lock (every
     package it installs) and its synced .venv if there is one; None without a readable lock."""
     from osmosis_workspace.core.bounded import Unreadable, read_capped
+    from osmosis_workspace.readers import uvlock
 
     try:
         lock = read_capped(folder / "uv.lock", _MAX_LOCK).decode("utf-8", "replace")
     except (Unreadable, OSError):
         return None
     dists = _PACKAGE_NAME.findall(lock)
+    # the search reads the form uv writes: a header it did not take (a comment on it, an indent, `name`
+    # not next, a literal string) or a multi-line string (which may hold a header) is another spelling of
+    # TOML, which takes the names readers/uvlock's full parse reads (the lock checks parse it too)
+    if not dists or lock.count("[[package]]") != len(dists) or '"""' in lock or "'''" in lock:
+        parsed = uvlock.parse(lock.replace("\r\n", "\n"))
+        if parsed is not None and parsed.packages is not None:
+            dists = [p["name"] for p in parsed.packages if isinstance(p.get("name"), str)][:100_000]
     if not dists:
         return None
     dists += _declared(folder)  # declared but not yet locked: `uv sync` would add it
