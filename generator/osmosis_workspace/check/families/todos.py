@@ -9,6 +9,7 @@ may mention the marker when they explain it.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,7 +19,6 @@ from osmosis_workspace.check.registry import rule
 from osmosis_workspace.check.units import remember_each
 from osmosis_workspace.core.paths import MAX_WALK_DEPTH, is_file
 from osmosis_workspace.core.tool_folders import PRUNED
-from osmosis_workspace.core.access import listing
 from osmosis_workspace.core.workspace import Workspace
 
 FAMILY = "layout"
@@ -48,15 +48,27 @@ def _files(base: Path, suffixes: frozenset[str] | set[str] | None = SCANNED_SUFF
     while stack:
         folder, depth = stack.pop()
         below = []
-        for path in listing(folder):
-            if path.is_symlink():
+        # the entries' types from the listing itself (d_type): a stat or two per entry was a third of a
+        # warm doctor's system calls at 2,000 rollouts, where this walk runs three times
+        for entry in _entries(folder):
+            if entry.is_symlink():
                 continue  # never follow a link out of the workspace
-            if path.is_dir():
-                if path.name not in SKIPPED_DIRS and depth < MAX_WALK_DEPTH:
+            path = folder / entry.name
+            if entry.is_dir(follow_symlinks=False):
+                if entry.name not in SKIPPED_DIRS and depth < MAX_WALK_DEPTH:
                     below.append((path, depth + 1))
             elif suffixes is None or path.suffix in suffixes:
                 yield path
         stack.extend(reversed(below))
+
+
+def _entries(folder: Path) -> list[os.DirEntry]:
+    """``folder``'s entries sorted by name (core.access.listing's order); [] when it cannot be listed."""
+    try:
+        with os.scandir(folder) as entries:
+            return sorted(entries, key=lambda e: e.name)
+    except OSError:
+        return []
 
 
 def scan_text(text: str, display: str) -> list[Diagnostic]:
