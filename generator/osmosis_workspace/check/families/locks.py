@@ -141,8 +141,7 @@ def _project_findings(ws: Workspace, folder: Path, lock_folder: Path) -> list[Di
         return [MISSING.at(ws.rel(lock_path), f"{ws.rel(folder / 'pyproject.toml')} has no uv.lock beside it: `uv sync` "
                            "installs the newest versions its requirements admit today, not a tested set",
                            hint=f"Run `{command}` and commit {ws.rel(lock_path)}.")]
-    text = uvlock.read_in(ws, lock_path)
-    lock = uvlock.parse(text) if text is not None else None
+    _, lock = uvlock.lock_in(ws, lock_path)  # one parse a run, shared with the SDK target (check/families/sdk_requirements.py)
     if lock is None:
         return [STALE.at(ws.rel(lock_path), "uv.lock is not a lock uv can read, so `uv sync` re-resolves and rewrites it",
                          hint=f"Run `{command}` and commit it.")]
