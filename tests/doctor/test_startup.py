@@ -53,3 +53,19 @@ def test_cold_doctor_on_a_template_leaves_dataclasses_inspect_and_orjson_unloade
     loaded = modules_after(ws, "doctor", "--no-cache", probe=PROBE.replace("osmosis_workspace.cli import", "osmosis_workspace.entry import"))
     assert "osmosis_workspace.readers.datasets.jsonl" in loaded  # the dataset was read
     assert not {"inspect", "dataclasses", "orjson", "uuid", "platform"} & loaded
+
+
+def test_cold_doctor_leaves_ipaddress_unbuilt_and_a_later_use_gets_the_real_module(make_workspace):
+    """cli/fast.py stands in for `ipaddress` (urllib.parse imports it; a doctor run never uses it)."""
+    ws = make_workspace()
+    probe = PROBE.replace("osmosis_workspace.cli import", "osmosis_workspace.entry import").replace(
+        "print(json.dumps(sorted(sys.modules)), file=sys.stderr)",
+        "kind = type(sys.modules['ipaddress']).__name__\n"
+        "import urllib.parse\n"
+        "host = urllib.parse.urlsplit('http://[::1]:8/').hostname\n"
+        "from ipaddress import ip_address\n"
+        "print(json.dumps([kind, host, str(ip_address('::1')), type(sys.modules['ipaddress']).__name__,\n"
+        "                  urllib.parse.ipaddress.IPv4Address is sys.modules['ipaddress'].IPv4Address]), file=sys.stderr)")
+    out = subprocess.run([sys.executable, "-c", probe, "doctor", "--no-cache"], cwd=ws, capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert json.loads(out.stderr.strip().splitlines()[-1]) == ["_Deferred", "::1", "::1", "module", True]

@@ -10,6 +10,7 @@ runs ``uv sync`` on the rollout), else the newest release on the index the requi
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from osmosis_workspace.core.pep440 import Requirement, Specifier, Version
 from osmosis_workspace.core.records import dataclass
@@ -22,6 +23,9 @@ from osmosis_workspace.core.sdk_generations import (
     generation_of,
 )
 from osmosis_workspace.readers.toml_locate import TomlDoc
+
+if TYPE_CHECKING:
+    from osmosis_workspace.readers.uvlock import UvLock
 
 # Versions past the newest we know: a requirement admitting them is open to an API this table
 # does not describe yet.
@@ -78,25 +82,25 @@ class Target:
         return f"{self.generation.label} ({what} {how} {self.release} today)"
 
 
-def read_target(pyprojects: list[tuple[Path, str | None]], lock_text: str | None = None) -> Target:
+def read_target(pyprojects: list[tuple[Path, str | None]], lock: str | UvLock | None = None) -> Target:
     """The target for a rollout whose candidate pyproject texts are ``pyprojects`` (the rollout's
-    first, then the root's; None for a missing or unreadable file); ``lock_text`` is its uv.lock."""
+    first, then the root's; None for a missing or unreadable file); ``lock`` is its uv.lock: the text, or the lock a run already parsed."""
     declared: list[Declared] = []
     for path, text in pyprojects:
         declared = sdk_requirements(path, text)
         if declared:
             break
-    return target_for(declared, lock_text)
+    return target_for(declared, lock)
 
 
-def target_for(declared: list[Declared], lock_text: str | None = None) -> Target:
+def target_for(declared: list[Declared], lock: str | UvLock | None = None) -> Target:
     url = next((d.requirement.url for d in declared if d.requirement.url), None)
     clauses = tuple(c for d in declared for c in d.requirement.specifier.clauses)
     spec = Specifier(clauses)
     if url is not None:
         return Target(tuple(declared), spec, (), None, False, None, url)
     admitted = tuple(spec.filter(list(KNOWN_RELEASES)))
-    release, locked = _locked(lock_text, spec), True
+    release, locked = _locked(lock, spec), True
     if release is None:
         locked = False
         installable = [v for v in admitted if v in ON_INDEX]
@@ -137,14 +141,15 @@ def sdk_requirements(path: Path, text: str | None) -> list[Declared]:
     return found
 
 
-def _locked(lock_text: str | None, spec: Specifier) -> Version | None:
-    from osmosis_workspace.readers import uvlock
-
+def _locked(lock: str | UvLock | None, spec: Specifier) -> Version | None:
     # The SDK's blocks only (readers/uvlock.py): a full parse of a lock costs more than the rest of a run.
-    if not lock_text:
+    if not lock:
         return None
-    # a text without uv's header still answers by block search, as it always did
-    lock = uvlock.parse(lock_text) or uvlock.UvLock("\n" + lock_text, None, [])
+    if isinstance(lock, str):
+        from osmosis_workspace.readers import uvlock
+
+        # a text without uv's header still answers by block search, as it always did
+        lock = uvlock.parse(lock) or uvlock.loose(lock)
     for text in lock.versions(SDK_DISTRIBUTION):
         version = Version.parse(text)
         if version is not None and spec.contains(version):

@@ -135,24 +135,14 @@ class UvLock:
         return metadata if isinstance(metadata, dict) else {}
 
 
-_PARSED: list[tuple[str, UvLock | None]] = []  # the last few texts parsed, newest first
+def loose(text: str) -> UvLock:
+    """A text without uv's header, searched by ``[[package]]`` block as it is (no parse)."""
+    return UvLock("\n" + text, None, [])
 
 
 def parse(text: str) -> UvLock | None:
-    """The lock; None when it is not a uv lock (no integer ``version``, or not TOML). A text parsed
-    lately is answered from memory: a run reads a rollout's lock for its SDK pin (check/sdk_target.py)
-    and again for the lock checks (check/families/locks.py), 4 ms a parse at 600 KB (issue 40)."""
-    for seen, lock in _PARSED:
-        if seen == text:
-            return lock
-    lock = _parse(text)
-    if len(text) <= 4 << 20:  # a long-lived process (the language server) keeps at most 16 MB of them
-        _PARSED.insert(0, (text, lock))
-        del _PARSED[4:]
-    return lock
-
-
-def _parse(text: str) -> UvLock | None:
+    """The lock; None when it is not a uv lock (no integer ``version``, or not TOML). Each call parses:
+    a run shares one parse of a workspace's lock through :func:`lock_in`."""
     canonical = _canonical(text)
     first = text.find(f"\n{_PACKAGE}")
     try:
@@ -190,3 +180,21 @@ def read_in(ws, path: Path) -> str | None:
     if text is not None:
         ws.count_read([path])
     return text
+
+
+def lock_in(ws, path: Path) -> tuple[str | None, UvLock | None]:
+    """A workspace's lock at ``path``: its text (:func:`read_in`) and :func:`parse` of it, made once per
+    snapshot (``ws.memo``). A rollout's lock is read for its SDK pin (check/sdk_target.py) and for the lock
+    checks (check/families/locks.py); 4 ms a parse at 600 KB (issue 40). Every call counts the file as
+    read, as a read of its own would, so each check's record of what it read is what it was."""
+    made = []
+
+    def compute() -> tuple[str | None, UvLock | None]:
+        made.append(True)
+        text = read_in(ws, path)
+        return text, (None if text is None else parse(text))
+
+    text, lock = ws.memo(f"uv-lock:{path}", compute)
+    if not made and text is not None and path not in ws.overlays and not ws.outside(path):
+        ws.count_read([path])
+    return text, lock

@@ -14,12 +14,12 @@ from pathlib import Path
 
 from osmosis_workspace.check.registry import family_rules, workspace_check
 from osmosis_workspace.core import known_bad
-from osmosis_workspace.core.bounded import toml_loads
 from osmosis_workspace.core.diagnostics import Diagnostic
 from osmosis_workspace.core.known_bad import KNOWN_BAD
 from osmosis_workspace.core.pep440 import Requirement, Specifier, Version, normalise_name
 from osmosis_workspace.core.workspace import Workspace
 from osmosis_workspace.readers import uvlock
+from osmosis_workspace.readers.toml_locate import TomlDoc
 
 FAMILY = "dependencies"
 _rule = family_rules(FAMILY)
@@ -119,12 +119,9 @@ def _members(pyproject: dict) -> list[str]:
 
 def _read_toml(ws: Workspace, path: Path) -> dict | None:
     text = ws.read_text(path)
-    if text is None:
-        return None
-    try:
-        return toml_loads(text)
-    except Exception:  # noqa: BLE001 - a broken pyproject is LAY004/ENT's finding, not this family's
-        return None
+    # the parse the other families' checks of this pyproject share (read only); None for a broken one,
+    # which is LAY004/ENT's finding, not this family's
+    return None if text is None else TomlDoc.parse(text).data
 
 
 def _project_findings(ws: Workspace, folder: Path, lock_folder: Path) -> list[Diagnostic]:
@@ -141,8 +138,7 @@ def _project_findings(ws: Workspace, folder: Path, lock_folder: Path) -> list[Di
         return [MISSING.at(ws.rel(lock_path), f"{ws.rel(folder / 'pyproject.toml')} has no uv.lock beside it: `uv sync` "
                            "installs the newest versions its requirements admit today, not a tested set",
                            hint=f"Run `{command}` and commit {ws.rel(lock_path)}.")]
-    text = uvlock.read_in(ws, lock_path)
-    lock = uvlock.parse(text) if text is not None else None
+    _, lock = uvlock.lock_in(ws, lock_path)  # one parse a run, shared with the SDK target (check/families/sdk_requirements.py)
     if lock is None:
         return [STALE.at(ws.rel(lock_path), "uv.lock is not a lock uv can read, so `uv sync` re-resolves and rewrites it",
                          hint=f"Run `{command}` and commit it.")]

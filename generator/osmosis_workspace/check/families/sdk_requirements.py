@@ -21,7 +21,8 @@ def rollout_target(ws: Workspace, folder: Path) -> Target:
     def compute() -> Target:
         pyprojects = [(folder / "pyproject.toml", ws.read_text(folder / "pyproject.toml")),
                       (ws.root / "pyproject.toml", ws.read_text(ws.root / "pyproject.toml"))]
-        return read_target(pyprojects, uvlock.read_in(ws, folder / "uv.lock"))
+        text, lock = uvlock.lock_in(ws, folder / "uv.lock")  # the parse the lock checks share
+        return read_target(pyprojects, lock if lock is not None or text is None else uvlock.loose(text))
 
     return ws.memo(f"sdk-target:{folder}", compute)
 
