@@ -332,7 +332,7 @@ def provided_modules(folder: Path) -> frozenset[str] | None:
     dists = _PACKAGE_NAME.findall(lock)
     # the search reads the form uv writes: a header it did not take (a comment on it, an indent, `name`
     # not next, a literal string) or a multi-line string (which may hold a header) is another spelling of
-    # TOML, which takes the names readers/uvlock's full parse reads (the lock checks parse it too)
+    # TOML, which takes the names readers/uvlock's full parse reads (rare: uv itself writes the searched form)
     if not dists or lock.count("[[package]]") != len(dists) or '"""' in lock or "'''" in lock:
         parsed = uvlock.parse(lock.replace("\r\n", "\n"))
         if parsed is not None and parsed.packages is not None:
