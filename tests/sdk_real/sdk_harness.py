@@ -102,8 +102,21 @@ def _pyenv_312_versions() -> list[str]:
     return sorted((v.strip() for v in out.splitlines() if re.fullmatch(r"3\.12\.\d+", v.strip())), reverse=True)
 
 
+_FOUND_312: dict[tuple[str | None, ...], str] = {}
+
+
 def find_python312() -> str:
-    """The real path of a Python 3.12 interpreter, as a fresh machine of this kind has one."""
+    """The real path of a Python 3.12 interpreter, as a fresh machine of this kind has one. Asked once
+    per process for the same override, PATH and pyenv selection: each search starts `pyenv versions`
+    and one interpreter per candidate (about 0.4 s of CPU and 1-5 s of wall on a busy machine), and
+    the tests ask for it about 180 times a run (91 in test_guidance_commands_sdk.py alone)."""
+    key = tuple(os.environ.get(k) for k in ("OSMOSIS_TEST_PYTHON312", "PATH", "PYENV_VERSION", "PYENV_ROOT"))
+    if key not in _FOUND_312:
+        _FOUND_312[key] = _search_python312()
+    return _FOUND_312[key]
+
+
+def _search_python312() -> str:
     override = os.environ.get("OSMOSIS_TEST_PYTHON312")
     candidates: list[tuple[str, dict[str, str]]] = []
     if override:
