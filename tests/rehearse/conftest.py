@@ -39,11 +39,19 @@ def _skip_if_switched_off() -> None:
         pytest.skip(f"{h.SKIP_VAR}=1: the real-SDK tests were switched off for this run")
 
 
-def synced(workspace: Path) -> h.SdkEnv:
-    """`uv sync --locked` at the workspace root: the SDK's CLI into .venv, as `uv sync` does for a user."""
+def synced(workspace: Path, *, rollouts: bool = False) -> h.SdkEnv:
+    """`uv sync --locked` at the workspace root: the SDK's CLI into .venv, as `uv sync` does for a user.
+    ``rollouts``: every rollout's own environment too (`uv sync --locked --project rollouts/R`, what
+    rehearse's preflight then finds in place), so that it starts with the bytecode the store keeps
+    (sdk_harness.seed_bytecode) instead of compiling its packages again. test_rehearse_secrets.py and
+    the platform-layout test leave theirs for rehearse to make."""
     _skip_if_switched_off()
     try:
-        return h.workspace_env(workspace)
+        env = h.workspace_env(workspace)
+        if rollouts:
+            for project in sorted(workspace.glob("rollouts/*/pyproject.toml")):
+                h.rollout_python(env, workspace, project.parent.name)
+        return env
     except h.HarnessError as err:
         pytest.fail(str(err), pytrace=False)
 
@@ -53,8 +61,8 @@ def synced_scenarios(scenario_workspaces, tmp_path_factory) -> h.Lazy:
     _skip_if_switched_off()
     envs = h.shared_envs(tmp_path_factory)   # the root `uv sync --locked` of each, once per process
     try:
-        for sid in envs:
-            envs[sid]
+        for scenario in h.SCENARIOS:   # and the rollout's own, seeded with the stored bytecode (`synced`)
+            h.rollout_python(envs[scenario.id], scenario_workspaces[scenario.id], scenario.rollout)
     except h.HarnessError as err:
         pytest.fail(str(err), pytrace=False)
     return scenario_workspaces
@@ -67,6 +75,7 @@ def rehearse(workspace: Path, *args: str, env: dict | None = None, timeout: floa
     child.update({"UV_PYTHON": h.find_python312(), "UV_PYTHON_DOWNLOADS": "never", **(env or {})})
     argv = [sys.executable, "-m", "osmosis_workspace", "rehearse", "--format", "json", *args]
     done = subprocess.run(argv, cwd=workspace, capture_output=True, text=True, timeout=timeout, env=child)
+    h.keep_workspace_bytecode(workspace)
     try:
         report = json.loads(done.stdout)
     except ValueError:

@@ -33,7 +33,7 @@ def broken_workspace(tmp_path_factory):
     for name in names[1:]:
         done = runner.invoke(app, ["rollout", "new", name, "--template", "blank", "--defaults", "--workspace", str(ws)])
         assert done.exit_code == 0, done.output
-    synced(ws)
+    synced(ws, rollouts=True)
     for name, broken in BREAKS.items():
         broken.apply(ws, name)
     return ws

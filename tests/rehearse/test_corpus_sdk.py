@@ -44,7 +44,7 @@ def corpus_workspace(tmp_path_factory):
         done = runner.invoke(app, ["rollout", "new", name, "--template", "multiply", "--defaults", "--data",
                                    "task=single-answer", "--workspace", str(ws)])
         assert done.exit_code == 0, done.output
-    synced(ws)
+    synced(ws, rollouts=True)
     settings = []
     for case in CHOSEN:
         (package(ws, case.name) / "scoring.py").write_text(case.source, encoding="utf-8")

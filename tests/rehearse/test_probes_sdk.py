@@ -25,7 +25,7 @@ def probed(tmp_path_factory):
     for name in names[1:]:
         done = runner.invoke(app, ["rollout", "new", name, "--template", "multiply", "--defaults", "--workspace", str(ws)])
         assert done.exit_code == 0, done.output
-    synced(ws)
+    synced(ws, rollouts=True)
     for name, gameable in GAMEABLE.items():
         gameable.apply(ws, name)
     code, report, stderr = rehearse(ws, "--rows", "0-1", "--jobs", "2")

@@ -77,6 +77,7 @@ def test_a_workspace_laid_out_like_the_platforms_template_rehearses_green(synced
     done = subprocess.run([h.uv_binary(), "sync"], cwd=ws, capture_output=True, text=True, timeout=900,
                           env={**env, "UV_PYTHON": h.find_python312(), "UV_PYTHON_DOWNLOADS": "never"})
     assert done.returncode == 0, done.stderr[-3000:]
+    h.seed_bytecode(ws / ".venv")   # (the rollout's environment is left for rehearse to make)
     code, report, stderr = rehearse(ws, "my-rollout", "--dataset-file", str(source / "data" / "mul-openai.jsonl"),
                                     "--rows", "0-2")
     assert report is not None, stderr[-3000:]

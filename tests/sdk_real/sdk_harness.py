@@ -102,8 +102,21 @@ def _pyenv_312_versions() -> list[str]:
     return sorted((v.strip() for v in out.splitlines() if re.fullmatch(r"3\.12\.\d+", v.strip())), reverse=True)
 
 
+_FOUND_312: dict[tuple[str | None, ...], str] = {}
+
+
 def find_python312() -> str:
-    """The real path of a Python 3.12 interpreter, as a fresh machine of this kind has one."""
+    """The real path of a Python 3.12 interpreter, as a fresh machine of this kind has one. Asked once
+    per process for the same override, PATH and pyenv selection: each search starts `pyenv versions`
+    and one interpreter per candidate (about 0.4 s of CPU and 1-5 s of wall on a busy machine), and
+    the tests ask for it about 180 times a run (91 in test_guidance_commands_sdk.py alone)."""
+    key = tuple(os.environ.get(k) for k in ("OSMOSIS_TEST_PYTHON312", "PATH", "PYENV_VERSION", "PYENV_ROOT"))
+    if key not in _FOUND_312:
+        _FOUND_312[key] = _search_python312()
+    return _FOUND_312[key]
+
+
+def _search_python312() -> str:
     override = os.environ.get("OSMOSIS_TEST_PYTHON312")
     candidates: list[tuple[str, dict[str, str]]] = []
     if override:
@@ -235,13 +248,114 @@ def workspace_env(workspace: Path, *, resolution: str | None = None) -> SdkEnv:
     """The workspace root's environment (`uv sync --locked`): osmosis-ai[eval], the SDK's CLI."""
     env = SdkEnv(workspace / ".venv" / "bin" / "python", find_python312(), uv_binary(), {}, resolution)
     _uv_sync(env, workspace, resolution=resolution)
+    seed_bytecode(workspace / ".venv")
     return dataclasses.replace(env, versions=locked_versions((workspace / "uv.lock").read_text(encoding="utf-8")))
 
 
 def rollout_python(env: SdkEnv, workspace: Path, rollout: str) -> Path:
     """The rollout's own environment (`uv sync --locked --project rollouts/R`), what eval run syncs."""
     _uv_sync(env, workspace, "--project", f"rollouts/{rollout}", resolution=env.resolution)
+    seed_bytecode(workspace / "rollouts" / rollout / ".venv")
     return workspace / "rollouts" / rollout / ".venv" / "bin" / "python"
+
+
+# -- bytecode shared between environments ------------------------------------------------------
+
+# Every environment a test makes is new (a new workspace, a new path), so the first SDK process in it
+# compiled osmosis-ai, litellm and the framework from source again: about 6 s of CPU per environment,
+# 60-70 environments a run. The installed files are hard links into uv's cache, so the same release
+# of a package has the same source file (bytes, size and mtime) in every environment; only the
+# __pycache__ beside it is new. The store keeps each compiled module once, named by the sha256 its
+# distribution's RECORD gives the source, and a new environment gets hard links to them. Python still
+# checks every .pyc against its source's mtime and size (and recompiles, replacing the link, when they
+# differ), and names the module's own path in tracebacks (co_filename is fixed when a .pyc is loaded).
+PYC_TAG = "cpython-312"
+
+
+def _bytecode_store() -> Path:
+    return _cache_root() / f"bytecode-{PYC_TAG}"
+
+
+def _recorded_sources(venv: Path) -> Iterator[tuple[Path, str]]:
+    """(source file, its RECORD sha256) for every .py an installed distribution of ``venv`` lists."""
+    for record in venv.glob("lib/python3.12/site-packages/*.dist-info/RECORD"):
+        site = record.parent.parent
+        try:
+            lines = record.read_text(encoding="utf-8").splitlines()
+        except OSError:
+            continue
+        for line in lines:
+            name, _, rest = line.partition(",")
+            digest = rest.partition(",")[0]
+            if name.endswith(".py") and digest.startswith("sha256=") and not name.startswith(".."):
+                yield site / name, digest[len("sha256="):]
+
+
+def _cached_pyc(source: Path) -> Path:
+    return source.parent / "__pycache__" / f"{source.stem}.{PYC_TAG}.pyc"
+
+
+def seed_bytecode(venv: Path) -> int:
+    """Hard-link the stored .pyc of every installed source ``venv`` lacks one for; how many."""
+    store, seeded = _bytecode_store(), 0
+    if not store.is_dir():
+        return 0
+    for source, digest in _recorded_sources(venv):
+        kept = store / digest[:2] / f"{digest}.pyc"
+        target = _cached_pyc(source)
+        if target.exists() or not kept.exists():
+            continue
+        try:
+            target.parent.mkdir(exist_ok=True)
+            os.link(kept, target)
+            seeded += 1
+        except OSError:
+            pass
+    return seeded
+
+
+def _pyc_matches(pyc: Path, source: Path) -> bool:
+    """A timestamp .pyc (PEP 552 flags 0) written for this source's mtime and size."""
+    try:
+        with open(pyc, "rb") as handle:
+            header = handle.read(16)
+        stat = source.stat()
+    except OSError:
+        return False
+    return (len(header) == 16 and int.from_bytes(header[4:8], "little") == 0
+            and int.from_bytes(header[8:12], "little") == int(stat.st_mtime) & 0xFFFFFFFF
+            and int.from_bytes(header[12:16], "little") == stat.st_size & 0xFFFFFFFF)
+
+
+def keep_bytecode(venv: Path) -> int:
+    """Copy into the store each .pyc the runs in ``venv`` wrote that the store lacks; how many."""
+    store, kept = _bytecode_store(), 0
+    for source, digest in _recorded_sources(venv):
+        target = store / digest[:2] / f"{digest}.pyc"
+        pyc = _cached_pyc(source)
+        if target.exists() or not pyc.is_file() or not _pyc_matches(pyc, source):
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial = target.with_name(f"{target.name}.{os.getpid()}.{threading.get_ident()}")
+        try:
+            shutil.copyfile(pyc, partial)
+            os.replace(partial, target)   # whole or absent: other workers read the store meanwhile
+            kept += 1
+        except OSError:
+            with contextlib.suppress(OSError):
+                partial.unlink()
+    return kept
+
+
+def workspace_venvs(workspace: Path) -> list[Path]:
+    """The root environment and every rollout's, those that exist."""
+    return [v for v in [workspace / ".venv", *sorted(workspace.glob("rollouts/*/.venv"))] if v.is_dir()]
+
+
+def keep_workspace_bytecode(workspace: Path) -> None:
+    """After a run in ``workspace``: what it compiled, into the store (about 0.3 s of CPU per environment)."""
+    for venv in workspace_venvs(workspace):
+        keep_bytecode(venv)
 
 
 # -- rendering with our own CLI -----------------------------------------------------------------
@@ -472,6 +586,7 @@ def probe(env: SdkEnv, workspace: Path, rollout: str) -> dict:
     python = rollout_python(env, workspace, rollout)
     done = subprocess.run([str(python), str(PROBE), str(workspace), rollout], capture_output=True, text=True,
                           timeout=600, cwd=workspace, env=sdk_subprocess_env(env))
+    keep_workspace_bytecode(workspace)
     assert done.returncode == 0, f"sdk_probe failed:\n{done.stdout[-3000:]}\n{done.stderr[-6000:]}"
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -500,6 +615,7 @@ def eval_run(env: SdkEnv, workspace: Path, rollout: str, rows: str, reply: Calla
                 "--dataset-file", f"data/{rollout}.jsonl", "--rows", rows, "-y"]
         done = subprocess.run(argv, capture_output=True, text=True, timeout=EVAL_TIMEOUT_S, cwd=workspace,
                               env=sdk_subprocess_env(env, **extra))
+    keep_workspace_bytecode(workspace)
     output = f"$ {' '.join(argv[1:])}\n--- stdout\n{done.stdout[-6000:]}\n--- stderr\n{done.stderr[-6000:]}"
     assert not fake.errors, f"the fake chat server failed: {fake.errors}\n{output}"
     try:

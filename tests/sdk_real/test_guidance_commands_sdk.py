@@ -67,6 +67,7 @@ def synced(tmp_path_factory) -> dict[str, Path]:
         done = subprocess.run([h.uv_binary(), "sync"], cwd=ws, capture_output=True, text=True, timeout=1800,
                               env=h.uv_environment(h.find_python312()))
         assert done.returncode == 0, done.stderr[-3000:]
+        h.seed_bytecode(ws / ".venv")   # the SDK's bytecode from the store (sdk_harness), not compiled again
         out[template] = ws
     return out
 
