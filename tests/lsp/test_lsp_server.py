@@ -265,3 +265,44 @@ def test_closing_an_edited_buffer_without_saving_shows_the_files_findings_again(
             await client.shutdown_session()
 
     assert asyncio.run(scenario()) == expected
+
+
+def test_an_edit_sends_again_only_the_diagnostics_that_changed(make_workspace, tmp_path):
+    """At 2,000 rollouts an edit run's findings are in thousands of files: the server sends a file's
+    diagnostics when they (or its text) changed, and the edited file's always; a file whose findings
+    went is cleared."""
+    root = make_workspace()
+    (root / "CLAUDE.md").write_text("# Notes\n")  # LAY008, in a file nobody edits
+    subprocess.run(["git", "add", "-A"], cwd=root, check=True)
+    subprocess.run(["git", "commit", "-qm", "notes"], cwd=root, check=True)
+    config = root / "configs" / "eval" / "multiply.toml"
+    saved = config.read_text()
+    broken = saved.replace("[experiment]\n", "[experiment]\nlearning_rat = 0.1\n", 1)
+    claude = (root / "CLAUDE.md").as_uri()
+    env = {**os.environ, "OSMOSIS_DOCTOR_CACHE": str(tmp_path / "doctor-cache")}  # cold: no priming run
+
+    async def scenario():
+        client, _ = await started(root, env=env)
+        counting(client)
+        try:
+            uri = open_doc(client, config, broken)  # a file without findings is not sent: this one has one
+            assert [d.code for d in await diagnostics_for(client, uri)] == ["CFG003"]
+            assert any(d.code == "LAY008" for d in await diagnostics_for(client, claude))
+            sent = client.published.count(claude)
+            for version, text in enumerate((saved, broken, saved), start=2):
+                before = client.published.count(uri)
+                client.text_document_did_change(types.DidChangeTextDocumentParams(
+                    types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                    [types.TextDocumentContentChangeWholeDocument(text=text)]))
+                found = await diagnostics_for(client, uri, published_before=before)
+                assert ("CFG003" in [d.code for d in found]) == (text is broken)
+            assert client.published.count(claude) == sent  # unchanged: not sent again
+            assert any(d.code == "LAY008" for d in client.diagnostics[claude])  # and still shown
+            (root / "CLAUDE.md").unlink()
+            client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+                [types.FileEvent(uri=claude, type=types.FileChangeType.Deleted)]))
+            assert await diagnostics_for(client, claude, published_before=sent) == []
+        finally:
+            await client.shutdown_session()
+
+    asyncio.run(scenario())

@@ -31,6 +31,7 @@ class OsmosisServer(LanguageServer):
                          protocol_cls=wire.Protocol)
         self.session = Session()
         self.published: dict[Path, set[str]] = {}  # root -> the URIs holding our diagnostics
+        self.sent: dict[Path, dict[str, tuple[list, str]]] = {}  # root -> uri -> (findings, text) last published
         self.shown: dict[str, list[tuple[types.Diagnostic, str]]] = {}  # uri -> (diagnostic, code)
         self.pending: dict[str, asyncio.Task] = {}
 
@@ -45,23 +46,33 @@ class OsmosisServer(LanguageServer):
             self.window_show_message(types.ShowMessageParams(
                 types.MessageType.Error, f"osmosis: checking {root} failed: {type(err).__name__}: {err}"))
             return
-        self.publish(checked)
+        self.publish(checked, uri)
         if self.session.needs_priming(root):
             # answered from doctor's cache: a full run now gives the memory the next edit run needs
             asyncio.ensure_future(self.recheck(uri))
 
-    def publish(self, checked: Checked) -> None:
+    def publish(self, checked: Checked, asked: str | None = None) -> None:
+        """Each file's diagnostics that differ from what the editor was last sent, the file ``asked`` about
+        always: at 2,000 rollouts an edit run's findings are in thousands of files, and converting and
+        sending each of them again cost about as much as the run."""
+        last = self.sent.get(checked.root, {})
+        sent: dict[str, tuple[list, str]] = {}
         now: dict[str, list[tuple[types.Diagnostic, str]]] = {}
         for path, found in checked.by_file.items():
-            text = checked.texts.get(path, "")
-            now[path_uri(path)] = [(convert.diagnostic(d, text), d.code) for d in found]
-        for uri in self.published.get(checked.root, set()) - now.keys():
+            uri, text = path_uri(path), checked.texts.get(path, "")
+            sent[uri] = (found, text)
+            before = last.get(uri)
+            if uri != asked and before is not None and before[0] == found and before[1] == text:
+                continue  # the editor shows these already (positions depend on the text too)
+            now[uri] = [(convert.diagnostic(d, text), d.code) for d in found]
+        for uri in self.published.get(checked.root, set()) - sent.keys():
             now[uri] = []  # fixed since: clear what the editor still shows
         for uri, pairs in now.items():
             self.shown[uri] = pairs
             self.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(uri=uri, diagnostics=[d for d, _ in pairs]))
-        self.published[checked.root] = {uri for uri, pairs in now.items() if pairs}
+        self.published[checked.root] = {uri for uri, (found, _) in sent.items() if found}
+        self.sent[checked.root] = sent
 
     def report_server_error(self, error: Exception, source) -> None:
         if isinstance(self.protocol, wire.Protocol) and self.protocol.parse_failed(error):
