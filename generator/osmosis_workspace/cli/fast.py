@@ -31,7 +31,6 @@ def start(argv: list[str]) -> int | None:
         return EXIT_INTERRUPTED
 
 
-
 class _Deferred(ModuleType):
     """A stand-in in ``sys.modules`` that imports the real module at the first use of one of its names
     (``importlib.util.LazyLoader`` cannot serve here: on 3.11 the import statement's own look at
