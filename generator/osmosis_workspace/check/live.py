@@ -287,8 +287,9 @@ class Live:
         self.full_runs = self.edit_runs = 0
         self.last_rerun: list[str] = []  # the checks the last run ran (the rest came from memory)
         self.disk_views: tuple[dict, dict] = ({}, {})
-        self.items: dict[str, dict] = {}  # remember_items loop -> id -> (token, inputs, value, read), as last run
-        self.entries: dict[str, tuple[dict, object]] = {}  # by_config view -> ({path: (ConfigRef, entry)}, value)
+        # remember_items loop -> (its items' ids, a row per item: (token, inputs, value, read)), as last run
+        self.items: dict[str, tuple[list, list[tuple]]] = {}
+        self.entries: dict[str, tuple[list, list, object]] = {}  # by_config view -> (its ConfigRefs, their entries, value)
         self.makers: dict = {}  # compared view (check/units.view) -> the function that makes it from a snapshot
         self.made: dict[str, tuple[frozenset[str], object]] = {}  # compared view -> (what it was made from, value), as last made
         self._pending: tuple | None = None  # (snapshot, its changed buffers) between begin and run

@@ -30,7 +30,6 @@ class OsmosisServer(LanguageServer):
         super().__init__("osmosis", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Full,
                          protocol_cls=wire.Protocol)
         self.session = Session()
-        self.published: dict[Path, set[str]] = {}  # root -> the URIs holding our diagnostics
         self.sent: dict[Path, dict[str, tuple[list, str]]] = {}  # root -> uri -> (findings, text) last published
         self.shown: dict[str, list[tuple[types.Diagnostic, str]]] = {}  # uri -> (diagnostic, code)
         self.pending: dict[str, asyncio.Task] = {}
@@ -65,13 +64,13 @@ class OsmosisServer(LanguageServer):
             if uri != asked and before is not None and before[0] == found and before[1] == text:
                 continue  # the editor shows these already (positions depend on the text too)
             now[uri] = [(convert.diagnostic(d, text), d.code) for d in found]
-        for uri in self.published.get(checked.root, set()) - sent.keys():
-            now[uri] = []  # fixed since: clear what the editor still shows
+        for uri, (found, _) in last.items():
+            if found and uri not in sent:
+                now[uri] = []  # fixed since: clear what the editor still shows
         for uri, pairs in now.items():
             self.shown[uri] = pairs
             self.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(uri=uri, diagnostics=[d for d, _ in pairs]))
-        self.published[checked.root] = {uri for uri, (found, _) in sent.items() if found}
         self.sent[checked.root] = sent
 
     def report_server_error(self, error: Exception, source) -> None:
