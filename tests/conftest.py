@@ -8,6 +8,17 @@ from pathlib import Path
 import pytest
 
 
+def pytest_collection_modifyitems(items):
+    """The heavy files first, the rest after them in their own order: a file with a `slow` test (it builds a
+    wheel or a virtualenv, or runs the real osmosis-ai) or under tests/sdk_real. The test command's
+    `--dist loadfile --no-loadscope-reorder` hands files to the workers in this order, so the files of
+    minutes start while hundreds of small files are left to fill the gaps and both workers finish
+    together; xdist's own order (most tests first) left the heaviest files, which hold few tests, last.
+    A file's tests keep their order; no test is added, dropped or changed."""
+    heavy = {item.path for item in items if item.get_closest_marker("slow") or "sdk_real" in item.path.parts}
+    items[:] = [item for item in items if item.path in heavy] + [item for item in items if item.path not in heavy]
+
+
 @pytest.fixture(scope="session", autouse=True)
 def doctor_cache(tmp_path_factory):
     """doctor's cache in a folder of this session's, not the user's: runs of the CLI share it as a user's would."""
