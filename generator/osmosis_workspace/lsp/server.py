@@ -100,7 +100,10 @@ def spellings(uri: str) -> tuple[str, ...]:
     writes them), which an editor may not: Neovim leaves `(` unescaped, VS Code writes `c%3A` for `C:`."""
     if (path := uri_path(uri)) is None:
         return (uri,)
-    return tuple(dict.fromkeys((uri, path_uri(path), path_uri(Path(os.path.realpath(path.parent)) / path.name))))
+    try:
+        return tuple(dict.fromkeys((uri, path_uri(path), path_uri(Path(os.path.realpath(path.parent)) / path.name))))
+    except (OSError, ValueError):  # a NUL byte (%00) in the path: no file of ours
+        return (uri,)
 
 
 def _shown(ls: OsmosisServer, uri: str) -> list[tuple[types.Diagnostic, str]]:
