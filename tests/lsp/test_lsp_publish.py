@@ -109,3 +109,11 @@ def test_hover_over_a_uri_naming_no_possible_file_is_no_error():
     """A URI with a NUL byte (%00) names no file: hover answers nothing (the spelling of its path is not asked)."""
     server, _, _ = recording()
     assert hover(server, types.HoverParams(types.TextDocumentIdentifier("file:///tmp/a%00b/c.toml"), types.Position(0, 0))) is None
+
+
+def test_a_uri_naming_no_possible_file_is_in_no_workspace():
+    """An event about a URI with a NUL byte in a folder is answered with an empty list (finding its workspace raised
+    ValueError out of the handler)."""
+    server, sent, _ = recording()
+    asyncio.run(server.recheck("file:///tmp/a%00b/c.toml"))
+    assert sent == [("file:///tmp/a%00b/c.toml", [])]

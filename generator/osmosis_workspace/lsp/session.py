@@ -59,7 +59,7 @@ class Session:
             return None
         try:
             return Workspace.at(path.parent).root
-        except (NotAWorkspace, OSError):
+        except (NotAWorkspace, OSError, ValueError):  # ValueError: a NUL byte (%00) in the path
             return None
 
     def snapshot(self, root: Path) -> Workspace:
