@@ -9,6 +9,7 @@ The rollout loop has its own prefix now, and check/units.py refuses a prefix use
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import pytest
 from osmosis_workspace.lsp.session import Session, path_uri
@@ -55,3 +56,28 @@ def test_a_prefix_belongs_to_one_function():
         assert "attack43-test:" in str(err)
     else:
         raise AssertionError("a second function under one prefix was let through")
+
+
+def test_a_remember_items_key_belongs_to_one_judge():
+    """Two loops of remember_items under one key would share the editor's memory of their items (check/live.py
+    keeps a loop's rows under its key and hands an item last run's value when its id and token are the same
+    objects): a second judge under a key is refused, as a second function under a remember_each prefix is."""
+    from osmosis_workspace.check import units
+    from osmosis_workspace.core.workspace import Workspace
+
+    def judge(item):
+        return f"attack46:{item[0]}", None, ""
+
+    def other(item):
+        return f"attack46:{item[0]}", None, ""
+
+    ws = Workspace(Path("/nonexistent-attack46"))
+    items = [("a", None)]
+    assert units.remember_items(ws, "attack46-test", items, judge, lambda item: [item[0]]) == [["a"]]
+    assert units.remember_items(ws, "attack46-test", items, judge, lambda item: [item[0]]) == [["a"]]
+    try:
+        units.remember_items(ws, "attack46-test", items, other, lambda item: [item[0]])
+    except RuntimeError as err:
+        assert "attack46-test" in str(err)
+    else:
+        raise AssertionError("a second judge under one remember_items key was let through")

@@ -58,3 +58,48 @@ def test_the_walk_yields_what_asking_each_path_yields(tmp_path):
         assert "main.py" in names and "o.py" not in names and "bottom.py" not in names and "skip.py" not in names
     assert list(todos._files(root / "a" / "main.py")) == [root / "a" / "main.py"]
     assert list(todos._files(tmp_path / "nowhere")) == []
+
+
+class _Untyped:
+    """A listing entry whose type the listing did not give (d_type DT_UNKNOWN, as XFS without ftype or some
+    network and FUSE file systems list) in a folder that may be read but not entered (r--): DirEntry asks
+    lstat, which is refused."""
+
+    def __init__(self, path: str):
+        self.path, self.name = path, os.path.basename(path)
+
+    def is_symlink(self):
+        raise PermissionError(13, "Permission denied", self.path)
+
+    def is_dir(self, follow_symlinks=True):
+        raise PermissionError(13, "Permission denied", self.path)
+
+
+class _Listing:
+    def __init__(self, entries):
+        self.entries = entries
+
+    def __enter__(self):
+        return iter(self.entries)
+
+    def __exit__(self, *exc):
+        return False
+
+
+def test_an_entry_whose_type_cannot_be_learnt_is_left_to_the_access_check(tmp_path, monkeypatch):
+    """The walk goes on past an entry of a folder it cannot enter on a file system that lists no types: it raised
+    PermissionError out of the placeholder check, which then reported that one path (check/pipeline/run.py) and
+    none of the workspace's placeholders; a typed listing yields the file, and the access check reports it (LAY011)."""
+    root = tmp_path / "rollouts"
+    (root / "a").mkdir(parents=True)
+    (root / "a" / "main.py").write_text("TODO(osmosis)\n")
+    (root / "shut").mkdir()
+    real = os.scandir
+
+    def scandir(folder):
+        if Path(folder).name == "shut":
+            return _Listing([_Untyped(os.path.join(folder, "z.py"))])
+        return real(folder)
+
+    monkeypatch.setattr(todos.os, "scandir", scandir)
+    assert list(todos._files(root)) == [root / "a" / "main.py"]

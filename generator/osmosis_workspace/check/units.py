@@ -30,13 +30,15 @@ from osmosis_workspace.core.workspace import Workspace
 
 # A unit is named prefix + path, so two loops under one prefix would share a path's answer (a rollout
 # folder named like a file, `calc.py`, was an item of suppress.scan's file loop and its rollout loop).
+# remember_items' keys too ("items:" + key, owned by the judge): an editor's edit run keeps each loop's items
+# under its key, and a second loop under one key would be handed the first's values for its own ids.
 _PREFIX_OWNERS: dict[str, tuple[str, str]] = {}
 
 
 def _one_function_a_prefix(prefix: str, fn: Callable) -> None:
     owner = (getattr(fn, "__module__", ""), getattr(fn, "__qualname__", repr(fn)))
     if _PREFIX_OWNERS.setdefault(prefix, owner) != owner:
-        raise RuntimeError(f"remember_each prefix {prefix!r} used by {'.'.join(owner)} and {'.'.join(_PREFIX_OWNERS[prefix])}")
+        raise RuntimeError(f"remember_each prefix (or remember_items key) {prefix!r} used by {'.'.join(owner)} and {'.'.join(_PREFIX_OWNERS[prefix])}")
 
 
 def remember_each(ws: Workspace, prefix: str, paths: Iterable[Path], fn: Callable[[Workspace, Path], list],
@@ -62,6 +64,7 @@ def remember_items(ws: Workspace, key: str, items: Iterable[tuple], judge: Calla
     and give the same for the same token (the files as they are on disk aside). In an editor's edit run
     (check/live.py) an item whose id had the same token (``is``) last run and none of whose inputs changed is
     last run's value, without a call: values are shared between runs, never changed."""
+    _one_function_a_prefix(f"items:{key}", judge)
     each = getattr(ws.units, "recall_items", None)
     if each is not None:
         return each(ws, key, items, judge, compute, make, codec)

@@ -20,7 +20,7 @@ from pygls.lsp.server import LanguageServer
 from osmosis_workspace import __version__
 from osmosis_workspace.core.errors import UserError
 from osmosis_workspace.lsp import convert, wire
-from osmosis_workspace.lsp.session import Checked, Session, path_uri
+from osmosis_workspace.lsp.session import Checked, Session, path_uri, uri_path
 
 SETTLE = 0.4  # seconds of no typing before an edited buffer is checked
 
@@ -38,6 +38,10 @@ class OsmosisServer(LanguageServer):
         root = self.session.root_of(uri)
         if root is None:
             self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+            for spelt in spellings(uri):  # cleared here: a workspace's next run sends them again
+                self.shown.pop(spelt, None)
+                for sent in self.sent.values():
+                    sent.pop(spelt, None)
             return
         try:
             checked = await asyncio.to_thread(self.session.check, root)
@@ -55,13 +59,14 @@ class OsmosisServer(LanguageServer):
         always: at 2,000 rollouts an edit run's findings are in thousands of files, and converting and
         sending each of them again cost about as much as the run."""
         last = self.sent.get(checked.root, {})
+        asked_as = spellings(asked) if asked is not None else ()  # the editor's spelling of the URI may not be ours
         sent: dict[str, tuple[list, str]] = {}
         now: dict[str, list[tuple[types.Diagnostic, str]]] = {}
         for path, found in checked.by_file.items():
             uri, text = path_uri(path), checked.texts.get(path, "")
             sent[uri] = (found, text)
             before = last.get(uri)
-            if uri != asked and before is not None and before[0] == found and before[1] == text:
+            if uri not in asked_as and before is not None and before[0] == found and before[1] == text:
                 continue  # the editor shows these already (positions depend on the text too)
             now[uri] = [(convert.diagnostic(d, text), d.code) for d in found]
         for uri, (found, _) in last.items():
@@ -88,6 +93,22 @@ class OsmosisServer(LanguageServer):
             await self.recheck(uri)
 
         self.pending[uri] = asyncio.ensure_future(later())
+
+
+def spellings(uri: str) -> tuple[str, ...]:
+    """``uri`` and how the server spells the file it names (path_uri: its folder's real path, escapes as Python
+    writes them), which an editor may not: Neovim leaves `(` unescaped, VS Code writes `c%3A` for `C:`."""
+    if (path := uri_path(uri)) is None:
+        return (uri,)
+    try:
+        return tuple(dict.fromkeys((uri, path_uri(path), path_uri(Path(os.path.realpath(path.parent)) / path.name))))
+    except (OSError, ValueError):  # a NUL byte (%00) in the path: no file of ours
+        return (uri,)
+
+
+def _shown(ls: OsmosisServer, uri: str) -> list[tuple[types.Diagnostic, str]]:
+    """What was last published for the file ``uri`` names, however the editor spells it."""
+    return next((ls.shown[spelt] for spelt in spellings(uri) if spelt in ls.shown), [])
 
 
 server = OsmosisServer()
@@ -153,7 +174,7 @@ def skipped(ls: OsmosisServer, params) -> None:
 def hover(ls: OsmosisServer, params: types.HoverParams) -> types.Hover | None:
     from osmosis_workspace.check.registry import RULES
 
-    codes = [code for d, code in ls.shown.get(params.text_document.uri, []) if convert.contains(d.range, params.position)]
+    codes = [code for d, code in _shown(ls, params.text_document.uri) if convert.contains(d.range, params.position)]
     rules = [RULES[c] for c in dict.fromkeys(codes) if c in RULES]
     if not rules:
         return None
@@ -170,14 +191,15 @@ def code_action(ls: OsmosisServer, params: types.CodeActionParams) -> list[types
     root = ls.session.root_of(uri)
     if root is None or ls.session.is_dirty(uri):
         return []  # fixes are worked out from the files: on an unsaved buffer they could undo its edits
-    here = [(d, code) for d, code in ls.shown.get(uri, []) if convert.overlaps(d.range, params.range)]
+    spelt = spellings(uri)
+    here = [(d, code) for d, code in _shown(ls, uri) if convert.overlaps(d.range, params.range)]
     versions = {u: doc.version for u, doc in ls.workspace.text_documents.items() if doc.version is not None}
     actions = []
     for code in dict.fromkeys(code for _, code in here):
         if code not in RULES or RULES[code].fixability != "safe":
             continue
         fixes = ls.session.fixes(root, code)
-        mine = [f for f in fixes if path_uri(root / f.rel) == uri]
+        mine = [f for f in fixes if path_uri(root / f.rel) in spelt]
         edit = convert.workspace_edit(root, mine or fixes, ls.session.buffers, versions)
         if edit is None:
             continue

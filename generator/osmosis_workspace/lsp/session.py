@@ -11,6 +11,7 @@ follow the saved file.
 
 from __future__ import annotations
 
+import os
 import threading
 from pathlib import Path
 from urllib.parse import unquote, urlparse
@@ -58,21 +59,25 @@ class Session:
             return None
         try:
             return Workspace.at(path.parent).root
-        except (NotAWorkspace, OSError):
+        except (NotAWorkspace, OSError, ValueError):  # ValueError: a NUL byte (%00) in the path
             return None
 
     def snapshot(self, root: Path) -> Workspace:
         """A fresh snapshot of ``root`` with every open buffer under it laid over its file."""
         ws = Workspace(root)
         real_root = root.resolve()
+        targets: dict[Path, str] = {}
+        own: dict[Path, str] = {}  # a link's own name too: checks read a linked config through it, as they read the saved text
         for uri, text in list(self.buffers.items()):
             path = uri_path(uri)
             if path is None:
                 continue
             try:
-                rel = path.resolve().relative_to(real_root)
+                targets[path.resolve().relative_to(real_root)] = text
+                own[(Path(os.path.realpath(path.parent)) / path.name).relative_to(real_root)] = text
             except (ValueError, OSError):
                 continue
+        for rel, text in {**targets, **own}.items():  # a buffer open under a path wins over one linked to it
             ws.overlay(root / rel, text)
         return ws
 

@@ -51,10 +51,14 @@ def _files(base: Path, suffixes: frozenset[str] | set[str] | None = SCANNED_SUFF
         # the entries' types from the listing itself (d_type): a stat or two per entry was a third of a
         # warm doctor's system calls at 2,000 rollouts, where this walk runs three times
         for entry in _entries(folder):
-            if entry.is_symlink():
-                continue  # never follow a link out of the workspace
+            try:
+                if entry.is_symlink():
+                    continue  # never follow a link out of the workspace
+                is_folder = entry.is_dir(follow_symlinks=False)
+            except OSError:  # no type in the listing (DT_UNKNOWN) and lstat refused: the access check reports the folder
+                continue
             path = folder / entry.name
-            if entry.is_dir(follow_symlinks=False):
+            if is_folder:
                 if entry.name not in SKIPPED_DIRS and depth < MAX_WALK_DEPTH:
                     below.append((path, depth + 1))
             elif suffixes is None or path.suffix in suffixes:
