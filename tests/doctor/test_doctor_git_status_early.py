@@ -85,8 +85,9 @@ def test_a_run_reusing_units_takes_the_early_gits(three, run, monkeypatch):
     seen = spy(monkeypatch)
     cached = findings(run, three)
     assert seen["units"] == [True], seen  # started with the cache's units in hand: a warm run
-    assert seen["started"] == 3 and sorted(seen["asked"]) == ["config", "for-each-ref", "status"], seen
-    assert seen["taken"] == 3 and seen["stopped"] == 0, seen
+    # Git Sync's three, and the secrets check's `git ls-files` of tracked .env files
+    assert seen["started"] == 4 and sorted(seen["asked"]) == ["config", "for-each-ref", "ls-files", "status"], seen
+    assert seen["taken"] == 4 and seen["stopped"] == 0, seen
     monkeypatch.undo()
     assert cached == findings(run, three, "--no-cache")
     assert any(code == "GIT001" and changed in message for code, _, _, message in cached), cached
@@ -97,7 +98,7 @@ def test_a_run_without_the_cache_takes_them_too(three, run, monkeypatch):
     edited_config(three)
     seen = spy(monkeypatch)
     uncached = findings(run, three, "--no-cache")
-    assert seen["units"] == [False] and seen["started"] == seen["taken"] == 3 and seen["stopped"] == 0, seen
+    assert seen["units"] == [False] and seen["started"] == seen["taken"] == 4 and seen["stopped"] == 0, seen
     monkeypatch.undo()
     assert uncached == findings(run, three, "--no-cache")
 
@@ -124,7 +125,7 @@ def test_an_early_git_that_is_done_is_taken_however_late(three, run, monkeypatch
 
     monkeypatch.setattr(gitsync_early, "start", start_then_wait)
     cached = findings(run, three)
-    assert seen["started"] == seen["taken"] == 3 and seen["stopped"] == 0, seen
+    assert seen["started"] == seen["taken"] == 4 and seen["stopped"] == 0, seen
     monkeypatch.undo()
     assert cached == findings(run, three, "--no-cache")
 
@@ -137,7 +138,7 @@ def test_an_early_git_the_check_does_not_ask_for_is_ended(three, run, monkeypatc
     real_watched = gitsync_early.watched  # the check asks through gitsync's own name for it
     monkeypatch.setattr(gitsync_early, "watched", lambda ws: [*real_watched(ws), "not-asked-by-the-check"])
     cached = findings(run, three)
-    assert seen["started"] == 3 and seen["taken"] == 2 and seen["ended"] == ["status"], seen
+    assert seen["started"] == 4 and seen["taken"] == 3 and seen["ended"] == ["status"], seen
     assert not safe_git._EARLY
     monkeypatch.undo()
     assert cached == findings(run, three, "--no-cache")
