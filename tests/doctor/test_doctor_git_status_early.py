@@ -142,3 +142,54 @@ def test_an_early_git_the_check_does_not_ask_for_is_ended(three, run, monkeypatc
     assert not safe_git._EARLY
     monkeypatch.undo()
     assert cached == findings(run, three, "--no-cache")
+
+
+def early_probes(monkeypatch) -> list:
+    """The config probes doctor starts before importing its checks (safe_git.probe_early)."""
+    made: list = []
+    real = safe_git.probe_early
+
+    def probe_early(cwd, env=None):
+        before = {id(s) for _, s in safe_git._PROBING.values()}
+        real(cwd, env=env)
+        made.extend(s for _, s in safe_git._PROBING.values() if id(s) not in before)
+
+    monkeypatch.setattr(safe_git, "probe_early", probe_early)
+    return made
+
+
+def test_a_cold_run_takes_the_probe_started_before_the_checks_import(make_workspace, run, monkeypatch):
+    ws = make_workspace()
+    made = early_probes(monkeypatch)
+    seen = spy(monkeypatch)
+    cold = findings(run, ws, "--no-cache")
+    assert len(made) == 1 and made[0].proc.returncode == 0 and not safe_git._PROBING
+    # git config's answer for origin came from that probe: no `git config --get` of its own
+    assert seen["taken"] == seen["started"] == 4 and seen["stopped"] == 0, seen
+    monkeypatch.undo()
+    assert cold == findings(run, ws, "--no-cache")
+
+
+def test_a_refused_run_ends_its_early_probe(make_workspace, run, monkeypatch):
+    ws = make_workspace()
+    made = early_probes(monkeypatch)
+    result = run("doctor", ws, "--no-cache", "--select", "ZZZ999")
+    assert result.exit_code == 2, result.output
+    assert len(made) == 1 and made[0].proc.returncode is not None and not safe_git._PROBING and not safe_git._EARLY
+
+
+def test_without_the_secrets_family_no_ls_files_is_started(make_workspace, run, monkeypatch):
+    ws = make_workspace()
+    seen = spy(monkeypatch)
+    findings(run, ws, "--no-cache", "--ignore", "SEC")
+    assert "ls-files" not in seen["asked"] and seen["stopped"] == 0, seen
+
+
+def test_a_long_git_timeout_leaves_ls_files_to_the_check(make_workspace, run, monkeypatch):
+    """Past 30 s the secrets check caps its `ls-files` at 30 s (a call with its own timeout takes no
+    early git), so none is started early to be ended unasked."""
+    ws = make_workspace()
+    monkeypatch.setenv("OSMOSIS_GIT_TIMEOUT", "60")
+    seen = spy(monkeypatch)
+    findings(run, ws, "--no-cache")
+    assert "ls-files" not in seen["asked"] and seen["stopped"] == 0, seen
