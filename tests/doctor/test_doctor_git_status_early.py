@@ -85,8 +85,9 @@ def test_a_run_reusing_units_takes_the_early_gits(three, run, monkeypatch):
     seen = spy(monkeypatch)
     cached = findings(run, three)
     assert seen["units"] == [True], seen  # started with the cache's units in hand: a warm run
-    assert seen["started"] == 3 and sorted(seen["asked"]) == ["config", "for-each-ref", "status"], seen
-    assert seen["taken"] == 3 and seen["stopped"] == 0, seen
+    # Git Sync's three, and the secrets check's `git ls-files` of tracked .env files
+    assert seen["started"] == 4 and sorted(seen["asked"]) == ["config", "for-each-ref", "ls-files", "status"], seen
+    assert seen["taken"] == 4 and seen["stopped"] == 0, seen
     monkeypatch.undo()
     assert cached == findings(run, three, "--no-cache")
     assert any(code == "GIT001" and changed in message for code, _, _, message in cached), cached
@@ -97,7 +98,7 @@ def test_a_run_without_the_cache_takes_them_too(three, run, monkeypatch):
     edited_config(three)
     seen = spy(monkeypatch)
     uncached = findings(run, three, "--no-cache")
-    assert seen["units"] == [False] and seen["started"] == seen["taken"] == 3 and seen["stopped"] == 0, seen
+    assert seen["units"] == [False] and seen["started"] == seen["taken"] == 4 and seen["stopped"] == 0, seen
     monkeypatch.undo()
     assert uncached == findings(run, three, "--no-cache")
 
@@ -124,7 +125,7 @@ def test_an_early_git_that_is_done_is_taken_however_late(three, run, monkeypatch
 
     monkeypatch.setattr(gitsync_early, "start", start_then_wait)
     cached = findings(run, three)
-    assert seen["started"] == seen["taken"] == 3 and seen["stopped"] == 0, seen
+    assert seen["started"] == seen["taken"] == 4 and seen["stopped"] == 0, seen
     monkeypatch.undo()
     assert cached == findings(run, three, "--no-cache")
 
@@ -137,7 +138,58 @@ def test_an_early_git_the_check_does_not_ask_for_is_ended(three, run, monkeypatc
     real_watched = gitsync_early.watched  # the check asks through gitsync's own name for it
     monkeypatch.setattr(gitsync_early, "watched", lambda ws: [*real_watched(ws), "not-asked-by-the-check"])
     cached = findings(run, three)
-    assert seen["started"] == 3 and seen["taken"] == 2 and seen["ended"] == ["status"], seen
+    assert seen["started"] == 4 and seen["taken"] == 3 and seen["ended"] == ["status"], seen
     assert not safe_git._EARLY
     monkeypatch.undo()
     assert cached == findings(run, three, "--no-cache")
+
+
+def early_probes(monkeypatch) -> list:
+    """The config probes doctor starts before importing its checks (safe_git.probe_early)."""
+    made: list = []
+    real = safe_git.probe_early
+
+    def probe_early(cwd, env=None):
+        before = {id(s) for _, s in safe_git._PROBING.values()}
+        real(cwd, env=env)
+        made.extend(s for _, s in safe_git._PROBING.values() if id(s) not in before)
+
+    monkeypatch.setattr(safe_git, "probe_early", probe_early)
+    return made
+
+
+def test_a_cold_run_takes_the_probe_started_before_the_checks_import(make_workspace, run, monkeypatch):
+    ws = make_workspace()
+    made = early_probes(monkeypatch)
+    seen = spy(monkeypatch)
+    cold = findings(run, ws, "--no-cache")
+    assert len(made) == 1 and made[0].proc.returncode == 0 and not safe_git._PROBING
+    # git config's answer for origin came from that probe: no `git config --get` of its own
+    assert seen["taken"] == seen["started"] == 4 and seen["stopped"] == 0, seen
+    monkeypatch.undo()
+    assert cold == findings(run, ws, "--no-cache")
+
+
+def test_a_refused_run_ends_its_early_probe(make_workspace, run, monkeypatch):
+    ws = make_workspace()
+    made = early_probes(monkeypatch)
+    result = run("doctor", ws, "--no-cache", "--select", "ZZZ999")
+    assert result.exit_code == 2, result.output
+    assert len(made) == 1 and made[0].proc.returncode is not None and not safe_git._PROBING and not safe_git._EARLY
+
+
+def test_without_the_secrets_family_no_ls_files_is_started(make_workspace, run, monkeypatch):
+    ws = make_workspace()
+    seen = spy(monkeypatch)
+    findings(run, ws, "--no-cache", "--ignore", "SEC")
+    assert "ls-files" not in seen["asked"] and seen["stopped"] == 0, seen
+
+
+def test_a_long_git_timeout_leaves_ls_files_to_the_check(make_workspace, run, monkeypatch):
+    """Past 30 s the secrets check caps its `ls-files` at 30 s (a call with its own timeout takes no
+    early git), so none is started early to be ended unasked."""
+    ws = make_workspace()
+    monkeypatch.setenv("OSMOSIS_GIT_TIMEOUT", "60")
+    seen = spy(monkeypatch)
+    findings(run, ws, "--no-cache")
+    assert "ls-files" not in seen["asked"] and seen["stopped"] == 0, seen

@@ -186,78 +186,85 @@ def doctor_command(
                             write_baseline=write_baseline, baseline=baseline)
     started = time.perf_counter()
     ws = find_workspace(path)
-    if path.is_file() and fmt == "text":  # a ruff user expects `doctor FILE` to check that file alone
-        print(f"note: doctor checks the whole workspace around {path}; `osmosis validate {path}` checks that file alone",
-              file=sys.stderr)
-    load_rules()
-    check_selectors("--select", cli_select)
-    check_selectors("--ignore", cli_ignore)
-    from osmosis_workspace.check.settings import refuse_unknown_codes
+    from osmosis_workspace.core import safe_git
 
-    refuse_unknown_codes(ws)  # before --fix writes anything
+    if ws.git_root is not None:  # its config probe runs while the checks are imported (safe_git.probe_early)
+        safe_git.probe_early(ws.git_root, env=safe_git.ceiling_env(ws.git_root) if no_cache else None)
+    try:
+        if path.is_file() and fmt == "text":  # a ruff user expects `doctor FILE` to check that file alone
+            print(f"note: doctor checks the whole workspace around {path}; `osmosis validate {path}` checks that file alone",
+                  file=sys.stderr)
+        load_rules()
+        check_selectors("--select", cli_select)
+        check_selectors("--ignore", cli_ignore)
+        from osmosis_workspace.check.settings import refuse_unknown_codes
 
-    wanted = Selection(select=tuple(cli_select) or None, ignore=tuple(cli_ignore)).active  # --fix repairs what they leave checked
+        refuse_unknown_codes(ws)  # before --fix writes anything
 
-    if diff:
-        from osmosis_workspace.check.fix import diff_command
+        wanted = Selection(select=tuple(cli_select) or None, ignore=tuple(cli_ignore)).active  # --fix repairs what they leave checked
 
-        if fmt != "text":
-            raise UserError(f"--diff prints a unified diff; --format {fmt} does not apply to it")
+        if diff:
+            from osmosis_workspace.check.fix import diff_command
 
-        with output_stream(output) as stream:
-            return diff_command(ws, unsafe_fixes, wanted, stream)
-    fixes: list[str] = []
-    if fix:
-        from osmosis_workspace.check.fix import apply_fixes
+            if fmt != "text":
+                raise UserError(f"--diff prints a unified diff; --format {fmt} does not apply to it")
 
-        fixes = apply_fixes(ws, unsafe_fixes, wanted)
-        ws = Workspace(ws.root)  # a fresh snapshot: the fixes changed files the old one cached
-        # keep stdout machine-readable; --write-baseline and --add-ignores print no report to list them in
-        if not REPORTERS[fmt].lists_fixes or write_baseline is not None or add_ignores:
-            for line in fixes:
-                print(f"fixed: {line}", file=sys.stderr)
+            with output_stream(output) as stream:
+                return diff_command(ws, unsafe_fixes, wanted, stream)
+        fixes: list[str] = []
+        if fix:
+            from osmosis_workspace.check.fix import apply_fixes
 
-    recorded = None
-    if baseline is not None and write_baseline is None and not add_ignores:
-        from osmosis_workspace.check.baseline import Baseline
+            fixes = apply_fixes(ws, unsafe_fixes, wanted)
+            ws = Workspace(ws.root)  # a fresh snapshot: the fixes changed files the old one cached
+            # keep stdout machine-readable; --write-baseline and --add-ignores print no report to list them in
+            if not REPORTERS[fmt].lists_fixes or write_baseline is not None or add_ignores:
+                for line in fixes:
+                    print(f"fixed: {line}", file=sys.stderr)
 
-        recorded = Baseline.load(baseline, ws)
-    cache = None
-    if not no_cache:
-        from osmosis_workspace.check.cache import Cache
+        recorded = None
+        if baseline is not None and write_baseline is None and not add_ignores:
+            from osmosis_workspace.check.baseline import Baseline
 
-        cache = Cache.for_workspace(ws)
-    diagnosis = diagnose(ws, cli_select, cli_ignore, strict, verbose, baseline=recorded, cache=cache)
-    if write_baseline is not None:
-        return _write_baseline(ws, diagnosis.diagnostics, write_baseline)
-    if add_ignores:
-        return _add_ignores(ws, diagnosis.diagnostics)
+            recorded = Baseline.load(baseline, ws)
+        cache = None
+        if not no_cache:
+            from osmosis_workspace.check.cache import Cache
 
-    from osmosis_workspace.check.source_lines import workspace_source
-    from osmosis_workspace.report import Report
+            cache = Cache.for_workspace(ws)
+        diagnosis = diagnose(ws, cli_select, cli_ignore, strict, verbose, baseline=recorded, cache=cache)
+        if write_baseline is not None:
+            return _write_baseline(ws, diagnosis.diagnostics, write_baseline)
+        if add_ignores:
+            return _add_ignores(ws, diagnosis.diagnostics)
 
-    report = Report(
-        rules=load_rules() if REPORTERS[fmt].describes_rules else [],  # only a format that describes every rule loads them all
-        diagnostics=diagnosis.diagnostics,
-        groups=diagnosis.groups,
-        workspace=str(ws.root),
-        strict=diagnosis.strict,
-        verbose=verbose,
-        color=True,
-        files_checked=diagnosis.files_checked,
-        elapsed=time.perf_counter() - started,
-        cache_note=diagnosis.cache_note,
-        fixes=fixes if REPORTERS[fmt].lists_fixes else [],
-        path_prefix=ws.repo_prefix,
-        output_format=output_format,
-        source=workspace_source(ws) if fmt == "text" and output_format == "full" else None,
-    )
-    if fix and fmt == "text" and not fixes:
-        from osmosis_workspace.check.fix import hidden_unsafe
+        from osmosis_workspace.check.source_lines import workspace_source
+        from osmosis_workspace.report import Report
 
-        print(f"Nothing to fix automatically.{'' if unsafe_fixes else hidden_unsafe(ws, wanted)}", file=sys.stderr)
-    emit(report, fmt, output, statistics)
-    return report.exit_code
+        report = Report(
+            rules=load_rules() if REPORTERS[fmt].describes_rules else [],  # only a format that describes every rule loads them all
+            diagnostics=diagnosis.diagnostics,
+            groups=diagnosis.groups,
+            workspace=str(ws.root),
+            strict=diagnosis.strict,
+            verbose=verbose,
+            color=True,
+            files_checked=diagnosis.files_checked,
+            elapsed=time.perf_counter() - started,
+            cache_note=diagnosis.cache_note,
+            fixes=fixes if REPORTERS[fmt].lists_fixes else [],
+            path_prefix=ws.repo_prefix,
+            output_format=output_format,
+            source=workspace_source(ws) if fmt == "text" and output_format == "full" else None,
+        )
+        if fix and fmt == "text" and not fixes:
+            from osmosis_workspace.check.fix import hidden_unsafe
+
+            print(f"Nothing to fix automatically.{'' if unsafe_fixes else hidden_unsafe(ws, wanted)}", file=sys.stderr)
+        emit(report, fmt, output, statistics)
+        return report.exit_code
+    finally:
+        safe_git.stop_early()  # a probe nobody took (a --diff, a refusal) is ended
 
 
 def _refuse_ignored_options(*, format: str, output: Path | None, statistics: bool, diff: bool, add_ignores: bool,

@@ -60,22 +60,24 @@ def front_matter_end(lines: list[str]) -> int:
     return next((n for n, line in enumerate(lines[1:], start=2) if line.strip() == "---"), 0)
 
 
-def comment_style(path: str, lines: list[str], number: int) -> re.Pattern | None:
-    """Which comment can carry a suppression on line ``number`` of ``path`` (None: no comment there)."""
+def comment_style(path: str, lines: list[str], number: int, front_end: int | None = None) -> re.Pattern | None:
+    """Which comment can carry a suppression on line ``number`` of ``path`` (None: no comment there);
+    ``front_end``: :func:`front_matter_end` of ``lines`` when the caller has it."""
     if path.endswith(HASH_SUFFIXES):
         return HASH
     if path.endswith(".md"):
-        return HASH if 1 < number < front_matter_end(lines) else HTML
+        return HASH if 1 < number < (front_matter_end(lines) if front_end is None else front_end) else HTML
     return None
 
 
 def parse(text: str, path: str) -> list[Suppression]:
     found = []
     lines = text.splitlines()
+    front_end = front_matter_end(lines)  # once a file, not once for each line naming osmosis (a skill's hundreds)
     for number, line in enumerate(lines, start=1):
         if "osmosis" not in line:
             continue
-        style = comment_style(path, lines, number)
+        style = comment_style(path, lines, number, front_end)
         m = style.search(line) if style is not None else None
         if m:
             codes = tuple(c.strip().upper() for c in m.group(2).split(",") if c.strip())

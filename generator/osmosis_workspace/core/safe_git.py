@@ -140,7 +140,30 @@ def stop_early() -> None:
     config gained since is emptied too (kept, it ran on the next `git status`)."""
     while _EARLY:
         _EARLY.popitem()[1].stop()
+    while _PROBING:
+        _PROBING.popitem()[1][1].stop()
     _FILTER_CACHE.clear()
+
+
+def ceiling_env(git_root: Path) -> dict[str, str]:
+    """git's discovery stopped at ``git_root``: a broken `.git` there is not replaced by a folder above's."""
+    return {"GIT_CEILING_DIRECTORIES": str(git_root.parent)}
+
+
+def probe_early(cwd: Path | str, env: Mapping[str, str] | None = None) -> None:
+    """Start now, without waiting for it, the config probe a later call in ``cwd`` with ``env`` makes:
+    that call takes its answer (its timeout counting from then) when it would have probed with the very
+    same environment, else ends it and probes as before; :func:`stop_early` ends one nobody took.
+    Doctor starts it before its checks are imported, so it is done when they ask (issue 40)."""
+    base = clean_env(env)
+    key = (str(cwd), base.get("GIT_DIR", ""))
+    if key in _FILTER_CACHE or key in _PROBING or str(cwd) in _STUCK:
+        return
+    try:
+        probe_env = _with_overrides(base, [])
+        _PROBING[key] = (probe_env, Started(cwd, _PROBE_ARGS, probe_env, None, False, None))
+    except GitError:
+        pass  # the call that needs the probe starts it again, and meets the same error
 
 
 class OutputTooLarge(GitError):
@@ -285,12 +308,24 @@ def _local_filters(cwd: Path | str, env: dict[str, str]) -> list[str]:
     return _FILTER_CACHE[key]
 
 
+_PROBE_ARGS = ("config", "--show-scope", "-z", "--includes", "--get-regexp", _PROBE)
+_PROBING: dict[tuple[str, str], tuple[dict[str, str], Started]] = {}  # probe_early's probes (their env), not yet read
+
+
 def _probe(cwd: Path | str, env: dict[str, str]) -> subprocess.CompletedProcess | None:
     """Ask the config for its filters (cached) and the :data:`PROBED` keys; git's answer, None when
     git failed to run (the real command will fail or time out the same way, and say so)."""
+    key, probe_env = (str(cwd), env.get("GIT_DIR", "")), _with_overrides(env, [])
+    early_env, early = _PROBING.pop(key, (None, None))
+    if early is not None and early_env != probe_env:
+        early.stop()  # started for another caller's environment (git would find another repository)
+        early = None
     try:
-        done = _spawn(cwd, ("config", "--show-scope", "-z", "--includes", "--get-regexp", _PROBE),
-                      _with_overrides(env, []), None, False, None)
+        if early is not None:
+            early.deadline = time.monotonic() + early.limit  # as a call's: its time counts from now
+            done = early.result()
+        else:
+            done = _spawn(cwd, _PROBE_ARGS, probe_env, None, False, None)
     except (GitMissing, GitTimeout):
         raise
     except GitError:
@@ -299,7 +334,7 @@ def _probe(cwd: Path | str, env: dict[str, str]) -> subprocess.CompletedProcess 
     for scope, name, _ in _entries(done):
         if scope not in _TRUSTED_SCOPES and name.startswith("filter.") and name.count(".") >= 2:
             names.append(name[len("filter."):name.rindex(".")])
-    _FILTER_CACHE[(str(cwd), env.get("GIT_DIR", ""))] = list(dict.fromkeys(names))
+    _FILTER_CACHE[key] = list(dict.fromkeys(names))
     return done
 
 

@@ -30,6 +30,7 @@ from osmosis_workspace.check.families.sdk_rules import (
 )
 from osmosis_workspace.core.diagnostics import Diagnostic
 from osmosis_workspace.core.tool_folders import listed_inside
+from osmosis_workspace.core.workspace import Workspace
 from osmosis_workspace.readers.pyast import Ext, Module, Resolver
 from osmosis_workspace.readers.pyclasses import guarded_imports, local_module
 
@@ -116,10 +117,10 @@ def _unconditional(module: Module) -> Iterator[ast.stmt]:
 # -- ENT037: a name bound nowhere ------------------------------------------------------------------
 
 
-def _bound(tree: ast.Module) -> set[str]:
+def _bound(module: Module) -> set[str]:
     """Every name the module binds anywhere (any scope: generous, so a doubt is a bound name)."""
     names: set[str] = set()
-    for node in ast.walk(tree):
+    for node in module.nodes():  # the module's one walk (readers/pyparse.Module.nodes)
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
             names.add(node.id)
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
@@ -139,19 +140,19 @@ def _bound(tree: ast.Module) -> set[str]:
     return names
 
 
-def _dynamic(tree: ast.Module) -> bool:
+def _dynamic(module: Module) -> bool:
     """Whether names may be bound in ways a reader cannot follow (star import, globals(), exec)."""
-    return any((isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names))
-               or (isinstance(n, ast.Name) and n.id in _DYNAMIC) for n in ast.walk(tree))
+    return any(any(a.name == "*" for a in n.names) for n in module.nodes(ast.ImportFrom)) \
+        or any(n.id in _DYNAMIC for n in module.nodes(ast.Name))
 
 
 def _unbound(module: Module, path: str) -> list[Diagnostic]:
     from osmosis_workspace.core.suggest import closest
 
     tree = module.tree
-    if tree is None or _dynamic(tree):
+    if tree is None or _dynamic(module):
         return []
-    bound = _bound(tree)
+    bound = _bound(module)
     seen: set[str] = set()
     found = []
     for node in _import_time(tree.body):
@@ -319,22 +320,26 @@ def import_names(dist: str) -> set[str]:
     return names
 
 
-def provided_modules(folder: Path) -> frozenset[str] | None:
+def provided_modules(folder: Path, ws: Workspace | None = None) -> frozenset[str] | None:
     """Lower-cased top-level import names the rollout's environment provides, from its uv.lock (every
-    package it installs) and its synced .venv if there is one; None without a readable lock."""
+    package it installs) and its synced .venv if there is one; None without a readable lock. With
+    ``ws``, the lock the SDK target already read and parsed (readers/uvlock.lock_in) when it is the file's
+    own text, not 600 KB read and searched once more (issue 40)."""
     from osmosis_workspace.core.bounded import Unreadable, read_capped
     from osmosis_workspace.readers import uvlock
 
-    try:
-        lock = read_capped(folder / "uv.lock", _MAX_LOCK).decode("utf-8", "replace")
-    except (Unreadable, OSError):
-        return None
+    lock, parsed = _lock_of(ws, folder / "uv.lock") if ws is not None else (None, None)
+    if lock is None:
+        try:
+            lock = read_capped(folder / "uv.lock", _MAX_LOCK).decode("utf-8", "replace")
+        except (Unreadable, OSError):
+            return None
     dists = _PACKAGE_NAME.findall(lock)
     # the search reads the form uv writes: a header it did not take (a comment on it, an indent, `name`
     # not next, a literal string) or a multi-line string (which may hold a header) is another spelling of
     # TOML, which takes the names readers/uvlock's full parse reads (rare: uv itself writes the searched form)
     if not dists or lock.count("[[package]]") != len(dists) or '"""' in lock or "'''" in lock:
-        parsed = uvlock.parse(lock.replace("\r\n", "\n"))
+        parsed = parsed or uvlock.parse(lock.replace("\r\n", "\n"))
         if parsed is not None and parsed.packages is not None:
             dists = [p["name"] for p in parsed.packages if isinstance(p.get("name"), str)][:100_000]
     if not dists:
@@ -349,6 +354,18 @@ def provided_modules(folder: Path) -> frozenset[str] | None:
         except OSError:
             continue
     return frozenset(names)
+
+
+def _lock_of(ws: Workspace, path: Path) -> tuple[str | None, object]:
+    """The workspace's memo of ``path`` (text, parse) when it is what reading the file here would give:
+    the file's own text (no editor's buffer, no link out), short enough that the file is within
+    ``_MAX_LOCK`` bytes (5 bytes a character at most, a dropped CR counted); else (None, None)."""
+    from osmosis_workspace.readers import uvlock
+
+    if path in ws.overlays or ws.outside(path):
+        return None, None
+    text, parsed = uvlock.lock_in(ws, path)
+    return (text, parsed) if text is not None and 5 * len(text) <= _MAX_LOCK else (None, None)
 
 
 def _declared(folder: Path) -> list[str]:

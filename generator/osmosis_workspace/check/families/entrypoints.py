@@ -161,13 +161,15 @@ def _entries(folder: Path, named: list[str | None]) -> list[Path]:
 def _check_rollout(ws: Workspace, folder: Path, named: list[str | None]) -> list[Diagnostic]:
     show: Display = lambda p: _rel(ws, p)
     entries, target = _entries(folder, named), sdk_requirements.rollout_target(ws, folder)
-    return _rollout_findings(Resolver(folder, ws.overlays), folder, entries, target, show, named=bool(named)) + _pyproject_findings(ws, folder)
+    return (_rollout_findings(Resolver(folder, ws.overlays), folder, entries, target, show, named=bool(named), ws=ws)
+            + _pyproject_findings(ws, folder))
 
 
 def _rollout_findings(resolver: Resolver, folder: Path, entries: list[Path], target: Target, show: Display, *,
-                      named: bool, extra: tuple[Module, ...] = ()) -> list[Diagnostic]:
+                      named: bool, extra: tuple[Module, ...] = (), ws: Workspace | None = None) -> list[Diagnostic]:
     """Everything the entrypoints family says about one rollout folder but its pyproject, shared by
-    doctor and `osmosis validate FILE` (``extra``: a module validate names, checked as doctor would)."""
+    doctor and `osmosis validate FILE` (``extra``: a module validate names, checked as doctor would;
+    ``ws``: doctor's snapshot, whose parse of the rollout's lock is reused)."""
     modules = [resolver.module(p) for p in _top_level_modules(folder)]
     entry_modules = [resolver.module(p) for p in entries]
     for m in [*entry_modules, *extra]:
@@ -186,7 +188,7 @@ def _rollout_findings(resolver: Resolver, folder: Path, entries: list[Path], tar
     for path in [*paths, *(m.path for m in extra if all(real_path(m.path) != real_path(p) for p in paths))]:
         found += sdk_compat.api_findings(resolver, resolver.module(path), show, target)
         found += entry_runtime.module_findings(resolver, resolver.module(path), show, target)
-    found += _import_time_findings(resolver, folder, entry_modules, show)
+    found += _import_time_findings(resolver, folder, entry_modules, show, ws)
     # An entrypoint whose import fails (ENT019, ENT027) has no classes to count: the import is the one finding.
     failing = {d.path for d in found if d.code in ("ENT019", "ENT027")}
     found = [d for d in found if not (d.code == NO_WORKFLOW.code and d.path in failing)]
@@ -198,10 +200,11 @@ def _rollout_findings(resolver: Resolver, folder: Path, entries: list[Path], tar
     return found
 
 
-def _import_time_findings(resolver: Resolver, folder: Path, entry_modules: list[Module], show: Display) -> list[Diagnostic]:
+def _import_time_findings(resolver: Resolver, folder: Path, entry_modules: list[Module], show: Display,
+                          ws: Workspace | None = None) -> list[Diagnostic]:
     """ENT037-ENT041 on the entrypoints and every rollout module they import (what submit's import runs)."""
     modules = {id(m): m for e in entry_modules for m in [e, *imported_modules(resolver, e)]}
-    provided = entry_import.provided_modules(folder) if modules else None
+    provided = entry_import.provided_modules(folder, ws) if modules else None
     found = [d for m in modules.values() for d in entry_import.import_findings(resolver, m, show, folder, provided)]
     reported: set[int] = set()
     return found + [d for m in modules.values() for d in entry_import.package_raises(resolver, m, show, set(modules), reported)]

@@ -31,8 +31,7 @@ WATCHED = ("rollouts", "configs/eval", "configs/training", "pyproject.toml")
 NOT_RUN = ("configs/eval/default.toml", "configs/training/default.toml")
 
 
-def runner_env(git_root: Path) -> dict[str, str]:
-    return {"GIT_CEILING_DIRECTORIES": str(git_root.parent)}
+runner_env = safe_git.ceiling_env
 
 
 def left_out(ws: Workspace) -> list[str]:

@@ -198,10 +198,12 @@ class _Ctx:
             id(stmt) for c in module_classes(self.module) if c.key in graders
             for stmt in c.node.body if isinstance(stmt, ast.AsyncFunctionDef | ast.FunctionDef) and stmt.name == "grade"
         }
+        # without a get_rollout_context() call, a function with no context parameter uses no context API
+        fetched = any(self._is_get_rollout_context(call) for call in self.module.nodes(ast.Call))
         for fn in self.module.nodes(ast.FunctionDef, ast.AsyncFunctionDef):
-            self._function_context_api(fn, id(fn) in grade_methods)
+            self._function_context_api(fn, id(fn) in grade_methods, fetched)
 
-    def _function_context_api(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, is_grade: bool) -> None:
+    def _function_context_api(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, is_grade: bool, fetched: bool = True) -> None:
         owners: dict[str, str] = {}
         params = [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]
         for arg in params:
@@ -210,6 +212,8 @@ class _Ctx:
                 owners[arg.arg] = owner
         if is_grade and len(fn.args.args) >= 2:
             owners.setdefault(fn.args.args[1].arg, "GraderContext")
+        if not owners and not fetched:
+            return
         own = list(_own_nodes(fn))
         for stmt in own:
             if isinstance(stmt, ast.Assign) and self._is_get_rollout_context(stmt.value):

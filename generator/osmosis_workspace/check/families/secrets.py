@@ -333,6 +333,23 @@ _ENV_FILE = re.compile(r"^\.env(?:\..+)?$")
 _ENV_TEMPLATES = frozenset({".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults"})
 
 
+_LS_ENV_FILES = ("ls-files", "-z", "--", ":(glob)**/.env", ":(glob)**/.env.*")
+
+
+def _ls_seconds(default: float) -> float | None:
+    """At most 30 s; None (the default timeout) when that is shorter, so the call takes a git started early."""
+    return None if default <= 30.0 else 30.0
+
+
+def start_tracked_env_files(ws: Workspace) -> None:
+    """Start :func:`tracked_env_files`'s git now, beside Git Sync's (check/families/gitsync_early.py):
+    the check takes it when it asks, the run stage ends it when the check never does."""
+    from osmosis_workspace.core import safe_git
+
+    if ws.git_root is not None and _ls_seconds(safe_git.timeout()) is None:
+        safe_git.start_early(ws.root, *_LS_ENV_FILES, check=False)
+
+
 def tracked_env_files(root: Path) -> list[str] | None:
     """Paths (relative to ``root``, POSIX) of tracked .env files under ``root``; None if git can't say.
 
@@ -342,8 +359,7 @@ def tracked_env_files(root: Path) -> list[str] | None:
     from osmosis_workspace.core import safe_git
 
     try:  # ls-files reads the index, which would start a workspace-named fsmonitor without safe_git
-        result = safe_git.run(root, "ls-files", "-z", "--", ":(glob)**/.env", ":(glob)**/.env.*", check=False,
-                              seconds=min(30.0, safe_git.timeout()))
+        result = safe_git.run(root, *_LS_ENV_FILES, check=False, seconds=_ls_seconds(safe_git.timeout()))
     except safe_git.GitError:
         return None
     if result.returncode != 0:

@@ -103,10 +103,15 @@ def run(ws: Workspace, families: list[str], cache=None) -> RunResult:
     workers = pool.start(ws, families, ws.units, run_checks)  # a cold run of a large workspace: its units on every core
     if workers is not None:
         ws.units = workers
-    elif "git" in families:  # cold or warm: Git Sync's answer is never taken from the cache (buffers=False)
-        from osmosis_workspace.check.families import gitsync_early
+    else:
+        if "git" in families:  # cold or warm: Git Sync's answer is never taken from the cache (buffers=False)
+            from osmosis_workspace.check.families import gitsync_early
 
-        gitsync_early.start(ws)  # its gits run beside the other families (check/families/gitsync_early.py)
+            gitsync_early.start(ws)  # its gits run beside the other families (check/families/gitsync_early.py)
+        if "secrets" in families:  # and the tracked .env files' `git ls-files`, never cached either
+            from osmosis_workspace.check.families.secrets import start_tracked_env_files
+
+            start_tracked_env_files(ws)
     try:
         with frozen_heap():
             findings = run_checks(ws, families, timings)
