@@ -1,6 +1,7 @@
 """The walk behind doctor's cache key (check/cache.py): every entry under the workspace and the git
-folder, a file's content hashed or taken from the last run's hashes, each path's span of lines (a
-unit's digest), and a re-walk that says whether anything changed since."""
+folder, a file's content hashed or taken from the last run's hashes, each path's span of lines, and
+each entry's status compared with the index of an earlier walk (check/cache_index.py): what changed
+since it (``delta``), which decides the units reused by a set test and whether a stored run still holds."""
 
 from __future__ import annotations
 
@@ -14,8 +15,12 @@ from osmosis_workspace.core.tool_folders import TOOL_FOLDERS, is_tool_folder, li
 
 RACY_NS = 2_000_000_000  # a file modified this close to its hashing is hashed again next time
 SKIP_IN_GIT = frozenset({"objects", "logs", "hooks", "lfs", "fsmonitor--daemon"})
+FINE, TOUCHED, UNCOVERED = 0, 1, 2  # Tree.state
 ENTRY_CAP = 200_000  # past this many entries (or 64 folders deep) the workspace is not cached
-CHANGED_CAP = 64  # past this many entries changed under a run, none of its units is kept
+
+
+def _names_digest(names: list[str]) -> str:
+    return hashlib.sha256("\0".join(names).encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def _sha_file(path: str) -> str | None:
@@ -32,16 +37,24 @@ def _sha_file(path: str) -> str | None:
 class Tree:
     """The walk behind the key: every entry's identity, a file's content hashed (or taken from the memo)."""
 
-    def __init__(self, memo: dict, started_ns: int):
+    def __init__(self, memo: dict, started_ns: int, index: dict | None = None):
         self.memo, self.started_ns = memo, started_ns
+        # the index of an earlier walk (path -> status record, check/cache_index.py; as read, so of any
+        # shape: a record is only ever compared with ``==``) and this walk's: an entry is in ``stats`` when
+        # every entry is in ``stats`` (`_note`), and in ``delta`` when it is not as ``index`` has it (new,
+        # changed, or, after ``finish``, gone); None: no such entry
+        self.index = index if index is not None else {}
+        self.trusted_before = started_ns - RACY_NS
+        self.stats: dict[str, list | None] = {}
+        self.delta: dict[str, list | None] = {}
+        self.above: set[str] = set()  # the paths in delta and every folder above them (after ``finish``)
+        self.states: dict[str, int] = {}  # path -> FINE, TOUCHED or UNCOVERED (``state``)
         self.fresh: dict[str, list] = {}
         self.lines: list[str] = []
         self.spans: dict[str, tuple[int, int]] = {}  # path -> its lines (a folder's run to its last entry)
         self.links: list[int] = []  # the lines of symlinks, in order: what they lead to is not in the walk
         self.listed: set[str] = set()  # folders whose every name the walk saw (what is not there is absent)
         self.skipped: set[str] = set()  # entries kept as one line: their content is not in the walk
-        self.digests: dict[str, str | None] = {}  # subtree's answers
-        self.seen: list[tuple] = []  # (path, lstat or None, a folder's names): what `unchanged` compares
         self.entries = 0
         # core/tool_folders.py's folders, found where the walk lists their places (the root, each real
         # folder in its real rollouts/) instead of asking for every tool's name in every place: complete
@@ -54,26 +67,33 @@ class Tree:
         self.lines.append(extra)
         return hashlib.sha256("\n".join(self.lines).encode("utf-8", "surrogateescape")).hexdigest()
 
-    def subtree(self, path: str) -> str | None:
-        """The digest of ``path``'s entries as this walk saw them (a folder with all below it), or None
-        when the walk did not enter it."""
-        if path in self.digests:  # a rollout's folder is the input of several units
-            return self.digests[path]
-        self.digests[path] = digest = self._subtree(path)
-        return digest
-
-    def _subtree(self, path: str) -> str | None:
+    def state(self, path: str) -> int:
+        """FINE when the walk entered ``path`` (a folder with all below it, no link among them, or a name its
+        listed folder lacks) and none of it is in ``delta``; TOUCHED when some of it is; UNCOVERED when the
+        walk did not enter it or saw a link there (what a link leads to is not in the walk)."""
         span = self.spans.get(path)
         if span is None:
             # a name its folder's listing lacks is known to be absent: a unit may depend on that too
             parent = os.path.dirname(path)
             # (a listed folder was reached through real folders only: the walk follows no link)
-            if parent in self.listed and path not in self.skipped and parent != path:
-                return "absent"
-            return None
-        if self._has_link(*span):
-            return None
-        return hashlib.sha256("\n".join(self.lines[span[0]:span[1]]).encode("utf-8", "surrogateescape")).hexdigest()
+            if not (parent in self.listed and path not in self.skipped and parent != path):
+                return UNCOVERED
+        elif self._has_link(*span):
+            return UNCOVERED
+        return TOUCHED if path in self.above else FINE
+
+    def finish(self) -> None:
+        """After the last ``add``: the index's entries this walk did not see are gone, and every path in
+        ``delta`` marks the folders above it as touched."""
+        for gone in self.index.keys() - self.stats.keys():
+            self.delta[gone] = None
+        above = self.above
+        for path in self.delta:
+            while path not in above:
+                above.add(path)
+                path, child = os.path.dirname(path), path
+                if path == child:
+                    break
 
     def _has_link(self, start: int, end: int) -> bool:
         i = bisect.bisect_left(self.links, start)
@@ -96,10 +116,12 @@ class Tree:
         try:
             info = os.lstat(path)
         except OSError as err:
-            self.seen.append((path, None, None))
+            self._missing(path)
             lines.append(f"{path}\0missing {err.errno}")
             return
-        self.seen.append((path, info, None))
+        # the entry's status, compared with the index's below (inline: tens of thousands of entries)
+        record = [info.st_mode, info.st_uid, info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev]
+        trusted = info.st_mtime_ns < self.trusted_before and info.st_ctime_ns < self.trusted_before
         self.entries += 1
         if self.entries > ENTRY_CAP:
             raise OverflowError
@@ -115,6 +137,10 @@ class Tree:
                 sha = _sha_file(path) or "unreadable"
                 self.fresh[path] = [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, self.started_ns, sha]
             lines.append(f"{path}\0{mode}\0{info.st_uid}\0{info.st_size}\0{sha}")
+            if trusted and self.index.get(path) == record:
+                self.stats[path] = record
+            else:
+                self._note(path, record, trusted, sha)
         elif stat.S_ISDIR(mode):
             if depth >= 64:  # deeper than any check reads, but a key must cover it: no cache for this one
                 raise OverflowError
@@ -124,14 +150,18 @@ class Tree:
                 names = sorted(os.listdir(path))
             except OSError as err:
                 lines.append(f"{path}\0unlisted {err.errno}")
+                self._note(path, record, trusted, f"unlisted {err.errno}")
                 if place:
                     self.tools_complete = False
                 return
+            if trusted and self.index.get(path) == record:
+                self.stats[path] = record
+            else:
+                self._note(path, record, trusted, _names_digest(names))
             if place:
                 if path == self.tool_root:
                     self.tools_complete = True
                 self.tools.update(child for child in (f"{path}/{n}" for n in names if n in TOOL_FOLDERS) if is_tool_folder(child))
-            self.seen[-1] = (path, info, names)
             self.listed.add(path)
             spans, depth, tools = self.spans, depth + 1, self.tools
             for name in names:
@@ -155,65 +185,43 @@ class Tree:
                 target = "?"
             self.links.append(len(lines))
             lines.append(f"{path}\0{mode}\0{info.st_uid}\0{target}")
+            self._note(path, record, trusted, target)
         else:
             lines.append(f"{path}\0{mode}\0{info.st_uid}")
+            self._note(path, record, trusted, "")
 
     def _names(self, path: str) -> None:
         """A folder's names alone (the packages of a tool's .venv that a check counts)."""
         try:
             info, names = os.lstat(path), sorted(os.listdir(path))
         except OSError as err:
-            self.seen.append((path, None, None))
+            self._missing(path)
             self.lines.append(f"{path}\0unlisted {err.errno}")
             return
-        self.seen.append((path, info, names))
-        self.lines.append(f"{path}\0names\0" + hashlib.sha256("\0".join(names).encode("utf-8", "surrogateescape")).hexdigest())
+        record = [info.st_mode, info.st_uid, info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev]
+        self._note(path, record, info.st_mtime_ns < self.trusted_before and info.st_ctime_ns < self.trusted_before, _names_digest(names))
+        self.lines.append(f"{path}\0names\0" + _names_digest(names))
 
-    def changed(self, most: int = CHANGED_CAP) -> list[str] | None:
-        """The entries of the walk that are no longer as they were, or None past ``most`` of them: an
-        entry's status differs, or, for what changed too close to the walk for time stamps to tell (a
-        file system's clock ticks coarsely), its content or names do. A fraction of a second's walk:
-        a run's findings are kept only if it finds nothing."""
-        found: list[str] = []
-        lstat, recent = os.lstat, self.started_ns - RACY_NS
-        for path, before, names in self.seen:
-            try:
-                now = lstat(path)
-            except OSError:
-                now = None
-            # the plain case inline (tens of thousands of entries): the same status, old enough to trust
-            if now is not None and before is not None and now.st_ctime_ns == before.st_ctime_ns and now.st_mtime_ns == before.st_mtime_ns \
-                    and now.st_size == before.st_size and now.st_ino == before.st_ino and now.st_mode == before.st_mode \
-                    and now.st_uid == before.st_uid and now.st_mtime_ns < recent and now.st_ctime_ns < recent:
-                continue
-            if self._differs(path, before, names, now):
-                found.append(path)
-                if len(found) > most:
-                    return None
-        return found
+    def _note(self, path: str, record: list, trusted: bool, content: str) -> None:
+        """The entry's record in this walk's index, and in ``delta`` unless the index has it so. A record
+        whose times are too recent to trust (modified within RACY_NS of the walk, or after it: a clock set
+        back) carries the entry's content too (a file's hash, a folder's names, a link's target): the same
+        status is then the same entry only with the same content (a file system with coarse times may
+        change a file twice within one tick)."""
+        if not trusted:
+            record = [*record, content]
+        self.stats[path] = record
+        known = self.index.get(path)
+        if known == record:
+            return
+        if trusted and type(known) is list and len(known) == 8 and known[:7] == record and known[7] == content:
+            return  # untrusted when indexed, the same status and content now
+        self.delta[path] = record
 
-    def _differs(self, path: str, before, names, now) -> bool:
-        if before is None or now is None:
-            return before is not now
-        if (now.st_mode, now.st_size, now.st_mtime_ns, now.st_ctime_ns, now.st_ino, now.st_uid) != \
-                (before.st_mode, before.st_size, before.st_mtime_ns, before.st_ctime_ns, before.st_ino, before.st_uid):
-            return True
-        if max(now.st_mtime_ns, now.st_ctime_ns) < self.started_ns - RACY_NS:
-            return False
-        if stat.S_ISREG(now.st_mode):
-            known = self.fresh.get(path)
-            return known is None or _sha_file(path) != known[5]
-        if stat.S_ISDIR(now.st_mode):
-            try:
-                return names is not None and sorted(os.listdir(path)) != names
-            except OSError:
-                return True
-        if stat.S_ISLNK(now.st_mode):
-            try:
-                return f"{path}\0{now.st_mode}\0{now.st_uid}\0{os.readlink(path)}" not in self.lines
-            except OSError:
-                return True
-        return False
+    def _missing(self, path: str) -> None:
+        self.stats[path] = None
+        if path not in self.index or self.index[path] is not None:
+            self.delta[path] = None
 
 
 def git_inputs(tree: Tree, git_root: Path) -> None:
