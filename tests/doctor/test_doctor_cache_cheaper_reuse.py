@@ -104,7 +104,7 @@ class Held:
 
 def test_a_reused_unit_is_written_from_what_it_decodes_to_however_a_check_changed_it(tmp_path):
     (tmp_path / "f.txt").write_text("x\n", encoding="utf-8")
-    tree = Tree({}, 0)
+    tree = Tree(0)
     tree.add(str(tmp_path))
     tree.finish()
     first = UnitMemo(tree, "base", {})
@@ -113,7 +113,7 @@ def test_a_reused_unit_is_written_from_what_it_decodes_to_however_a_check_change
     [(key, entry)] = first.written().items()
     entry["items"][0]["evil"] = ["[" * 5]  # what a hostile file might hold beside the fields read
     entry["junk"] = 1
-    again = Tree({}, 0, tree.stats)  # the next walk, against the first's index: nothing changed
+    again = Tree(0, tree.stats)  # the next walk, against the first's index: nothing changed
     again.add(str(tmp_path))
     again.finish()
     assert again.delta == {}

@@ -24,7 +24,7 @@ LATER = 10 * 10**9  # a walk this long after the files were written trusts their
 
 
 def walk(root, index=None, started=None) -> Tree:
-    tree = Tree({}, time.time_ns() + LATER if started is None else started, index)
+    tree = Tree(time.time_ns() + LATER if started is None else started, index)
     tree.add(str(root))
     tree.finish()
     return tree

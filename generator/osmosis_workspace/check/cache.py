@@ -5,14 +5,16 @@ Where: ``$XDG_CACHE_HOME/osmosis-workspace/doctor/<hash of the workspace's path>
 default; ``$OSMOSIS_DOCTOR_CACHE/<hash>/`` when set): outside the workspace, so a checkout stays clean and a pull request cannot plant entries.
 
 What "unchanged" means: the checks are whole-workspace functions that list folders, read files, look
-at permissions and ask git, so their one honest input set is the whole tree. The key hashes every
-entry under the root (path, type, mode, size, content hash, link target; a tool's folder, as
-core/tool_folders.py recognises it and every check leaves it unread, as one line), the git folder (all but its objects and logs, which change only with the refs and index
-it does hash; through a `.git` link too), git's user config files, every configuration value git reads (an
-`include` may name any file) and the ignore and attributes files it names, the journal key, the variables doctor reads (GIT_*, PRE_COMMIT, OSMOSIS_*),
-the user id, the Python version, this package's files and the families run. Any change re-runs
-the checks, but for the units a check hands to `Workspace.remember`; a content hash is reused from the previous run only for a file whose size, mtime, ctime
-and inode are unchanged and which was not modified within two seconds of being hashed.
+at permissions and ask git, so their one honest input set is the whole tree. The key's walk takes the
+status of every entry under the root (a tool's folder, as core/tool_folders.py recognises it and every
+check leaves it unread, as its name), the git folder (all but its objects and logs, which change only with
+the refs and index it does take; through a `.git` link too), git's user config files, the ignore and
+attributes files git's configuration names and the journal key, and compares each with the index of an
+earlier walk (check/cache_index.py: size, times, inode, device, mode, owner; an entry changed within two
+seconds of its walk by its content too). The key holds what is not as the index has it, every
+configuration value git reads (an `include` may name any file), the variables doctor reads (GIT_*,
+PRE_COMMIT, OSMOSIS_*), the user id, the Python version, this package's files and the families run. Any
+change re-runs the checks, but for the units a check hands to `Workspace.remember`.
 
 Safe under concurrent runs: every file is written to an exclusive temp file and renamed into place;
 an entry that does not decode is ignored; a cache folder that cannot be written is no cache. Nothing is
@@ -79,12 +81,9 @@ def _package_identity() -> str:
 class Cache:
     def __init__(self, folder: Path):
         self.folder = folder
-        self.memo: dict = {}
-        self.fresh: dict = {}
-        self.on_disk: dict | None = None  # hashes.json as read
         self.tree: Tree | None = None  # the last key's walk
         self.index: cache_index.Index | None = None  # the index that walk compared with (walk.json), if usable
-        self.root = ""
+        self.root = self.extra = ""
         self.base = ""  # what every unit's key shares: tool, Python, environment, user, workspace
         self.unit_memo: UnitMemo | None = None
         self.tool_folders: frozenset[str] | None = None
@@ -99,17 +98,13 @@ class Cache:
         git_root = ws.git_root
         if git_root is not None and not os.path.isdir(git_root / ".git"):
             return None  # a worktree or submodule: its git folder lives elsewhere; not worth guessing
-        if self.on_disk is None:
-            memo = self._read_json("hashes.json")
-            self.on_disk = memo if isinstance(memo, dict) else {}
-        self.memo = self.fresh or self.on_disk  # a second key in one run reuses the first's hashes
         env = sorted((k, v) for k, v in os.environ.items()
                      if (k.startswith(("GIT_", "OSMOSIS_")) or k == "PRE_COMMIT") and k != "OSMOSIS_DOCTOR_CACHE")
         shared = [FORMAT, _package_identity(), env, os.getuid() if hasattr(os, "getuid") else 0, str(ws.root)]
         self.base = hashlib.sha256(json.dumps(shared).encode("utf-8", "surrogateescape")).hexdigest()
         started = time.time_ns()
         self.index = cache_index.from_json(self._read_json("walk.json"), self.base, started)
-        tree = Tree(self.memo, started, self.index.entries if self.index is not None else {})
+        tree = Tree(started, self.index.entries if self.index is not None else {})
         root = str(ws.root)
         try:
             # only what no check reads is left out: the root's .git (walked next, as git reads it) and
@@ -131,15 +126,14 @@ class Cache:
         except OverflowError:
             return None
         tree.finish()
-        self.fresh = tree.fresh
         # the walk's tool folders, for the run's Workspace to reuse (tool_folders(root) looks for every
         # tool's name in every rollout folder again): None unless it listed every place they may be
         self.tool_folders = frozenset(tree.tools) if tree.tools_complete else None
         from osmosis_workspace.check.families import CHECKS
 
         checks = [f"{family}:{getattr(fn, '__module__', '')}.{getattr(fn, '__qualname__', '')}" for family, fn in CHECKS if family in families]
-        self.tree, self.root = tree, root
-        return tree.digest(json.dumps([*shared, families, checks]))
+        self.tree, self.root, self.extra = tree, root, json.dumps([*shared, families, checks])
+        return tree.digest(self.extra, self.index.gen if self.index is not None else "")
 
     def units(self) -> "UnitMemo | None":
         """The per-unit memo for a run that missed, over the last key's walk (None before a key)."""
@@ -199,12 +193,12 @@ class Cache:
         except BAD_ENTRY:
             return None
         result = RunResult(findings, {}, data["files_read"], marks, dict(data["unreadable"]), from_cache=True)
-        self._save_memo()  # the hashes this run took, even on a hit: the next walk reuses them
         return result
 
     def store(self, key: str, result) -> None:
-        """The run's findings, and the index and units when worth it. Stored whatever changed while the
-        run went on: the next walk sees any such change, and then does not take them."""
+        """The run's findings, and the index and units when worth it, under the key the next walk gives an
+        unchanged tree (``key`` unless the index is new). Stored whatever changed while the run went on:
+        the next walk sees any such change, and then does not take them."""
         data = {
             "format": FORMAT,
             "findings": [[f.family, f.diagnostic.to_dict()] for f in result.findings],
@@ -214,9 +208,10 @@ class Cache:
         }
         try:
             self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-            data["gen"], data["delta"] = self._write_index()
-            _write_atomic(self.folder, f"{key}.json", _dumps(data))
-            self._save_memo()
+            gen, data["delta"] = self._write_index()
+            data["gen"] = gen
+            # named as the next walk will name it: a new index leaves nothing changed since this walk
+            _write_atomic(self.folder, f"{self.tree.digest(self.extra, gen)}.json", _dumps(data))
             self._prune()
         except OSError:  # a read-only or full cache folder: the run stands without it
             pass
@@ -235,7 +230,6 @@ class Cache:
         try:
             self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
             self._write_index()
-            self._save_memo()
         except OSError:
             pass
 
@@ -254,18 +248,10 @@ class Cache:
         tree.index, tree.delta = tree.stats, {}  # what a run stored now names: nothing changed since this walk
         return gen, tree.delta
 
-    def _save_memo(self) -> None:
-        if self.fresh and _worth_rewriting(self.fresh, self.on_disk or {}):
-            try:
-                self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-                _write_atomic(self.folder, "hashes.json", _dumps(self.fresh))
-            except OSError:
-                pass
-
     def _prune(self) -> None:
         entries = []
         for p in self.folder.glob("*.json"):
-            if p.name not in ("hashes.json", "units.json", "walk.json"):
+            if p.name not in ("hashes.json", "units.json", "walk.json"):  # (hashes.json: an older version's)
                 try:
                     entries.append((p.stat().st_mtime_ns, p))
                 except OSError:
@@ -277,10 +263,6 @@ class Cache:
                 pass
 
 
-REWRITE_SHARE = 100  # a memo file is rewritten when more than 1 in this many of its entries changed...
-REWRITE_MIN = 64  # ...or more than this many: fewer cost their next run less than rewriting megabytes
-
-
 def _dumps(data) -> bytes:
     """JSON as the cache writes it: orjson's (ten times json's on a large workspace's megabytes), or json's
     for what orjson will not write (a lone surrogate from an undecodable path, an integer past 64 bits)."""
@@ -290,29 +272,6 @@ def _dumps(data) -> bytes:
         return orjson.dumps(data)
     except TypeError:  # orjson.JSONEncodeError is a TypeError
         return json.dumps(data).encode("utf-8", "surrogateescape")
-
-
-def _worth_rewriting(now: dict, before: dict) -> bool:
-    """Whether ``now`` should replace ``before`` on disk. Both memos (hashes, units) only save work: an
-    entry missing from the file is computed again, never wrong, so an edit that changed a handful of
-    4,000 configs leaves the 10 MB files alone and its next run recomputes that handful."""
-    if not before:
-        return bool(now)
-    changed = sum(1 for key, value in now.items() if before.get(key) != value and not _same_json(value, before.get(key)))
-    return changed + max(0, len(before) - len(now)) > max(REWRITE_MIN, len(now) // REWRITE_SHARE)
-
-
-def _same_json(value, read) -> bool:
-    """Whether ``value`` is written as the file holds ``read``: a unit's codec may give tuples where the
-    file's JSON gave lists (4,000 configs' facts at 2,000 rollouts, so every config edit rewrote 10 MB)."""
-    if read is None:
-        return False
-    import orjson
-
-    try:
-        return orjson.dumps(value) == orjson.dumps(read)
-    except TypeError:  # what orjson will not write (a lone surrogate) counts as changed
-        return False
 
 
 # What a hostile entry may raise on decoding besides: int(1e400) is an OverflowError; str() of a list

@@ -1,7 +1,7 @@
 """The walk behind doctor's cache key (check/cache.py): every entry under the workspace and the git
-folder, a file's content hashed or taken from the last run's hashes, each path's span of lines, and
-each entry's status compared with the index of an earlier walk (check/cache_index.py): what changed
-since it (``delta``), which decides the units reused by a set test and whether a stored run still holds."""
+folder, its status compared with the index of an earlier walk (check/cache_index.py). What is not as
+the index has it (``delta``) stands for the tree in the run's key, and decides the units reused by a
+set test (``Tree.state``). No file is read but those changed too recently for their times to tell."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 from osmosis_workspace.core.tool_folders import TOOL_FOLDERS, is_tool_folder, listed_inside
 
-RACY_NS = 2_000_000_000  # a file modified this close to its hashing is hashed again next time
+RACY_NS = 2_000_000_000  # an entry changed this close to a walk is compared by its content too
 SKIP_IN_GIT = frozenset({"objects", "logs", "hooks", "lfs", "fsmonitor--daemon"})
 FINE, TOUCHED, UNCOVERED = 0, 1, 2  # Tree.state
 ENTRY_CAP = 200_000  # past this many entries (or 64 folders deep) the workspace is not cached
@@ -35,26 +35,25 @@ def _sha_file(path: str) -> str | None:
 
 
 class Tree:
-    """The walk behind the key: every entry's identity, a file's content hashed (or taken from the memo)."""
+    """The walk behind the key: every entry's status, compared with the index of an earlier walk."""
 
-    def __init__(self, memo: dict, started_ns: int, index: dict | None = None):
-        self.memo, self.started_ns = memo, started_ns
+    def __init__(self, started_ns: int, index: dict | None = None):
+        self.started_ns = started_ns
         # the index of an earlier walk (path -> status record, check/cache_index.py; as read, so of any
-        # shape: a record is only ever compared with ``==``) and this walk's: an entry is in ``stats`` when
-        # every entry is in ``stats`` (`_note`), and in ``delta`` when it is not as ``index`` has it (new,
-        # changed, or, after ``finish``, gone); None: no such entry
+        # shape: a record is only ever compared with ``==``) and this walk's: every entry is in ``stats``
+        # (`_note`), and in ``delta`` when it is not as ``index`` has it (new, changed, or, after ``finish``,
+        # gone); None: no such entry
         self.index = index if index is not None else {}
         self.trusted_before = started_ns - RACY_NS
         self.stats: dict[str, list | None] = {}
         self.delta: dict[str, list | None] = {}
         self.above: set[str] = set()  # the paths in delta and every folder above them (after ``finish``)
-        self.states: dict[str, int] = {}  # path -> FINE, TOUCHED or UNCOVERED (``state``)
-        self.fresh: dict[str, list] = {}
-        self.lines: list[str] = []
-        self.spans: dict[str, tuple[int, int]] = {}  # path -> its lines (a folder's run to its last entry)
-        self.links: list[int] = []  # the lines of symlinks, in order: what they lead to is not in the walk
+        self.order: list[str] = []  # the entries in the walk's order
+        self.notes: list[str] = []  # what the key holds besides the entries (git's configuration, say)
+        self.spans: dict[str, tuple[int, int]] = {}  # path -> its entries in ``order`` (a folder's run to its last entry)
+        self.links: list[int] = []  # the places of symlinks in ``order``: what they lead to is not in the walk
         self.listed: set[str] = set()  # folders whose every name the walk saw (what is not there is absent)
-        self.skipped: set[str] = set()  # entries kept as one line: their content is not in the walk
+        self.skipped: set[str] = set()  # entries kept as one name: their content is not in the walk
         self.entries = 0
         # core/tool_folders.py's folders, found where the walk lists their places (the root, each real
         # folder in its real rollouts/) instead of asking for every tool's name in every place: complete
@@ -63,9 +62,14 @@ class Tree:
         self.tools: set[str] = set()
         self.tools_complete = False
 
-    def digest(self, extra: str) -> str:
-        self.lines.append(extra)
-        return hashlib.sha256("\n".join(self.lines).encode("utf-8", "surrogateescape")).hexdigest()
+    def digest(self, extra: str, gen: str) -> str:
+        """The key of what this walk saw, given the index it compared with (``gen``): the entries the index
+        holds are as it has them, so the ones not as it has them (``delta``) stand for the whole tree."""
+        import json
+
+        h = hashlib.sha256("\0".join([extra, gen, *self.notes]).encode("utf-8", "surrogateescape"))
+        h.update(json.dumps(sorted(self.delta.items())).encode("utf-8", "surrogateescape"))
+        return h.hexdigest()
 
     def state(self, path: str) -> int:
         """FINE when the walk entered ``path`` (a folder with all below it, no link among them, or a name its
@@ -103,61 +107,52 @@ class Tree:
             tools: bool = False) -> None:
         """``path`` and all below it; entries named in ``skip`` (at any depth: the git folder's objects),
         the paths in ``left`` (the root's .git, walked on its own) and, with ``tools``, the tool folders of
-        the workspace at ``path`` (``self.tools``) are one line each."""
+        the workspace at ``path`` (``self.tools``) are left unwalked (their folder's status covers their names)."""
         if tools and not path.endswith("/"):  # (the root `/`: its tool folders' contents stay in the key)
             self.tool_root = path
             self.tools_complete = False  # until the root is listed
-        start = len(self.lines)
+        start = len(self.order)
         self._add(path, skip, depth, left)
-        self.spans[path] = (start, len(self.lines))
+        self.spans[path] = (start, len(self.order))
 
     def _add(self, path: str, skip: frozenset[str], depth: int, left: frozenset[str]) -> None:
-        lines = self.lines
+        order = self.order
+        order.append(path)
         try:
             info = os.lstat(path)
-        except OSError as err:
+        except OSError:
             self._missing(path)
-            lines.append(f"{path}\0missing {err.errno}")
             return
-        # the entry's status, compared with the index's below (inline: tens of thousands of entries)
-        record = [info.st_mode, info.st_uid, info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev]
-        trusted = info.st_mtime_ns < self.trusted_before and info.st_ctime_ns < self.trusted_before
         self.entries += 1
         if self.entries > ENTRY_CAP:
             raise OverflowError
+        # the entry's status against the index's (inline: tens of thousands of entries); an entry too recent
+        # to trust is compared by its content too (`_note`)
         mode = info.st_mode
-        if stat.S_ISREG(mode):
-            # the last run's hash, unless the file changed since or was modified too close to its hashing
-            known = self.memo.get(path)
-            if (type(known) is list and len(known) == 6 and known[0] == info.st_size and known[1] == info.st_mtime_ns
-                    and known[2] == info.st_ctime_ns and known[3] == info.st_ino and type(known[4]) is int
-                    and info.st_mtime_ns < known[4] - RACY_NS and type(sha := known[5]) is str):
-                self.fresh[path] = known
-            else:
-                sha = _sha_file(path) or "unreadable"
-                self.fresh[path] = [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, self.started_ns, sha]
-            lines.append(f"{path}\0{mode}\0{info.st_uid}\0{info.st_size}\0{sha}")
-            if trusted and self.index.get(path) == record:
-                self.stats[path] = record
-            else:
-                self._note(path, record, trusted, sha)
-        elif stat.S_ISDIR(mode):
+        record = [mode, info.st_uid, info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev]
+        trusted = info.st_mtime_ns < self.trusted_before and info.st_ctime_ns < self.trusted_before
+        if trusted and self.index.get(path) == record:
+            self.stats[path] = record
+        elif stat.S_ISREG(mode):
+            self._note(path, record, trusted, (lambda: _sha_file(path) or "unreadable"))
+        elif stat.S_ISLNK(mode):
+            self._note(path, record, trusted, lambda: _readlink(path))
+        elif not stat.S_ISDIR(mode):
+            self._note(path, record, trusted, lambda: "")
+        if stat.S_ISDIR(mode):
             if depth >= 64:  # deeper than any check reads, but a key must cover it: no cache for this one
                 raise OverflowError
-            lines.append(f"{path}\0{mode}\0{info.st_uid}")
             place = self.tool_root is not None and (path == self.tool_root or os.path.dirname(path) == f"{self.tool_root}/rollouts")
             try:
                 names = sorted(os.listdir(path))
             except OSError as err:
-                lines.append(f"{path}\0unlisted {err.errno}")
-                self._note(path, record, trusted, f"unlisted {err.errno}")
+                if path not in self.stats:
+                    self._note(path, record, trusted, lambda: f"unlisted {err.errno}")
                 if place:
                     self.tools_complete = False
                 return
-            if trusted and self.index.get(path) == record:
-                self.stats[path] = record
-            else:
-                self._note(path, record, trusted, _names_digest(names))
+            if path not in self.stats:
+                self._note(path, record, trusted, lambda: _names_digest(names))
             if place:
                 if path == self.tool_root:
                     self.tools_complete = True
@@ -168,60 +163,58 @@ class Tree:
                 child = f"{path}/{name}"
                 if name in skip or child in left or child in tools:  # no check looks inside (core/tool_folders.py)
                     self.skipped.add(child)
-                    lines.append(f"{child}\0skipped")
                     # but for the names a check reads in a rollout's .venv (the root's, which `uv sync`
                     # and pip change often, no check reads)
                     if (child in left or child in tools) and os.path.basename(os.path.dirname(path)) == "rollouts":
                         for inner in listed_inside(child):
                             self._names(inner)
                 else:
-                    start = len(lines)
+                    start = len(order)
                     self._add(child, skip, depth, left)
-                    spans[child] = (start, len(lines))
+                    spans[child] = (start, len(order))
         elif stat.S_ISLNK(mode):
-            try:
-                target = os.readlink(path)
-            except OSError:
-                target = "?"
-            self.links.append(len(lines))
-            lines.append(f"{path}\0{mode}\0{info.st_uid}\0{target}")
-            self._note(path, record, trusted, target)
-        else:
-            lines.append(f"{path}\0{mode}\0{info.st_uid}")
-            self._note(path, record, trusted, "")
+            self.links.append(len(order) - 1)
 
     def _names(self, path: str) -> None:
         """A folder's names alone (the packages of a tool's .venv that a check counts)."""
+        self.order.append(path)
         try:
             info, names = os.lstat(path), sorted(os.listdir(path))
-        except OSError as err:
+        except OSError:
             self._missing(path)
-            self.lines.append(f"{path}\0unlisted {err.errno}")
             return
         record = [info.st_mode, info.st_uid, info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev]
-        self._note(path, record, info.st_mtime_ns < self.trusted_before and info.st_ctime_ns < self.trusted_before, _names_digest(names))
-        self.lines.append(f"{path}\0names\0" + _names_digest(names))
+        self._note(path, record, info.st_mtime_ns < self.trusted_before and info.st_ctime_ns < self.trusted_before,
+                   lambda: _names_digest(names))
 
-    def _note(self, path: str, record: list, trusted: bool, content: str) -> None:
+    def _note(self, path: str, record: list, trusted: bool, content) -> None:
         """The entry's record in this walk's index, and in ``delta`` unless the index has it so. A record
         whose times are too recent to trust (modified within RACY_NS of the walk, or after it: a clock set
-        back) carries the entry's content too (a file's hash, a folder's names, a link's target): the same
-        status is then the same entry only with the same content (a file system with coarse times may
-        change a file twice within one tick)."""
-        if not trusted:
-            record = [*record, content]
-        self.stats[path] = record
+        back) carries the entry's content too (``content()``: a file's hash, a folder's names, a link's
+        target): the same status is then the same entry only with the same content (a file system with
+        coarse times may change a file twice within one tick). A changed entry's content is not taken:
+        its status stands for it."""
         known = self.index.get(path)
-        if known == record:
-            return
-        if trusted and type(known) is list and len(known) == 8 and known[:7] == record and known[7] == content:
+        if not trusted:
+            record = [*record, content()]
+        elif type(known) is list and len(known) == 8 and known[:7] == record and known[7] == content():
+            self.stats[path] = record
             return  # untrusted when indexed, the same status and content now
-        self.delta[path] = record
+        self.stats[path] = record
+        if known != record:
+            self.delta[path] = record
 
     def _missing(self, path: str) -> None:
         self.stats[path] = None
         if path not in self.index or self.index[path] is not None:
             self.delta[path] = None
+
+
+def _readlink(path: str) -> str:
+    try:
+        return os.readlink(path)
+    except OSError:
+        return "?"
 
 
 def git_inputs(tree: Tree, git_root: Path) -> None:
@@ -236,9 +229,9 @@ def git_inputs(tree: Tree, git_root: Path) -> None:
     try:
         listed = safe_git.run_capped(git_root, "config", "--list", "--show-origin", "-z", limit=1 << 20)
     except safe_git.GitError:
-        tree.lines.append("git config\0unreadable")
+        tree.notes.append("git config\0unreadable")
         return
-    tree.lines.append(hashlib.sha256(listed).hexdigest())
+    tree.notes.append(hashlib.sha256(listed).hexdigest())
     named = {}
     for item in listed.split(b"\0")[1::2]:  # origin, then key\nvalue
         key, _, value = item.decode("utf-8", "surrogateescape").partition("\n")
@@ -247,6 +240,6 @@ def git_inputs(tree: Tree, git_root: Path) -> None:
     for value in named.values():
         path = os.path.join(str(git_root), os.path.expanduser(value))
         if os.path.isdir(path):  # git reads no folder there; a repository's own config may name `/`
-            tree.lines.append(f"{path}\0folder")
+            tree.notes.append(f"{path}\0folder")
         else:
             tree.add(path)
