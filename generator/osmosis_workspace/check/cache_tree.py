@@ -147,7 +147,8 @@ class Tree:
                 names = sorted(os.listdir(path))
             except OSError as err:
                 if path not in self.stats:
-                    self._note(path, record, trusted, lambda: f"unlisted {err.errno}")
+                    unlisted = f"unlisted {err.errno}"
+                    self._note(path, record, trusted, lambda: unlisted)
                 if place:
                     self.tools_complete = False
                 return
