@@ -23,8 +23,8 @@ run_stage = importlib.import_module("osmosis_workspace.check.pipeline.run")  # t
 LATER = 10 * 10**9  # a walk this long after the files were written trusts their times
 
 
-def walk(root, index=None, started=None) -> Tree:
-    tree = Tree(time.time_ns() + LATER if started is None else started, index)
+def walk(root, index=None, started=None, folders=None) -> Tree:
+    tree = Tree(time.time_ns() + LATER if started is None else started, index, folders)
     tree.add(str(root))
     tree.finish()
     return tree
@@ -134,7 +134,7 @@ def test_a_coarse_clock_that_keeps_the_status_still_shows_the_content(files):
 
 def test_an_index_from_after_the_walk_started_is_none():
     """A clock set back: the index was written by a walk that started later than this one."""
-    data = cache_index.to_json("g" * 24, "base", 2_000, {})
+    data = cache_index.to_json("g" * 24, "base", 2_000, {}, {})
     assert cache_index.from_json(data, "base", 2_000) is not None
     assert cache_index.from_json(data, "base", 1_999) is None
     assert cache_index.from_json(data, "other base", 2_000) is None
@@ -146,16 +146,48 @@ def test_files_with_times_after_the_walk_are_not_trusted(files):
     assert all(record is None or len(record) == 8 for record in tree.stats.values())
 
 
+WELL_FORMED = {"format": cache_index.FORMAT, "base": "base", "gen": "g", "at": 0, "entries": {}, "folders": {}}
+
+
 @pytest.mark.parametrize("crafted", [
-    {"format": 1}, [], "x", {"format": 1, "base": None, "gen": "g", "at": 0, "entries": {}},
-    {"format": 1, "base": "base", "gen": 5, "at": 0, "entries": {}},
-    {"format": 1, "base": "base", "gen": "g" * 65, "at": 0, "entries": {}},
-    {"format": 1, "base": "base", "gen": "g", "at": "0", "entries": {}},
-    {"format": 1, "base": "base", "gen": "g", "at": True, "entries": {}},
-    {"format": 1, "base": "base", "gen": "g", "at": 0, "entries": []},
+    {"format": cache_index.FORMAT}, [], "x", {**WELL_FORMED, "format": cache_index.FORMAT + 1}, {**WELL_FORMED, "base": None},
+    {**WELL_FORMED, "gen": 5}, {**WELL_FORMED, "gen": "g" * 65}, {**WELL_FORMED, "gen": ""}, {**WELL_FORMED, "at": "0"},
+    {**WELL_FORMED, "at": True}, {**WELL_FORMED, "entries": []}, {**WELL_FORMED, "folders": []},
+    {**WELL_FORMED, "folders": "a"},
 ])
 def test_a_crafted_index_is_none(crafted):
+    assert cache_index.from_json(WELL_FORMED, "base", 10**18) is not None  # the test could fail
     assert cache_index.from_json(crafted, "base", 10**18) is None
+
+
+def test_an_unchanged_folders_names_come_from_the_index(files, monkeypatch):
+    first = walk(files)
+    assert first.folders[str(files / "a")] == ["one.txt", "two.txt"]
+    listed = []
+    real = os.listdir
+    monkeypatch.setattr(os, "listdir", lambda path: listed.append(path) or real(path))
+    again = walk(files, first.stats, folders=first.folders)
+    assert listed == [] and again.delta == {} and again.folders == first.folders
+    (files / "a" / "new.txt").write_text("new\n", encoding="utf-8")  # the folder's times move: listed again
+    third = walk(files, again.stats, folders=again.folders)
+    assert listed == [str(files / "a")]
+    assert set(third.delta) == {str(files / "a"), str(files / "a" / "new.txt")}
+    assert third.state(str(files / "a" / "new.txt")) == TOUCHED
+
+
+@pytest.mark.parametrize("names", [["one.txt"], ["two.txt", "one.txt"], ["one.txt", "one.txt", "two.txt"], ["..", "one.txt"],
+                                   ["one.txt", "x/../../y"], ["", "one.txt"], [""], ["one.txt", 5], "one.txt", {"a": 1}, ["a\0b"]])
+def test_crafted_names_for_a_folder_are_listed_anew_or_only_hide_what_the_status_covers(files, names):
+    """A listing that could not be one is not taken (the folder is listed); a well-formed one is taken
+    only for a folder whose status is as the index has it."""
+    first = walk(files)
+    folders = {**first.folders, str(files / "a"): names}
+    again = walk(files, first.stats, folders=folders)
+    if names == ["one.txt"]:  # well-formed: taken, as the folder's status vouches for its names
+        assert again.folders[str(files / "a")] == ["one.txt"]
+    else:
+        assert again.folders[str(files / "a")] == ["one.txt", "two.txt"]
+        assert again.delta == {}
 
 
 def test_crafted_records_only_make_their_entries_changed(files):

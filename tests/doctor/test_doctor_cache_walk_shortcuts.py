@@ -126,7 +126,7 @@ def test_the_index_and_units_are_written_again_only_after_enough_changes():
     tree = Tree(0)
     tree.stats = {f"/ws/f{i}": [0] * 7 for i in range(10_000)}
     units = type("Units", (), {"reused": 40_000, "computed": 6})()
-    index = cache_index.Index("g", tree.stats)
+    index = cache_index.Index("g", tree.stats, {})
     tree.delta = {"/ws/f1": [1] * 7}
     assert not cache_index.worth_writing(index, tree, units)
     assert cache_index.worth_writing(None, tree, units)  # no usable index: this walk's is written

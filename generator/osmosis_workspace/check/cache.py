@@ -104,7 +104,7 @@ class Cache:
         self.base = hashlib.sha256(json.dumps(shared).encode("utf-8", "surrogateescape")).hexdigest()
         started = time.time_ns()
         self.index = cache_index.from_json(self._read_json("walk.json"), self.base, started)
-        tree = Tree(started, self.index.entries if self.index is not None else {})
+        tree = Tree(started, *((self.index.entries, self.index.folders) if self.index is not None else ()))
         root = str(ws.root)
         try:
             # only what no check reads is left out: the root's .git (walked next, as git reads it) and
@@ -243,8 +243,8 @@ class Cache:
         gen = cache_index.new_gen()
         if self.unit_memo is not None:  # (else the units on disk name another index: none is reused)
             _write_atomic(self.folder, "units.json", _dumps({"base": self.base, "gen": gen, "units": self.unit_memo.written()}))
-        _write_atomic(self.folder, "walk.json", _dumps(cache_index.to_json(gen, self.base, tree.started_ns, tree.stats)))
-        self.index = cache_index.Index(gen, tree.stats)
+        _write_atomic(self.folder, "walk.json", _dumps(cache_index.to_json(gen, self.base, tree.started_ns, tree.stats, tree.folders)))
+        self.index = cache_index.Index(gen, tree.stats, tree.folders)
         tree.index, tree.delta = tree.stats, {}  # what a run stored now names: nothing changed since this walk
         return gen, tree.delta
 

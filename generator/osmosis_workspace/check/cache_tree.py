@@ -37,13 +37,18 @@ def _sha_file(path: str) -> str | None:
 class Tree:
     """The walk behind the key: every entry's status, compared with the index of an earlier walk."""
 
-    def __init__(self, started_ns: int, index: dict | None = None):
+    def __init__(self, started_ns: int, index: dict | None = None, folders: dict | None = None):
         self.started_ns = started_ns
         # the index of an earlier walk (path -> status record, check/cache_index.py; as read, so of any
         # shape: a record is only ever compared with ``==``) and this walk's: every entry is in ``stats``
         # (`_note`), and in ``delta`` when it is not as ``index`` has it (new, changed, or, after ``finish``,
         # gone); None: no such entry
         self.index = index if index is not None else {}
+        # the names of each folder the index's walk listed (as read: checked before use, `_plain`), taken for
+        # a folder whose status the index has, times old enough to trust: its names are then the same (any
+        # name made, removed or renamed in a folder moves its times); and this walk's, for the next index
+        self.known_folders = folders if folders is not None else {}
+        self.folders: dict[str, list[str]] = {}
         self.trusted_before = started_ns - RACY_NS
         self.stats: dict[str, list | None] = {}
         self.delta: dict[str, list | None] = {}
@@ -131,7 +136,7 @@ class Tree:
         mode = info.st_mode
         record = [mode, info.st_uid, info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev]
         trusted = info.st_mtime_ns < self.trusted_before and info.st_ctime_ns < self.trusted_before
-        if trusted and self.index.get(path) == record:
+        if same := (trusted and self.index.get(path) == record):
             self.stats[path] = record
         elif stat.S_ISREG(mode):
             self._note(path, record, trusted, (lambda: _sha_file(path) or "unreadable"))
@@ -144,7 +149,9 @@ class Tree:
                 raise OverflowError
             place = self.tool_root is not None and (path == self.tool_root or os.path.dirname(path) == f"{self.tool_root}/rollouts")
             try:
-                names = sorted(os.listdir(path))
+                names = self.known_folders.get(path) if same else None
+                if not (type(names) is list and _plain(names)):
+                    names = sorted(os.listdir(path))
             except OSError as err:
                 if path not in self.stats:
                     unlisted = f"unlisted {err.errno}"
@@ -159,6 +166,7 @@ class Tree:
                     self.tools_complete = True
                 self.tools.update(child for child in (f"{path}/{n}" for n in names if n in TOOL_FOLDERS) if is_tool_folder(child))
             self.listed.add(path)
+            self.folders[path] = names
             spans, depth, tools = self.spans, depth + 1, self.tools
             for name in names:
                 child = f"{path}/{name}"
@@ -209,6 +217,18 @@ class Tree:
         self.stats[path] = None
         if path not in self.index or self.index[path] is not None:
             self.delta[path] = None
+
+
+def _plain(names: list) -> bool:
+    """Whether ``names`` could be a folder's listing as the walk keeps it: names (no separator, no NUL, not
+    empty, not `.` or `..`), sorted, each once."""
+    try:
+        joined = "/".join(names)  # (a TypeError for anything but strings)
+    except TypeError:
+        return False
+    if joined.count("/") != len(names) - 1 or "\0" in joined or "//" in joined or joined.startswith("/") or joined.endswith("/"):
+        return names == []
+    return "" not in names and "." not in names and ".." not in names and sorted(set(names)) == names
 
 
 def _readlink(path: str) -> str:
