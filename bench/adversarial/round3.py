@@ -87,7 +87,7 @@ ENTRIES = {
 def entry_cases() -> list[Case]:
     out = []
     for name, craft in ENTRIES.items():
-        for target in ("entry", "hashes", "units"):
+        for target in ("entry", "walk", "units"):
             if target != "entry" and name in ("files-read-1e400", "files-read-string", "suppression-1e400"):
                 continue
 
@@ -99,8 +99,8 @@ def entry_cases() -> list[Case]:
                     first = s.run("doctor", s.ws, "-f", "json")
                     cache = s.root / "home" / ".cache" / "osmosis-workspace" / "doctor"
                     files = [p for p in cache.rglob("*.json")]
-                    pick = {"hashes": "hashes.json", "units": "units.json"}.get(target)
-                    chosen = [p for p in files if (p.name == pick if pick else p.name not in ("hashes.json", "units.json"))]
+                    pick = {"walk": "walk.json", "units": "units.json"}.get(target)
+                    chosen = [p for p in files if (p.name == pick if pick else p.name not in ("walk.json", "units.json"))]
                     if not chosen:
                         chosen = [next(p.parent for p in files) / (pick or "none.json")]
                     for path in chosen:

@@ -110,15 +110,15 @@ def test_concurrent_runs_share_the_cache_folder(make_workspace, tmp_path):
     assert again.returncode in codes_seen and json.dumps(json.loads(again.stdout)["diagnostics"]) in answers
 
 
-def test_content_hashes_are_kept_for_the_next_run(counted, mini_ws, run, doctor_cache):
-    """The hashes of files old enough to trust their stat are kept beside the entries (hashes.json),
-    and a file written since is hashed again (test_a_changed_file_is_checked_again)."""
+def test_the_walks_index_is_kept_for_the_next_run(counted, mini_ws, run, doctor_cache):
+    """The status of every entry is kept beside the entries (walk.json, check/cache_index.py), and a file
+    changed since is found changed (test_a_changed_file_is_checked_again)."""
     config = mini_ws / "configs/eval/a.toml"
     config.write_text("a = 1\n", encoding="utf-8")
     old = os.stat(config).st_mtime_ns - 10_000_000_000
     os.utime(config, ns=(old, old))
     run("doctor", mini_ws)
-    assert any(str(config) in p.read_text(encoding="utf-8") for p in doctor_cache.rglob("hashes.json"))
+    assert any(str(config) in p.read_text(encoding="utf-8") for p in doctor_cache.rglob("walk.json"))
 
 
 def test_verbose_says_when_the_cache_answered(counted, mini_ws, run):

@@ -1,7 +1,9 @@
 """Issue 37: a file that changes while doctor runs costs the run's findings (they may be of a text the
 key's walk did not see), but only the units whose inputs hold it: a `git gc` packing refs in the git
-folder during a long cold run used to leave nothing in the cache at all. Every answer after such a run,
-and after edits, renames and deletes, is the one `--no-cache` gives."""
+folder during a long cold run used to leave nothing in the cache at all. Nothing is walked again after
+a run (check/cache_index.py): the run is stored, and the next run's walk sees the change and takes
+neither its findings nor the units the change reaches. Every answer after such a run, and after edits,
+renames and deletes, is the one `--no-cache` gives."""
 
 from __future__ import annotations
 
@@ -51,7 +53,7 @@ def folder_of(ws):
 
 
 def cached_runs(ws) -> list:
-    return [p for p in folder_of(ws).glob("*.json") if p.name not in ("hashes.json", "units.json")]
+    return [p for p in folder_of(ws).glob("*.json") if p.name not in ("hashes.json", "units.json", "walk.json")]
 
 
 def test_the_git_folder_changing_under_a_run_keeps_every_unit(three, run, doctor_cache, monkeypatch):
@@ -59,8 +61,10 @@ def test_the_git_folder_changing_under_a_run_keeps_every_unit(three, run, doctor
     changing(monkeypatch, lambda: packed.write_text("# pack-refs with: peeled fully-peeled sorted\n", encoding="utf-8"))
     first = run("doctor", three, "-v")
     assert first.exit_code in (0, 1), first.output
-    assert cached_runs(three) == []  # the findings are not those of the key's walk: not kept
-    assert (units := units_reused(run("doctor", three, "-v"))) is not None and units[0] == units[1], units
+    assert len(cached_runs(three)) == 1  # stored, but its walk is not what the next one sees:
+    second = run("doctor", three, "-v")
+    assert "answered from the cache" not in second.output  # its findings are not taken,
+    assert (units := units_reused(second)) is not None and units[0] == units[1], units  # every unit is
     same_as_no_cache(run, three)
 
 
@@ -69,8 +73,9 @@ def test_a_rollout_edited_under_a_run_is_computed_again_alone(three, run, doctor
     text = main.read_text(encoding="utf-8")
     changing(monkeypatch, lambda: main.write_text("from osmosis_ai.rollout import NoSuchThing\n" + text, encoding="utf-8"))
     run("doctor", three)
-    assert cached_runs(three) == []
+    assert len(cached_runs(three)) == 1
     second = run("doctor", three, "-v")
+    assert "answered from the cache" not in second.output
     reused, total = units_reused(second)
     assert 0 < total - reused <= 8, (reused, total)  # second's units of its folder (and the comments a new finding names)
     assert any(path == "rollouts/second/main.py" for _, path, _, _ in findings(run, three))

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from osmosis_workspace.check import cache_index
 from osmosis_workspace.check.cache import UnitMemo
 from osmosis_workspace.check.cache_tree import Tree
 from osmosis_workspace.core.tool_folders import tool_folders
@@ -103,15 +104,20 @@ class Held:
 
 def test_a_reused_unit_is_written_from_what_it_decodes_to_however_a_check_changed_it(tmp_path):
     (tmp_path / "f.txt").write_text("x\n", encoding="utf-8")
-    tree = Tree({}, 0)
+    tree = Tree(0)
     tree.add(str(tmp_path))
+    tree.finish()
     first = UnitMemo(tree, "base", {})
     ws = Workspace(tmp_path)
     first.recall(ws, "u", [str(tmp_path / "f.txt")], "", lambda: [{"name": "kept"}], (Held.encode, Held.decode))
     [(key, entry)] = first.written().items()
     entry["items"][0]["evil"] = ["[" * 5]  # what a hostile file might hold beside the fields read
     entry["junk"] = 1
-    second = UnitMemo(tree, "base", {key: entry})
+    again = Tree(0, tree.stats)  # the next walk, against the first's index: nothing changed
+    again.add(str(tmp_path))
+    again.finish()
+    assert again.delta == {}
+    second = UnitMemo(again, "base", {key: entry})
     [got] = second.recall(ws, "u", [str(tmp_path / "f.txt")], "", lambda: pytest.fail("reused, not computed"),
                           (Held.encode, Held.decode))
     got["name"] = "changed by a check"
@@ -149,7 +155,7 @@ def test_a_warm_run_after_edits_the_stats_hide_answers_as_no_cache(three, run, d
     same_as_no_cache(run, three)
 
 
-def test_a_hostile_units_file_is_not_written_back(three, run, doctor_cache):
+def test_a_hostile_units_file_is_not_written_back(three, run, doctor_cache, monkeypatch):
     run("doctor", three)
     units = folder_of(three) / "units.json"
     data = json.loads(units.read_text(encoding="utf-8"))
@@ -161,9 +167,10 @@ def test_a_hostile_units_file_is_not_written_back(three, run, doctor_cache):
                 item["evil"] = "[[[[ hostile"
                 with_items += 1
     assert with_items  # the config facts, at least
-    # entries no run asks for: the next run writes the file anew (they are more than REWRITE_MIN)
+    # entries no run asks for, and a run that writes the file anew (as one does after enough changes)
     data["units"].update({f"{n:064x}": {"items": [{"evil": "hostile"}], "read": ["hostile"]} for n in range(100)})
     units.write_text(json.dumps(data), encoding="utf-8")
+    monkeypatch.setattr(cache_index, "worth_writing", lambda index, tree, units: True)
     (three / "data" / "extra.jsonl").write_text('{"x": 1}\n', encoding="utf-8")  # a miss: the units are read
     same_as_no_cache(run, three)
     written = json.loads(units.read_text(encoding="utf-8"))

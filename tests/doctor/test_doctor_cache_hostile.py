@@ -38,7 +38,7 @@ def _write(path, entry) -> None:
 
 def _newest(doctor_cache, name: str | None = None):
     """The cache file the last run wrote (the cache folder is the session's, shared by tests)."""
-    files = [p for p in doctor_cache.rglob("*.json") if (p.name == name if name else p.name not in ("hashes.json", "units.json"))]
+    files = [p for p in doctor_cache.rglob("*.json") if (p.name == name if name else p.name not in ("hashes.json", "units.json", "walk.json"))]
     return max(files, key=lambda p: p.stat().st_mtime_ns)
 
 
@@ -53,17 +53,18 @@ def test_a_crafted_entry_is_a_miss(mini_ws, run, doctor_cache, craft):
     assert json.loads(again.stdout)["diagnostics"] == json.loads(first.stdout)["diagnostics"]
 
 
-@pytest.mark.parametrize("name", ["hashes.json", "units.json"])
+@pytest.mark.parametrize("name", ["units.json", "walk.json"])
 @pytest.mark.parametrize("content", ["[1, 2]", "[" * 100_000, '{"x": [1e400, "a", 1, 2, 3, 4]}', "1e400", '{"k": {"items": 5, "read": 1e400}}'])
 def test_crafted_memo_files_are_ignored(make_workspace, run, doctor_cache, name, content):
     ws = make_workspace()
     first = run("doctor", ws, "-f", "json", "--select", "ENT")
     assert first.exit_code in (0, 1), first.output
     folder = _newest(doctor_cache).parent
+    index = json.loads((folder / "walk.json").read_text(encoding="utf-8"))
     (folder / name).write_text(content, encoding="utf-8")
-    if name == "hashes.json":  # every file path with a crafted memo row
-        rows = {str(p): [1e400, "a", None, [], {}, 5] for p in ws.rglob("*")}
-        (folder / name).write_text(json.dumps(rows) if content.startswith("{") else content, encoding="utf-8")
+    if name == "walk.json" and content.startswith("{"):  # every path with a crafted record in a well-formed index
+        index["entries"] = {str(p): [1e400, "a", None, [], {}, 5] for p in ws.rglob("*")}
+        (folder / name).write_text(json.dumps(index), encoding="utf-8")
     (ws / "data" / "extra.jsonl").write_text('{"x": 1}\n', encoding="utf-8")  # a miss: the units are asked
     again = run("doctor", ws, "-f", "json", "--select", "ENT")
     assert again.exit_code == first.exit_code, again.output

@@ -15,7 +15,6 @@ import os
 
 import pytest
 
-from osmosis_workspace.check import cache as doctor_cache_module
 from osmosis_workspace.check.cache_tree import Tree
 from osmosis_workspace.core.tool_folders import tool_folders
 
@@ -29,7 +28,7 @@ def uv_venv(folder, name=".venv", marker="pyvenv.cfg"):
 
 
 def walked_tools(root) -> Tree:
-    tree = Tree({}, 0)
+    tree = Tree(0)
     tree.add(str(root), left=frozenset({f"{root}/.git"}), tools=True)
     return tree
 
@@ -58,8 +57,8 @@ def test_the_walk_finds_the_tool_folders_tool_folders_finds(layout):
     assert frozenset(tree.tools) == tool_folders(layout)
     assert len(tree.tools) == 4
     for tool in tree.tools:
-        assert f"{tool}\0skipped" in tree.lines  # one line in the key, as before
-    assert not any(line.startswith(f"{layout}/rollouts/c/.venv\0skipped") for line in tree.lines)
+        assert tool in tree.skipped and not any(path.startswith(f"{tool}/") for path in tree.order)  # its name alone
+    assert f"{layout}/rollouts/c/.venv" not in tree.skipped and f"{layout}/rollouts/c/.venv" in tree.spans
 
 
 def test_a_rollouts_folder_that_is_a_link_has_no_places(layout, tmp_path):
@@ -93,7 +92,7 @@ def test_an_unlisted_root_hands_on_no_tool_folders(layout, monkeypatch):
 
 
 def test_a_tree_walked_without_tools_hands_on_none(layout):
-    tree = Tree({}, 0)
+    tree = Tree(0)
     tree.add(str(layout))
     assert not tree.tools_complete
 
@@ -119,15 +118,19 @@ def test_a_venv_made_after_the_cached_run_is_seen(make_workspace, run):
     assert after == answer("--no-cache")
 
 
-def test_a_tuple_the_file_holds_as_a_list_is_no_change():
-    units = {f"k{i}": {"items": [{"positions": {"rollout": (12, 11)}, "required": [("KEY", (3, 4))]}], "read": ["a"]}
-             for i in range(200)}
-    on_disk = json.loads(json.dumps(units))
-    assert units != on_disk  # what made every config edit rewrite the file
-    assert not doctor_cache_module._worth_rewriting(units, on_disk)
-    changed = dict(units)
-    for i in range(100):
-        changed[f"k{i}"] = {"items": [{"positions": {"rollout": (13, 11)}, "required": [("KEY", (3, 4))]}], "read": ["a"]}
-    assert doctor_cache_module._worth_rewriting(changed, on_disk)
-    gone = {k: v for k, v in units.items() if k >= "k5"}  # entries dropped count too
-    assert doctor_cache_module._worth_rewriting(gone, on_disk)
+def test_the_index_and_units_are_written_again_only_after_enough_changes():
+    """A config edited before each run leaves walk.json and units.json as they are (each run computes that
+    config's units again); many changed entries or many computed units write both anew."""
+    from osmosis_workspace.check import cache_index
+
+    tree = Tree(0)
+    tree.stats = {f"/ws/f{i}": [0] * 7 for i in range(10_000)}
+    units = type("Units", (), {"reused": 40_000, "computed": 6})()
+    index = cache_index.Index("g", tree.stats, {})
+    tree.delta = {"/ws/f1": [1] * 7}
+    assert not cache_index.worth_writing(index, tree, units)
+    assert cache_index.worth_writing(None, tree, units)  # no usable index: this walk's is written
+    tree.delta = {f"/ws/f{i}": None for i in range(101)}
+    assert cache_index.worth_writing(index, tree, units)
+    tree.delta, units.computed = {}, 500
+    assert cache_index.worth_writing(index, tree, units)

@@ -5,19 +5,22 @@ Where: ``$XDG_CACHE_HOME/osmosis-workspace/doctor/<hash of the workspace's path>
 default; ``$OSMOSIS_DOCTOR_CACHE/<hash>/`` when set): outside the workspace, so a checkout stays clean and a pull request cannot plant entries.
 
 What "unchanged" means: the checks are whole-workspace functions that list folders, read files, look
-at permissions and ask git, so their one honest input set is the whole tree. The key hashes every
-entry under the root (path, type, mode, size, content hash, link target; a tool's folder, as
-core/tool_folders.py recognises it and every check leaves it unread, as one line), the git folder (all but its objects and logs, which change only with the refs and index
-it does hash; through a `.git` link too), git's user config files, every configuration value git reads (an
-`include` may name any file) and the ignore and attributes files it names, the journal key, the variables doctor reads (GIT_*, PRE_COMMIT, OSMOSIS_*),
-the user id, the Python version, this package's files and the families run. Any change re-runs
-the checks, but for the units a check hands to `Workspace.remember`; a content hash is reused from the previous run only for a file whose size, mtime, ctime
-and inode are unchanged and which was not modified within two seconds of being hashed.
+at permissions and ask git, so their one honest input set is the whole tree. The key's walk takes the
+status of every entry under the root (a tool's folder, as core/tool_folders.py recognises it and every
+check leaves it unread, as its name), the git folder (all but its objects and logs, which change only with
+the refs and index it does take; through a `.git` link too), git's user config files, the ignore and
+attributes files git's configuration names and the journal key, and compares each with the index of an
+earlier walk (check/cache_index.py: size, times, inode, device, mode, owner; an entry changed within two
+seconds of its walk by its content too). The key holds what is not as the index has it, every
+configuration value git reads (an `include` may name any file), the variables doctor reads (GIT_*,
+PRE_COMMIT, OSMOSIS_*), the user id, the Python version, this package's files and the families run. Any
+change re-runs the checks, but for the units a check hands to `Workspace.remember`.
 
 Safe under concurrent runs: every file is written to an exclusive temp file and renamed into place;
-an entry that does not decode is ignored; a cache folder that cannot be written is no cache. A run
-under which something the key covers changed (a `git gc` packing refs during a long cold run) keeps
-no findings, only the units none of whose inputs changed (`Cache.keep`).
+an entry that does not decode is ignored; a cache folder that cannot be written is no cache. Nothing is
+walked again after a run: what changed while it ran (a `git gc` packing refs during a long cold run) is
+seen by the next run's walk against the index of this one's (check/cache_index.py), which then reuses
+no findings of this run and none of its units whose inputs hold the change.
 """
 
 from __future__ import annotations
@@ -29,7 +32,8 @@ import sys
 import time
 from pathlib import Path
 
-from osmosis_workspace.check.cache_tree import SKIP_IN_GIT, Tree, git_inputs
+from osmosis_workspace.check import cache_index
+from osmosis_workspace.check.cache_tree import FINE, SKIP_IN_GIT, UNCOVERED, Tree, git_inputs
 from osmosis_workspace.core.diagnostics import Diagnostic, Severity
 from osmosis_workspace.core.workspace import Workspace
 
@@ -77,10 +81,9 @@ def _package_identity() -> str:
 class Cache:
     def __init__(self, folder: Path):
         self.folder = folder
-        self.memo: dict = {}
-        self.fresh: dict = {}
-        self.on_disk: dict | None = None  # hashes.json as read
         self.tree: Tree | None = None  # the last key's walk
+        self.index: cache_index.Index | None = None  # the index that walk compared with (walk.json), if usable
+        self.root = self.extra = ""
         self.base = ""  # what every unit's key shares: tool, Python, environment, user, workspace
         self.unit_memo: UnitMemo | None = None
         self.tool_folders: frozenset[str] | None = None
@@ -95,11 +98,13 @@ class Cache:
         git_root = ws.git_root
         if git_root is not None and not os.path.isdir(git_root / ".git"):
             return None  # a worktree or submodule: its git folder lives elsewhere; not worth guessing
-        if self.on_disk is None:
-            memo = self._read_json("hashes.json")
-            self.on_disk = memo if isinstance(memo, dict) else {}
-        self.memo = self.fresh or self.on_disk  # a second key in one run reuses the first's hashes
-        tree = Tree(self.memo, time.time_ns())
+        env = sorted((k, v) for k, v in os.environ.items()
+                     if (k.startswith(("GIT_", "OSMOSIS_")) or k == "PRE_COMMIT") and k != "OSMOSIS_DOCTOR_CACHE")
+        shared = [FORMAT, _package_identity(), env, os.getuid() if hasattr(os, "getuid") else 0, str(ws.root)]
+        self.base = hashlib.sha256(json.dumps(shared).encode("utf-8", "surrogateescape")).hexdigest()
+        started = time.time_ns()
+        self.index = cache_index.from_json(self._read_json("walk.json"), self.base, started)
+        tree = Tree(started, *((self.index.entries, self.index.folders) if self.index is not None else ()))
         root = str(ws.root)
         try:
             # only what no check reads is left out: the root's .git (walked next, as git reads it) and
@@ -120,28 +125,27 @@ class Cache:
                 tree.add(str(config))
         except OverflowError:
             return None
-        self.fresh = tree.fresh
+        tree.finish()
         # the walk's tool folders, for the run's Workspace to reuse (tool_folders(root) looks for every
         # tool's name in every rollout folder again): None unless it listed every place they may be
         self.tool_folders = frozenset(tree.tools) if tree.tools_complete else None
-        env = sorted((k, v) for k, v in os.environ.items()
-                     if (k.startswith(("GIT_", "OSMOSIS_")) or k == "PRE_COMMIT") and k != "OSMOSIS_DOCTOR_CACHE")
         from osmosis_workspace.check.families import CHECKS
 
         checks = [f"{family}:{getattr(fn, '__module__', '')}.{getattr(fn, '__qualname__', '')}" for family, fn in CHECKS if family in families]
-        shared = [FORMAT, _package_identity(), env, os.getuid() if hasattr(os, "getuid") else 0, str(ws.root)]
-        self.tree, self.base = tree, hashlib.sha256(json.dumps(shared).encode("utf-8", "surrogateescape")).hexdigest()
-        return tree.digest(json.dumps([*shared, families, checks]))
+        self.tree, self.root, self.extra = tree, root, json.dumps([*shared, families, checks])
+        return tree.digest(self.extra, self.index.gen if self.index is not None else "")
 
     def units(self) -> "UnitMemo | None":
         """The per-unit memo for a run that missed, over the last key's walk (None before a key)."""
         if self.tree is None:
             return None
-        saved = self._read_json("units.json")
-        # every unit's key holds the base: entries of another tool, Python or environment are all stale
-        # (and a run with none to reuse may start the worker pool: check/pipeline/pool.py)
-        fresh = isinstance(saved, dict) and saved.get("base") == self.base and isinstance(saved.get("units"), dict)
-        self.unit_memo = UnitMemo(self.tree, self.base, saved["units"] if fresh else {})
+        saved = self._read_json("units.json") if self.index is not None else None
+        # units of another tool, Python or environment are all stale, and those written with another
+        # index than the walk compared with are not known to be of what it saw (a run with none to
+        # reuse may start the worker pool: check/pipeline/pool.py)
+        fresh = (isinstance(saved, dict) and saved.get("base") == self.base and saved.get("gen") == self.index.gen
+                 and isinstance(saved.get("units"), dict))
+        self.unit_memo = UnitMemo(self.tree, self.base, saved["units"] if fresh else {}, self.root)
         return self.unit_memo
 
     def _read_json(self, name: str):
@@ -173,7 +177,12 @@ class Cache:
         from osmosis_workspace.check.suppress import Suppression
 
         data = self._read_json(f"{key}.json")
-        if not (isinstance(data, dict) and data.get("format") == FORMAT and _count(data.get("files_read"))
+        # the run that stored it found the same entries not as the index has them, each with the same status:
+        # nothing changed since its walk (not even to and fro: a change time moves), while it ran included
+        if not (isinstance(data, dict) and self.index is not None and self.tree is not None and data.get("gen") == self.index.gen
+                and data.get("delta") == self.tree.delta):
+            return None
+        if not (data.get("format") == FORMAT and _count(data.get("files_read"))
                 and _list_of(data.get("findings"), lambda f: isinstance(f, list) and len(f) == 2 and isinstance(f[0], str))
                 and _list_of(data.get("suppressions"), _suppression_ok)
                 and isinstance(data.get("unreadable"), dict) and all(type(v) is bool for v in data["unreadable"].values())):
@@ -184,10 +193,12 @@ class Cache:
         except BAD_ENTRY:
             return None
         result = RunResult(findings, {}, data["files_read"], marks, dict(data["unreadable"]), from_cache=True)
-        self._save_memo()  # the hashes this run took, even on a hit: the next walk reuses them
         return result
 
     def store(self, key: str, result) -> None:
+        """The run's findings, and the index and units when worth it, under the key the next walk gives an
+        unchanged tree (``key`` unless the index is new). Stored whatever changed while the run went on:
+        the next walk sees any such change, and then does not take them."""
         data = {
             "format": FORMAT,
             "findings": [[f.family, f.diagnostic.to_dict()] for f in result.findings],
@@ -197,52 +208,50 @@ class Cache:
         }
         try:
             self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-            _write_atomic(self.folder, f"{key}.json", json.dumps(data).encode("utf-8", "surrogateescape"))
-            self._write_units()
-            self._save_memo()
+            gen, data["delta"] = self._write_index()
+            data["gen"] = gen
+            # named as the next walk will name it: a new index leaves nothing changed since this walk
+            _write_atomic(self.folder, f"{self.tree.digest(self.extra, gen)}.json", _dumps(data))
             self._prune()
         except OSError:  # a read-only or full cache folder: the run stands without it
             pass
 
     def keep(self, key: str | None = None, result=None) -> None:
-        """After a run that missed: its findings (when ``key`` is given: an editor's hold buffers) if nothing
-        under the key's walk changed while it ran; else the units none of whose inputs changed (a `git gc`
-        that packs refs in the git folder meanwhile costs the run's findings, not every unit of it)."""
-        changed = self.tree.changed() if self.tree is not None else None
-        if changed == [] and key is not None:
+        """After a run that missed: its findings (when ``key`` is given: an editor's hold buffers) and units."""
+        if key is not None and self.tree is not None:
             self.store(key, result)
-            return
-        if self.unit_memo is not None:
-            self.unit_memo.forget(changed)
-        self.store_units()
+        else:
+            self.store_units()
 
     def store_units(self) -> None:
         """Only the per-unit results (an editor's run: its findings hold unsaved buffers, its units do not)."""
+        if self.tree is None:
+            return
         try:
             self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-            self._write_units()
-            self._save_memo()
+            self._write_index()
         except OSError:
             pass
 
-    def _write_units(self) -> None:
-        if self.unit_memo is not None and _worth_rewriting(self.unit_memo.now, self.unit_memo.previous):
-            # only the units of this run: the file stays the size of the workspace
-            data = {"base": self.base, "units": self.unit_memo.written()}
-            _write_atomic(self.folder, "units.json", json.dumps(data).encode("utf-8", "surrogateescape"))
-
-    def _save_memo(self) -> None:
-        if self.fresh and _worth_rewriting(self.fresh, self.on_disk or {}):
-            try:
-                self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-                _write_atomic(self.folder, "hashes.json", json.dumps(self.fresh).encode("utf-8", "surrogateescape"))
-            except OSError:
-                pass
+    def _write_index(self) -> tuple[str | None, dict]:
+        """The index a stored run names, and the entries its walk found not as that index has them: the
+        one it compared with, or, when worth it (cache_index.worth_writing), this walk's, written after
+        the units of this run (each computed after the walk, or reused with its inputs as the index has them)."""
+        tree = self.tree
+        if not cache_index.worth_writing(self.index, tree, self.unit_memo):
+            return self.index.gen, tree.delta
+        gen = cache_index.new_gen()
+        if self.unit_memo is not None:  # (else the units on disk name another index: none is reused)
+            _write_atomic(self.folder, "units.json", _dumps({"base": self.base, "gen": gen, "units": self.unit_memo.written()}))
+        _write_atomic(self.folder, "walk.json", _dumps(cache_index.to_json(gen, self.base, tree.started_ns, tree.stats, tree.folders)))
+        self.index = cache_index.Index(gen, tree.stats, tree.folders)
+        tree.index, tree.delta = tree.stats, {}  # what a run stored now names: nothing changed since this walk
+        return gen, tree.delta
 
     def _prune(self) -> None:
         entries = []
         for p in self.folder.glob("*.json"):
-            if p.name not in ("hashes.json", "units.json"):
+            if p.name not in ("hashes.json", "units.json", "walk.json"):  # (hashes.json: an older version's)
                 try:
                     entries.append((p.stat().st_mtime_ns, p))
                 except OSError:
@@ -254,31 +263,15 @@ class Cache:
                 pass
 
 
-REWRITE_SHARE = 100  # a memo file is rewritten when more than 1 in this many of its entries changed...
-REWRITE_MIN = 64  # ...or more than this many: fewer cost their next run less than rewriting megabytes
-
-
-def _worth_rewriting(now: dict, before: dict) -> bool:
-    """Whether ``now`` should replace ``before`` on disk. Both memos (hashes, units) only save work: an
-    entry missing from the file is computed again, never wrong, so an edit that changed a handful of
-    4,000 configs leaves the 10 MB files alone and its next run recomputes that handful."""
-    if not before:
-        return bool(now)
-    changed = sum(1 for key, value in now.items() if before.get(key) != value and not _same_json(value, before.get(key)))
-    return changed + max(0, len(before) - len(now)) > max(REWRITE_MIN, len(now) // REWRITE_SHARE)
-
-
-def _same_json(value, read) -> bool:
-    """Whether ``value`` is written as the file holds ``read``: a unit's codec may give tuples where the
-    file's JSON gave lists (4,000 configs' facts at 2,000 rollouts, so every config edit rewrote 10 MB)."""
-    if read is None:
-        return False
+def _dumps(data) -> bytes:
+    """JSON as the cache writes it: orjson's (ten times json's on a large workspace's megabytes), or json's
+    for what orjson will not write (a lone surrogate from an undecodable path, an integer past 64 bits)."""
     import orjson
 
     try:
-        return orjson.dumps(value) == orjson.dumps(read)
-    except TypeError:  # what orjson will not write (a lone surrogate) counts as changed
-        return False
+        return orjson.dumps(data)
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        return json.dumps(data).encode("utf-8", "surrogateescape")
 
 
 # What a hostile entry may raise on decoding besides: int(1e400) is an OverflowError; str() of a list
@@ -328,15 +321,17 @@ class UnitMemo:
     """The results of one unit of work (one rollout's entrypoint checks, say), reused by a later run whose
     inputs for that unit are the same, so an edit re-checks what it touched, not the whole workspace.
 
-    A unit names its inputs (files or folders under the root; the walk's digest of each covers all
-    below it) and any value it depends on besides (``extra``); the key adds what every run's key
-    holds but the tree (tool, Python, environment, user, root). A unit whose input the walk did not
+    A unit names its inputs (files or folders under the root: each with all below it) and any value it
+    depends on besides (``extra``); the file's units are all of one tool, Python, environment, user and root
+    (``base``). One is reused when the walk found every entry of its inputs as the index the file was
+    written with has them (``Tree.state``: a set test, no digest). A unit whose input the walk did not
     enter is computed and not kept."""
 
-    def __init__(self, tree: Tree, base: str, previous: dict):
+    def __init__(self, tree: Tree, base: str, previous: dict, root: str = ""):
         self.tree, self.base, self.previous = tree, base, previous
+        self.prefix = f"{root}/" if root else "\0"
         self.now: dict[str, dict] = {}
-        self.inputs: dict[str, list[str]] = {}  # key -> the unit's inputs (for `forget`)
+        self.known: dict[str, tuple[int, str]] = {}  # input -> (its Tree.state, as the key spells it)
         self.recode: dict[str, tuple] = {}  # key -> the codec of a reused entry with items, kept as read: see `written`
         self.reused = self.computed = 0
 
@@ -350,60 +345,37 @@ class UnitMemo:
             units[key] = entry
         return units
 
-    def forget(self, changed: list[str] | None) -> None:
-        """Drop the units of this run an input of which holds, or lies under, a ``changed`` path (all
-        when None): their results may be of a text the key's walk did not see."""
-        if changed is None:
-            self.now.clear()
-            return
-        gone = set(changed)
-        above = set()  # every changed path and the folders above it: an input that is one holds a change
-        for path in changed:
-            while path not in above:
-                above.add(path)
-                path, parent = os.path.dirname(path), path
-                if path == parent:
-                    break
-
-        def touched(name: str) -> bool:
-            if name in above:
-                return True
-            while (parent := os.path.dirname(name)) != name:  # an input under a changed folder or file
-                if parent in gone:
-                    return True
-                name = parent
-            return False
-
-        for key in [k for k, names in self.inputs.items() if any(touched(n) for n in names)]:
-            self.now.pop(key, None)
+    def _known(self, name: str) -> tuple[int, str]:
+        prefix = self.prefix
+        got = self.known[name] = (self.tree.state(name), name[len(prefix):] if name.startswith(prefix) else name)
+        return got
 
     def recall(self, ws: Workspace, unit: str, inputs: list[Path], extra: str, compute, codec=None, buffers: bool = True) -> list:
         if not buffers:  # what git says: the whole run's key is its key
             return compute()
         encode, decode = codec or FINDINGS
         # tens of thousands of look-ups a run at 2,000 rollouts: the plain case (no findings, nothing read) stays short
-        tree = self.tree
-        known = tree.digests  # a rollout's folder is the input of several units
-        names, parts = [], [self.base, unit]
+        known = self.known
+        worst, parts = FINE, [unit, str(len(inputs))]
         for name in inputs:
             if type(name) is not str:
                 name = str(name)
-            digest = known[name] if name in known else tree.subtree(name)
-            if digest is None:
-                return compute()
-            names.append(name)
-            parts.append(digest)
+            state, spelled = known.get(name) or self._known(name)
+            if state > worst:
+                worst = state
+            parts.append(spelled)
+        if worst == UNCOVERED:
+            return compute()
         parts.append(extra)
-        # NUL-separated: no part holds a NUL but `extra`, which comes last
-        key = hashlib.sha256("\0".join(parts).encode("utf-8", "surrogateescape")).hexdigest()
-        self.inputs[key] = names
-        entry = self.previous.get(key)
+        # NUL-separated, the count of inputs second: no part holds a NUL but `extra`, which comes last
+        key = "\0".join(parts)
+        entry = self.previous.get(key) if worst == FINE else None
         if type(entry) is dict and type(items := entry.get("items")) is list and type(read := entry.get("read")) is list:
             try:
                 "".join(read)  # every read a string (a TypeError else), in one C-level pass
                 if items:
                     found = [decode(d) for d in items]
-                    # kept as read until the file is written (most runs leave it: `_worth_rewriting`), then as
+                    # kept as read until the file is written (most runs leave it: cache_index.worth_writing), then as
                     # this run would write it: what the file held besides the fields read is never written back
                     self.now[key], self.recode[key] = entry, (encode, decode)
                 else:
