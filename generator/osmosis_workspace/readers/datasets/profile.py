@@ -90,6 +90,20 @@ def _hashable(value: object) -> object:
 _contains = operator.contains  # (text, label): is the label in it
 
 
+def _plain(labels: list[str]) -> bool:
+    """Whether every label is ASCII with no letter and no whitespace (numbers, mostly): such a label is its
+    own folded form (``label.lower().strip()``), and it stands in a lower-cased text only where it stands in
+    the text as written (no character's lower case holds an ASCII character other than a letter), so the
+    user-prompt leak test needs neither the labels' compared forms nor the prompts in lower case. Three
+    C-level passes over the joined labels: ``str.split`` finds any whitespace (``\\x1c`` too, which ``strip``
+    takes and ``bytes.split`` does not); ``bytes.swapcase`` any letter (``str.swapcase`` has no ASCII path)."""
+    joined = "".join(labels)
+    if not joined.isascii() or len(joined.split(None, 1)) != 1:
+        return False
+    data = joined.encode()
+    return data.swapcase() == data
+
+
 class _Columns:
     """The little of a ColumnSpec a profile reads."""
 
@@ -300,13 +314,23 @@ class Profile:
                 del systems
             else:
                 entries = repeat(None)
-            user_forms = normalise_many(columns[USER] if columns else list(map(self._user, rows)))
-            # a label of LEAK_MIN_CHARS or more in its user prompt (in compared forms: a superset of a phrase in any case)
-            label_forms = normalise_many(labels)
-            if any(map(_contains, user_forms, label_forms)) and any(
-                    len(f) >= LEAK_MIN_CHARS and f in u for u, f in zip(user_forms, label_forms)):
-                return False
-            del label_forms  # the block's transient copies stay few (memory is flat, and small)
+            users = columns[USER] if columns else list(map(self._user, rows))
+            if _plain(labels):
+                # a label of LEAK_MIN_CHARS or more in its user prompt: a plain label (see _plain) is its own
+                # folded form, and stands in the lower-cased prompt only where it stands in the prompt as written
+                if any(map(_contains, users, labels)) and any(
+                        label in user and len(normalise(label)) >= LEAK_MIN_CHARS for user, label in zip(users, labels)):
+                    return False
+                user_forms = normalise_many(users)
+            else:
+                user_forms = normalise_many(users)
+                # the same in compared forms (a superset of a phrase in any case)
+                label_forms = normalise_many(labels)
+                if any(map(_contains, user_forms, label_forms)) and any(
+                        len(f) >= LEAK_MIN_CHARS and f in u for u, f in zip(user_forms, label_forms)):
+                    return False
+                del label_forms  # the block's transient copies stay few (memory is flat, and small)
+            del users
             digests = list(map(hash, zip(entries, user_forms)))
             del user_forms, entries
         except (KeyError, TypeError):  # a missing or odd value: DAT008's and DAT010's rows, one by one
@@ -346,6 +370,14 @@ class Profile:
                 known = list(filter(counts.__contains__, labels))
                 _count(counts, known)
                 self._n[3] += len(labels) - len(known)
+            return
+        if len(counts) + len(labels) <= LABEL_CAP and counts.keys().isdisjoint(labels):
+            # none counted yet, and all fit under the cap (the usual block while it is not reached): each label's
+            # first line, from the pairs in reverse when the block repeats one (the first line written last)
+            before = len(counts)
+            _count(counts, labels)
+            distinct = len(counts) - before == len(labels)
+            self.label_lines.update(zip(labels, lines) if distinct else zip(reversed(labels), reversed(lines)))
             return
         new = set(labels).difference(counts)
         if len(counts) + len(new) > LABEL_CAP:  # the block that reaches the cap (once a file): row by row
