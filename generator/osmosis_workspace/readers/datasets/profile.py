@@ -67,6 +67,7 @@ from osmosis_workspace.readers.datasets.profile_report import (  # noqa: F401  (
     report,
 )
 from osmosis_workspace.readers.datasets.prompt_text import listed_options, normalise, normalise_many, outside, stands_in
+from osmosis_workspace.readers.datasets.prompt_text import plain as _plain
 
 DIGEST_CAP = 50_000
 LABEL_CAP = 10_000
@@ -89,19 +90,6 @@ def _hashable(value: object) -> object:
 
 _contains = operator.contains  # (text, label): is the label in it
 
-
-def _plain(labels: list[str]) -> bool:
-    """Whether every label is ASCII with no letter and no whitespace (numbers, mostly): such a label is its
-    own folded form (``label.lower().strip()``), and it stands in a lower-cased text only where it stands in
-    the text as written (no character's lower case holds an ASCII character other than a letter), so the
-    user-prompt leak test needs neither the labels' compared forms nor the prompts in lower case. Three
-    C-level passes over the joined labels: ``str.split`` finds any whitespace (``\\x1c`` too, which ``strip``
-    takes and ``bytes.split`` does not); ``bytes.swapcase`` any letter (``str.swapcase`` has no ASCII path)."""
-    joined = "".join(labels)
-    if not joined.isascii() or len(joined.split(None, 1)) != 1:
-        return False
-    data = joined.encode()
-    return data.swapcase() == data
 
 
 class _Columns:
@@ -314,23 +302,16 @@ class Profile:
                 del systems
             else:
                 entries = repeat(None)
+            # a label of LEAK_MIN_CHARS or more in its user prompt: plain labels (prompt_text.plain) in the prompts
+            # as written, others in compared forms (a superset of a phrase in any case)
             users = columns[USER] if columns else list(map(self._user, rows))
-            if _plain(labels):
-                # a label of LEAK_MIN_CHARS or more in its user prompt: a plain label (see _plain) is its own
-                # folded form, and stands in the lower-cased prompt only where it stands in the prompt as written
-                if any(map(_contains, users, labels)) and any(
-                        label in user and len(normalise(label)) >= LEAK_MIN_CHARS for user, label in zip(users, labels)):
-                    return False
-                user_forms = normalise_many(users)
-            else:
-                user_forms = normalise_many(users)
-                # the same in compared forms (a superset of a phrase in any case)
-                label_forms = normalise_many(labels)
-                if any(map(_contains, user_forms, label_forms)) and any(
-                        len(f) >= LEAK_MIN_CHARS and f in u for u, f in zip(user_forms, label_forms)):
-                    return False
-                del label_forms  # the block's transient copies stay few (memory is flat, and small)
-            del users
+            user_forms = normalise_many(users)
+            plain = _plain(labels)
+            texts, label_forms = (users, labels) if plain else (user_forms, normalise_many(labels))
+            if any(map(_contains, texts, label_forms)) and any(
+                    f in u and len(normalise(f) if plain else f) >= LEAK_MIN_CHARS for u, f in zip(texts, label_forms)):
+                return False
+            del users, texts, label_forms  # the block's transient copies stay few (memory is flat, and small)
             digests = list(map(hash, zip(entries, user_forms)))
             del user_forms, entries
         except (KeyError, TypeError):  # a missing or odd value: DAT008's and DAT010's rows, one by one
@@ -372,8 +353,7 @@ class Profile:
                 self._n[3] += len(labels) - len(known)
             return
         if len(counts) + len(labels) <= LABEL_CAP and counts.keys().isdisjoint(labels):
-            # none counted yet, and all fit under the cap (the usual block while it is not reached): each label's
-            # first line, from the pairs in reverse when the block repeats one (the first line written last)
+            # none counted yet, all fit under the cap: first lines from the pairs reversed if the block repeats one
             before = len(counts)
             _count(counts, labels)
             distinct = len(counts) - before == len(labels)
