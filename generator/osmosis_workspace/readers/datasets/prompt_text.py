@@ -34,6 +34,8 @@ _SEP = "\x00"  # joins a block's texts; a block with a text holding it is normal
 
 
 def _squeeze(text: str) -> str:
+    if "   " not in text:  # runs of one or two spaces: each pair made one in one pass (replace counts first)
+        return " ".join(text.split("  "))
     while "  " in text:  # on str: the same search on bytes costs several times more
         text = text.replace("  ", " ")
     return text
