@@ -48,21 +48,37 @@ def _odd(rng: random.Random) -> object:
                        " leading space", '{"function": "f", "tests": [{"input": [1], "output": 2}]}'])
 
 
-def _row(rng: random.Random, earlier: list[dict], calm: bool = False) -> dict:
-    """A random row; ``calm``: one that passes the row rules (for a stretch of clean batches)."""
-    if earlier and rng.random() < 0.08:  # a repeat, or a near one (case, spacing, punctuation), maybe another label
+NUMERIC_SYSTEMS = ["Multiply the two numbers.", "Give the product, to four places.", "Compute it; show your working."]
+
+
+def _number(rng: random.Random) -> str:
+    """A numeric label, mostly plain (ASCII, no letter, no whitespace: profile._plain), sometimes not."""
+    if rng.random() < 0.005:
+        return rng.choice(["\x1c7", "7\x1f", "٣", "7A", "1e5", "- 3", "½"])  # whitespace at an end, non-ASCII, a letter
+    if rng.random() < 0.1:
+        return rng.choice(["#1", "(3)", "1-2", "42", "7", "-0", "3/4", "$5", "1,000"])
+    return f"{rng.uniform(-2000, 2000):.4f}"
+
+
+def _row(rng: random.Random, earlier: list[dict], calm: bool = False, numeric: bool = False) -> dict:
+    """A random row; ``calm``: one that passes the row rules (for a stretch of clean batches); ``numeric``:
+    with numeric labels, some of them in the user prompt as written or inside a longer number."""
+    if earlier and rng.random() < (0.005 if numeric else 0.08):  # a repeat, or a near one (case, spacing, punctuation), maybe another label
         row = dict(rng.choice(earlier))
         if rng.random() < 0.5 and isinstance(row.get("user_prompt"), str):
             row["user_prompt"] = "  " + row["user_prompt"].upper().replace(" ", " \t ") + "?!"
         if rng.random() < 0.3:
-            row["ground_truth"] = _text(rng, 1)
+            row["ground_truth"] = _number(rng) if numeric else _text(rng, 1)
         return row
-    label = _text(rng, rng.choice([1, 1, 2]))
-    row = {"system_prompt": rng.choice(["Multiply the two numbers.", "Answer with one of: yes, no", _text(rng, 6)]),
+    label = _number(rng) if numeric else _text(rng, rng.choice([1, 1, 2]))
+    systems = NUMERIC_SYSTEMS if numeric else ["Multiply the two numbers.", "Answer with one of: yes, no", _text(rng, 6)]
+    row = {"system_prompt": rng.choice(systems),
            "user_prompt": _text(rng, rng.randint(1, 12)), "ground_truth": label}
-    if rng.random() < 0.05:
+    if rng.random() < (0.12 if numeric else 0.05):  # (numeric: past LEAK_SHARE, so the finding counts them)
         row["user_prompt"] += f" (it is {label})"  # a label in its user prompt
-    if rng.random() < 0.03:
+    if numeric and rng.random() < 0.05:
+        row["user_prompt"] += rng.choice([f" val = 1{label}9", f" {label}.", f"\n{label.upper()}"])  # in a longer number too
+    if rng.random() < (0.003 if numeric else 0.03):
         row["system_prompt"] += f" The answer is {label}."
     if not calm and rng.random() < 0.04:
         row[rng.choice(KEYS)] = _odd(rng)
@@ -92,7 +108,7 @@ def _line(rng: random.Random, row: dict, calm: bool) -> str:
     return json.dumps(row, ensure_ascii=rng.random() < 0.3, separators=separators)
 
 
-def _file(seed: int, n: int) -> bytes:
+def _file(seed: int, n: int, numeric: bool = False) -> bytes:
     rng = random.Random(seed)
     rows: list[dict] = []
     lines = []
@@ -100,9 +116,9 @@ def _file(seed: int, n: int) -> bytes:
     for i in range(n):
         if i % 256 == 0:  # stretches of rows that pass the row rules (the block paths' usual case), and others
             calm = rng.random() < 0.6
-        row = _row(rng, rows[-300:], calm)
+        row = _row(rng, rows[-300:], calm, numeric)
         while calm and not _clean(row):
-            row = _row(rng, [], calm)
+            row = _row(rng, [], calm, numeric)
         rows.append(row)
         lines.append(_line(rng, row, calm))
     ending = rng.choice(["\n", "\r\n"])
@@ -149,6 +165,22 @@ def test_the_reader_finds_on_random_files_what_the_per_row_reference_finds(tmp_p
         blocks: list = []
         assert _fast(path, block_size, monkeypatch, blocks) == want, block_size
         assert any(b is not None for b in blocks) and None in blocks  # batches with their columns, and others
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_numeric_labels_take_the_plain_label_path_and_find_what_the_reference_finds(tmp_path, monkeypatch, seed):
+    """Blocks of plain labels (numbers) test the user-prompt leak on the prompts as written (profile._plain):
+    the same findings as row by row, leaks and labels inside longer numbers among them."""
+    data = _file(100 + seed, 3000, numeric=True)
+    path = tmp_path / "train.jsonl"
+    path.write_bytes(data)
+    want = _reference(data)
+    answers: list[bool] = []
+    real = profile._plain
+    for block_size in (1 << 20, 3001):
+        monkeypatch.setattr(profile, "_plain", lambda labels: answers.append(real(labels)) or answers[-1])
+        assert _fast(path, block_size, monkeypatch, []) == want, block_size
+    assert True in answers and False in answers  # both paths were taken
 
 
 @pytest.mark.parametrize("seed", range(20))

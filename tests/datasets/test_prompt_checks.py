@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -58,6 +59,16 @@ def test_a_block_is_normalised_as_its_texts_one_by_one():
         block = texts[start : start + 40]
         assert normalise_many(block) == [normalise(t) for t in block]
     assert normalise_many([]) == [normalise("")] or normalise_many([]) == []
+
+
+def test_the_compared_form_is_an_independent_spelling_of_it():
+    # lower case, prose punctuation and ASCII whitespace to one space a run, the ends trimmed (re, not our passes)
+    rng = random.Random(11)
+    alphabet = "aB c.,;:!?\"'`\t\n\r\x0b\x0c(-)*+É\x00\x1c   "
+    for _ in range(500):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 30)))
+        want = re.sub(r"[ \t\n\r\x0b\x0c.,;:!?\"'`]+", " ", text.lower()).strip(" ")
+        assert normalise(text) == want.encode().decode("latin-1"), repr(text)
 
 
 @pytest.mark.parametrize("labels", [["42", "7", "1000"], ["yes", "no", "b12"], ["yes", "No"], ["42", "4.2"], ["yes", "", "no"],

@@ -67,6 +67,7 @@ from osmosis_workspace.readers.datasets.profile_report import (  # noqa: F401  (
     report,
 )
 from osmosis_workspace.readers.datasets.prompt_text import listed_options, normalise, normalise_many, outside, stands_in
+from osmosis_workspace.readers.datasets.prompt_text import plain as _plain
 
 DIGEST_CAP = 50_000
 LABEL_CAP = 10_000
@@ -88,6 +89,7 @@ def _hashable(value: object) -> object:
 
 
 _contains = operator.contains  # (text, label): is the label in it
+
 
 
 class _Columns:
@@ -300,13 +302,16 @@ class Profile:
                 del systems
             else:
                 entries = repeat(None)
-            user_forms = normalise_many(columns[USER] if columns else list(map(self._user, rows)))
-            # a label of LEAK_MIN_CHARS or more in its user prompt (in compared forms: a superset of a phrase in any case)
-            label_forms = normalise_many(labels)
-            if any(map(_contains, user_forms, label_forms)) and any(
-                    len(f) >= LEAK_MIN_CHARS and f in u for u, f in zip(user_forms, label_forms)):
+            # a label of LEAK_MIN_CHARS or more in its user prompt: plain labels (prompt_text.plain) in the prompts
+            # as written, others in compared forms (a superset of a phrase in any case)
+            users = columns[USER] if columns else list(map(self._user, rows))
+            user_forms = normalise_many(users)
+            plain = _plain(labels)
+            texts, label_forms = (users, labels) if plain else (user_forms, normalise_many(labels))
+            if any(map(_contains, texts, label_forms)) and any(
+                    f in u and len(normalise(f) if plain else f) >= LEAK_MIN_CHARS for u, f in zip(texts, label_forms)):
                 return False
-            del label_forms  # the block's transient copies stay few (memory is flat, and small)
+            del users, texts, label_forms  # the block's transient copies stay few (memory is flat, and small)
             digests = list(map(hash, zip(entries, user_forms)))
             del user_forms, entries
         except (KeyError, TypeError):  # a missing or odd value: DAT008's and DAT010's rows, one by one
@@ -346,6 +351,13 @@ class Profile:
                 known = list(filter(counts.__contains__, labels))
                 _count(counts, known)
                 self._n[3] += len(labels) - len(known)
+            return
+        if len(counts) + len(labels) <= LABEL_CAP and counts.keys().isdisjoint(labels):
+            # none counted yet, all fit under the cap: first lines from the pairs reversed if the block repeats one
+            before = len(counts)
+            _count(counts, labels)
+            distinct = len(counts) - before == len(labels)
+            self.label_lines.update(zip(labels, lines) if distinct else zip(reversed(labels), reversed(lines)))
             return
         new = set(labels).difference(counts)
         if len(counts) + len(new) > LABEL_CAP:  # the block that reaches the cap (once a file): row by row

@@ -6,6 +6,7 @@
   operators, signs, ``#``, ``%``, ``$``, ``/`` ("(15 + 5) * 3" is not "15 + 5 * 3", "-2" is not "2").
   It works a block of texts at a time, in a few C-level passes over the joined texts (about as cheap
   as hashing them).
+- :func:`plain`: whether labels are ASCII with no letter and no whitespace (their own folded form).
 - :func:`stands_in`: whether a label stands in a text as a whole phrase (no letter, digit or
   underscore right before or after it).
 - :func:`listed_options`: the closed set of answers a prompt lists, when it clearly lists one
@@ -33,6 +34,8 @@ _SEP = "\x00"  # joins a block's texts; a block with a text holding it is normal
 
 
 def _squeeze(text: str) -> str:
+    if "   " not in text:  # runs of one or two spaces: each pair made one in one pass (replace counts first)
+        return " ".join(text.split("  "))
     while "  " in text:  # on str: the same search on bytes costs several times more
         text = text.replace("  ", " ")
     return text
@@ -68,6 +71,20 @@ def normalise_many(texts: list[str]) -> list[str]:
     if len(parts) != len(texts):  # a text holding the separator
         return list(map(normalise, texts))
     return parts
+
+
+def plain(labels: list[str]) -> bool:
+    """Whether every label is ASCII with no letter and no whitespace (numbers, mostly): such a label is its
+    own folded form (``label.lower().strip()``), and it stands in a lower-cased text only where it stands in
+    the text as written (no character's lower case holds an ASCII character other than a letter), so the
+    user-prompt leak test needs neither the labels' compared forms nor the prompts in lower case. Three
+    C-level passes over the joined labels: ``str.split`` finds any whitespace (``\\x1c`` too, which ``strip``
+    takes and ``bytes.split`` does not); ``bytes.swapcase`` any letter (``str.swapcase`` has no ASCII path)."""
+    joined = "".join(labels)
+    if not joined.isascii() or len(joined.split(None, 1)) != 1:
+        return False
+    data = joined.encode()
+    return data.swapcase() == data
 
 
 def stands_in(label: str, text: str) -> bool:

@@ -12,8 +12,9 @@ the same hook.
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Callable
-from itertools import repeat
 from operator import itemgetter
 
 from osmosis_workspace.core.records import dataclass
@@ -41,7 +42,8 @@ Quick = tuple[str, dict[str, object]]
 # A batch's values by column (each a list in row order), and a rule's test of a whole batch on them: True
 # only when every row passes the rule's cheap test (False may be wrong: the batch is then tested row by row).
 Columns = dict[str, list]
-Many = Callable[[Columns], bool]
+# ``texts``: a batch's columns joined (see _joined), filled as the tests ask for them, so each is joined once
+Many = Callable[[Columns, dict], bool]
 BLOCK_ROWS = 128  # rows the profile observes at once (held until then: about 100 KB)
 # A cheap test that no row passes: the rule always wants the full check (metadata is compared across rows).
 ALWAYS_FULL: Quick = ("False", {})
@@ -83,18 +85,24 @@ def _quick_required(spec: ColumnSpec, tag: str) -> Quick | None:
     return " and ".join(f"((v := row[{n}]).__class__ is str and v and not v.isspace())" for n in names), names
 
 
-def _all_str(values: list) -> bool:
-    return set(map(type, values)) == _STR
-
-
-_STR = {str}
+def _joined(cols: Columns, texts: dict, name: str) -> str | None:
+    """The column's values, each after a NUL, in one string (one C pass that also tells they are all
+    strings: ``join`` refuses anything else); None when one is not a string. Kept in ``texts``."""
+    text = texts.get(name)
+    if text is None:
+        try:
+            text = texts[name] = "\x00" + "\x00".join(cols[name])
+        except TypeError:
+            text = texts[name] = ""
+    return text or None
 
 
 def _many_required(spec: ColumnSpec) -> Many | None:
     names = spec.nonempty
     if not names:
         return None
-    return lambda cols: all(_all_str(v := cols[n]) and "" not in v and not any(map(str.isspace, v)) for n in names)
+    return lambda cols, texts: all(_joined(cols, texts, n) is not None and "" not in (v := cols[n])
+                                   and not any(map(str.isspace, v)) for n in names)
 
 
 def _full_required(checker: RowChecker, row: dict, line: int | None, column: int | None) -> None:
@@ -124,7 +132,7 @@ def _quick_strings(spec: ColumnSpec, tag: str) -> Quick | None:
 
 def _many_strings(spec: ColumnSpec) -> Many | None:
     names = spec.strings
-    return (lambda cols: all(_all_str(cols[n]) for n in names)) if names else None
+    return (lambda cols, texts: all(_joined(cols, texts, n) is not None for n in names)) if names else None
 
 
 def _full_strings(checker: RowChecker, row: dict, line: int | None, column: int | None) -> None:
@@ -138,7 +146,7 @@ def _quick_metadata(spec: ColumnSpec, tag: str) -> Quick | None:
 
 
 def _many_metadata(spec: ColumnSpec) -> Many | None:
-    return (lambda cols: False) if spec.metadata else None
+    return (lambda cols, texts: False) if spec.metadata else None
 
 
 def _full_metadata(checker: RowChecker, row: dict, line: int | None, column: int | None) -> None:
@@ -164,8 +172,16 @@ def _many_tests(spec: ColumnSpec) -> Many | None:
     name = _label_column(spec)
     if name is None:
         return None
-    opens = code_tests.OPENS  # a batch with a label that may open a JSON object is tested row by row
-    return lambda cols: _all_str(v := cols[name]) and not any(map(str.startswith, v, repeat(opens)))
+    # a batch with a label that may open a JSON object is tested row by row: one search of the joined labels
+    # for a NUL followed by such a first character (an empty label has none: the required rule has it)
+    opens = _opens_pattern()
+    return lambda cols, texts: (text := _joined(cols, texts, name)) is not None and opens.search(text) is None
+
+
+@functools.cache
+def _opens_pattern() -> re.Pattern[str]:
+    assert all(len(o) == 1 for o in code_tests.OPENS)  # first characters
+    return re.compile("\x00[" + re.escape("".join(code_tests.OPENS)) + "]")
 
 
 def _full_tests(checker: RowChecker, row: dict, line: int | None, column: int | None) -> None:
@@ -219,7 +235,8 @@ def compile_many(spec: ColumnSpec) -> Callable[[list[dict]], Columns | None]:
             cols = {name: list(map(get, rows)) for name, get in getters}
         except KeyError:
             return None
-        return cols if all(test(cols) for test in tests) else None
+        texts: dict[str, str] = {}
+        return cols if all(test(cols, texts) for test in tests) else None
 
     return columns
 
