@@ -117,3 +117,30 @@ def test_a_uri_naming_no_possible_file_is_in_no_workspace():
     server, sent, _ = recording()
     asyncio.run(server.recheck("file:///tmp/a%00b/c.toml"))
     assert sent == [("file:///tmp/a%00b/c.toml", [])]
+
+
+def test_a_workspace_opened_through_a_link_gets_its_diagnostics_under_the_editors_paths(make_workspace, monkeypatch, tmp_path):
+    """A workspace the editor opened through a link (a home folder on another disk, macOS's /tmp): the findings
+    are published under the paths the editor has open, not the link's target (it showed none on the open file,
+    and listed the target's path as another file); a second spelling of the same root takes over, clearing the first."""
+    monkeypatch.setenv("OSMOSIS_DOCTOR_CACHE", str(tmp_path / "doctor-cache"))
+    ws = make_workspace()
+    config = misnamed(ws)
+    link = tmp_path / "through-a-link"
+    link.symlink_to(ws, target_is_directory=True)
+    uri = path_uri(link / "configs" / "eval" / "multiply.toml")
+    server, sent, shown = recording()
+    server.session.buffers[uri] = config.read_text(encoding="utf-8")
+    asyncio.run(server.recheck(uri))
+    assert "CFG016" in shown.get(uri, []), sent
+    assert not any(u.startswith(path_uri(ws) + "/") for u, _ in sent), sent
+    line = next(i for i, text in enumerate(config.read_text(encoding="utf-8").splitlines()) if text.startswith("rollout"))
+    found = hover(server, types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(line, 12)))
+    assert found is not None and "CFG016" in found.contents.value
+    # the same workspace opened under its own path: published there, and cleared under the link
+    real = path_uri(config)
+    del server.session.buffers[uri]
+    server.session.buffers[real] = config.read_text(encoding="utf-8")
+    server.session.disk_changed()
+    asyncio.run(server.recheck(real))
+    assert "CFG016" in shown.get(real, []) and shown[uri] == [], sent

@@ -35,7 +35,8 @@ def path_uri(path: Path) -> str:
 
 @dataclass
 class Checked:
-    """One run of the checks: the workspace root, and per file (absolute) its findings."""
+    """One run of the checks: the workspace root, and per file (absolute, under the root as the editor names it:
+    `Session.spelt`) its findings."""
 
     root: Path
     by_file: dict[Path, list[Diagnostic]]
@@ -47,6 +48,9 @@ class Session:
     buffers: dict[str, str] = field(default_factory=dict)  # uri -> the editor's text
     _lock: threading.Lock = field(default_factory=threading.Lock)
     live: dict = field(default_factory=dict)  # root -> check.live.Live: the last run, for the next edit run
+    # root -> the folder the editor names it by (a workspace opened through a link): diagnostics are published
+    # under the editor's paths, or it shows them on files it does not have open
+    spelt: dict = field(default_factory=dict)
 
     def disk_changed(self) -> None:
         """Files may have changed on disk (a save, an open, a close): the next run of each workspace is a full one."""
@@ -58,9 +62,12 @@ class Session:
         if path is None:
             return None
         try:
-            return Workspace.at(path.parent).root
+            root = Workspace.at(path.parent).root
+            # the editor's spelling of the root: the folder above the file that is the root, links followed
+            self.spelt[root] = next((f for f in (path.parent, *path.parent.parents) if os.path.realpath(f) == str(root)), root)
         except (NotAWorkspace, OSError, ValueError):  # ValueError: a NUL byte (%00) in the path
             return None
+        return root
 
     def snapshot(self, root: Path) -> Workspace:
         """A fresh snapshot of ``root`` with every open buffer under it laid over its file."""
@@ -100,15 +107,17 @@ class Session:
                 safe_git.stop_early()  # a run's git probes are its own (core/safe_git.py): the next run probes again
             by_file: dict[Path, list[Diagnostic]] = {}
             texts: dict[Path, str] = {}
+            shown_root = self.spelt.get(root, root)
             for d in diagnosis.diagnostics:
                 if d.path is None:
                     continue  # about the whole workspace: doctor's to report, no file to show it in
                 path = root / d.path
                 if not path.is_file():
                     continue  # a folder or a missing file: nothing an editor can open
-                by_file.setdefault(path, []).append(d)
-                if path not in texts:
-                    texts[path] = ws.read_text(path) or ""
+                shown = shown_root / d.path
+                by_file.setdefault(shown, []).append(d)
+                if shown not in texts:
+                    texts[shown] = ws.read_text(path) or ""
             return Checked(root, by_file, texts)
 
     def needs_priming(self, root: Path) -> bool:
