@@ -110,7 +110,7 @@ class Tree:
 
     def add(self, path: str, skip: frozenset[str] = frozenset(), depth: int = 0, left: frozenset[str] = frozenset(),
             tools: bool = False) -> None:
-        """``path`` and all below it; entries named in ``skip`` (at any depth: the git folder's objects),
+        """``path`` and all below it; entries named in ``skip`` (at any depth but inside `refs`: the git folder's objects),
         the paths in ``left`` (the root's .git, walked on its own) and, with ``tools``, the tool folders of
         the workspace at ``path`` (``self.tools``) are left unwalked (their folder's status covers their names)."""
         if tools and not path.endswith("/"):  # (the root `/`: its tool folders' contents stay in the key)
@@ -179,7 +179,8 @@ class Tree:
                             self._names(inner)
                 else:
                     start = len(order)
-                    self._add(child, skip, depth, left)
+                    # (a ref's name is the user's: a branch `logs/x` is the folder refs/remotes/origin/logs)
+                    self._add(child, skip if name != "refs" else frozenset(), depth, left)
                     spans[child] = (start, len(order))
         elif stat.S_ISLNK(mode):
             self.links.append(len(order) - 1)

@@ -1,0 +1,62 @@
+"""Attack round on the warm doctor's index of the walk (branch warm46, attack46b).
+
+1. The walk of the git folder skips `objects`, `logs`, `hooks`, `lfs` (SKIP_IN_GIT) at any depth, so a
+   ref whose name has one of them as a part (a branch `logs/x` pushed to origin: the file
+   `.git/refs/remotes/origin/logs/x`) was outside the key: after `git push origin HEAD:logs/x` a cached doctor
+   still said the commit was not pushed (GIT005, GIT008), `--no-cache` did not.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+from osmosis_workspace.check.cache_tree import SKIP_IN_GIT, Tree
+
+
+def _git(ws, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(ws), "-c", "user.email=t@example.com", "-c", "user.name=t", *args],
+                          check=True, capture_output=True, text=True).stdout
+
+
+def _codes(run, ws, *extra: str) -> list[tuple]:
+    result = run("doctor", ws, "-f", "json", "--select", "GIT", *extra)
+    assert result.exit_code in (0, 1), result.output
+    return sorted((d["code"], d["path"], d["message"]) for d in json.loads(result.stdout)["diagnostics"])
+
+
+def test_a_ref_named_like_a_skipped_git_folder_is_walked(tmp_path):
+    git = tmp_path / ".git"
+    for name in ("refs/remotes/origin/logs/x", "refs/heads/hooks/y", "refs/tags/objects/z", "logs/HEAD", "objects/ab/cd"):
+        (git / name).parent.mkdir(parents=True, exist_ok=True)
+        (git / name).write_text("0" * 40 + "\n", encoding="utf-8")
+    tree = Tree(0)
+    tree.add(str(git), skip=SKIP_IN_GIT)
+    walked = set(tree.stats)
+    for name in ("refs/remotes/origin/logs/x", "refs/heads/hooks/y", "refs/tags/objects/z"):
+        assert f"{git}/{name}" in walked, name
+    # git's own folders of those names stay out of the walk
+    assert f"{git}/logs/HEAD" not in walked and f"{git}/objects/ab/cd" not in walked
+
+
+def test_a_push_to_a_branch_named_logs_slash_something_is_seen(make_workspace, run, doctor_cache, tmp_path):
+    ws = make_workspace()
+    bare = tmp_path / "origin.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(bare)], check=True)
+    _git(ws, "config", "remote.origin.url", "https://github.com/example/demo.git")
+    _git(ws, "config", "remote.origin.fetch", "+refs/heads/*:refs/remotes/origin/*")
+    _git(ws, "config", "remote.origin.pushurl", str(bare))
+    _git(ws, "push", "-q", "origin", "HEAD:refs/heads/logs/x")  # the branch is on origin: its folder is there
+    _git(ws, "update-ref", "refs/remotes/origin/logs/x", "HEAD")
+    _git(ws, "checkout", "-q", "-b", "logs/x")
+    with open(ws / "rollouts" / "multiply" / "main.py", "a", encoding="utf-8") as f:
+        f.write("# one more line\n")
+    _git(ws, "commit", "-qam", "not pushed yet")
+    before = _codes(run, ws)
+    assert {code for code, _, _ in before} & {"GIT005", "GIT008"}, before  # the commit is not on origin
+    assert _codes(run, ws) == before  # (stored, and taken)
+    _git(ws, "push", "-q", "origin", "HEAD:refs/heads/logs/x")
+    _git(ws, "update-ref", "refs/remotes/origin/logs/x", "HEAD")  # (a push to a pushurl updates no tracking ref)
+    after = _codes(run, ws)
+    assert after == _codes(run, ws, "--no-cache")
+    assert not {code for code, _, _ in after} & {"GIT005", "GIT008"}, after
