@@ -60,3 +60,36 @@ def test_a_push_to_a_branch_named_logs_slash_something_is_seen(make_workspace, r
     after = _codes(run, ws)
     assert after == _codes(run, ws, "--no-cache")
     assert not {code for code, _, _ in after} & {"GIT005", "GIT008"}, after
+
+
+# 2. A crafted walk.json entry whose path is very deep (`/x` 100,000 times, 200 kB) made the next walk climb
+#    from it to the root one folder at a time (`Tree.finish`), each step copying the path: 27 s for one key, hours
+#    for a few MB. Such a path is no walk's: the index is none (a cold run).
+
+def test_an_index_holding_a_path_no_walk_makes_is_none():
+    from osmosis_workspace.check import cache_index
+
+    def index(path: str):
+        data = cache_index.to_json("g" * 24, "base", 1, {"/ws": None, path: None}, {})
+        return cache_index.from_json(data, "base", 2)
+
+    assert index("/ws/" + "/".join(["rollouts", "multiply", "pkg"] * 20)) is not None  # deep, but a walk's
+    assert index("/ws/" + "n" * 255) is not None
+    assert index("/x" * 100_000) is None
+    assert index("/x" * 200) is None  # more parts than a walk's
+    assert index("/" + "n" * 5000) is None  # longer than a listable folder's path and a name
+
+
+def test_a_crafted_deep_path_in_walk_json_is_a_cold_run(make_workspace, run, doctor_cache):
+    ws = make_workspace()
+    assert run("doctor", ws).exit_code in (0, 1)
+    from osmosis_workspace.check.cache import Cache
+    from osmosis_workspace.core.workspace import Workspace
+
+    walk_json = Cache.for_workspace(Workspace(ws)).folder / "walk.json"
+    data = json.loads(walk_json.read_text(encoding="utf-8"))
+    data["entries"]["/x" * 20_000] = None  # (a second or so of climbing before; the time grows as its square)
+    walk_json.write_text(json.dumps(data), encoding="utf-8")
+    result = run("doctor", ws, "-v")
+    assert result.exit_code in (0, 1), result.output
+    assert "nothing reused from the cache" in result.output, result.output[-300:]
