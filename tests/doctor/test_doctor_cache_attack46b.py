@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 
 from osmosis_workspace.check.cache_tree import SKIP_IN_GIT, Tree
@@ -93,3 +94,20 @@ def test_a_crafted_deep_path_in_walk_json_is_a_cold_run(make_workspace, run, doc
     result = run("doctor", ws, "-v")
     assert result.exit_code in (0, 1), result.output
     assert "nothing reused from the cache" in result.output, result.output[-300:]
+
+
+# 3. A workspace inside a larger repository: the key walked the `.gitignore` of each folder up to the repository's
+#    root, not the `.gitattributes` beside it, which git reads too (and GIT004 looks at: one that is a FIFO would
+#    block `git status`). A FIFO made there after a run: a cached doctor said nothing, `--no-cache` said GIT004.
+
+def test_the_gitattributes_above_a_nested_workspace_is_in_the_key(make_workspace, run, doctor_cache, tmp_path):
+    ws = make_workspace(git=False)
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "add", "-A")
+    _git(tmp_path, "commit", "-qm", "outer")
+    before = _codes(run, ws)
+    assert not any(code == "GIT004" for code, _, _ in before), before
+    os.mkfifo(tmp_path / ".gitattributes")
+    after = _codes(run, ws)
+    assert after == _codes(run, ws, "--no-cache")
+    assert any(code == "GIT004" for code, _, _ in after), after

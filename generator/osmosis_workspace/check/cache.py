@@ -113,9 +113,10 @@ class Cache:
             if git_root is not None:
                 tree.add(str(git_root / ".git"), skip=SKIP_IN_GIT)
                 git_inputs(tree, git_root)
-                if git_root != ws.root:  # the ignore files between the repository's root and the workspace
+                if git_root != ws.root:  # the ignore and attributes files between the repository's root and the workspace
                     for parent in ws.root.resolve().parents:
                         tree.add(str(parent / ".gitignore"))
+                        tree.add(str(parent / ".gitattributes"))  # (git reads them too; GIT004 looks at them)
                         if parent == git_root.resolve():
                             break
             xdg = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
