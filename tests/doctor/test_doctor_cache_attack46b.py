@@ -12,7 +12,7 @@ import json
 import os
 import subprocess
 
-from osmosis_workspace.check.cache_tree import SKIP_IN_GIT, Tree
+from osmosis_workspace.check.cache_tree import FINE, SKIP_IN_GIT, TOUCHED, Tree
 
 
 def _git(ws, *args: str) -> str:
@@ -111,3 +111,57 @@ def test_the_gitattributes_above_a_nested_workspace_is_in_the_key(make_workspace
     after = _codes(run, ws)
     assert after == _codes(run, ws, "--no-cache")
     assert any(code == "GIT004" for code, _, _ in after), after
+
+
+# 4. A unit may depend on a name its folder lacks (a rollout without uv.lock): `Tree.state` called it FINE when the
+#    name was absent in both walks. But a file made after one walk, read by that run's unit, and removed before the
+#    next walk is in neither: the unit, stored with the first walk's index, was taken with what the file said. Only
+#    the folder's status shows it (a name made or removed moves its times): an absent name whose folder changed
+#    since the index is TOUCHED now.
+
+def test_a_name_made_and_removed_between_two_walks_is_not_fine(tmp_path):
+    import time
+
+    root = tmp_path / "ws"
+    (root / "a").mkdir(parents=True)
+    (root / "a" / "one.txt").write_text("one\n", encoding="utf-8")
+    (root / "b").mkdir()
+
+    def walk(index=None):
+        tree = Tree(time.time_ns() + 10 * 10**9, index)
+        tree.add(str(root))
+        tree.finish()
+        return tree
+
+    first = walk()
+    lock = root / "a" / "uv.lock"
+    lock.write_text("made while a run read it\n", encoding="utf-8")
+    lock.unlink()
+    again = walk(first.stats)
+    assert again.state(str(lock)) == TOUCHED
+    assert again.state(str(root / "b" / "uv.lock")) == FINE  # an absent name in a folder that did not change
+
+
+def test_a_file_made_and_removed_while_a_run_reads_it_leaves_no_unit_behind(make_workspace, run, doctor_cache, monkeypatch):
+    import importlib
+
+    run_stage = importlib.import_module("osmosis_workspace.check.pipeline.run")
+    ws = make_workspace()
+    lock = ws / "rollouts" / "multiply" / "uv.lock"
+    lock.unlink()
+    real = run_stage.run_checks
+
+    def racing(*args, **kwargs):
+        lock.write_text("this is [not a lock\n", encoding="utf-8")
+        try:
+            return real(*args, **kwargs)
+        finally:
+            lock.unlink()
+
+    monkeypatch.setattr(run_stage, "run_checks", racing)
+    raced = run("doctor", ws, "-f", "json")
+    monkeypatch.undo()
+    assert any(d["path"] == "rollouts/multiply/uv.lock" for d in json.loads(raced.stdout)["diagnostics"])  # it was read
+    warm = run("doctor", ws, "-f", "json")
+    cold = run("doctor", ws, "-f", "json", "--no-cache")
+    assert json.loads(warm.stdout)["diagnostics"] == json.loads(cold.stdout)["diagnostics"]

@@ -78,8 +78,9 @@ class Tree:
 
     def state(self, path: str) -> int:
         """FINE when the walk entered ``path`` (a folder with all below it, no link among them, or a name its
-        listed folder lacks) and none of it is in ``delta``; TOUCHED when some of it is; UNCOVERED when the
-        walk did not enter it or saw a link there (what a link leads to is not in the walk)."""
+        listed folder lacks) and none of it is in ``delta``; TOUCHED when some of it is (or, for a name its folder
+        lacks, the folder is); UNCOVERED when the walk did not enter it or saw a link there (what a link leads to
+        is not in the walk)."""
         span = self.spans.get(path)
         if span is None:
             # a name its folder's listing lacks is known to be absent: a unit may depend on that too
@@ -87,6 +88,8 @@ class Tree:
             # (a listed folder was reached through real folders only: the walk follows no link)
             if not (parent in self.listed and path not in self.skipped and parent != path):
                 return UNCOVERED
+            if parent in self.delta:  # its names changed since the index: this one may have been there between
+                return TOUCHED  # (made after that walk, read by that run's unit, removed before this walk)
         elif self._has_link(*span):
             return UNCOVERED
         return TOUCHED if path in self.above else FINE
