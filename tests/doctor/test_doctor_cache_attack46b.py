@@ -165,3 +165,34 @@ def test_a_file_made_and_removed_while_a_run_reads_it_leaves_no_unit_behind(make
     warm = run("doctor", ws, "-f", "json")
     cold = run("doctor", ws, "-f", "json", "--no-cache")
     assert json.loads(warm.stdout)["diagnostics"] == json.loads(cold.stdout)["diagnostics"]
+
+
+# 5. A rollout's synced .venv is one name in the walk but for the names in its site-packages (ENT038 counts a package
+#    installed there as provided), taken from the folder's status unless too recent. A site-packages that is a link
+#    (to a shared package folder) has the link's status: a package installed or removed where it leads changed
+#    nothing the walk compared. The names are compared always now (they are listed on every walk anyway).
+
+def test_the_names_of_a_linked_site_packages_are_compared(tmp_path):
+    import time
+
+    root = tmp_path / "ws"
+    venv = root / "rollouts" / "r" / ".venv"
+    (venv / "lib" / "python3.12").mkdir(parents=True)
+    (venv / "pyvenv.cfg").write_text("home = /usr/bin\n", encoding="utf-8")
+    (venv / ".gitignore").write_text("*\n", encoding="utf-8")
+    shared = tmp_path / "shared-packages"
+    (shared / "requests").mkdir(parents=True)
+    os.symlink(shared, venv / "lib" / "python3.12" / "site-packages")
+
+    def walk(index=None):
+        tree = Tree(time.time_ns() + 10 * 10**9, index)
+        tree.add(str(root), tools=True)
+        tree.finish()
+        return tree
+
+    first = walk()
+    site = str(venv / "lib" / "python3.12" / "site-packages")
+    assert site in first.stats and str(venv) in first.tools
+    assert walk(first.stats).delta == {}
+    (shared / "zzz_helper").mkdir()  # installed where the link leads
+    assert site in walk(first.stats).delta

@@ -197,8 +197,9 @@ class Tree:
             self._missing(path)
             return
         record = [info.st_mode, info.st_uid, info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev]
-        self._note(path, record, info.st_mtime_ns < self.trusted_before and info.st_ctime_ns < self.trusted_before,
-                   lambda: _names_digest(names))
+        # the names listed, whatever the times say: a link's status (a site-packages linked to a shared
+        # folder) says nothing of the names where it leads
+        self._note(path, record, False, lambda: _names_digest(names))
 
     def _note(self, path: str, record: list, trusted: bool, content) -> None:
         """The entry's record in this walk's index, and in ``delta`` unless the index has it so. A record
