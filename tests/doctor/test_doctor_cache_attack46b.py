@@ -196,3 +196,27 @@ def test_the_names_of_a_linked_site_packages_are_compared(tmp_path):
     assert walk(first.stats).delta == {}
     (shared / "zzz_helper").mkdir()  # installed where the link leads
     assert site in walk(first.stats).delta
+
+
+# 6. The files git reads from outside the tree were walked by their own status: `~/.gitignore_global` that is a
+#    link into a dotfiles folder (as GNU stow or chezmoi lay it out) kept the link's status while the file it leads
+#    to was edited, so a cached doctor kept the old untracked-files answer (GIT001). What the link leads to is
+#    walked too now.
+
+def test_an_ignore_file_that_is_a_link_is_followed(make_workspace, run, doctor_cache, tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    (home / "dotfiles").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    real = home / "dotfiles" / "gitignore_global"
+    real.write_text("*.scratch\n", encoding="utf-8")
+    os.symlink(real, home / ".gitignore_global")
+    (home / ".gitconfig").write_text("[core]\n\texcludesFile = ~/.gitignore_global\n", encoding="utf-8")
+    ws = make_workspace()
+    (ws / "rollouts" / "multiply" / "notes.scratch").write_text("mine\n", encoding="utf-8")
+    before = _codes(run, ws)
+    assert not any(code == "GIT001" for code, _, _ in before), before
+    real.write_text("", encoding="utf-8")  # edited where the link leads
+    after = _codes(run, ws)
+    assert after == _codes(run, ws, "--no-cache")
+    assert any(code == "GIT001" for code, _, _ in after), after

@@ -123,7 +123,7 @@ class Cache:
             # git's user config (what `git status` ignores), and the key that seals undo journals (LAY111 reads them)
             journal_key = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "osmosis-workspace" / "journal.key"
             for config in (Path.home() / ".gitconfig", Path(xdg) / "git" / "config", Path(xdg) / "git" / "ignore", Path("/etc/gitconfig"), journal_key):
-                tree.add(str(config))
+                tree.add_read(str(config))
         except OverflowError:
             return None
         tree.finish()

@@ -123,6 +123,13 @@ class Tree:
         self._add(path, skip, depth, left)
         self.spans[path] = (start, len(self.order))
 
+    def add_read(self, path: str) -> None:
+        """A file git reads from outside the tree (a user config, an ignore file the config names): ``path``,
+        and where it leads when it is a link (a dotfiles manager's `~/.gitignore_global`), as git reads that."""
+        self.add(path)
+        if os.path.islink(path):
+            self.add(os.path.realpath(path))
+
     def _add(self, path: str, skip: frozenset[str], depth: int, left: frozenset[str]) -> None:
         order = self.order
         order.append(path)
@@ -268,4 +275,4 @@ def git_inputs(tree: Tree, git_root: Path) -> None:
         if os.path.isdir(path):  # git reads no folder there; a repository's own config may name `/`
             tree.notes.append(f"{path}\0folder")
         else:
-            tree.add(path)
+            tree.add_read(path)
