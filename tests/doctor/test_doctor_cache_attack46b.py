@@ -220,3 +220,20 @@ def test_an_ignore_file_that_is_a_link_is_followed(make_workspace, run, doctor_c
     after = _codes(run, ws)
     assert after == _codes(run, ws, "--no-cache")
     assert any(code == "GIT001" for code, _, _ in after), after
+
+
+def test_an_info_exclude_that_is_a_link_is_followed(make_workspace, run, doctor_cache, tmp_path):
+    ws = make_workspace()
+    real = tmp_path / "exclude"
+    real.write_text("*.scratch\n", encoding="utf-8")
+    exclude = ws / ".git" / "info" / "exclude"
+    exclude.parent.mkdir(exist_ok=True)
+    exclude.unlink(missing_ok=True)
+    os.symlink(real, exclude)
+    (ws / "rollouts" / "multiply" / "notes.scratch").write_text("mine\n", encoding="utf-8")
+    before = _codes(run, ws)
+    assert not any(code == "GIT001" for code, _, _ in before), before
+    real.write_text("", encoding="utf-8")
+    after = _codes(run, ws)
+    assert after == _codes(run, ws, "--no-cache")
+    assert any(code == "GIT001" for code, _, _ in after), after

@@ -259,6 +259,9 @@ def git_inputs(tree: Tree, git_root: Path) -> None:
     git_dir = git_root / ".git"
     if os.path.islink(git_dir):
         tree.add(os.path.realpath(git_dir), skip=SKIP_IN_GIT)
+    for name in ("info/exclude", "info/attributes"):  # walked as links in the git folder: git reads where they lead
+        if os.path.islink(inside := f"{git_dir}/{name}"):
+            tree.add(os.path.realpath(inside))
     try:
         listed = safe_git.run_capped(git_root, "config", "--list", "--show-origin", "-z", limit=1 << 20)
     except safe_git.GitError:
