@@ -4,6 +4,8 @@
    ref whose name has one of them as a part (a branch `logs/x` pushed to origin: the file
    `.git/refs/remotes/origin/logs/x`) was outside the key: after `git push origin HEAD:logs/x` a cached doctor
    still said the commit was not pushed (GIT005, GIT008), `--no-cache` did not.
+Points 2 to 6 are told above their tests: a crafted deep path in walk.json, the .gitattributes above a nested
+workspace, a name made and removed between two walks, a linked site-packages, files git reads through a link.
 """
 
 from __future__ import annotations
