@@ -113,16 +113,17 @@ class Cache:
             if git_root is not None:
                 tree.add(str(git_root / ".git"), skip=SKIP_IN_GIT)
                 git_inputs(tree, git_root)
-                if git_root != ws.root:  # the ignore files between the repository's root and the workspace
+                if git_root != ws.root:  # the ignore and attributes files between the repository's root and the workspace
                     for parent in ws.root.resolve().parents:
                         tree.add(str(parent / ".gitignore"))
+                        tree.add(str(parent / ".gitattributes"))  # (git reads them too; GIT004 looks at them)
                         if parent == git_root.resolve():
                             break
             xdg = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
             # git's user config (what `git status` ignores), and the key that seals undo journals (LAY111 reads them)
             journal_key = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "osmosis-workspace" / "journal.key"
             for config in (Path.home() / ".gitconfig", Path(xdg) / "git" / "config", Path(xdg) / "git" / "ignore", Path("/etc/gitconfig"), journal_key):
-                tree.add(str(config))
+                tree.add_read(str(config))
         except OverflowError:
             return None
         tree.finish()

@@ -30,6 +30,10 @@ REWRITE_MIN = 64  # an index (and units.json with it) is written again when more
 REWRITE_SHARE = 100  # ...or than 1 in this many are not as it has them, or as many units were computed
 
 
+PATH_CHARS = 4096 + 256  # the longest path a walk records: a listable folder's (PATH_MAX) and a name
+PATH_PARTS = 128  # and the most parts: a root 60 folders deep and the walk's 64 levels
+
+
 class Index:
     def __init__(self, gen: str, entries: dict, folders: dict):
         self.gen, self.entries, self.folders = gen, entries, folders
@@ -43,6 +47,11 @@ def from_json(data, base: str, started_ns: int) -> Index | None:
     if not (type(gen) is str and 0 < len(gen) <= 64 and type(at) is int and type(entries) is dict and type(folders) is dict):
         return None
     if at > started_ns:  # written by a walk that started later than this one: the clock went back
+        return None
+    # a path no walk makes (longer than a listable folder's path and a name, or deeper than a deep root and the
+    # walk's 64 levels) is no index: the next walk marks every folder above each one (`Tree.finish`), a cost
+    # that grows with the square of a path's length (a crafted 200 kB key took half a minute)
+    if any(len(path) > 256 and (len(path) > PATH_CHARS or path.count("/") > PATH_PARTS) for path in entries):
         return None
     return Index(gen, entries, folders)
 

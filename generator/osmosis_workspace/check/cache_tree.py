@@ -78,8 +78,9 @@ class Tree:
 
     def state(self, path: str) -> int:
         """FINE when the walk entered ``path`` (a folder with all below it, no link among them, or a name its
-        listed folder lacks) and none of it is in ``delta``; TOUCHED when some of it is; UNCOVERED when the
-        walk did not enter it or saw a link there (what a link leads to is not in the walk)."""
+        listed folder lacks) and none of it is in ``delta``; TOUCHED when some of it is (or, for a name its folder
+        lacks, the folder is); UNCOVERED when the walk did not enter it or saw a link there (what a link leads to
+        is not in the walk)."""
         span = self.spans.get(path)
         if span is None:
             # a name its folder's listing lacks is known to be absent: a unit may depend on that too
@@ -87,6 +88,8 @@ class Tree:
             # (a listed folder was reached through real folders only: the walk follows no link)
             if not (parent in self.listed and path not in self.skipped and parent != path):
                 return UNCOVERED
+            if parent in self.delta:  # its names changed since the index: this one may have been there between
+                return TOUCHED  # (made after that walk, read by that run's unit, removed before this walk)
         elif self._has_link(*span):
             return UNCOVERED
         return TOUCHED if path in self.above else FINE
@@ -110,7 +113,7 @@ class Tree:
 
     def add(self, path: str, skip: frozenset[str] = frozenset(), depth: int = 0, left: frozenset[str] = frozenset(),
             tools: bool = False) -> None:
-        """``path`` and all below it; entries named in ``skip`` (at any depth: the git folder's objects),
+        """``path`` and all below it; entries named in ``skip`` (at any depth but inside `refs`: the git folder's objects),
         the paths in ``left`` (the root's .git, walked on its own) and, with ``tools``, the tool folders of
         the workspace at ``path`` (``self.tools``) are left unwalked (their folder's status covers their names)."""
         if tools and not path.endswith("/"):  # (the root `/`: its tool folders' contents stay in the key)
@@ -119,6 +122,13 @@ class Tree:
         start = len(self.order)
         self._add(path, skip, depth, left)
         self.spans[path] = (start, len(self.order))
+
+    def add_read(self, path: str) -> None:
+        """A file git reads from outside the tree (a user config, an ignore file the config names): ``path``,
+        and where it leads when it is a link (a dotfiles manager's `~/.gitignore_global`), as git reads that."""
+        self.add(path)
+        if os.path.islink(path):
+            self.add(os.path.realpath(path))
 
     def _add(self, path: str, skip: frozenset[str], depth: int, left: frozenset[str]) -> None:
         order = self.order
@@ -179,7 +189,8 @@ class Tree:
                             self._names(inner)
                 else:
                     start = len(order)
-                    self._add(child, skip, depth, left)
+                    # (a ref's name is the user's: a branch `logs/x` is the folder refs/remotes/origin/logs)
+                    self._add(child, skip if name != "refs" else frozenset(), depth, left)
                     spans[child] = (start, len(order))
         elif stat.S_ISLNK(mode):
             self.links.append(len(order) - 1)
@@ -193,8 +204,9 @@ class Tree:
             self._missing(path)
             return
         record = [info.st_mode, info.st_uid, info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev]
-        self._note(path, record, info.st_mtime_ns < self.trusted_before and info.st_ctime_ns < self.trusted_before,
-                   lambda: _names_digest(names))
+        # the names listed, whatever the times say: a link's status (a site-packages linked to a shared
+        # folder) says nothing of the names where it leads
+        self._note(path, record, False, lambda: _names_digest(names))
 
     def _note(self, path: str, record: list, trusted: bool, content) -> None:
         """The entry's record in this walk's index, and in ``delta`` unless the index has it so. A record
@@ -247,6 +259,9 @@ def git_inputs(tree: Tree, git_root: Path) -> None:
     git_dir = git_root / ".git"
     if os.path.islink(git_dir):
         tree.add(os.path.realpath(git_dir), skip=SKIP_IN_GIT)
+    for name in ("info/exclude", "info/attributes"):  # walked as links in the git folder: git reads where they lead
+        if os.path.islink(inside := f"{git_dir}/{name}"):
+            tree.add(os.path.realpath(inside))
     try:
         listed = safe_git.run_capped(git_root, "config", "--list", "--show-origin", "-z", limit=1 << 20)
     except safe_git.GitError:
@@ -263,4 +278,4 @@ def git_inputs(tree: Tree, git_root: Path) -> None:
         if os.path.isdir(path):  # git reads no folder there; a repository's own config may name `/`
             tree.notes.append(f"{path}\0folder")
         else:
-            tree.add(path)
+            tree.add_read(path)
